@@ -1,0 +1,553 @@
+/**
+ * FragmentClient: the production adapter for Fragment's web API (protocol reference §2–§5, §15).
+ *
+ * One instance = one Fragment login (one cookie session). Concurrency: every public call takes
+ * the instance's mutex, so calls on one instance never overlap (Fragment keeps flow state per
+ * cookie session, §12). A purchase flow is several calls (search → sync → init → link → confirm →
+ * poll); to keep another caller's calls (an availability search, another purchase) from landing
+ * between them, run the whole flow inside `client.exclusive(...)` — the mutex is re-entrant, so the
+ * flow's own calls go through. Use one client per login; do not share a login across processes.
+ *
+ * Retries: reads (page GETs, search, update…State, updateStarsPrices, get…Link) retry on 429 and
+ * 5xx/network/timeout with capped jittered backoff, ≤3 tries, Retry-After ≤60 s honoured. Writes
+ * (`init…Request`, `confirmReq`) are never repeated on a lost answer: the FragmentError carries
+ * `timedOut`/`outcomeUnknown` and the caller decides (engineering reference §3.4). The only
+ * repeats of a write are after a definitive rejection: "Access denied"/"Bad request" (re-read the
+ * page for a fresh hash, once) and "Price was changed" on init (re-sync, ≤3 times).
+ *
+ * Credentials: cookies go on the wire only; logs carry method names, statuses and timings.
+ */
+import { GRAM_DECIMALS } from '@starsgate/domain/src/money';
+import { parseAmountToNano } from './amounts';
+import { FragmentError, errorFromText } from './errors';
+import { encodeForm, type FormFields } from './form';
+import { htmlToText, parseAjInit, parseCurPrice, parseImgSrc, parsePremiumOptions, parseWalletInit, isCloudflareChallenge, unescapeHtml } from './html-parsing';
+import { ReentrantMutex } from './mutex';
+import { ApiHashCache, CookieJar } from './session';
+import { DEFAULT_RETRY_POLICY, DEFAULT_USER_AGENT, Transport, sleep, silentLogger, withRetries, type FragmentLogger, type RetryPolicy } from './transport';
+import type {
+  FragmentPaymentMethod,
+  FragmentProduct,
+  FragmentTransaction,
+  FragmentTransactionMessage,
+  OrderState,
+  PremiumMonths,
+  PriceQuote,
+  RecipientInfo,
+  TonConnectAccount,
+  TonConnectDevice,
+} from './types';
+
+export interface FragmentClientOptions {
+  /** `https://fragment.com`, or the sandbox simulator, e.g. `http://127.0.0.1:8090/fragment`. */
+  baseUrl: string;
+  /** Browser cookie header: `stel_ssid=…; stel_dt=…; stel_token=…; stel_ton_token=…`. A credential. */
+  cookies: string;
+  userAgent?: string;
+  /** Per HTTP call, default 10 000 ms. */
+  timeoutMs?: number;
+  /** API hash cache lifetime, default 120 000 ms (§12: ≤ 2 min). */
+  hashTtlMs?: number;
+  /** Minimum spacing between HTTP calls, default 0. Production: ~1 000 for polling etiquette. */
+  minIntervalMs?: number;
+  /** Read-retry policy; defaults: 3 tries, 500 ms doubling to 8 s, Retry-After ≤ 60 s. */
+  retry?: Partial<RetryPolicy>;
+  /** Re-syncs on "Price was changed" before init gives up (default 3). */
+  priceChangedRetries?: number;
+  /** TonConnect device sent with link/confirm when the call gives none. */
+  device?: TonConnectDevice;
+  logger?: Partial<FragmentLogger>;
+}
+
+interface ProductRoutes {
+  page: string;
+  search: string;
+  amountField: 'quantity' | 'months';
+  updateState: string;
+  init: string;
+  link: string;
+}
+
+const ROUTES: Record<FragmentProduct, ProductRoutes> = {
+  stars: {
+    page: '/stars/buy',
+    search: 'searchStarsRecipient',
+    amountField: 'quantity',
+    updateState: 'updateStarsBuyState',
+    init: 'initBuyStarsRequest',
+    link: 'getBuyStarsLink',
+  },
+  premium: {
+    page: '/premium/gift',
+    search: 'searchPremiumGiftRecipient',
+    amountField: 'months',
+    updateState: 'updatePremiumState',
+    init: 'initGiftPremiumRequest',
+    link: 'getGiftPremiumLink',
+  },
+};
+
+/** Page state echoed to update…State (§5.2): mode, lv (starts as the string `false`), dh. */
+interface FlowState {
+  mode: string;
+  lv: string;
+  dh: string;
+  /** The last recipient/amount, for a Referer like the browser's `/stars/buy?recipient=…&quantity=50`. */
+  recipient?: string;
+  amount?: number;
+}
+
+/** Texts that mean "this hash/session was not accepted": re-read the page once, then retry once. */
+const HASH_REJECTION = /^(access denied|bad request)\.?$/i;
+
+export const DEFAULT_DEVICE: TonConnectDevice = {
+  platform: 'linux',
+  appName: 'starsgate',
+  appVersion: '0.1.0',
+  maxProtocolVersion: 2,
+  features: ['SendTransaction', { name: 'SendTransaction', maxMessages: 4 }],
+};
+
+const RAW_ADDRESS = /^-?\d+:[0-9a-fA-F]{64}$/;
+const METHOD_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
+
+function validateAccount(account: TonConnectAccount): void {
+  if (!RAW_ADDRESS.test(account.address)) throw new TypeError('account.address must be a raw address 0:<64 hex>');
+  if (account.chain !== '-239' && account.chain !== '-3') throw new TypeError('account.chain must be "-239" or "-3"');
+  if (!/^[0-9a-fA-F]{64}$/.test(account.publicKey)) throw new TypeError('account.publicKey must be 64 hex chars');
+  if (typeof account.walletStateInit !== 'string' || account.walletStateInit === '') throw new TypeError('account.walletStateInit is required');
+}
+
+function validateAmount(product: FragmentProduct, amount: number): void {
+  if (product === 'stars') {
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('stars quantity must be a positive integer');
+  } else if (amount !== 3 && amount !== 6 && amount !== 12) {
+    throw new RangeError('premium months must be 3, 6 or 12');
+  }
+}
+
+function asBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 'true';
+}
+
+/** A JSON scalar as a form/echo string (numbers as JSON writes them). */
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+/** A decimal amount from JSON (string, or an integer/decimal number Fragment wrote unquoted). */
+function decimalText(value: unknown): string | undefined {
+  const text = scalarText(value);
+  return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? text : undefined;
+}
+
+export class FragmentClient {
+  private readonly transport: Transport;
+  private readonly jar: CookieJar;
+  private readonly hash: ApiHashCache;
+  private readonly mutex = new ReentrantMutex();
+  private readonly logger: FragmentLogger;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly priceChangedRetries: number;
+  private readonly device: TonConnectDevice;
+  private readonly flows: Record<FragmentProduct, FlowState>;
+
+  constructor(options: FragmentClientOptions) {
+    if (!options.baseUrl) throw new TypeError('baseUrl is required');
+    this.jar = new CookieJar(options.cookies ?? '');
+    this.logger = { ...silentLogger, ...options.logger };
+    this.hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
+    this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.priceChangedRetries = options.priceChangedRetries ?? 3;
+    this.device = options.device ?? DEFAULT_DEVICE;
+    this.transport = new Transport({
+      baseUrl: options.baseUrl,
+      jar: this.jar,
+      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      minIntervalMs: options.minIntervalMs ?? 0,
+      logger: this.logger,
+    });
+    const now = String(Math.floor(Date.now() / 1000));
+    this.flows = {
+      stars: { mode: 'new', lv: 'false', dh: now },
+      premium: { mode: 'new', lv: 'false', dh: now },
+    };
+  }
+
+  /**
+   * Runs `flow` while holding this login's mutex: no other call on this client interleaves.
+   * The client's own methods called inside `flow` pass through (re-entrant).
+   */
+  exclusive<T>(flow: (client: this) => Promise<T>): Promise<T> {
+    return this.mutex.run(() => flow(this));
+  }
+
+  /** Names of the cookies currently held (values never exposed). */
+  cookieNames(): string[] {
+    return this.jar.names();
+  }
+
+  // ---------------------------------------------------------------- public API
+
+  /** `search…Recipient`: @username (or `t.me/…`) → the recipient token. */
+  searchRecipient(product: FragmentProduct, username: string, amount: number): Promise<RecipientInfo> {
+    return this.mutex.run(async () => {
+      const routes = ROUTES[product];
+      const query = username.trim().replace(/^@/, '');
+      if (query === '') throw new TypeError('username is required');
+      const json = await this.read(product, routes.search, { query, [routes.amountField]: String(amount) });
+      this.raiseBusinessError(json, routes.search);
+      const found = json.found;
+      const recipient = found && typeof found === 'object' ? (found as Record<string, unknown>).recipient : undefined;
+      if (typeof recipient !== 'string' || recipient === '') {
+        throw new FragmentError('RECIPIENT_NOT_FOUND', `Fragment ${routes.search}: no recipient for this username`, { method: routes.search });
+      }
+      const details = found as Record<string, unknown>;
+      const flow = this.flows[product];
+      flow.recipient = recipient;
+      flow.amount = amount;
+      const photoUrl = typeof details.photo === 'string' ? parseImgSrc(details.photo) : undefined;
+      return {
+        recipient,
+        name: typeof details.name === 'string' ? unescapeHtml(details.name) : '',
+        ...(photoUrl !== undefined ? { photoUrl } : {}),
+      };
+    });
+  }
+
+  /** `update…State` echoing `mode`/`lv`/`dh` (step 2; also the completion poll). */
+  syncState(product: FragmentProduct): Promise<OrderState> {
+    return this.mutex.run(() => this.updateState(product));
+  }
+
+  /** `updateStarsPrices`: the current price of `quantity` stars (binding only at init). */
+  quoteStars(quantity: number): Promise<PriceQuote> {
+    return this.mutex.run(async () => {
+      validateAmount('stars', quantity);
+      const json = await this.updateStarsPrices(quantity);
+      const html = typeof json.cur_price === 'string' ? json.cur_price : undefined;
+      const price = html !== undefined ? parseCurPrice(html) : undefined;
+      if (!price) throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment updateStarsPrices: no readable cur_price', { method: 'updateStarsPrices' });
+      return { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
+    });
+  }
+
+  /** Premium 3/6/12-month prices from the `/premium/gift` option labels (§9). */
+  premiumPrices(): Promise<Record<PremiumMonths, PriceQuote>> {
+    return this.mutex.run(async () => {
+      const html = await this.loadPage('premium');
+      const options = parsePremiumOptions(html);
+      const result: Partial<Record<PremiumMonths, PriceQuote>> = {};
+      for (const months of [3, 6, 12] as const) {
+        const price = options.get(months);
+        if (!price) throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment /premium/gift: no price for ${months} months`, { method: 'GET /premium/gift' });
+        result[months] = { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
+      }
+      return result as Record<PremiumMonths, PriceQuote>;
+    });
+  }
+
+  /** USD per TON from the Stars page's `ajInit` state, as the decimal string Fragment wrote. */
+  tonRate(): Promise<string> {
+    return this.mutex.run(async () => {
+      const html = await this.loadPage('stars');
+      const rate = parseAjInit(html).tonRate;
+      if (rate === undefined) throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment /stars/buy: no tonRate in ajInit state', { method: 'GET /stars/buy' });
+      return rate;
+    });
+  }
+
+  /**
+   * `init…Request` after syncing state (Stars: also `updateStarsPrices`). On "Price was changed"
+   * re-syncs and retries (≤ priceChangedRetries). Never retried on a lost answer: a timeout
+   * surfaces as UPSTREAM_UNAVAILABLE with `timedOut`/`outcomeUnknown` (an order may exist).
+   */
+  initRequest(args: {
+    product: FragmentProduct;
+    recipient: string;
+    amount: number;
+    paymentMethod: FragmentPaymentMethod;
+  }): Promise<{ reqId: string; amount: string }> {
+    return this.mutex.run(async () => {
+      const { product, recipient, amount, paymentMethod } = args;
+      validateAmount(product, amount);
+      if (paymentMethod !== 'ton' && paymentMethod !== 'usdt_ton') throw new TypeError('paymentMethod must be ton or usdt_ton');
+      if (!recipient) throw new TypeError('recipient is required');
+      const routes = ROUTES[product];
+      const flow = this.flows[product];
+      flow.recipient = recipient;
+      flow.amount = amount;
+      for (let attempt = 0; ; attempt++) {
+        await this.updateState(product);
+        if (product === 'stars') await this.updateStarsPrices(amount);
+        const json = await this.call(product, routes.init, { recipient, [routes.amountField]: String(amount), payment_method: paymentMethod }, 'write');
+        try {
+          this.raiseBusinessError(json, routes.init);
+        } catch (error) {
+          if (error instanceof FragmentError && error.kind === 'PRICE_CHANGED' && attempt < this.priceChangedRetries) {
+            this.logger.info(`fragment ${routes.init}: price changed, re-syncing (${attempt + 1}/${this.priceChangedRetries})`);
+            continue;
+          }
+          throw error;
+        }
+        const reqId = scalarText(json.req_id);
+        if (reqId === undefined || reqId === '') {
+          // pyfragment #36: a dead login answers init without req_id and without error.
+          throw new FragmentError('SESSION_INVALID', `Fragment ${routes.init}: answer without req_id (session likely expired)`, { method: routes.init });
+        }
+        const amountText = decimalText(json.amount);
+        if (amountText === undefined) {
+          throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${routes.init}: req_id without a decimal amount`, { method: routes.init });
+        }
+        return { reqId, amount: amountText };
+      }
+    });
+  }
+
+  /** `get…Link` with `transaction=1`: the TonConnect request to sign, and how to confirm it. */
+  getTransaction(args: {
+    product: FragmentProduct;
+    reqId: string;
+    account: TonConnectAccount;
+    device?: TonConnectDevice;
+    showSender?: boolean;
+  }): Promise<FragmentTransaction> {
+    return this.mutex.run(async () => {
+      const { product, reqId, account } = args;
+      validateAccount(account);
+      if (!reqId) throw new TypeError('reqId is required');
+      const method = ROUTES[product].link;
+      const json = await this.read(product, method, {
+        id: reqId,
+        show_sender: args.showSender ?? false,
+        transaction: true,
+        account: { ...account },
+        device: { ...(args.device ?? this.device) },
+      });
+      this.raiseBusinessError(json, method);
+      if (asBoolean(json.evm)) {
+        throw new FragmentError('PAYMENT_METHOD_UNAVAILABLE', `Fragment ${method}: order is for an EVM payment method`, { method });
+      }
+      return this.parseTransaction(json, method);
+    });
+  }
+
+  /**
+   * POSTs `confirm_method` with its params, the signed external-in message BOC, account and device
+   * (§8.1). Not retried on a lost answer (the error says `outcomeUnknown`); resolves on `ok: true`.
+   */
+  confirm(args: {
+    confirmMethod: string;
+    confirmParams: Record<string, string>;
+    boc: string;
+    account: TonConnectAccount;
+    device?: TonConnectDevice;
+    product?: FragmentProduct;
+  }): Promise<void> {
+    return this.mutex.run(async () => {
+      const { confirmMethod, confirmParams, boc, account } = args;
+      if (!METHOD_NAME.test(confirmMethod)) throw new TypeError('confirmMethod is not a Fragment method name');
+      validateAccount(account);
+      if (!boc) throw new TypeError('boc is required');
+      const reserved = new Set(['method', 'boc', 'account', 'device']);
+      const params: FormFields = {};
+      for (const [name, value] of Object.entries(confirmParams)) {
+        if (reserved.has(name)) throw new TypeError(`confirmParams may not set ${name}`);
+        params[name] = String(value);
+      }
+      const json = await this.call(
+        args.product ?? this.productOfLastFlow(),
+        confirmMethod,
+        { ...params, boc, account: { ...account }, device: { ...(args.device ?? this.device) } },
+        'write',
+      );
+      this.raiseBusinessError(json, confirmMethod);
+      if (json.ok !== true) {
+        throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${confirmMethod}: answer has neither ok nor error`, { method: confirmMethod });
+      }
+    });
+  }
+
+  /** One completion poll: `done` = `mode=done` and `need_update=false` (§8.2). */
+  pollOrderState(product: FragmentProduct): Promise<{ mode: string; done: boolean; needUpdate: boolean }> {
+    return this.mutex.run(async () => {
+      const state = await this.updateState(product);
+      return { mode: state.mode, needUpdate: state.needUpdate, done: state.mode === 'done' && !state.needUpdate };
+    });
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** The product whose flow ran last (confirm's Referer); Stars if none. */
+  private lastProduct: FragmentProduct = 'stars';
+
+  private productOfLastFlow(): FragmentProduct {
+    return this.lastProduct;
+  }
+
+  private async updateState(product: FragmentProduct): Promise<OrderState> {
+    const method = ROUTES[product].updateState;
+    const flow = this.flows[product];
+    const json = await this.read(product, method, { mode: flow.mode, lv: flow.lv, dh: flow.dh });
+    this.raiseBusinessError(json, method);
+    // Fields absent from an answer are unchanged (the page keeps its state).
+    const mode = scalarText(json.mode);
+    if (mode !== undefined && mode !== '') flow.mode = mode;
+    this.echo(flow, json);
+    return { mode: flow.mode, needUpdate: asBoolean(json.need_update) };
+  }
+
+  private async updateStarsPrices(quantity: number): Promise<Record<string, unknown>> {
+    const flow = this.flows.stars;
+    const json = await this.read('stars', 'updateStarsPrices', { stars: '', quantity: String(quantity), dh: flow.dh });
+    this.raiseBusinessError(json, 'updateStarsPrices');
+    this.echo(flow, json);
+    return json;
+  }
+
+  private echo(flow: FlowState, json: Record<string, unknown>): void {
+    const lv = scalarText(json.lv);
+    if (lv !== undefined) flow.lv = lv;
+    const dh = scalarText(json.dh);
+    if (dh !== undefined && dh !== '') flow.dh = dh;
+  }
+
+  /** A read: retried on 429/5xx/network/timeout per the policy. */
+  private read(product: FragmentProduct, method: string, fields: FormFields): Promise<Record<string, unknown>> {
+    return withRetries(method, this.retryPolicy, this.logger, sleep, () => this.call(product, method, fields, 'read'));
+  }
+
+  /**
+   * One API call with the session hash. If Fragment rejects the hash ("Access denied" / "Bad
+   * request"), the page is read again for a fresh hash and the call is repeated once — safe for
+   * writes too, since the rejection is definitive.
+   */
+  private async call(product: FragmentProduct, method: string, fields: FormFields, kind: 'read' | 'write'): Promise<Record<string, unknown>> {
+    this.lastProduct = product;
+    const body = encodeForm(method, fields);
+    const referer = this.referer(product);
+    const hash = this.hash.current() ?? (await this.refreshHash(product));
+    const first = await this.transport.postApi(hash, method, body, referer, kind === 'write');
+    if (!this.isHashRejection(first)) return first;
+    this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${ROUTES[product].page}`);
+    this.hash.invalidate();
+    const fresh = await this.refreshHash(product);
+    return this.transport.postApi(fresh, method, body, referer, kind === 'write');
+  }
+
+  private isHashRejection(json: Record<string, unknown>): boolean {
+    return typeof json.error === 'string' && HASH_REJECTION.test(unescapeHtml(json.error).trim());
+  }
+
+  private async refreshHash(product: FragmentProduct): Promise<string> {
+    await this.loadPage(product);
+    const hash = this.hash.current();
+    if (hash === undefined) throw new FragmentError('SESSION_INVALID', 'Fragment: no API hash available', { method: `GET ${ROUTES[product].page}` });
+    return hash;
+  }
+
+  /**
+   * GETs a product page (retried as a read), stores its cookies and API hash, and adopts its
+   * `ajInit` state (mode/lv/dh) when present. A page without `api?hash=` means the login is dead.
+   */
+  private async loadPage(product: FragmentProduct): Promise<string> {
+    const path = ROUTES[product].page;
+    const label = `GET ${path}`;
+    const page = await withRetries(label, this.retryPolicy, this.logger, sleep, () => this.transport.getPage(path));
+    const info = parseAjInit(page.body);
+    if (info.apiHash === undefined) {
+      if (isCloudflareChallenge(page.body)) {
+        throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, { method: label, httpStatus: page.status });
+      }
+      throw new FragmentError('SESSION_INVALID', `Fragment ${label}: page without api hash (logged out or cookies dead)`, {
+        method: label,
+        httpStatus: page.status,
+      });
+    }
+    this.hash.store(info.apiHash);
+    const flow = this.flows[product];
+    const mode = scalarText(info.state.mode);
+    if (mode !== undefined && mode !== '') flow.mode = mode;
+    this.echo(flow, info.state);
+    const wallet = parseWalletInit(page.body);
+    this.logger.debug(`fragment ${label}: hash read, version ${info.version ?? '?'}, wallet ${wallet?.address ? 'connected' : 'none'}`);
+    return page.body;
+  }
+
+  private referer(product: FragmentProduct): string {
+    const routes = ROUTES[product];
+    const flow = this.flows[product];
+    if (flow.recipient === undefined || flow.amount === undefined) return routes.page;
+    const query = new URLSearchParams({ recipient: flow.recipient, [routes.amountField]: String(flow.amount) });
+    return `${routes.page}?${query.toString()}`;
+  }
+
+  /** need_verify, need_ton and `error` of a JSON answer → FragmentError. */
+  private raiseBusinessError(json: Record<string, unknown>, method: string): void {
+    if (asBoolean(json.need_verify)) {
+      const popup = typeof json.popup === 'string' ? htmlToText(json.popup) : undefined;
+      throw new FragmentError('VERIFICATION_REQUIRED', `Fragment ${method}: verification required${popup ? `: ${popup}` : ''}`, {
+        method,
+        popup,
+        upstreamText: popup,
+      });
+    }
+    if (asBoolean(json.need_ton)) {
+      throw new FragmentError('SESSION_INVALID', `Fragment ${method}: no TON wallet connected to this session (need_ton)`, { method });
+    }
+    const error = json.error;
+    if (typeof error === 'string' && error.trim() !== '') throw errorFromText(error, method);
+    if (error !== undefined && error !== null && error !== false && error !== '') {
+      throw new FragmentError('UPSTREAM_REJECTED', `Fragment ${method}: error ${JSON.stringify(error)}`, { method });
+    }
+  }
+
+  private parseTransaction(json: Record<string, unknown>, method: string): FragmentTransaction {
+    const drift = (what: string): FragmentError =>
+      new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${method}: ${what}`, { method });
+    const tx = json.transaction;
+    if (!tx || typeof tx !== 'object') throw drift('no transaction in the answer');
+    const t = tx as Record<string, unknown>;
+    const validUntil = typeof t.validUntil === 'string' && /^\d+$/.test(t.validUntil) ? Number(t.validUntil) : t.validUntil;
+    if (typeof validUntil !== 'number' || !Number.isSafeInteger(validUntil)) throw drift('transaction.validUntil is not unix seconds');
+    if (typeof t.from !== 'string' || t.from === '') throw drift('transaction.from missing');
+    if (!Array.isArray(t.messages) || t.messages.length === 0) throw drift('transaction.messages empty');
+    const messages: FragmentTransactionMessage[] = t.messages.map((raw: unknown, index: number) => {
+      if (!raw || typeof raw !== 'object') throw drift(`messages[${index}] is not an object`);
+      const m = raw as Record<string, unknown>;
+      if (typeof m.address !== 'string' || m.address === '') throw drift(`messages[${index}].address missing`);
+      const amount = typeof m.amount === 'number' && Number.isSafeInteger(m.amount) ? String(m.amount) : m.amount;
+      if (typeof amount !== 'string' || !/^\d+$/.test(amount)) throw drift(`messages[${index}].amount is not integer nanoTON`);
+      if (m.payload !== undefined && typeof m.payload !== 'string') throw drift(`messages[${index}].payload is not a string`);
+      if (m.stateInit !== undefined && typeof m.stateInit !== 'string') throw drift(`messages[${index}].stateInit is not a string`);
+      return {
+        address: m.address,
+        amount,
+        ...(typeof m.payload === 'string' ? { payload: m.payload } : {}),
+        ...(typeof m.stateInit === 'string' ? { stateInit: m.stateInit } : {}),
+      };
+    });
+    const confirmMethod = json.confirm_method;
+    if (typeof confirmMethod !== 'string' || !METHOD_NAME.test(confirmMethod)) throw drift('confirm_method missing');
+    const rawParams = json.confirm_params;
+    if (!rawParams || typeof rawParams !== 'object' || Array.isArray(rawParams)) throw drift('confirm_params missing');
+    const confirmParams: Record<string, string> = {};
+    for (const [name, value] of Object.entries(rawParams as Record<string, unknown>)) {
+      const text = scalarText(value);
+      if (text === undefined) throw drift(`confirm_params.${name} is not a scalar`);
+      confirmParams[name] = text;
+    }
+    return {
+      validUntil,
+      from: t.from,
+      ...(typeof t.network === 'string' ? { network: t.network } : {}),
+      messages,
+      confirmMethod,
+      confirmParams,
+    };
+  }
+}

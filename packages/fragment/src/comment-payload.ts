@@ -1,0 +1,153 @@
+/**
+ * Reading Fragment's payload cells (protocol reference §6) for policy checks and for the `Ref#`
+ * lookup key. DECODE ONLY: the cell that gets signed is always the one Fragment returned, byte for
+ * byte (§0 rule 1; re-encoded comments have lost money). Nothing here builds a payload.
+ *
+ * Two shapes are understood:
+ * - a text comment: 32-bit zero opcode + UTF-8 snake text (Fragment splits after 35 bytes);
+ * - a TEP-74 jetton `transfer` (USDT on TON, §6.3) whose forward payload is that comment cell.
+ */
+import { Cell, type Slice } from '@ton/core';
+import type { FragmentProduct } from './types';
+
+export class FragmentPayloadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FragmentPayloadError';
+  }
+}
+
+export interface JettonTransferInfo {
+  queryId: bigint;
+  /** Jetton amount in base units (USDT: 6 decimals). */
+  amount: bigint;
+  /** Raw `0:hex` address the jettons go to (Fragment's receiving wallet). */
+  destination: string;
+  /** Raw address receiving the excess TON (should be the payer). */
+  responseDestination: string | null;
+  /** nanoTON forwarded with the transfer notification (Fragment: 1). */
+  forwardTonAmount: bigint;
+}
+
+export interface DecodedComment {
+  /** The full comment text, e.g. `"50 Telegram Stars \n\nRef#SIMTEST01"`. */
+  text: string;
+  /** The 9-character `Ref#` code: Fragment's key for matching the payment to the order. */
+  ref: string;
+  product: FragmentProduct;
+  /** Stars: number of stars. Premium: months (3, 6 or 12; "1 year" → 12). */
+  quantity: number;
+  /** Present when the payload is a jetton transfer carrying the comment. */
+  jetton?: JettonTransferInfo;
+}
+
+const TEXT_COMMENT_OP = 0;
+const JETTON_TRANSFER_OP = 0x0f8a7ea5;
+
+const STARS_COMMENT = /^(\d+) Telegram Stars \n\nRef#([A-Za-z0-9]{9})$/;
+const PREMIUM_COMMENT = /^Telegram Premium for (3 months|6 months|1 year) \n\nRef#([A-Za-z0-9]{9})$/;
+const PREMIUM_MONTHS: Record<string, number> = { '3 months': 3, '6 months': 6, '1 year': 12 };
+
+function parseBoc(payload: string): Cell {
+  if (!/^[A-Za-z0-9_\-+/]+=*$/.test(payload)) throw new FragmentPayloadError('payload is not base64/base64url');
+  let cells: Cell[];
+  try {
+    // Buffer's base64url decoder also accepts the standard alphabet and padding.
+    cells = Cell.fromBoc(Buffer.from(payload, 'base64url'));
+  } catch (error) {
+    throw new FragmentPayloadError(`payload is not a valid BOC: ${(error as Error).message}`);
+  }
+  if (cells.length !== 1 || cells[0] === undefined) throw new FragmentPayloadError('payload BOC must have exactly one root');
+  return cells[0];
+}
+
+/** UTF-8 bytes of a snake-encoded tail (root remainder, then first refs), strictly decoded. */
+function snakeBytes(slice: Slice): Buffer {
+  const chunks: Buffer[] = [];
+  let current: Slice | undefined = slice;
+  while (current) {
+    if (current.remainingBits % 8 !== 0) throw new FragmentPayloadError('comment text is not byte-aligned');
+    chunks.push(current.loadBuffer(current.remainingBits / 8));
+    if (current.remainingRefs > 1) throw new FragmentPayloadError('comment cell has more than one reference');
+    current = current.remainingRefs === 1 ? current.loadRef().beginParse() : undefined;
+  }
+  return Buffer.concat(chunks);
+}
+
+function commentFromCell(cell: Cell): string {
+  const slice = cell.beginParse();
+  if (slice.remainingBits < 32) throw new FragmentPayloadError('payload too short for an opcode');
+  const op = slice.loadUint(32);
+  if (op !== TEXT_COMMENT_OP) throw new FragmentPayloadError(`not a text comment (opcode 0x${op.toString(16)})`);
+  const bytes = snakeBytes(slice);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new FragmentPayloadError('comment text is not valid UTF-8');
+  }
+}
+
+function jettonFromCell(cell: Cell): { jetton: JettonTransferInfo; forward: Cell } {
+  const slice = cell.beginParse();
+  slice.loadUint(32);
+  const queryId = slice.loadUintBig(64);
+  const amount = slice.loadCoins();
+  const destination = slice.loadAddress();
+  const response = slice.loadMaybeAddress();
+  if (slice.loadBit()) slice.loadRef(); // custom_payload: ignored, Fragment sends none
+  const forwardTonAmount = slice.loadCoins();
+  const inRef = slice.loadBit();
+  let forward: Cell;
+  if (inRef) {
+    forward = slice.loadRef();
+  } else {
+    forward = slice.asCell();
+  }
+  return {
+    jetton: {
+      queryId,
+      amount,
+      destination: destination.toRawString(),
+      responseDestination: response ? response.toRawString() : null,
+      forwardTonAmount,
+    },
+    forward,
+  };
+}
+
+/** Parses the comment text into product, quantity and Ref#; throws if it is not Fragment's form. */
+export function parseCommentText(text: string): Omit<DecodedComment, 'jetton'> {
+  const stars = STARS_COMMENT.exec(text);
+  if (stars) {
+    const quantity = Number(stars[1]);
+    if (!Number.isSafeInteger(quantity)) throw new FragmentPayloadError('star quantity out of range');
+    return { text, ref: stars[2] ?? '', product: 'stars', quantity };
+  }
+  const premium = PREMIUM_COMMENT.exec(text);
+  if (premium) {
+    return { text, ref: premium[2] ?? '', product: 'premium', quantity: PREMIUM_MONTHS[premium[1] ?? ''] ?? 0 };
+  }
+  throw new FragmentPayloadError(`comment is not a Stars or Premium order: ${JSON.stringify(text)}`);
+}
+
+/**
+ * Decodes a `messages[].payload` (base64url BOC, as returned) into the order comment, its Ref#,
+ * product and quantity; for a USDT jetton transfer also the transfer fields. For checking only.
+ */
+export function decodeCommentPayload(payloadBase64url: string): DecodedComment {
+  const root = parseBoc(payloadBase64url);
+  const probe = root.beginParse();
+  if (probe.remainingBits < 32) throw new FragmentPayloadError('payload too short for an opcode');
+  const op = probe.loadUint(32);
+  if (op === JETTON_TRANSFER_OP) {
+    let decoded: { jetton: JettonTransferInfo; forward: Cell };
+    try {
+      decoded = jettonFromCell(root);
+    } catch (error) {
+      if (error instanceof FragmentPayloadError) throw error;
+      throw new FragmentPayloadError(`malformed jetton transfer: ${(error as Error).message}`);
+    }
+    return { ...parseCommentText(commentFromCell(decoded.forward)), jetton: decoded.jetton };
+  }
+  return parseCommentText(commentFromCell(root));
+}

@@ -1,0 +1,126 @@
+/**
+ * The one error type of the Fragment adapter, with the catalogue of kinds mapped from the
+ * protocol reference §11. Callers switch on `kind`; `retryable` says whether the same call may be
+ * made again later, `outcomeUnknown` whether a non-idempotent call (init, confirm) may have been
+ * executed by Fragment although no answer arrived (engineering reference §3.4: look it up, never
+ * resend blindly).
+ */
+import { unescapeHtml } from './html-parsing';
+
+export type FragmentErrorKind =
+  | 'RECIPIENT_NOT_FOUND'
+  | 'RECIPIENT_INELIGIBLE'
+  | 'PREMIUM_ALREADY_ACTIVE'
+  | 'PRICE_CHANGED'
+  | 'SESSION_INVALID'
+  | 'VERIFICATION_REQUIRED'
+  | 'PAYMENT_METHOD_UNAVAILABLE'
+  | 'RATE_LIMITED'
+  | 'CLOUDFLARE'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'ORDER_EXPIRED'
+  | 'UPSTREAM_REJECTED'
+  /** Fragment answered, but not in the shape this adapter knows (protocol drift). Not retryable. */
+  | 'UNEXPECTED_RESPONSE';
+
+const RETRYABLE: Record<FragmentErrorKind, boolean> = {
+  RECIPIENT_NOT_FOUND: false,
+  RECIPIENT_INELIGIBLE: false,
+  PREMIUM_ALREADY_ACTIVE: false,
+  PRICE_CHANGED: true,
+  SESSION_INVALID: false,
+  VERIFICATION_REQUIRED: false,
+  PAYMENT_METHOD_UNAVAILABLE: false,
+  RATE_LIMITED: true,
+  CLOUDFLARE: true,
+  UPSTREAM_UNAVAILABLE: true,
+  ORDER_EXPIRED: false,
+  UPSTREAM_REJECTED: false,
+  UNEXPECTED_RESPONSE: false,
+};
+
+export interface FragmentErrorOptions {
+  /** Fragment's own text (unescaped), when it gave one. */
+  upstreamText?: string;
+  /** The API method or page the error came from, e.g. `initBuyStarsRequest`, `GET /stars/buy`. */
+  method?: string;
+  httpStatus?: number;
+  /** RATE_LIMITED: the server's Retry-After, in milliseconds. */
+  retryAfterMs?: number;
+  /** UPSTREAM_UNAVAILABLE: the call hit the client timeout. */
+  timedOut?: boolean;
+  /**
+   * The request may have reached Fragment and been executed, but no definitive answer came
+   * (timeout, connection lost after sending, 5xx, non-JSON 200). For init/confirm this means the
+   * outcome is UNKNOWN. False whenever the request provably was not executed (429, Cloudflare
+   * challenge, connection refused, any JSON business error).
+   */
+  outcomeUnknown?: boolean;
+  /** VERIFICATION_REQUIRED: the popup text Fragment wanted to show (tags stripped). */
+  popup?: string;
+  cause?: unknown;
+}
+
+export class FragmentError extends Error {
+  readonly kind: FragmentErrorKind;
+  readonly retryable: boolean;
+  readonly upstreamText: string | undefined;
+  readonly method: string | undefined;
+  readonly httpStatus: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly timedOut: boolean;
+  readonly outcomeUnknown: boolean;
+  readonly popup: string | undefined;
+
+  constructor(kind: FragmentErrorKind, message: string, options: FragmentErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'FragmentError';
+    this.kind = kind;
+    this.retryable = RETRYABLE[kind];
+    this.upstreamText = options.upstreamText;
+    this.method = options.method;
+    this.httpStatus = options.httpStatus;
+    this.retryAfterMs = options.retryAfterMs;
+    this.timedOut = options.timedOut ?? false;
+    this.outcomeUnknown = options.outcomeUnknown ?? false;
+    this.popup = options.popup;
+  }
+}
+
+export function isFragmentError(error: unknown, kind?: FragmentErrorKind): error is FragmentError {
+  return error instanceof FragmentError && (kind === undefined || error.kind === kind);
+}
+
+/**
+ * The §11 text table. Matching is on the unescaped, whitespace-normalised text, case-insensitive,
+ * by fragment of sentence (Fragment's wording around the key phrase has varied).
+ */
+const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = [
+  { pattern: /no telegram (users|channels|accounts) found/i, kind: 'RECIPIENT_NOT_FOUND' },
+  { pattern: /enter a username assigned to a user/i, kind: 'RECIPIENT_INELIGIBLE' },
+  { pattern: /can['’]?t gift telegram stars to this account/i, kind: 'RECIPIENT_INELIGIBLE' },
+  { pattern: /cannot gift telegram stars to this account/i, kind: 'RECIPIENT_INELIGIBLE' },
+  { pattern: /already subscribed/i, kind: 'PREMIUM_ALREADY_ACTIVE' },
+  { pattern: /price (was|has been) changed/i, kind: 'PRICE_CHANGED' },
+  { pattern: /access denied/i, kind: 'SESSION_INVALID' },
+  // Checked by some clients, never captured from Fragment [1]; harmless to recognise.
+  { pattern: /session expired|auth_session_expired|unauthori[sz]ed|wallet (is )?not connected|please log ?in/i, kind: 'SESSION_INVALID' },
+  { pattern: /payment method/i, kind: 'PAYMENT_METHOD_UNAVAILABLE' },
+  { pattern: /expired|no longer (valid|available)/i, kind: 'ORDER_EXPIRED' },
+];
+
+/** Kind for one free-text `error` of a JSON answer. Unknown texts are UPSTREAM_REJECTED. */
+export function classifyErrorText(text: string): FragmentErrorKind {
+  const normalised = unescapeHtml(text).replace(/\s+/g, ' ').trim();
+  for (const rule of TEXT_RULES) {
+    if (rule.pattern.test(normalised)) return rule.kind;
+  }
+  return 'UPSTREAM_REJECTED';
+}
+
+/** A FragmentError for a JSON `error` field; keeps Fragment's text (unescaped). */
+export function errorFromText(text: string, method: string): FragmentError {
+  const clean = unescapeHtml(text).replace(/\s+/g, ' ').trim();
+  const kind = classifyErrorText(clean);
+  return new FragmentError(kind, `Fragment ${method}: ${clean}`, { upstreamText: clean, method });
+}

@@ -1,0 +1,30 @@
+export { FragmentClient, DEFAULT_DEVICE, type FragmentClientOptions } from './client';
+export { FragmentError, isFragmentError, classifyErrorText, errorFromText, type FragmentErrorKind, type FragmentErrorOptions } from './errors';
+export {
+  decodeCommentPayload,
+  parseCommentText,
+  FragmentPayloadError,
+  type DecodedComment,
+  type JettonTransferInfo,
+} from './comment-payload';
+export { parseAmountToNano } from './amounts';
+export {
+  unescapeHtml,
+  htmlToText,
+  extractApiHash,
+  parseAjInit,
+  parseWalletInit,
+  parseCurPrice,
+  parsePremiumOptions,
+  parseTonAmount,
+  parseUsdAmount,
+  parseImgSrc,
+  isCloudflareChallenge,
+  type AjInitInfo,
+  type WalletInitInfo,
+  type DisplayedPrice,
+} from './html-parsing';
+export { CookieJar, redactCookies } from './session';
+export { encodeForm } from './form';
+export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';
+export type * from './types';

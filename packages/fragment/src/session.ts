@@ -1,0 +1,108 @@
+/**
+ * The Fragment login held by one client: its cookie jar (every `Set-Cookie` stored, protocol
+ * reference §4) and the session-bound API hash read from a product page (§3.1), cached for at
+ * most `hashTtlMs`.
+ *
+ * Cookies are credentials: nothing here ever renders a `stel_*` value except `cookieHeader()`,
+ * which goes on the wire only. Use `redactCookies()` for anything that might be logged.
+ */
+
+/** One origin's cookies, by name. Attributes other than expiry are irrelevant for one host. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  /** `"stel_ssid=…; stel_dt=-180; stel_token=…"` (the browser's Cookie header format). */
+  constructor(initial = '') {
+    for (const part of initial.split(';')) {
+      const eq = part.indexOf('=');
+      if (eq <= 0) continue;
+      const name = part.slice(0, eq).trim();
+      const value = part.slice(eq + 1).trim();
+      if (name !== '') this.cookies.set(name, value);
+    }
+  }
+
+  /** Applies one `Set-Cookie` header value; expired or `deleted` cookies are removed. */
+  setCookie(header: string, now = Date.now()): void {
+    const [pair = '', ...attributes] = header.split(';');
+    const eq = pair.indexOf('=');
+    if (eq <= 0) return;
+    const name = pair.slice(0, eq).trim();
+    const value = pair.slice(eq + 1).trim();
+    let expired = value === '' || value === 'deleted';
+    for (const attribute of attributes) {
+      const [key = '', ...rest] = attribute.split('=');
+      const attrName = key.trim().toLowerCase();
+      const attrValue = rest.join('=').trim();
+      if (attrName === 'max-age' && /^-?\d+$/.test(attrValue) && Number(attrValue) <= 0) expired = true;
+      if (attrName === 'expires') {
+        const at = Date.parse(attrValue);
+        if (Number.isFinite(at) && at <= now) expired = true;
+      }
+    }
+    if (expired) this.cookies.delete(name);
+    else this.cookies.set(name, value);
+  }
+
+  /** Stores every `Set-Cookie` of a response. */
+  storeFrom(headers: Headers): void {
+    for (const header of headers.getSetCookie()) this.setCookie(header);
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+
+  names(): string[] {
+    return [...this.cookies.keys()];
+  }
+
+  /** Header value for requests. Never log it. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  /** Cookie names with values masked: safe for logs. */
+  toString(): string {
+    return [...this.cookies.keys()].map((name) => `${name}=[redacted]`).join('; ');
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+}
+
+/** Masks the value of every `stel_*` cookie (and the API hash) in a free text. */
+export function redactCookies(text: string): string {
+  return text
+    .replace(/\b(stel_[a-z_]+)=([^;,\s]*)/gi, '$1=[redacted]')
+    .replace(/(api\?hash=)[0-9a-f]+/gi, '$1[redacted]');
+}
+
+/** The session's API hash with the time it was read. */
+export class ApiHashCache {
+  private value: string | undefined;
+  private readAt = 0;
+
+  constructor(private readonly ttlMs: number) {}
+
+  /** The cached hash if younger than the TTL. */
+  current(now = Date.now()): string | undefined {
+    return this.value !== undefined && now - this.readAt < this.ttlMs ? this.value : undefined;
+  }
+
+  store(hash: string, now = Date.now()): void {
+    this.value = hash;
+    this.readAt = now;
+  }
+
+  /** Forget the hash (Fragment rejected it); the next call re-reads the page. */
+  invalidate(): void {
+    this.value = undefined;
+    this.readAt = 0;
+  }
+}

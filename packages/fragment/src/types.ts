@@ -1,0 +1,75 @@
+/** Public data types of the Fragment adapter (wire shapes of protocol reference §5). */
+
+export type FragmentProduct = 'stars' | 'premium';
+
+/** Fragment's wire names: `ton` = GRAM (the TON coin), `usdt_ton` = USDT jetton on TON. */
+export type FragmentPaymentMethod = 'ton' | 'usdt_ton';
+
+export type PremiumMonths = 3 | 6 | 12;
+
+/** TonConnect `account` of the paying wallet (sent as JSON to `get…Link` and `confirmReq`). */
+export interface TonConnectAccount {
+  /** Raw address `0:<64 hex>`. */
+  address: string;
+  /** `-239` mainnet, `-3` testnet. */
+  chain: '-239' | '-3';
+  /** base64 BOC of the wallet's StateInit. */
+  walletStateInit: string;
+  /** 64 hex chars. */
+  publicKey: string;
+}
+
+export type TonConnectFeature = string | { name: string; [key: string]: unknown };
+
+/** TonConnect `device` (loosely validated by Fragment). */
+export interface TonConnectDevice {
+  platform: string;
+  appName: string;
+  appVersion: string;
+  maxProtocolVersion: number;
+  features: TonConnectFeature[];
+}
+
+export interface FragmentTransactionMessage {
+  /** As returned (usually user-friendly `UQ…`). */
+  address: string;
+  /** nanoTON, decimal integer string. */
+  amount: string;
+  /** base64url BOC exactly as returned — sign THIS cell, never a re-encoding. */
+  payload?: string;
+  stateInit?: string;
+}
+
+/** A TonConnect `SendTransaction` request plus the data to confirm it afterwards. */
+export interface FragmentTransaction {
+  /** Unix seconds. */
+  validUntil: number;
+  /** Raw address that must sign. */
+  from: string;
+  network?: string;
+  messages: FragmentTransactionMessage[];
+  /** The method to POST after broadcasting (seen only as `confirmReq`). */
+  confirmMethod: string;
+  /** Its fields (seen only as `{ id: req_id }`). */
+  confirmParams: Record<string, string>;
+}
+
+export interface RecipientInfo {
+  /** Opaque, short-lived token to pass to `initRequest`. */
+  recipient: string;
+  /** Display name, HTML-unescaped. */
+  name: string;
+  photoUrl?: string;
+}
+
+export interface OrderState {
+  mode: 'new' | 'processing' | 'done' | string;
+  needUpdate: boolean;
+}
+
+export interface PriceQuote {
+  /** TON price in nanoTON. */
+  gramNano: bigint;
+  /** USD price, decimal string as displayed. */
+  usd: string;
+}
