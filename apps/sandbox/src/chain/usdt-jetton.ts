@@ -1,0 +1,97 @@
+import { Address, beginCell, Cell, contractAddress, type StateInit } from '@ton/core';
+
+/**
+ * USDT stand-in: the standard TEP-74 jetton (minter + wallet) compiled code shipped inside the
+ * npm package @ton-community/assets-sdk, loaded from node_modules at run time (never copied
+ * into this repository). Differs from real USDT in code hash, gas model and governance ops.
+ */
+export const USDT_DECIMALS = 6;
+
+export const JettonOp = {
+  mint: 21,
+  transfer: 0x0f8a7ea5,
+  internalTransfer: 0x178d4519,
+  transferNotification: 0x7362d09c,
+  excesses: 0xd53276db,
+} as const;
+
+interface CompiledCode {
+  codeBoc: string;
+}
+
+function loadShippedCode(file: 'jetton-minter' | 'jetton-wallet'): Cell {
+  // Deep paths inside the published package; the package has no "exports" map.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require(`@ton-community/assets-sdk/dist/jetton/contracts/build/${file}`) as Record<string, CompiledCode>;
+  const compiled = file === 'jetton-minter' ? mod['jettonMinterCode'] : mod['jettonWalletCode'];
+  if (!compiled?.codeBoc) throw new Error(`assets-sdk does not ship ${file} code any more`);
+  const [cell] = Cell.fromBoc(Buffer.from(compiled.codeBoc, 'base64'));
+  if (!cell) throw new Error(`empty ${file} code`);
+  return cell;
+}
+
+let cached: { minter: Cell; wallet: Cell } | undefined;
+export function jettonCode(): { minter: Cell; wallet: Cell } {
+  cached ??= { minter: loadShippedCode('jetton-minter'), wallet: loadShippedCode('jetton-wallet') };
+  return cached;
+}
+
+/** TEP-64 off-chain content cell (0x01 prefix + URI). */
+function offchainContent(uri: string): Cell {
+  return beginCell().storeUint(1, 8).storeStringTail(uri).endCell();
+}
+
+/** StateInit of the USDT stand-in minter administered by `admin` (deterministic address). */
+export function usdtMinterInit(admin: Address): { address: Address; init: StateInit } {
+  const { minter, wallet } = jettonCode();
+  const data = beginCell()
+    .storeCoins(0)
+    .storeAddress(admin)
+    .storeRef(offchainContent('starsgate-sandbox://usdt.json'))
+    .storeRef(wallet)
+    .endCell();
+  const init = { code: minter, data };
+  return { address: contractAddress(0, init), init };
+}
+
+/** Body of the minter's `mint` op: mints `amount` to `to`'s jetton wallet, excess back to `response`. */
+export function mintBody(args: { minter: Address; to: Address; amount: bigint; response: Address; walletTon: bigint; queryId?: bigint }): Cell {
+  const internalTransfer = beginCell()
+    .storeUint(JettonOp.internalTransfer, 32)
+    .storeUint(args.queryId ?? 0n, 64)
+    .storeCoins(args.amount)
+    .storeAddress(args.minter)
+    .storeAddress(args.response)
+    .storeCoins(0)
+    .storeBit(false)
+    .endCell();
+  return beginCell()
+    .storeUint(JettonOp.mint, 32)
+    .storeUint(args.queryId ?? 0n, 64)
+    .storeAddress(args.to)
+    .storeCoins(args.walletTon)
+    .storeRef(internalTransfer)
+    .endCell();
+}
+
+/** TEP-74 `transfer` body sent by an owner to its own jetton wallet. */
+export function jettonTransferBody(args: {
+  amount: bigint;
+  destination: Address;
+  responseDestination: Address;
+  forwardTonAmount?: bigint;
+  forwardPayload?: Cell;
+  queryId?: bigint;
+}): Cell {
+  const b = beginCell()
+    .storeUint(JettonOp.transfer, 32)
+    .storeUint(args.queryId ?? 0n, 64)
+    .storeCoins(args.amount)
+    .storeAddress(args.destination)
+    .storeAddress(args.responseDestination)
+    .storeBit(false)
+    .storeCoins(args.forwardTonAmount ?? 0n);
+  if (args.forwardPayload) b.storeBit(true).storeRef(args.forwardPayload);
+  else b.storeBit(false);
+  return b.endCell();
+}
