@@ -1,0 +1,6 @@
+export * from './network';
+export * from './keys';
+export * from './wallets';
+export * from './chain';
+export * from './transfers';
+export * from './tonconnect';

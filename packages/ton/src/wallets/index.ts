@@ -1,0 +1,4 @@
+export * from './address';
+export * from './wallet-contracts';
+export * from './resolve-offline';
+export * from './resolve-wallet';

@@ -1,0 +1,93 @@
+import { keyPairFromSeed as tonKeyPairFromSeed, mnemonicNew, mnemonicToPrivateKey, deriveEd25519Path } from '@ton/crypto';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { randomBytes } from 'node:crypto';
+import { clearKeyCache, deriveKeyPair, keyPairFromSeed } from '../../src';
+
+const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncle term abuse';
+
+describe('deriveKeyPair', () => {
+  beforeEach(() => clearKeyCache());
+
+  it('bip39_12 follows m/44\'/607\'/N\' (public WDK vectors)', async () => {
+    const n0 = await deriveKeyPair(PHRASE_12, 'bip39_12', 0);
+    expect(n0.publicKey.toString('hex')).toMatch(/^5b963f3b[0-9a-f]{50}059eb5$/);
+    expect(n0.secretKey).toHaveLength(64);
+    expect(n0.secretKey.subarray(32).equals(n0.publicKey)).toBe(true);
+    const n1 = await deriveKeyPair(PHRASE_12, 'bip39_12', 1);
+    expect(n1.publicKey.toString('hex')).toMatch(/^7d30d6ca[0-9a-f]{50}15362c$/);
+    // Cross-check with @ton/crypto's SLIP-0010 over @scure/bip39's seed.
+    for (const index of [0, 1, 7, 100]) {
+      const child = await deriveEd25519Path(Buffer.from(mnemonicToSeedSync(PHRASE_12)), [44, 607, index]);
+      const expected = tonKeyPairFromSeed(child);
+      const ours = await deriveKeyPair(PHRASE_12, 'bip39_12', index);
+      expect(ours.publicKey.equals(expected.publicKey)).toBe(true);
+      expect(ours.secretKey.equals(expected.secretKey)).toBe(true);
+    }
+  });
+
+  it('ton_24 equals @ton/crypto mnemonicToPrivateKey', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      const words = await mnemonicNew(24);
+      const expected = await mnemonicToPrivateKey(words);
+      const ours = await deriveKeyPair(`  ${words.join('  ').toUpperCase()} `, 'ton_24');
+      expect(ours.publicKey.equals(expected.publicKey)).toBe(true);
+      expect(ours.secretKey.equals(expected.secretKey)).toBe(true);
+    }
+  });
+
+  it('base64_key equals @ton/crypto keyPairFromSeed and ignores the account index', async () => {
+    const seed = randomBytes(32);
+    const expected = tonKeyPairFromSeed(seed);
+    const ours = await deriveKeyPair(seed.toString('base64'), 'base64_key', 5);
+    expect(ours.secretKey.equals(expected.secretKey)).toBe(true);
+    expect(keyPairFromSeed(seed).publicKey.equals(expected.publicKey)).toBe(true);
+  });
+
+  it('returns copies: wiping a result does not poison the cache', async () => {
+    const words = (await mnemonicNew(24)).join(' ');
+    const first = await deriveKeyPair(words, 'ton_24');
+    const reference = Buffer.from(first.secretKey);
+    first.secretKey.fill(0);
+    const second = await deriveKeyPair(words, 'ton_24');
+    expect(second.secretKey.equals(reference)).toBe(true);
+  });
+
+  it('keys differ by case for Base64 (case-sensitive cache key)', async () => {
+    const a = 'A'.repeat(42) + 'A=';
+    const b = 'a'.repeat(42) + 'A=';
+    const ka = await deriveKeyPair(a, 'base64_key');
+    const kb = await deriveKeyPair(b, 'base64_key');
+    expect(ka.publicKey.equals(kb.publicKey)).toBe(false);
+  });
+
+  it('rejects an account index outside 0..100 for bip39_12', async () => {
+    await expect(deriveKeyPair(PHRASE_12, 'bip39_12', 101)).rejects.toMatchObject({ code: 'INVALID_ACCOUNT_INDEX' });
+    await expect(deriveKeyPair(PHRASE_12, 'bip39_12', 1.5)).rejects.toMatchObject({ code: 'INVALID_ACCOUNT_INDEX' });
+  });
+
+  it('does not block the event loop: 50 concurrent ton_24 derivations while a 10 ms timer ticks', async () => {
+    const phrases = await Promise.all(Array.from({ length: 50 }, () => mnemonicNew(24)));
+    clearKeyCache();
+    const single = Date.now();
+    await deriveKeyPair(phrases[0]!.join(' '), 'ton_24');
+    const singleMs = Date.now() - single;
+    clearKeyCache();
+
+    let last = performance.now();
+    let maxGap = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 10);
+    const started = performance.now();
+    const pairs = await Promise.all(phrases.map((words) => deriveKeyPair(words.join(' '), 'ton_24')));
+    const totalMs = performance.now() - started;
+    clearInterval(timer);
+    expect(pairs).toHaveLength(50);
+    expect(new Set(pairs.map((p) => p.publicKey.toString('hex'))).size).toBe(50);
+    // eslint-disable-next-line no-console
+    console.log(`ton_24 derivation: single ${singleMs} ms; 50 concurrent ${totalMs.toFixed(0)} ms; max event-loop gap ${maxGap.toFixed(1)} ms`);
+    expect(maxGap).toBeLessThan(250);
+  });
+});
