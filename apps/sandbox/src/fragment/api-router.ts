@@ -1,0 +1,94 @@
+import express, { type Request, type Response } from 'express';
+import { parseCookies } from './cookies';
+import { FragmentErrors } from './errors';
+import { phpJson } from './html';
+import { checkTonProofAuth, logIn, logOut, tonLogOut } from './methods/auth';
+import { confirmReq } from './methods/confirm';
+import { type CallContext, HANG, type MethodHandler, type MethodResult, type SimulatorContext } from './methods/context';
+import { initBuyStarsRequest, initGiftPremiumRequest } from './methods/init';
+import { getBuyStarsLink, getGiftPremiumLink } from './methods/link';
+import { searchPremiumGiftRecipient, searchStarsRecipient } from './methods/search';
+import { repeatPremium, repeatStars, updatePremiumState, updateStarsBuyState, updateStarsPrices } from './methods/state';
+import type { CallCounter } from './stats';
+
+export const METHODS: Record<string, MethodHandler> = {
+  searchStarsRecipient,
+  searchPremiumGiftRecipient,
+  updateStarsBuyState,
+  updatePremiumState,
+  updateStarsPrices,
+  initBuyStarsRequest,
+  initGiftPremiumRequest,
+  getBuyStarsLink,
+  getGiftPremiumLink,
+  confirmReq,
+  repeatStars,
+  repeatPremium,
+  logIn,
+  checkTonProofAuth,
+  logOut,
+  tonLogOut,
+};
+
+/** Methods that may run on a dead login (they are how one logs in again). */
+const LOGIN_METHODS = new Set(['logIn', 'checkTonProofAuth', 'logOut', 'tonLogOut']);
+
+function formFields(body: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof body !== 'object' || body === null) return out;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (typeof last === 'string') out[key] = last;
+  }
+  return out;
+}
+
+function sendJson(res: Response, value: unknown): void {
+  res.status(200).type('application/json').send(phpJson(value));
+}
+
+/** `POST /api?hash=…` with form-encoded `method` + fields (reference §3, §5). */
+export function createApiHandler(sim: SimulatorContext, counter: CallCounter) {
+  const urlencoded = express.urlencoded({ extended: false, limit: '256kb' });
+  return [
+    urlencoded,
+    async (req: Request, res: Response): Promise<void> => {
+      const body = formFields(req.body);
+      const method = body['method'] ?? '';
+      counter.count(method || '(none)');
+      if (await sim.faults.apply(method, '*', req, res)) return;
+
+      const cookies = parseCookies(req.headers.cookie);
+      const session = sim.sessions.get(cookies['stel_ssid']);
+      const hash = typeof req.query['hash'] === 'string' ? req.query['hash'] : undefined;
+      const cfg = sim.config();
+      if (!session || !sim.sessions.checkHash(session, hash)) {
+        sendJson(res, { error: session && !cfg.faults.sessionExpired ? cfg.faults.badHashText : FragmentErrors.accessDenied });
+        return;
+      }
+      const auth = sim.sessions.auth(cookies);
+      if (auth.dead && (cfg.faults.sessionExpired || !LOGIN_METHODS.has(method))) {
+        sendJson(res, { error: FragmentErrors.accessDenied });
+        return;
+      }
+      const handler = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+      if (!handler) {
+        sendJson(res, { error: FragmentErrors.unknownMethod });
+        return;
+      }
+      const call: CallContext = { sim, session, auth, cookies, body, res, host: req.get('host') ?? '' };
+      let result: MethodResult;
+      try {
+        result = await handler(call);
+      } catch (err) {
+        res.status(500).type('application/json').send(phpJson({ error: 'Internal error', detail: err instanceof Error ? err.message : String(err) }));
+        return;
+      }
+      if (result === HANG) {
+        sim.faults.hang(res);
+        return;
+      }
+      sendJson(res, result);
+    },
+  ] as const;
+}

@@ -1,0 +1,210 @@
+import type { RecipientEntry } from './directory';
+
+/** Inclusive millisecond range; a value is drawn uniformly from it. */
+export interface MsRange {
+  minMs: number;
+  maxMs: number;
+}
+
+/** Faults for one API method (key = method name), all API methods (`*`) or page GETs (`page`). */
+export interface MethodFaults {
+  /** Replaces the default latency for this method. */
+  latency?: MsRange;
+  /** Probability (0..1) of a business error `{"error": errorText}` with HTTP 200. */
+  errorRate?: number;
+  errorText?: string;
+  /** Probability of HTTP 429 with `Retry-After: retryAfterSeconds`. */
+  rateLimitRate?: number;
+  retryAfterSeconds?: number;
+  /** Probability of an HTTP 5xx (`serverErrorStatus`, default 502). */
+  serverErrorRate?: number;
+  serverErrorStatus?: number;
+  /** Probability that the request hangs (no answer) for `config.hangMs`, then the socket is destroyed. */
+  timeoutRate?: number;
+  /** Probability of a Cloudflare-style 403 "Just a moment..." HTML page. */
+  cloudflareRate?: number;
+  /** When set, these faults apply only to the next `count` calls of this key (then the entry is spent). */
+  count?: number;
+}
+
+export type ConfirmFaultMode =
+  /** normal: verify the BOC, record it, answer ok or error */
+  | 'ok'
+  /** answer `ok: true` but do not record the confirm */
+  | 'lost'
+  /** hang (client times out) without recording the confirm */
+  | 'timeout'
+  /** record the confirm, then hang (client times out although the confirm counted) */
+  | 'timeout_recorded'
+  /** answer `{"error": confirmErrorText}` without recording */
+  | 'error';
+
+export type DoneFaultMode = 'normal' | 'slow' | 'never';
+
+export interface FragmentFaults {
+  /** Per-method transport/business faults. Keys: method name, `*` (every API method), `page` (page GETs). */
+  methods: Record<string, MethodFaults>;
+  /** Every cookie session is dead: logged-out pages without `api?hash=`, every API call "Access denied". */
+  sessionExpired: boolean;
+  /** Text for a wrong/stale/foreign hash. */
+  badHashText: 'Access denied' | 'Bad request';
+  /** Reject the next N `init…Request` calls with "Price was changed. Please try again." (decrements). */
+  priceChangedNextInits: number;
+  /** `get…Link` answers `need_verify: true` + popup. */
+  needVerify: boolean;
+  /** `init…Request` answers `need_ton: true` even with a wallet cookie. */
+  needTon: boolean;
+  /** Where "already subscribed to Telegram Premium" is reported. */
+  premiumActiveAt: 'search' | 'init' | 'both';
+  confirm: ConfirmFaultMode;
+  confirmErrorText: string;
+  /** `slow`: done after `slowDoneDelayMs`; `never`: stays processing forever. */
+  done: DoneFaultMode;
+  /** `get…Link` returns a receiving address that is not on the allow-list. */
+  unknownReceiver: boolean;
+}
+
+export interface FragmentSimulatorConfig {
+  /** `ajInit` version. */
+  pageVersion: number;
+  /** USD per TON, decimal string (≤ 6 decimals). */
+  tonRate: string;
+  /** Slow random drift of tonRate: every `intervalMs` a step of up to ±`maxStepPpm` parts per million. */
+  drift: { enabled: boolean; intervalMs: number; maxStepPpm: number };
+  /** USD per star, decimal string (≤ 6 decimals). */
+  starPriceUsd: string;
+  starsMin: number;
+  starsMax: number;
+  /** USD per Premium gift, by months. */
+  premiumPricesUsd: { '3': string; '6': string; '12': string };
+  /** Seconds from `get…Link` to `validUntil` (chain time). */
+  validitySeconds: number;
+  /** TON attached to the USDT jetton transfer message, decimal string. */
+  usdtMessageTon: string;
+  /** forward_ton_amount of the jetton transfer, nanoTON decimal string. */
+  jettonForwardNano: string;
+  /** Default latency of every API call and page GET. */
+  latency: MsRange;
+  /** From "paid and confirmed" to `mode=processing`. */
+  processingDelay: MsRange;
+  /** From `processing` to `done`. */
+  doneDelay: MsRange;
+  /** Replaces doneDelay when faults.done = 'slow'. */
+  slowDoneDelayMs: number;
+  /** How long a "timeout" fault holds the request before destroying the socket. */
+  hangMs: number;
+  /** Session hash lifetime; after it the page shows a new hash and the old one is rejected. 0 = never rotates. */
+  hashRotationMs: number;
+  /** Delivery needs a matching `confirmReq` in addition to the matching payment. */
+  requireConfirm: boolean;
+  /** `confirmReq` rejects a bare transfer body (only an external-in message is accepted). */
+  strictConfirm: boolean;
+  /** Accepted `stel_token` values (logIn adds more). Default: the demo token derived from the seed. */
+  acceptedStelTokens: string[];
+  /** Accepted `stel_ton_token` values → connected wallet (raw `0:<hex>` or friendly). Default: demo token → demoWallet. */
+  acceptedTonTokens: Record<string, string>;
+  /** Wallet shown in `Wallet.init` for the demo `stel_ton_token` (raw or friendly address), if any. */
+  demoWallet?: string;
+  /** Enable test `logIn` (any well-formed `auth` yields a `stel_token`). */
+  allowTestLogIn: boolean;
+  /** Overrides of the seed-derived receiving addresses (friendly or raw). */
+  receivers?: { stars?: string; premium?: string };
+  /** Recipient directory; default: the demo set. */
+  directory?: RecipientEntry[];
+  faults: FragmentFaults;
+}
+
+export function defaultFaults(): FragmentFaults {
+  return {
+    methods: {},
+    sessionExpired: false,
+    badHashText: 'Access denied',
+    priceChangedNextInits: 0,
+    needVerify: false,
+    needTon: false,
+    premiumActiveAt: 'both',
+    confirm: 'ok',
+    confirmErrorText: 'Transaction not found. Please try again.',
+    done: 'normal',
+    unknownReceiver: false,
+  };
+}
+
+/** Defaults from the protocol reference §14.2. Tests pass tiny latencies and delays. */
+export function defaultConfig(): FragmentSimulatorConfig {
+  return {
+    pageVersion: 1072,
+    tonRate: '1.70',
+    drift: { enabled: false, intervalMs: 60_000, maxStepPpm: 3_000 },
+    starPriceUsd: '0.015',
+    starsMin: 50,
+    starsMax: 1_000_000,
+    premiumPricesUsd: { '3': '11.99', '6': '15.99', '12': '28.99' },
+    validitySeconds: 300,
+    usdtMessageTon: '0.05',
+    jettonForwardNano: '1',
+    latency: { minMs: 150, maxMs: 350 },
+    processingDelay: { minMs: 2_000, maxMs: 5_000 },
+    doneDelay: { minMs: 10_000, maxMs: 60_000 },
+    slowDoneDelayMs: 300_000,
+    hangMs: 120_000,
+    hashRotationMs: 30 * 60_000,
+    requireConfirm: true,
+    strictConfirm: true,
+    acceptedStelTokens: [],
+    acceptedTonTokens: {},
+    allowTestLogIn: true,
+    faults: defaultFaults(),
+  };
+}
+
+type Patch<T> = { [K in keyof T]?: T[K] extends Array<unknown> ? T[K] : T[K] extends object ? Patch<T[K]> | undefined : T[K] };
+export type FragmentConfigPatch = Patch<FragmentSimulatorConfig>;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Merges a (partial, possibly nested) patch into a config object in place.
+ * Objects merge key by key; arrays and scalars replace; `null` deletes a key
+ * (e.g. `{faults: {methods: {confirmReq: null}}}` clears that method's faults).
+ */
+export function mergeInto(target: Record<string, unknown>, patch: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) {
+      delete target[key];
+    } else if (isPlainObject(value) && isPlainObject(target[key])) {
+      mergeInto(target[key] as Record<string, unknown>, value);
+    } else {
+      target[key] = isPlainObject(value) ? structuredClone(value) : Array.isArray(value) ? [...value] : value;
+    }
+  }
+}
+
+/** Checks values that would otherwise fail later (bad decimals, ranges). Throws with a readable message. */
+export function validateConfig(config: FragmentSimulatorConfig): void {
+  const decimal = /^\d+(\.\d+)?$/;
+  for (const [name, value] of [
+    ['tonRate', config.tonRate],
+    ['starPriceUsd', config.starPriceUsd],
+    ['usdtMessageTon', config.usdtMessageTon],
+    ['premiumPricesUsd.3', config.premiumPricesUsd['3']],
+    ['premiumPricesUsd.6', config.premiumPricesUsd['6']],
+    ['premiumPricesUsd.12', config.premiumPricesUsd['12']],
+  ] as const) {
+    if (typeof value !== 'string' || !decimal.test(value)) throw new Error(`${name} must be a decimal string`);
+  }
+  if (!/^\d+$/.test(config.jettonForwardNano)) throw new Error('jettonForwardNano must be an integer string');
+  if (!/^\d+(\.\d{1,6})?$/.test(config.tonRate) || /^0+(\.0*)?$/.test(config.tonRate)) throw new Error('tonRate must be positive with ≤ 6 decimals');
+  for (const [name, range] of [
+    ['latency', config.latency],
+    ['processingDelay', config.processingDelay],
+    ['doneDelay', config.doneDelay],
+  ] as const) {
+    if (!(range.minMs >= 0 && range.maxMs >= range.minMs)) throw new Error(`${name} must satisfy 0 <= minMs <= maxMs`);
+  }
+  if (!(config.starsMin >= 1 && config.starsMax >= config.starsMin)) throw new Error('starsMin/starsMax out of range');
+  if (!(config.validitySeconds > 0)) throw new Error('validitySeconds must be positive');
+}

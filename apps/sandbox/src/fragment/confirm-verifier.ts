@@ -1,0 +1,94 @@
+import { Cell, loadMessage, loadMessageRelaxed, type MessageRelaxed } from '@ton/core';
+import { readComment } from './comment-payload';
+import { parseJettonTransfer } from './jetton-payload';
+import type { Order } from './orders';
+
+export type ConfirmCheck = { ok: true; externalHash: string } | { ok: false; reason: string };
+
+const MAX_CELLS = 128;
+
+/** Internal messages reachable from a wallet's signed body (V5R1 out-list, V4/V3 refs): every ref that parses as one. */
+export function findInternalMessages(body: Cell): MessageRelaxed[] {
+  const found: MessageRelaxed[] = [];
+  const seen = new Set<string>();
+  const queue: Cell[] = [...body.refs];
+  while (queue.length > 0 && seen.size < MAX_CELLS) {
+    const cell = queue.shift()!;
+    const key = cell.hash().toString('hex');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    try {
+      const msg = loadMessageRelaxed(cell.beginParse());
+      if (msg.info.type === 'internal') {
+        found.push(msg);
+        continue; // its body/init refs are payloads, not further messages
+      }
+    } catch {
+      // not a message: an action-list node or a payload; descend
+    }
+    queue.push(...cell.refs);
+  }
+  return found;
+}
+
+function decodeBoc(boc: string): Cell | undefined {
+  try {
+    const cells = Cell.fromBoc(Buffer.from(boc.trim(), 'base64'));
+    return cells.length === 1 ? cells[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a wallet message does not match the order's message (undefined = matches). */
+function mismatch(msg: MessageRelaxed, order: Order): string | undefined {
+  const expected = order.message!;
+  if (msg.info.type !== 'internal') return 'not an internal message';
+  if (!msg.info.dest.equals(expected.address)) return 'wrong destination';
+  if (msg.info.value.coins !== expected.amount) return 'wrong amount';
+  if (order.paymentMethod === 'usdt_ton') {
+    const transfer = parseJettonTransfer(msg.body);
+    if (!transfer) return 'not a jetton transfer';
+    if (transfer.amount !== order.quote.usdtUnits) return 'wrong jetton amount';
+    if (!transfer.destination.equals(order.receiver)) return 'wrong jetton destination';
+    if (!transfer.forwardPayload.hash().equals(order.commentCell.hash())) return 'wrong forward payload';
+  }
+  if (!msg.body.hash().equals(expected.payload.hash())) {
+    return readComment(msg.body) !== undefined ? 're-encoded comment (payload hash differs)' : 'wrong payload';
+  }
+  return undefined;
+}
+
+/**
+ * The `confirmReq` check (reference §14.3): `boc` must be the signed
+ * external-in message whose internal message matches the order's address,
+ * value and payload hash (USDT: jetton amount, destination, forward payload).
+ * Strict mode rejects a bare transfer body; lenient mode accepts a body whose
+ * hash equals the payload (S1qwy-ts 2.0.0 behaviour).
+ */
+export function verifyConfirmBoc(boc: string | undefined, order: Order, strict: boolean): ConfirmCheck {
+  if (!order.message) return { ok: false, reason: 'no transaction was requested for this order' };
+  if (!boc) return { ok: false, reason: 'missing boc' };
+  const root = decodeBoc(boc);
+  if (!root) return { ok: false, reason: 'boc does not decode' };
+  let external: ReturnType<typeof loadMessage> | undefined;
+  try {
+    external = loadMessage(root.beginParse());
+  } catch {
+    external = undefined;
+  }
+  if (!external || external.info.type !== 'external-in') {
+    if (!strict && root.hash().equals(order.message.payload.hash())) return { ok: true, externalHash: root.hash().toString('hex') };
+    return { ok: false, reason: strict ? 'boc is not an external-in message' : 'boc matches neither an external message nor the payload' };
+  }
+  if (order.from && !external.info.dest.equals(order.from)) return { ok: false, reason: 'external message is not addressed to transaction.from' };
+  const messages = findInternalMessages(external.body);
+  if (messages.length === 0) return { ok: false, reason: 'no internal message in the external message' };
+  let reason = 'no matching internal message';
+  for (const msg of messages) {
+    const why = mismatch(msg, order);
+    if (!why) return { ok: true, externalHash: root.hash().toString('hex') };
+    reason = why;
+  }
+  return { ok: false, reason };
+}

@@ -1,0 +1,19 @@
+/** Fragment's business error texts, exactly as sent (HTML-escaped where Fragment escapes). Reference §11. */
+export const FragmentErrors = {
+  notFound: 'No Telegram users found.',
+  notAUser: 'Please enter a username assigned to a user.',
+  starsBlocked: 'You can&#39;t gift Telegram Stars to this account at this moment.',
+  premiumActive: 'This account is already subscribed to Telegram Premium.',
+  priceChanged: 'Price was changed. Please try again.',
+  accessDenied: 'Access denied',
+  badRequest: 'Bad request',
+  unknownMethod: 'Unknown method',
+  // Texts below were never captured from Fragment (reference §16); the simulator's choice.
+  invalidQuantity: (min: number, max: number) => `Please enter a number of Stars between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}.`,
+  invalidMonths: 'Please choose a subscription period.',
+  requestNotFound: 'Request not found. Please try again.',
+  requestExpired: 'This request has expired. Please try again.',
+  requestProcessed: 'This request has already been paid.',
+  invalidTransaction: 'Invalid transaction. Please try again.',
+  verifyFailed: 'Verification failed. Please try again.',
+} as const;

@@ -1,0 +1,58 @@
+import type { RecipientEntry } from '../directory';
+import { FragmentErrors } from '../errors';
+import { escapeHtml } from '../html';
+import type { Session } from '../sessions';
+import { type CallContext, fail, type MethodHandler, type SimulatorContext } from './context';
+
+const TOKEN = /^[A-Za-z0-9_-]{64}$/;
+
+/** 64-char base64url `recipient` token, stable per username per session (reference §14.2). */
+export function recipientToken(sim: SimulatorContext, session: Session, username: string): string {
+  const token = sim.random.derive(`recipient:${session.ssid}:${username.toLowerCase()}`, 48).toString('base64url');
+  session.recipients.set(token, username.toLowerCase());
+  return token;
+}
+
+/** Resolves a `recipient` token issued to this session (or derivable for it) to a directory entry. */
+export function resolveRecipient(sim: SimulatorContext, session: Session, token: string | undefined): RecipientEntry | undefined {
+  if (!token) return undefined;
+  const known = session.recipients.get(token);
+  if (known) return sim.directory.get(known);
+  if (!TOKEN.test(token)) return undefined;
+  return sim.directory.list().find((e) => sim.random.derive(`recipient:${session.ssid}:${e.username}`, 48).toString('base64url') === token);
+}
+
+function lookup(call: CallContext): RecipientEntry | undefined {
+  const query = (call.body['query'] ?? '').trim();
+  if (!query) return undefined;
+  return TOKEN.test(query) ? resolveRecipient(call.sim, call.session, query) : call.sim.directory.get(query);
+}
+
+function found(call: CallContext, entry: RecipientEntry) {
+  return {
+    ok: true,
+    found: {
+      myself: false,
+      recipient: recipientToken(call.sim, call.session, entry.username),
+      photo: `<img src="https://cdn4.cdn-telegram.org/file/sandbox-${entry.username}.jpg" />`,
+      name: escapeHtml(entry.name),
+    },
+  };
+}
+
+export const searchStarsRecipient: MethodHandler = (call) => {
+  const entry = lookup(call);
+  if (!entry) return fail(FragmentErrors.notFound);
+  if (entry.kind !== 'user') return fail(FragmentErrors.notAUser);
+  if (entry.starsBlocked) return fail(FragmentErrors.starsBlocked);
+  return found(call, entry);
+};
+
+export const searchPremiumGiftRecipient: MethodHandler = (call) => {
+  const entry = lookup(call);
+  if (!entry) return fail(FragmentErrors.notFound);
+  if (entry.kind !== 'user') return fail(FragmentErrors.notAUser);
+  const at = call.sim.config().faults.premiumActiveAt;
+  if (entry.hasPremium && (at === 'search' || at === 'both')) return fail(FragmentErrors.premiumActive);
+  return found(call, entry);
+};

@@ -1,0 +1,219 @@
+import type { Address, Cell } from '@ton/core';
+import type { FragmentSimulatorConfig, MsRange } from './config';
+import type { Quote } from './pricing';
+import type { SeededRandom } from './random';
+import type { Product } from './sessions';
+
+export const TON_CONNECT_METHODS = ['ton', 'usdt_ton'] as const;
+export const EVM_METHODS = ['usdt_eth', 'usdt_pol', 'usdc_eth', 'usdc_base', 'usdc_pol'] as const;
+export type TonPaymentMethod = (typeof TON_CONNECT_METHODS)[number];
+export type PaymentMethodName = TonPaymentMethod | (typeof EVM_METHODS)[number];
+
+/**
+ * `pending`: initialised / link issued, waiting for payment (+ confirm).
+ * `paid`: matching payment and confirm seen, waiting for `processing`.
+ * `processing` → `done` (delivered). `failed`: right Ref but wrong amount or payload (shows `processing` + error screen).
+ * `expired`: nothing paid by `validUntil`.
+ */
+export type OrderStatus = 'pending' | 'paid' | 'processing' | 'done' | 'failed' | 'expired';
+
+export interface OrderMessage {
+  /** Where the message goes (receiver for GRAM, payer's jetton wallet for USDT). */
+  address: Address;
+  /** `UQ…` (GRAM, non-bounceable) or `EQ…` (jetton wallet, bounceable). */
+  addressText: string;
+  amount: bigint;
+  payload: Cell;
+  payloadText: string;
+}
+
+export interface Order {
+  reqId: string;
+  ref: string;
+  ssid: string;
+  product: Product;
+  username: string;
+  /** Stars: number of stars; Premium: months. */
+  quantity: number;
+  paymentMethod: PaymentMethodName;
+  quote: Quote;
+  /** The `amount` string returned by init (TON or USDT). */
+  amountText: string;
+  comment: string;
+  commentCell: Cell;
+  /** The product's (allow-listed) receiving address: where the money must arrive. */
+  receiver: Address;
+  /** Query id of the USDT transfer (fixed per order). */
+  queryId: bigint;
+  createdAt: number;
+  /** Chain seconds; pending orders expire after it. */
+  expiresAt: number;
+  validUntil?: number;
+  from?: Address;
+  message?: OrderMessage;
+  payment?: { txHash: string; at: number };
+  badPayment?: { txHash: string; reason: string; at: number };
+  extraPayments: Array<{ txHash: string; reason: string }>;
+  confirm?: { at: number; externalHash: string };
+  status: OrderStatus;
+  /** When the status changed last (ms, simulator clock). */
+  statusAt: number;
+  failReason?: string;
+}
+
+export interface DeliveredOrder {
+  ref: string;
+  product: Product;
+  username: string;
+  quantity: number;
+  paymentMethod: TonPaymentMethod;
+  txHash: string;
+}
+
+/** Orders and their state machine (reference §14.3). */
+export class OrderBook {
+  private readonly byReqId = new Map<string, Order>();
+  private readonly byRef = new Map<string, Order>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  readonly delivered: DeliveredOrder[] = [];
+  /** Listeners told about every status change (tests, logging). */
+  private readonly listeners = new Set<(order: Order) => void>();
+
+  constructor(
+    private readonly config: () => FragmentSimulatorConfig,
+    private readonly clock: () => number,
+    private readonly chainNow: () => number,
+    private readonly random: SeededRandom,
+  ) {}
+
+  newRef(): string {
+    for (;;) {
+      const ref = this.random.alnum(9);
+      if (!this.byRef.has(ref)) return ref;
+    }
+  }
+
+  newReqId(): string {
+    for (;;) {
+      const id = this.random.base64url(18, 'req-id'); // 24 chars
+      if (!this.byReqId.has(id)) return id;
+    }
+  }
+
+  add(order: Order): void {
+    this.byReqId.set(order.reqId, order);
+    this.byRef.set(order.ref, order);
+  }
+
+  get(reqId: string | undefined): Order | undefined {
+    if (!reqId) return undefined;
+    const order = this.byReqId.get(reqId);
+    if (order) this.checkExpiry(order);
+    return order;
+  }
+
+  /** By Ref code. The payment watcher passes `checkExpiry: false` and judges expiry by the transaction's own time. */
+  getByRef(ref: string, checkExpiry = true): Order | undefined {
+    const order = this.byRef.get(ref);
+    if (order && checkExpiry) this.checkExpiry(order);
+    return order;
+  }
+
+  all(): Order[] {
+    return [...this.byReqId.values()];
+  }
+
+  onChange(listener: (order: Order) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Pending orders with nothing paid expire after `expiresAt` (chain time). */
+  checkExpiry(order: Order): void {
+    if (order.status === 'pending' && !order.payment && !order.badPayment && this.chainNow() > order.expiresAt) {
+      this.setStatus(order, 'expired');
+    }
+  }
+
+  /** A payment that matched amount, destination and exact payload. */
+  recordPayment(order: Order, txHash: string): void {
+    if (order.payment || order.status === 'done' || order.status === 'expired') {
+      order.extraPayments.push({ txHash, reason: 'duplicate payment' });
+      return;
+    }
+    order.payment = { txHash, at: this.clock() };
+    this.advance(order);
+  }
+
+  /** A payment carrying this order's Ref but a wrong amount or payload: never delivered. */
+  recordBadPayment(order: Order, txHash: string, reason: string): void {
+    if (order.badPayment || order.payment) {
+      order.extraPayments.push({ txHash, reason });
+      return;
+    }
+    order.badPayment = { txHash, reason, at: this.clock() };
+    if (order.status !== 'pending') return;
+    order.failReason = reason;
+    this.setStatus(order, 'paid');
+    this.after(this.config().processingDelay, () => {
+      this.setStatus(order, 'processing');
+      this.after(this.config().doneDelay, () => this.setStatus(order, 'failed'));
+    });
+  }
+
+  recordConfirm(order: Order, externalHash: string): void {
+    if (!order.confirm) order.confirm = { at: this.clock(), externalHash };
+    this.advance(order);
+  }
+
+  /** Starts delivery once paid (and confirmed, when required). Delivers at most once. */
+  private advance(order: Order): void {
+    if (order.status !== 'pending' || !order.payment) return;
+    if (this.config().requireConfirm && !order.confirm) return;
+    this.setStatus(order, 'paid');
+    this.after(this.config().processingDelay, () => {
+      this.setStatus(order, 'processing');
+      const faults = this.config().faults;
+      if (faults.done === 'never') return;
+      const delay: MsRange =
+        faults.done === 'slow' ? { minMs: this.config().slowDoneDelayMs, maxMs: this.config().slowDoneDelayMs } : this.config().doneDelay;
+      this.after(delay, () => this.deliver(order));
+    });
+  }
+
+  private deliver(order: Order): void {
+    if (order.status === 'done' || !order.payment) return;
+    if (order.paymentMethod !== 'ton' && order.paymentMethod !== 'usdt_ton') return;
+    this.delivered.push({
+      ref: order.ref,
+      product: order.product,
+      username: order.username,
+      quantity: order.quantity,
+      paymentMethod: order.paymentMethod,
+      txHash: order.payment.txHash,
+    });
+    this.setStatus(order, 'done');
+  }
+
+  private setStatus(order: Order, status: OrderStatus): void {
+    order.status = status;
+    order.statusAt = this.clock();
+    for (const listener of this.listeners) listener(order);
+  }
+
+  private after(range: MsRange, fn: () => void): void {
+    const ms = this.random.int(range.minMs, range.maxMs);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    timer.unref?.();
+    this.timers.add(timer);
+  }
+
+  close(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,52 @@
+import type { Request, Response } from 'express';
+import { parseCookies, setCookie } from './cookies';
+import type { SimulatorContext } from './methods/context';
+import { dataHash } from './methods/state';
+import { PAGE_PATHS, type PageContext, type PageKind, renderAjax, renderDocument } from './pages';
+import type { CallCounter } from './stats';
+
+function isAjax(req: Request): boolean {
+  return (req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest';
+}
+
+/** `GET /`, `/stars/buy`, `/premium/gift` (reference §3.1, §3.2, §14.1). */
+export function createPageHandler(sim: SimulatorContext, counter: CallCounter, kind: PageKind) {
+  return async (req: Request, res: Response): Promise<void> => {
+    counter.count(`GET ${PAGE_PATHS[kind]}`);
+    if (await sim.faults.apply('page', undefined, req, res)) return;
+    const cookies = parseCookies(req.headers.cookie);
+    let ssid = cookies['stel_ssid'];
+    if (!sim.sessions.isValidSsid(ssid)) {
+      ssid = sim.sessions.newSsid();
+      setCookie(res, 'stel_ssid', ssid);
+    }
+    if (cookies['stel_dt'] === undefined) setCookie(res, 'stel_dt', '0');
+    const session = sim.sessions.ensure(ssid);
+    sim.sessions.refreshHash(session);
+    const auth = sim.sessions.auth(cookies);
+    const cfg = sim.config();
+    const rate = sim.prices.tonRateMicro();
+    const product = kind === 'home' ? 'stars' : kind;
+    const ctx: PageContext = {
+      kind,
+      version: cfg.pageVersion,
+      hash: auth.dead ? undefined : session.hash,
+      rateText: sim.prices.tonRateText(),
+      prices: sim.prices,
+      starsMax: cfg.starsMax,
+      wallet: {
+        addressRaw: auth.walletConnected ? auth.wallet?.toRawString() : undefined,
+        tonProof: session.tonProof,
+        loggedIn: auth.loggedIn,
+      },
+      lv: session.flows[product].lv,
+      dh: dataHash(session, product, rate),
+    };
+    res.set('Cache-Control', 'no-store');
+    if (isAjax(req)) {
+      res.status(200).type('application/json').send(renderAjax(ctx));
+    } else {
+      res.status(200).type('text/html; charset=utf-8').send(renderDocument(ctx));
+    }
+  };
+}

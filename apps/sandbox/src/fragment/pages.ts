@@ -1,0 +1,158 @@
+import { escapeHtml, phpJson } from './html';
+import type { Order } from './orders';
+import { formatUsd, PREMIUM_MONTHS, type PremiumMonths, type PriceBook, splitTon } from './pricing';
+import type { Product } from './sessions';
+
+export type PageKind = 'home' | 'stars' | 'premium';
+
+export const PAGE_PATHS: Record<PageKind, string> = { home: '/', stars: '/stars/buy', premium: '/premium/gift' };
+const TITLES: Record<PageKind, string> = { home: 'Fragment', stars: 'Buy Telegram Stars', premium: 'Gift Telegram Premium' };
+
+/** Stars packages listed on /stars/buy (input[name="stars"]). */
+export const STARS_PACKAGES = [50, 75, 100, 150, 250, 350, 500, 750, 1000, 1500, 2500, 5000, 10000, 25000, 50000, 100000, 150000, 500000, 1000000];
+
+export interface PageContext {
+  kind: PageKind;
+  version: number;
+  /** undefined = logged-out page (dead session): no `apiUrl`. */
+  hash?: string;
+  rateText: string;
+  prices: PriceBook;
+  starsMax: number;
+  /** Wallet.init fields. */
+  wallet?: { addressRaw?: string; tonProof: string; loggedIn: boolean };
+  lv: number;
+  dh: string;
+}
+
+export interface RenderedPage {
+  title: string;
+  main: string;
+  script: string;
+  state: Record<string, unknown>;
+}
+
+/** `<div class="tm-value icon-before icon-ton">44<span class="mini-frac">.6172</span></div>` */
+export function tonValueHtml(tonText: string): string {
+  const { whole, frac } = splitTon(tonText);
+  return `<div class="tm-value icon-before icon-ton">${whole}${frac ? `<span class="mini-frac">${frac}</span>` : ''}</div>`;
+}
+
+/** `cur_price` of `updateStarsPrices` (reference §5.2). */
+export function curPriceHtml(tonText: string, usdMicro: bigint): string {
+  return `${tonValueHtml(tonText)}<div class="tm-radio-desc">&#036;${formatUsd(usdMicro)}</div>`;
+}
+
+export function starsOptionsHtml(prices: PriceBook, starsMax: number): string {
+  const rate = prices.tonRateMicro();
+  return STARS_PACKAGES.filter((n) => n <= starsMax)
+    .map((n) => {
+      const q = prices.quote(prices.starsUsdMicro(n), rate);
+      return `<label class="tm-form-radio-item"><input type="radio" class="tm-form-radio" name="stars" value="${n}"${n === 50 ? ' checked' : ''}><div class="tm-form-radio-label"><div class="tm-radio-label">${n.toLocaleString('en-US')} Stars</div>${tonValueHtml(q.tonText)}<div class="tm-radio-desc">$${formatUsd(q.usdMicro)}</div></div></label>`;
+    })
+    .join('');
+}
+
+function premiumDiscount(prices: PriceBook, months: PremiumMonths): number {
+  // 100 - round(100 × monthly(m) / monthly(3)), integer math.
+  const base = prices.premiumUsdMicro(3) * BigInt(months);
+  const scaled = prices.premiumUsdMicro(months) * 3n * 200n;
+  const ratio = (scaled / base + 1n) / 2n;
+  return 100 - Number(ratio);
+}
+
+export function premiumOptionsHtml(prices: PriceBook): string {
+  const rate = prices.tonRateMicro();
+  return PREMIUM_MONTHS.map((m) => {
+    const q = prices.quote(prices.premiumUsdMicro(m), rate);
+    const label = m === 12 ? '1 year' : `${m} months`;
+    const discount = m === 3 ? 0 : premiumDiscount(prices, m);
+    const badge = discount > 0 ? `<span class="tm-radio-label-badge">-${discount}%</span>` : '';
+    return `<label class="tm-form-radio-item"><input type="radio" class="tm-form-radio" name="months" value="${m}"${m === 3 ? ' checked' : ''}><div class="tm-form-radio-label"><div class="tm-radio-label">${label}${badge}</div>${tonValueHtml(q.tonText)}<div class="tm-radio-desc">$${formatUsd(q.usdMicro)}</div></div></label>`;
+  }).join('');
+}
+
+function productForm(kind: 'stars' | 'premium', ctx: PageContext): string {
+  if (kind === 'stars') {
+    return `<section class="tm-section tm-main-stars-buy"><h2 class="tm-section-header">Buy Telegram Stars</h2><form class="js-stars-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-stars-quantity" name="quantity" min="50" max="${ctx.starsMax}" placeholder="Enter the amount of Stars"></div><div class="tm-form-radio-items js-stars-options">${starsOptionsHtml(ctx.prices, ctx.starsMax)}</div><button type="submit" class="btn btn-primary btn-block js-stars-buy-btn">Buy Stars</button></form></section>`;
+  }
+  return `<section class="tm-section tm-main-premium-gift"><h2 class="tm-section-header">Gift Telegram Premium</h2><form class="js-premium-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-radio-items js-premium-options">${premiumOptionsHtml(ctx.prices)}</div><button type="submit" class="btn btn-primary btn-block js-premium-gift-btn">Gift Premium</button></form></section>`;
+}
+
+const LOGGED_OUT_MAIN = `<section class="tm-section tm-main-login"><div class="tm-login-text">Log in to continue</div><button class="btn btn-primary login-link js-login-btn">Log in</button><button class="btn btn-primary ton-auth-link js-ton-auth-btn">Connect TON</button></section>`;
+
+export function renderPage(ctx: PageContext): RenderedPage {
+  const loggedOut = ctx.hash === undefined;
+  let main: string;
+  if (loggedOut) main = LOGGED_OUT_MAIN;
+  else if (ctx.kind === 'home') main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
+  else main = productForm(ctx.kind, ctx);
+  const state: Record<string, unknown> = { tonRate: '__TON_RATE__' };
+  if (ctx.kind !== 'home') Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
+  const pageName = ctx.kind === 'stars' ? 'StarsBuy' : ctx.kind === 'premium' ? 'PremiumGift' : 'Main';
+  const script = `${pageName}.init(${injectRate(phpJson(state), ctx.rateText)});`;
+  return { title: TITLES[ctx.kind], main, script, state };
+}
+
+function injectRate(json: string, rateText: string): string {
+  return json.replace('"__TON_RATE__"', rateText);
+}
+
+export function pageStateJson(page: RenderedPage, rateText: string): string {
+  return injectRate(phpJson(page.state), rateText);
+}
+
+/** Full HTML document with `ajInit({...})` and `Wallet.init({...})` (reference §3.1, §14.1). */
+export function renderDocument(ctx: PageContext): string {
+  const page = renderPage(ctx);
+  const aj: Record<string, unknown> = { version: ctx.version };
+  if (ctx.hash !== undefined) aj['apiUrl'] = `/api?hash=${ctx.hash}`;
+  else aj['unauth'] = true;
+  aj['state'] = '__STATE__';
+  const ajJson = phpJson(aj).replace('"__STATE__"', pageStateJson(page, ctx.rateText));
+  const wallet: Record<string, unknown> = {};
+  if (ctx.wallet?.addressRaw) wallet['address'] = ctx.wallet.addressRaw;
+  if (ctx.wallet && ctx.hash !== undefined) wallet['ton_proof'] = ctx.wallet.tonProof;
+  wallet['logged_in'] = !!ctx.wallet?.loggedIn && ctx.hash !== undefined;
+  wallet['version'] = 2;
+  return `<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8">
+<title>${escapeHtml(page.title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+</head>
+<body class="emoji_image">
+<div class="tm-wrapper"><header class="tm-header"><a class="tm-logo" href="/">Fragment</a></header>
+<main class="tm-main js-main-content">${page.main}</main></div>
+<script src="/js/auction.js"></script>
+<script>ajInit(${ajJson});</script>
+<script>Wallet.init(${phpJson(wallet)});</script>
+<script>${page.script}</script>
+</body>
+</html>`;
+}
+
+/** AJAX page mode (`X-Requested-With: XMLHttpRequest`): `{v, t, h, j, s}`. */
+export function renderAjax(ctx: PageContext): string {
+  const page = renderPage(ctx);
+  const body = phpJson({ v: ctx.version, t: page.title, h: page.main, j: page.script, s: '__STATE__' });
+  return body.replace('"__STATE__"', pageStateJson(page, ctx.rateText));
+}
+
+/** `html` of `update…State` for the flow's current order. */
+export function flowHtml(product: Product, order: Order | undefined, formHtml: string): string {
+  const what = (o: Order) =>
+    o.product === 'stars' ? `${o.quantity.toLocaleString('en-US')} Telegram Stars` : `Telegram Premium for ${o.quantity === 12 ? '1 year' : `${o.quantity} months`}`;
+  if (!order || order.status === 'pending' || order.status === 'expired') return formHtml;
+  const who = `<span class="tm-inline-nowrap">@${escapeHtml(order.username)}</span>`;
+  switch (order.status) {
+    case 'paid':
+    case 'processing':
+      return `<div class="tm-section tm-status-processing js-${product}-processing"><div class="tm-status-title">Processing…</div><div class="tm-status-text">${what(order)} for ${who} will be delivered soon.</div></div>`;
+    case 'failed':
+      return `<div class="tm-section tm-status-error js-${product}-error"><div class="tm-status-title">Payment failed</div><div class="tm-status-text">We couldn&#39;t process your payment for ${what(order)}. Please contact support with Ref#${order.ref}.</div></div>`;
+    case 'done':
+      return `<div class="tm-section tm-status-success js-${product}-done"><div class="tm-status-title">Success!</div><div class="tm-status-text">${what(order)} were sent to ${who}.</div><button class="btn btn-primary js-repeat-btn">${product === 'stars' ? 'Buy More Stars' : 'Gift More Premium'}</button></div>`;
+  }
+}

@@ -1,0 +1,34 @@
+import type { Address } from '@ton/core';
+import { keyPairFromSeed } from '@ton/crypto';
+import { WalletContractV5R1 } from '@ton/ton';
+import type { FragmentSimulatorConfig } from './config';
+import type { SeededRandom } from './random';
+import { parseAddressLoose } from './sessions';
+
+export interface Receivers {
+  stars: Address;
+  premium: Address;
+  /** Off the allow-list: used by the unknownReceiver fault. */
+  unknown: Address;
+}
+
+/** A V5R1 wallet address from a seed-derived key: a local sandbox wallet, deterministic per seed. */
+function walletFor(random: SeededRandom, label: string): Address {
+  const keys = keyPairFromSeed(random.derive(`receiver:${label}`, 32));
+  return WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey }).address;
+}
+
+/** Fragment's receiving wallets in the sandbox (reference §14.2: local wallets; real ones only as labels). */
+export function deriveReceivers(random: SeededRandom, config: FragmentSimulatorConfig): Receivers {
+  const override = (text: string | undefined, label: string) => {
+    if (text === undefined) return walletFor(random, label);
+    const parsed = parseAddressLoose(text);
+    if (!parsed) throw new Error(`invalid receiver address for ${label}: ${text}`);
+    return parsed;
+  };
+  return {
+    stars: override(config.receivers?.stars, 'stars'),
+    premium: override(config.receivers?.premium, 'premium'),
+    unknown: walletFor(random, 'unknown'),
+  };
+}

@@ -1,0 +1,148 @@
+import { Address } from '@ton/core';
+import type { FragmentSimulatorConfig } from './config';
+import type { SeededRandom } from './random';
+
+export type Product = 'stars' | 'premium';
+
+/** Per-session, per-product page state (reference §14.3). */
+export interface FlowState {
+  /** Rate (micro-USD/TON) at the last `update…State`/`updateStarsPrices`; undefined = never synced. */
+  syncedRateMicro?: bigint;
+  /** Incremented whenever the visible state changes (`lv`). */
+  lv: number;
+  /** The order shown by `update…State` (last initialised one). */
+  currentReqId?: string;
+}
+
+export interface Session {
+  ssid: string;
+  hash: string;
+  hashIssuedAt: number;
+  /** TonConnect ton_proof challenge shown in `Wallet.init`. */
+  tonProof: string;
+  /** recipient token → username, for tokens issued in this session. */
+  recipients: Map<string, string>;
+  flows: Record<Product, FlowState>;
+  createdAt: number;
+}
+
+/** Auth as derived from the request cookies. */
+export interface AuthState {
+  /** `stel_token` present and accepted. */
+  loggedIn: boolean;
+  /** `stel_ton_token` present and accepted. */
+  walletConnected: boolean;
+  /** Wallet bound to the accepted `stel_ton_token`, if known. */
+  wallet?: Address;
+  /** A cookie is present but no longer accepted, or the session-expiry switch is on: the login is dead. */
+  dead: boolean;
+}
+
+const SSID = /^[0-9a-f]{10,40}_[0-9]{5,24}$/;
+
+/** In-memory cookie sessions keyed by `stel_ssid`, plus the accepted login tokens. */
+export class SessionStore {
+  private readonly sessions = new Map<string, Session>();
+  private readonly issuedStelTokens = new Set<string>();
+  private readonly issuedTonTokens = new Map<string, Address>();
+
+  constructor(
+    private readonly config: () => FragmentSimulatorConfig,
+    private readonly clock: () => number,
+    private readonly random: SeededRandom,
+  ) {}
+
+  /** A fresh `stel_ssid` in Fragment's shape: hex, `_`, digits. */
+  newSsid(): string {
+    const digits = BigInt('0x' + this.random.hex(8, 'ssid-digits')).toString().padStart(19, '0').slice(0, 19);
+    return `${this.random.hex(9, 'ssid')}_${digits}`;
+  }
+
+  isValidSsid(ssid: string | undefined): ssid is string {
+    return !!ssid && SSID.test(ssid);
+  }
+
+  get(ssid: string | undefined): Session | undefined {
+    return ssid ? this.sessions.get(ssid) : undefined;
+  }
+
+  /** Finds or creates the session for a (well-formed) ssid — a copied browser cookie is adopted. */
+  ensure(ssid: string): Session {
+    let session = this.sessions.get(ssid);
+    if (!session) {
+      const now = this.clock();
+      session = {
+        ssid,
+        hash: this.random.hex(9, 'hash'),
+        hashIssuedAt: now,
+        tonProof: this.random.hex(9, 'ton-proof'),
+        recipients: new Map(),
+        flows: { stars: { lv: 0 }, premium: { lv: 0 } },
+        createdAt: now,
+      };
+      this.sessions.set(ssid, session);
+    }
+    return session;
+  }
+
+  /** Rotates the hash when it is older than the rotation period (called on page GETs). */
+  refreshHash(session: Session): void {
+    if (this.hashExpired(session)) {
+      session.hash = this.random.hex(9, 'hash');
+      session.hashIssuedAt = this.clock();
+    }
+  }
+
+  hashExpired(session: Session): boolean {
+    const rotation = this.config().hashRotationMs;
+    return rotation > 0 && this.clock() - session.hashIssuedAt >= rotation;
+  }
+
+  /** The hash check of `/api?hash=`: this session's current, unexpired hash only. */
+  checkHash(session: Session | undefined, hash: string | undefined): boolean {
+    return !!session && !!hash && hash === session.hash && !this.hashExpired(session);
+  }
+
+  issueStelToken(token: string): void {
+    this.issuedStelTokens.add(token);
+  }
+
+  issueTonToken(token: string, wallet: Address): void {
+    this.issuedTonTokens.set(token, wallet);
+  }
+
+  revokeAll(): void {
+    this.issuedStelTokens.clear();
+    this.issuedTonTokens.clear();
+  }
+
+  auth(cookies: Record<string, string>): AuthState {
+    const cfg = this.config();
+    const stel = cookies['stel_token'];
+    const ton = cookies['stel_ton_token'];
+    const stelOk = !!stel && (cfg.acceptedStelTokens.includes(stel) || this.issuedStelTokens.has(stel));
+    let wallet: Address | undefined;
+    let tonOk = false;
+    if (ton) {
+      const configured = cfg.acceptedTonTokens[ton];
+      if (configured !== undefined) {
+        tonOk = true;
+        wallet = parseAddressLoose(configured);
+      } else if (this.issuedTonTokens.has(ton)) {
+        tonOk = true;
+        wallet = this.issuedTonTokens.get(ton);
+      }
+    }
+    const dead = cfg.faults.sessionExpired || (!!stel && !stelOk) || (!!ton && !tonOk);
+    return { loggedIn: stelOk && !dead, walletConnected: tonOk && !dead, wallet, dead };
+  }
+}
+
+export function parseAddressLoose(text: string | undefined): Address | undefined {
+  if (!text) return undefined;
+  try {
+    return Address.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,155 @@
+import type { Address } from '@ton/core';
+import express, { type Request, type Response, type Router } from 'express';
+import { createAdminRouter } from './admin-router';
+import { createApiHandler } from './api-router';
+import type { FragmentChainView } from './chain-view';
+import { defaultConfig, type FragmentConfigPatch, type FragmentSimulatorConfig, mergeInto, validateConfig } from './config';
+import { demoCredentials } from './demo-credentials';
+import { RecipientDirectory } from './directory';
+import { FaultInjector } from './faults';
+import type { SimulatorContext } from './methods/context';
+import { type DeliveredOrder, OrderBook } from './orders';
+import { createPageHandler } from './page-router';
+import { PaymentWatcher } from './payment-watcher';
+import { PriceBook } from './pricing';
+import { deriveReceivers } from './receivers';
+import { SeededRandom } from './random';
+import { SessionStore } from './sessions';
+import { CallCounter } from './stats';
+
+export interface FragmentSimulatorOptions {
+  chain: FragmentChainView;
+  /** Deterministic receiving addresses, tokens, refs and fault draws. */
+  seed: string;
+  config?: Partial<FragmentSimulatorConfig> | FragmentConfigPatch;
+  /** Wall clock in ms (price drift, hash rotation). Order validity uses `chain.now()`. */
+  clock?: () => number;
+}
+
+export interface FragmentStats {
+  calls: Record<string, number>;
+  deliveredOrders: DeliveredOrder[];
+}
+
+export interface FragmentSimulator {
+  /** Mount at /fragment. */
+  router: Router;
+  /** Sandbox-only live control of faults and config (mount at /admin/fragment). */
+  admin: Router;
+  directory: RecipientDirectory;
+  stats(): FragmentStats;
+  /** The allow-list the worker is configured with in sandbox mode. */
+  receivingAddresses: { stars: Address; premium: Address };
+  /** Current config (live object: mutate via `admin` or `configure`). */
+  config(): FragmentSimulatorConfig;
+  /** Applies a partial config patch (same semantics as `PUT /admin/fragment/config`). */
+  configure(patch: FragmentConfigPatch): void;
+  /** Resolves once every block delivered so far has been matched against orders. */
+  idle(): Promise<void>;
+  close(): void;
+}
+
+export function createFragmentSimulator(options: FragmentSimulatorOptions): FragmentSimulator {
+  const clock = options.clock ?? Date.now;
+  const random = new SeededRandom(options.seed);
+  const demo = demoCredentials(options.seed);
+
+  let config: FragmentSimulatorConfig = defaultConfig();
+  config.acceptedStelTokens = [demo.stelToken];
+  config.acceptedTonTokens = { [demo.stelTonToken]: '' };
+  if (options.config) mergeInto(config as unknown as Record<string, unknown>, options.config as Record<string, unknown>);
+  if (config.demoWallet && config.acceptedTonTokens[demo.stelTonToken] === '') config.acceptedTonTokens[demo.stelTonToken] = config.demoWallet;
+  validateConfig(config);
+  const directory = new RecipientDirectory(config.directory);
+  delete config.directory;
+  const getConfig = () => config;
+
+  const receivers = deriveReceivers(random, config);
+  const sessions = new SessionStore(getConfig, clock, random);
+  const prices = new PriceBook(getConfig, clock, random);
+  const orders = new OrderBook(getConfig, clock, () => options.chain.now(), random);
+  const faults = new FaultInjector(getConfig, random);
+  const sim: SimulatorContext = { config: getConfig, clock, chain: options.chain, random, sessions, directory, prices, orders, faults, receivers };
+
+  // The flow's `lv` changes whenever its current order changes status.
+  orders.onChange((order) => {
+    const session = sessions.get(order.ssid);
+    const flow = session?.flows[order.product];
+    if (flow && flow.currentReqId === order.reqId) flow.lv += 1;
+  });
+
+  const watcher = new PaymentWatcher(options.chain, orders, () => [receivers.stars, receivers.premium]);
+  watcher.start();
+
+  const counter = new CallCounter();
+  const router = express.Router();
+  router.post('/api', ...createApiHandler(sim, counter));
+  router.get('/', createPageHandler(sim, counter, 'home'));
+  router.get('/stars/buy', createPageHandler(sim, counter, 'stars'));
+  router.get('/premium/gift', createPageHandler(sim, counter, 'premium'));
+  // AJAX navigation to an unknown page: 302 (reference §3.2).
+  router.get(/.*/, (req: Request, res: Response, next) => {
+    if ((req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest') res.redirect(302, req.baseUrl + '/');
+    else next();
+  });
+
+  const stats = (): FragmentStats => ({ calls: counter.snapshot(), deliveredOrders: orders.delivered.map((d) => ({ ...d })) });
+  const configure = (patch: FragmentConfigPatch) => {
+    const next = structuredClone(config);
+    mergeInto(next as unknown as Record<string, unknown>, patch as Record<string, unknown>);
+    validateConfig(next);
+    if (next.directory) {
+      directory.replace(next.directory);
+      delete next.directory;
+    }
+    config = next;
+  };
+
+  const admin = createAdminRouter({
+    config: getConfig,
+    setConfig: (next) => {
+      config = next;
+    },
+    directory,
+    stats,
+    orders: () =>
+      orders.all().map((o) => ({
+        reqId: o.reqId,
+        ref: o.ref,
+        product: o.product,
+        username: o.username,
+        quantity: o.quantity,
+        paymentMethod: o.paymentMethod,
+        amount: o.amountText,
+        status: o.status,
+        validUntil: o.validUntil,
+        from: o.from?.toRawString(),
+        paid: o.payment?.txHash,
+        badPayment: o.badPayment,
+        confirmed: !!o.confirm,
+        extraPayments: o.extraPayments,
+      })),
+    receivers: () => ({
+      stars: receivers.stars.toString({ bounceable: false }),
+      premium: receivers.premium.toString({ bounceable: false }),
+      starsRaw: receivers.stars.toRawString(),
+      premiumRaw: receivers.premium.toRawString(),
+    }),
+  });
+
+  return {
+    router,
+    admin,
+    directory,
+    stats,
+    receivingAddresses: { stars: receivers.stars, premium: receivers.premium },
+    config: getConfig,
+    configure,
+    idle: () => watcher.idle(),
+    close: () => {
+      watcher.stop();
+      orders.close();
+      faults.close();
+    },
+  };
+}
