@@ -1,1 +1,4 @@
-export {};
+export * from './normalized-hash';
+export * from './jetton-transfer-body';
+export * from './build-signed-external';
+export * from './judge-outcome';
