@@ -80,9 +80,16 @@ export class TestClient {
   }
 }
 
-/** A logged-in client (demo cookies) that has loaded the page. */
+let ssidCounter = 0;
+/** The demo login cookies with a fresh `stel_ssid`, so that tests do not share page state. */
+export function freshDemoCookies(): string {
+  const ssid = `${(++ssidCounter).toString(16).padStart(18, '0')}_${String(Date.now()).padStart(19, '0')}`;
+  return demoFragmentCookies(SEED).replace(/stel_ssid=[^;]+/, `stel_ssid=${ssid}`);
+}
+
+/** A logged-in client (demo tokens, fresh session) that has loaded the page. */
 export async function loggedInClient(h: Harness, path = '/stars/buy'): Promise<TestClient> {
-  const client = new TestClient(h.app, demoFragmentCookies(SEED));
+  const client = new TestClient(h.app, freshDemoCookies());
   await client.page(path);
   return client;
 }

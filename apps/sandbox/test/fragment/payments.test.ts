@@ -1,0 +1,137 @@
+import { beginCell, Cell, toNano } from '@ton/core';
+import { readComment } from '../../src/fragment/comment-payload';
+import { createHarness, type Harness, type Json, loggedInClient, type TestClient, waitFor } from './harness';
+import { Payer } from './payer';
+
+/** search → sync → init → link for one order; returns init and link answers. */
+async function order(c: TestClient, payer: Payer, opts: { product: 'stars' | 'premium'; username: string; quantity: number; method: 'ton' | 'usdt_ton' }): Promise<{ init: Json; link: Json }> {
+  const stars = opts.product === 'stars';
+  const search = await c.api(stars ? 'searchStarsRecipient' : 'searchPremiumGiftRecipient', { query: opts.username, [stars ? 'quantity' : 'months']: stars ? '' : opts.quantity });
+  expect(search.ok).toBe(true);
+  await c.api(stars ? 'updateStarsBuyState' : 'updatePremiumState', { mode: 'new', lv: 'false', dh: '1' });
+  const init = await c.api(stars ? 'initBuyStarsRequest' : 'initGiftPremiumRequest', { recipient: search.found.recipient, [stars ? 'quantity' : 'months']: opts.quantity, payment_method: opts.method });
+  expect(init.req_id).toBeDefined();
+  const link = await c.api(stars ? 'getBuyStarsLink' : 'getGiftPremiumLink', { id: init.req_id, show_sender: 0, transaction: 1, account: payer.account(), device: JSON.stringify({ platform: 'linux', appName: 'starsgate', maxProtocolVersion: 2, features: ['SendTransaction'] }) });
+  expect(link.ok).toBe(true);
+  return { init, link };
+}
+
+async function pollState(c: TestClient, product: 'stars' | 'premium', until: (s: Json) => boolean, timeoutMs = 10_000): Promise<Json> {
+  return waitFor(async () => {
+    const s = await c.api(product === 'stars' ? 'updateStarsBuyState' : 'updatePremiumState', { mode: 'new', lv: 'false', dh: '1' });
+    return until(s) ? s : undefined;
+  }, timeoutMs, 100);
+}
+
+describe('payments on the local chain', () => {
+  let h: Harness;
+  let payer: Payer;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    payer = new Payer(h.chain, 'main');
+    await h.chain.fund(payer.address, { gram: toNano('100'), usdt: 1_000_000_000n });
+  });
+  afterAll(async () => h.close());
+
+  it('delivers Stars paid in GRAM with the exact returned message + confirmReq', async () => {
+    const c = await loggedInClient(h);
+    const { init, link } = await order(c, payer, { product: 'stars', username: '@alice', quantity: 50, method: 'ton' });
+    expect(init.amount).toBe('0.4412');
+    const msg = link.transaction.messages[0];
+    expect(msg.address).toBe(h.sim.receivingAddresses.stars.toString({ bounceable: false }));
+    expect(msg.amount).toBe('441200000');
+    expect(link.transaction.from).toBe(payer.address.toRawString());
+
+    const boc = await payer.sign(link.transaction);
+    await h.chain.submitExternal(boc);
+    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' });
+    expect(confirm).toEqual({ ok: true });
+
+    const done = await pollState(c, 'stars', (s) => s.mode === 'done');
+    expect(done.need_update).toBe(false);
+    expect(done.html).toContain('@alice');
+    const delivered = h.sim.stats().deliveredOrders.filter((d) => d.username === 'alice');
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toMatchObject({ product: 'stars', quantity: 50, paymentMethod: 'ton' });
+    expect(delivered[0]!.txHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(msg.payload).toBe(
+      beginCell().storeUint(0, 32).storeBuffer(Buffer.from(`50 Telegram Stars \n\nRef#${delivered[0]!.ref}`).subarray(0, 35)).endCell().toBoc({ idx: false, crc32: false }).toString('base64url'),
+    );
+    expect(await h.chain.getBalance(h.sim.receivingAddresses.stars)).toBeGreaterThanOrEqual(441_200_000n);
+  });
+
+  it('delivers Premium paid in USDT via the payer\'s own jetton wallet', async () => {
+    const c = await loggedInClient(h, '/premium/gift');
+    const { init, link } = await order(c, payer, { product: 'premium', username: 'bob', quantity: 6, method: 'usdt_ton' });
+    expect(init.amount).toBe('15.99');
+    const msg = link.transaction.messages[0];
+    const jw = await h.chain.getJettonWalletAddress(payer.address);
+    expect(msg.address).toBe(jw.toString({ bounceable: true }));
+    expect(msg.amount).toBe('50000000');
+    const before = await h.chain.getJettonBalance(h.sim.receivingAddresses.premium);
+
+    const boc = await payer.sign(link.transaction);
+    await h.chain.submitExternal(boc);
+    expect(await c.api('confirmReq', { id: init.req_id, boc, account: payer.account(), device: '{}' })).toEqual({ ok: true });
+    await pollState(c, 'premium', (s) => s.mode === 'done' && s.need_update === false);
+    const delivered = h.sim.stats().deliveredOrders.filter((d) => d.username === 'bob');
+    expect(delivered).toEqual([expect.objectContaining({ product: 'premium', quantity: 6, paymentMethod: 'usdt_ton' })]);
+    expect((await h.chain.getJettonBalance(h.sim.receivingAddresses.premium)) - before).toBe(15_990_000n);
+  });
+
+  it('never delivers a wrong-amount payment: confirm is rejected, state stays processing then shows an error', async () => {
+    const c = await loggedInClient(h);
+    const { link } = await order(c, payer, { product: 'stars', username: 'carol', quantity: 100, method: 'ton' });
+    const boc = await payer.sign(link.transaction, (m) => ({ ...m, value: m.value - 1n }));
+    await h.chain.submitExternal(boc);
+    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' });
+    expect(confirm.error).toBeDefined();
+    expect(confirm.reason).toBe('wrong amount');
+    const failed = await pollState(c, 'stars', (s) => /Payment failed/.test(s.html));
+    expect(failed.mode).toBe('processing');
+    expect(h.sim.stats().deliveredOrders.some((d) => d.username === 'carol')).toBe(false);
+  });
+
+  it('never delivers a re-encoded comment (same text, standard snake cell)', async () => {
+    // A ≤35-byte comment is the same cell either way, so use a two-cell Premium comment.
+    const c = await loggedInClient(h, '/premium/gift');
+    const { link } = await order(c, payer, { product: 'premium', username: 'dave', quantity: 3, method: 'ton' });
+    const boc = await payer.sign(link.transaction, (m) => {
+      const text = readComment(m.body)!;
+      expect(text).toMatch(/^Telegram Premium for 3 months \n\nRef#[A-Za-z0-9]{9}$/);
+      return { ...m, body: beginCell().storeUint(0, 32).storeStringTail(text).endCell() };
+    });
+    await h.chain.submitExternal(boc);
+    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' });
+    expect(confirm.reason).toMatch(/re-encoded comment/);
+    await pollState(c, 'premium', (s) => /Payment failed/.test(s.html));
+    expect(h.sim.stats().deliveredOrders.some((d) => d.username === 'dave')).toBe(false);
+  });
+
+  it('needs confirmReq: a paid but unconfirmed order waits; confirm then delivers exactly once even if paid twice', async () => {
+    const c = await loggedInClient(h);
+    const { link } = await order(c, payer, { product: 'stars', username: 'erin', quantity: 60, method: 'ton' });
+    const boc = await payer.sign(link.transaction);
+    await h.chain.submitExternal(boc);
+    await new Promise((r) => setTimeout(r, 600)); // several blocks + longer than the delivery delays
+    let state = await c.api('updateStarsBuyState', { mode: 'new', lv: 'false', dh: '1' });
+    expect(state.mode).toBe('new');
+    // A second payment of the same order (a client bug): must not deliver twice.
+    const second = await payer.sign(link.transaction);
+    await h.chain.submitExternal(second);
+    expect(await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' })).toEqual({ ok: true });
+    state = await pollState(c, 'stars', (s) => s.mode === 'done');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(h.sim.stats().deliveredOrders.filter((d) => d.username === 'erin')).toHaveLength(1);
+  });
+
+  it('strict confirm rejects a bare transfer body', async () => {
+    const c = await loggedInClient(h);
+    const { link } = await order(c, payer, { product: 'stars', username: 'alice', quantity: 55, method: 'ton' });
+    const payload = link.transaction.messages[0].payload as string;
+    const bodyBoc = Cell.fromBoc(Buffer.from(payload, 'base64'))[0]!.toBoc().toString('base64');
+    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc: bodyBoc });
+    expect(confirm.reason).toBe('boc is not an external-in message');
+  });
+});
