@@ -106,7 +106,8 @@ const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = 
   // Checked by some clients, never captured from Fragment [1]; harmless to recognise.
   { pattern: /session expired|auth_session_expired|unauthori[sz]ed|wallet (is )?not connected|please log ?in/i, kind: 'SESSION_INVALID' },
   { pattern: /payment method/i, kind: 'PAYMENT_METHOD_UNAVAILABLE' },
-  { pattern: /expired|no longer (valid|available)/i, kind: 'ORDER_EXPIRED' },
+  // The order is gone from Fragment's side (expired, or its req_id unknown): restart if unpaid.
+  { pattern: /expired|no longer (valid|available)|request not found/i, kind: 'ORDER_EXPIRED' },
 ];
 
 /** Kind for one free-text `error` of a JSON answer. Unknown texts are UPSTREAM_REJECTED. */

@@ -15,6 +15,7 @@ describe('error text mapping (protocol reference §11)', () => {
     ['AUTH_SESSION_EXPIRED', 'SESSION_INVALID'],
     ['This payment method is not available.', 'PAYMENT_METHOD_UNAVAILABLE'],
     ['This request has expired. Please try again.', 'ORDER_EXPIRED'],
+    ['Request not found. Please try again.', 'ORDER_EXPIRED'],
     ['Transaction not found. Please try again.', 'UPSTREAM_REJECTED'],
     ['Bad request', 'UPSTREAM_REJECTED'],
     ['Something new and unexpected', 'UPSTREAM_REJECTED'],
