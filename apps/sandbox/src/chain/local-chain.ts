@@ -108,6 +108,8 @@ const USDT_MINT_ATTACH = toNano('0.1');
 const USDT_MINT_WALLET_TON = toNano('0.05');
 const QUIET = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false } as const;
 
+const decodeHash = (text: string): Buffer =>
+  /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 const hashToBuffer = (h: bigint): Buffer => Buffer.from(h.toString(16).padStart(64, '0'), 'hex');
 
 /**
@@ -514,6 +516,29 @@ export class LocalChain implements LocalChainEvents {
   async getJettonBalance(owner: Address): Promise<bigint> {
     const data = await this.getJettonWalletData(await this.getJettonWalletAddress(owner));
     return data?.balance ?? 0n;
+  }
+
+  /**
+   * Resolves with the transaction whose inbound message has this raw or normalized hash (base64,
+   * base64url or hex) once a block included it; rejects after `timeoutMs`.
+   */
+  waitForTransaction(messageHash: Buffer | string, timeoutMs = 10_000): Promise<IndexedTransaction> {
+    const hash = typeof messageHash === 'string' ? decodeHash(messageHash) : messageHash;
+    const found = this.index.byInboundMessage(hash);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        unsubscribe();
+        reject(new Error(`message ${hash.toString('base64')} not included within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const unsubscribe = this.onBlock(() => {
+        const tx = this.index.byInboundMessage(hash);
+        if (!tx) return;
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(tx);
+      });
+    });
   }
 
   /** Indexed transactions of an account, newest first (see TransactionIndex.list). */

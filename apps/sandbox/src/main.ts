@@ -1,0 +1,56 @@
+import { parseFaultConfig } from './chain/chain-faults';
+import { startSandbox } from './server';
+
+/**
+ * Sandbox process entry. Env: SANDBOX_PORT (8090), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR
+ * (.data/sandbox; "memory" = no persistence), SANDBOX_BLOCK_MS (400), SANDBOX_SEED
+ * (starsgate-demo), SANDBOX_FAULTS (JSON, see chain-faults.ts).
+ */
+async function main(): Promise<void> {
+  const env = process.env;
+  const port = env['SANDBOX_PORT'] ? Number(env['SANDBOX_PORT']) : 8090;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('SANDBOX_PORT must be a port number');
+  const blockMs = env['SANDBOX_BLOCK_MS'] ? Number(env['SANDBOX_BLOCK_MS']) : 400;
+  if (!(blockMs > 0)) throw new Error('SANDBOX_BLOCK_MS must be > 0');
+  const dataDirEnv = env['SANDBOX_DATA_DIR'] ?? '.data/sandbox';
+  const faults = env['SANDBOX_FAULTS'] ? parseFaultConfig(JSON.parse(env['SANDBOX_FAULTS'])) : {};
+
+  const sandbox = await startSandbox({
+    port,
+    host: env['SANDBOX_HOST'] ?? '127.0.0.1',
+    blockMs,
+    dataDir: dataDirEnv === 'memory' ? null : dataDirEnv,
+    seed: env['SANDBOX_SEED'] ?? 'starsgate-demo',
+    faults,
+  });
+
+  const lines = [
+    `starsgate sandbox listening on ${sandbox.url}`,
+    `  toncenter: ${sandbox.url}/toncenter/api/v2 | /api/v3   fragment: ${sandbox.url}/fragment   demo: ${sandbox.url}/demo`,
+    `  USDT stand-in master: ${sandbox.chain.usdtMaster.toString()}   block: ${sandbox.chain.blockMs} ms   data: ${sandbox.chain.dataDir ?? '(memory)'}`,
+    '  demo wallets (sandbox only, never use on mainnet):',
+    ...sandbox.demoWallets.map((w) => `   - ${w.id} [${w.format}${w.format === 'bip39_12' ? ` #${w.accountIndex}` : ''}, ${w.version}] ${w.address}\n       seed: ${w.seed}\n       ${w.funding.gram} GRAM, ${w.funding.usdt} USDT — ${w.description}`),
+  ];
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[sandbox] ${signal}: saving state and stopping`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error('[sandbox] shutdown failed', err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error('[sandbox] failed to start', err);
+  process.exit(1);
+});
