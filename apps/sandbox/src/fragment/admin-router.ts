@@ -8,6 +8,7 @@ export interface AdminDeps {
   directory: RecipientDirectory;
   stats(): unknown;
   orders(): unknown;
+  payments(): unknown;
   receivers(): Record<string, string>;
 }
 
@@ -24,7 +25,7 @@ function applyPatch(deps: AdminDeps, patch: unknown, at: 'root' | 'faults'): Fra
 /**
  * Sandbox-only live control (mounted at /admin/fragment):
  * GET/PUT /config, GET/PUT /faults, POST /faults/reset, GET/PUT /directory,
- * GET /stats, GET /orders, GET /receivers.
+ * GET /stats, GET /orders, GET /payments (payments seen on chain), GET /receivers.
  */
 export function createAdminRouter(deps: AdminDeps): Router {
   const router = express.Router();
@@ -79,6 +80,9 @@ export function createAdminRouter(deps: AdminDeps): Router {
   });
   router.get('/orders', (_req, res) => {
     res.json(deps.orders());
+  });
+  router.get('/payments', (_req, res) => {
+    res.json(deps.payments());
   });
   router.get('/receivers', (_req, res) => {
     res.json(deps.receivers());

@@ -129,6 +129,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
         confirmed: !!o.confirm,
         extraPayments: o.extraPayments,
       })),
+    payments: () => watcher.observed,
     receivers: () => ({
       stars: receivers.stars.toString({ bounceable: false }),
       premium: receivers.premium.toString({ bounceable: false }),

@@ -1,4 +1,5 @@
 import { beginCell, Cell, toNano } from '@ton/core';
+import request from 'supertest';
 import { readComment } from '../../src/fragment/comment-payload';
 import { createHarness, type Harness, type Json, loggedInClient, type TestClient, waitFor } from './harness';
 import { Payer } from './payer';
@@ -124,6 +125,10 @@ describe('payments on the local chain', () => {
     state = await pollState(c, 'stars', (s) => s.mode === 'done');
     await new Promise((r) => setTimeout(r, 600));
     expect(h.sim.stats().deliveredOrders.filter((d) => d.username === 'erin')).toHaveLength(1);
+    const orders = (await request(h.app).get('/admin/fragment/orders')).body as Json[];
+    const erin = orders.find((o) => o.username === 'erin')!;
+    expect(erin.status).toBe('done');
+    expect(erin.extraPayments).toEqual([expect.objectContaining({ reason: 'duplicate payment' })]);
   });
 
   it('strict confirm rejects a bare transfer body', async () => {

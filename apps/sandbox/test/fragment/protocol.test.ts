@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
+import { sign } from '@ton/crypto';
 import request from 'supertest';
 import { decodePayload, readComment } from '../../src/fragment/comment-payload';
 import { demoFragmentCookies } from '../../src/fragment';
 import { parseJettonTransfer } from '../../src/fragment/jetton-payload';
-import { createHarness, type Harness, type Json, loggedInClient, SEED, TestClient } from './harness';
+import { Payer } from './payer';
+import { createHarness, freshDemoCookies, type Harness, type Json, loggedInClient, SEED, TestClient } from './harness';
 
 const DEVICE = JSON.stringify({ platform: 'linux', appName: 'starsgate', maxProtocolVersion: 2, features: ['SendTransaction'] });
 const PAYER = '0:' + 'ab'.repeat(32);
@@ -423,5 +426,44 @@ describe('Fragment simulator protocol', () => {
     expect(h.sim.stats().calls['searchStarsRecipient']).toBe(before + 3);
     expect((await c.api('fooBar')).error).toBe('Unknown method');
     expect(h.sim.stats().calls['GET /stars/buy']).toBeGreaterThan(0);
+  });
+});
+
+describe('checkTonProofAuth', () => {
+  it('verifies a TonConnect ton_proof for the page challenge and sets stel_ton_token bound to the wallet', async () => {
+    const h = await createHarness();
+    try {
+      const payer = new Payer(h.chain, 'proof');
+      const [ssid, , token] = freshDemoCookies().split('; ');
+      const c = new TestClient(h.app, `${ssid}; ${token}`);
+      const page = await c.page();
+      const challenge = /"ton_proof":"([0-9a-f]+)"/.exec(page.text)![1]!;
+      expect(challenge).toMatch(/^[0-9a-f]{18}$/);
+      const domain = 'fragment.com';
+      const timestamp = Math.floor(Date.now() / 1000);
+      // ton-proof-item-v2 message, independently built from the TonConnect spec.
+      const wc = Buffer.alloc(4);
+      const dl = Buffer.alloc(4);
+      dl.writeUInt32LE(domain.length);
+      const ts = Buffer.alloc(8);
+      ts.writeBigUInt64LE(BigInt(timestamp));
+      const msg = Buffer.concat([Buffer.from('ton-proof-item-v2/'), wc, payer.address.hash, dl, Buffer.from(domain), ts, Buffer.from(challenge)]);
+      const full = Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from('ton-connect'), createHash('sha256').update(msg).digest()]);
+      const signature = sign(createHash('sha256').update(full).digest(), payer.keys.secretKey).toString('base64');
+      const proof = (sig: string, payload = challenge) => JSON.stringify({ timestamp, domain: { lengthBytes: domain.length, value: domain }, signature: sig, payload });
+      const bad = Buffer.from(signature, 'base64');
+      bad[0] = (bad[0] ?? 0) ^ 1;
+      expect((await c.api('checkTonProofAuth', { account: payer.account(), device: '{}', proof: proof(bad.toString('base64')) })).error).toBeDefined();
+      expect((await c.api('checkTonProofAuth', { account: payer.account(), device: '{}', proof: proof(signature, 'ffffffffffffffffff') })).error).toBeDefined();
+      const res = await c.raw('checkTonProofAuth', { account: payer.account(), device: '{}', proof: proof(signature) });
+      expect(JSON.parse(res.text)).toEqual({ verified: true });
+      const tonToken = /stel_ton_token=([A-Za-z0-9_-]+)/.exec(String(res.headers['set-cookie']))![1]!;
+      expect(tonToken.length).toBeGreaterThanOrEqual(150);
+      const withWallet = new TestClient(h.app, `${ssid}; ${token}; stel_ton_token=${tonToken}`);
+      const page2 = await withWallet.page();
+      expect(page2.text).toContain(`"address":"${payer.address.toRawString()}"`);
+    } finally {
+      await h.close();
+    }
   });
 });
