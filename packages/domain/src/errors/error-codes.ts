@@ -33,6 +33,13 @@ export const ERROR_CATALOGUE = {
   WALLET_ADDRESS_MISMATCH: { status: 400, message: 'The wallet address does not belong to this seed (or to this account index).', action: 'Correct the address/index pair or resolve again.' },
   WALLET_INDEX_NOT_FOUND: { status: 400, message: 'No account index from 0 to 100 of this seed has this address.', action: 'Call the resolver and reuse its account_index.' },
   WALLET_RESOLVER_BUSY: { status: 503, message: 'The wallet resolver is busy.', action: 'Wait briefly and retry the same resolve request.' },
+  CHECKOUT_BOC_INVALID: { status: 400, message: 'The signed BOC is not a single external message to a wallet.', action: 'Submit the base64 BOC returned by the wallet for this checkout, unchanged.' },
+  CHECKOUT_WRONG_PAYER: { status: 400, message: 'The signed message is addressed to a different wallet than the checkout payer.', action: 'Sign with the payer wallet given when the checkout was created.' },
+  CHECKOUT_BAD_SIGNATURE: { status: 400, message: 'The signature does not verify against the payer wallet key.', action: 'Sign the checkout transaction again in the payer wallet.' },
+  CHECKOUT_WRONG_WALLET_ID: { status: 400, message: 'The signed message is for another network or subwallet.', action: 'Switch the wallet to the checkout network and sign again.' },
+  CHECKOUT_EXPIRED: { status: 400, message: 'The signed message has expired or outlives the checkout validUntil.', action: 'Create a new checkout and sign before validUntil.' },
+  CHECKOUT_SEQNO_MISMATCH: { status: 409, message: 'The signed message uses a seqno the payer wallet no longer accepts.', action: 'Sign the checkout transaction again.' },
+  CHECKOUT_MESSAGE_MISMATCH: { status: 400, message: 'The signed messages differ from the checkout request (count, order, address, amount, payload or state init).', action: 'Approve the checkout transaction exactly as requested.' },
 
   // Availability (spec: rejection codes) and purchase outcomes
   AVAILABLE: { status: 200, message: 'The recipient can receive this product.' },

@@ -1,1 +1,2 @@
-export {};
+export * from './send-transaction-request';
+export * from './verify-signed-boc';

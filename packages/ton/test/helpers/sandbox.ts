@@ -31,3 +31,22 @@ export function comment(text: string): Cell {
 }
 
 export { internal, toNano };
+
+import type { Blockchain as SandboxBlockchain } from '@ton/sandbox';
+import type { AccountState } from '../../src';
+
+/** getAccountState read straight from the emulator (the only chain read the verifier needs). */
+export function sandboxAccountState(blockchain: SandboxBlockchain): { getAccountState(address: Address): Promise<AccountState> } {
+  return {
+    async getAccountState(address: Address): Promise<AccountState> {
+      const contract = await blockchain.getContract(address);
+      const state = contract.accountState;
+      if (!state) return { status: 'nonexist', balance: contract.balance };
+      if (state.type === 'active') {
+        const code = state.state.code ?? undefined;
+        return { status: 'active', balance: contract.balance, codeHash: code?.hash().toString('hex'), data: state.state.data ?? undefined };
+      }
+      return { status: state.type === 'uninit' ? 'uninit' : 'frozen', balance: contract.balance };
+    },
+  };
+}
