@@ -137,6 +137,21 @@ describe('fault switches, observable over HTTP', () => {
     expect(h.sim.stats().deliveredOrders.some((d) => d.quantity === 53)).toBe(false);
   });
 
+  it('timeout_recorded confirm: client times out but the confirm counted; done=slow delays done', async () => {
+    await request(h.app).put('/admin/fragment/config').send({ slowDoneDelayMs: 1_500 }).expect(200);
+    const c = await loggedInClient(h);
+    await putFaults(h, { confirm: 'timeout_recorded', done: 'slow' });
+    const link = await linkFor(c, payer, 'erin', 56);
+    const boc = await payer.sign(link.transaction);
+    await h.chain.submitExternal(boc);
+    await new Promise((r) => setTimeout(r, 300)); // included
+    await expect(c.raw('confirmReq', { id: link.confirm_params.id, boc }).timeout(300)).rejects.toThrow(/Timeout/i);
+    await new Promise((r) => setTimeout(r, 700));
+    expect((await c.api('updateStarsBuyState', sync)).mode).toBe('processing'); // a normal done would be at ~250 ms
+    await waitFor(async () => ((await c.api('updateStarsBuyState', sync)).mode === 'done' ? true : undefined), 5_000);
+    expect(h.sim.stats().deliveredOrders.filter((d) => d.quantity === 56)).toHaveLength(1);
+  });
+
   it('ignores a forged transfer_notification that does not come from the receiver\'s USDT jetton wallet', async () => {
     const c = await loggedInClient(h);
     const link = await linkFor(c, payer, 'dave', 54, 'usdt_ton');

@@ -1,6 +1,7 @@
 import { beginCell, Cell, toNano } from '@ton/core';
 import request from 'supertest';
 import { readComment } from '../../src/fragment/comment-payload';
+import { buildJettonTransfer, parseJettonTransfer } from '../../src/fragment/jetton-payload';
 import { createHarness, type Harness, type Json, loggedInClient, type TestClient, waitFor } from './harness';
 import { Payer } from './payer';
 
@@ -92,6 +93,22 @@ describe('payments on the local chain', () => {
     const failed = await pollState(c, 'stars', (s) => /Payment failed/.test(s.html));
     expect(failed.mode).toBe('processing');
     expect(h.sim.stats().deliveredOrders.some((d) => d.username === 'carol')).toBe(false);
+  });
+
+  it('never delivers a USDT transfer with a wrong jetton amount', async () => {
+    const c = await loggedInClient(h);
+    const { link } = await order(c, payer, { product: 'stars', username: 'bob', quantity: 70, method: 'usdt_ton' });
+    const boc = await payer.sign(link.transaction, (m) => {
+      const t = parseJettonTransfer(m.body)!;
+      return { ...m, body: buildJettonTransfer({ ...t, amount: t.amount - 1n }) };
+    });
+    await h.chain.submitExternal(boc);
+    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc });
+    expect(confirm.reason).toBe('wrong jetton amount');
+    await pollState(c, 'stars', (s) => /Payment failed/.test(s.html));
+    const seen = (await request(h.app).get('/admin/fragment/payments')).body as Json[];
+    expect(seen).toContainEqual(expect.objectContaining({ kind: 'usdt_ton', outcome: 'rejected', reason: 'wrong jetton amount 1049999 (expected 1050000)' }));
+    expect(h.sim.stats().deliveredOrders.some((d) => d.quantity === 70)).toBe(false);
   });
 
   it('never delivers a re-encoded comment (same text, standard snake cell)', async () => {
