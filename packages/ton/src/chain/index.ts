@@ -1,1 +1,3 @@
 export * from './chain-client';
+export * from './chain-errors';
+export * from './toncenter-chain-client';

@@ -1,0 +1,188 @@
+import { Address, beginCell, Cell, loadTransaction, type Transaction, type TupleItem, type TupleReader } from '@ton/core';
+import type { AccountState, ChainClient } from './chain-client';
+import { ChainRequestError, ChainResponseError } from './chain-errors';
+import { httpJson } from './http-json';
+import { fromToncenterStack, toToncenterStack } from './toncenter-stack';
+import { hashToHex, normalizedExternalHash } from '../transfers/normalized-hash';
+
+export interface ToncenterOptions {
+  /** Root, e.g. https://toncenter.com or http://127.0.0.1:8090/toncenter; paths /api/v2, /api/v3 are appended. */
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  /** Retries for reads (default 3). sendBoc is never retried. */
+  maxRetries?: number;
+  /** First backoff step in ms (default 200). */
+  retryBaseDelayMs?: number;
+}
+
+const PROVIDER = 'toncenter';
+const PAGE = 50;
+const MAX_SCAN_PAGES = 20;
+
+function asRecord(value: unknown, what: string): Record<string, unknown> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ChainResponseError(`${what}: not an object`, PROVIDER);
+  return value as Record<string, unknown>;
+}
+
+function bigintOf(value: unknown, what: string): bigint {
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  throw new ChainResponseError(`${what}: not an integer`, PROVIDER);
+}
+
+function optionalCell(value: unknown): Cell | undefined {
+  return typeof value === 'string' && value.length > 0 ? Cell.fromBase64(value) : undefined;
+}
+
+/**
+ * ChainClient over toncenter's HTTP API (v2 for state, get-methods, sending and raw transactions;
+ * v3 for lookups by message hash). Uses only: v2 getAddressInformation, getWalletInformation,
+ * runGetMethod, sendBocReturnHash, getTransactions; v3 transactionsByMessage.
+ */
+export class ToncenterChainClient implements ChainClient {
+  private readonly root: string;
+  private readonly headers: Record<string, string>;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly baseDelayMs: number;
+
+  constructor(options: ToncenterOptions) {
+    this.root = options.baseUrl.replace(/\/+$/, '');
+    this.headers = options.apiKey ? { 'X-API-Key': options.apiKey } : {};
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxRetries = options.maxRetries ?? 3;
+    this.baseDelayMs = options.retryBaseDelayMs ?? 200;
+  }
+
+  private async call(path: string, init: { method: 'GET' | 'POST'; query?: Record<string, string | undefined>; body?: unknown }, retries = this.maxRetries): Promise<unknown> {
+    const url = new URL(this.root + path);
+    for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    return httpJson(url.toString(), { method: init.method, body: init.body }, { provider: PROVIDER, headers: this.headers, timeoutMs: this.timeoutMs, maxRetries: retries, baseDelayMs: this.baseDelayMs });
+  }
+
+  /** v2 envelope: {ok:true,result} or {ok:false,error,code}. */
+  private async v2(path: string, init: { method: 'GET' | 'POST'; query?: Record<string, string | undefined>; body?: unknown }, retries?: number): Promise<unknown> {
+    const body = asRecord(await this.call(`/api/v2/${path}`, init, retries), path);
+    if (body['ok'] !== true) {
+      const code = typeof body['code'] === 'number' ? body['code'] : undefined;
+      throw new ChainRequestError(`${PROVIDER}: ${path} failed: ${String(body['error'] ?? body['result'] ?? 'unknown error').slice(0, 300)}`, PROVIDER, code);
+    }
+    return body['result'];
+  }
+
+  async getAccountState(address: Address): Promise<AccountState> {
+    const r = asRecord(await this.v2('getAddressInformation', { method: 'GET', query: { address: address.toRawString() } }), 'getAddressInformation');
+    const balance = bigintOf(r['balance'], 'balance');
+    const last = r['last_transaction_id'] && typeof r['last_transaction_id'] === 'object' ? (r['last_transaction_id'] as Record<string, unknown>) : undefined;
+    const lastLt = last ? bigintOf(last['lt'] ?? '0', 'last_transaction_id.lt') : 0n;
+    const lastTransaction = last && lastLt > 0n && typeof last['hash'] === 'string' ? { lt: lastLt, hash: hashToHex(last['hash']) } : undefined;
+    const state = r['state'];
+    if (state === 'active') {
+      const code = optionalCell(r['code']);
+      return { status: 'active', balance, codeHash: code?.hash().toString('hex'), data: optionalCell(r['data']), lastTransaction };
+    }
+    if (state === 'frozen') return { status: 'frozen', balance, lastTransaction };
+    if (state === 'uninitialized' || state === 'uninit' || state === 'nonexist') {
+      const never = balance === 0n && !lastTransaction;
+      return { status: never ? 'nonexist' : 'uninit', balance, lastTransaction };
+    }
+    throw new ChainResponseError(`getAddressInformation: unknown state ${String(state)}`, PROVIDER);
+  }
+
+  async getSeqno(address: Address): Promise<number> {
+    const r = asRecord(await this.v2('getWalletInformation', { method: 'GET', query: { address: address.toRawString() } }), 'getWalletInformation');
+    if (r['account_state'] !== 'active') return 0;
+    if (typeof r['seqno'] === 'number') return r['seqno'];
+    const res = await this.runGetMethod(address, 'seqno');
+    if (res.exitCode !== 0) throw new ChainResponseError(`seqno get-method exit code ${res.exitCode}`, PROVIDER);
+    return res.stack.readNumber();
+  }
+
+  async runGetMethod(address: Address, method: string, stack: TupleItem[] = []): Promise<{ exitCode: number; stack: TupleReader }> {
+    const r = asRecord(await this.v2('runGetMethod', { method: 'POST', body: { address: address.toRawString(), method, stack: toToncenterStack(stack) } }), 'runGetMethod');
+    const exitCode = Number(r['exit_code']);
+    if (!Number.isInteger(exitCode)) throw new ChainResponseError('runGetMethod: no exit_code', PROVIDER);
+    return { exitCode, stack: fromToncenterStack(r['stack'] ?? []) };
+  }
+
+  async getJettonWalletAddress(master: Address, owner: Address): Promise<Address> {
+    const res = await this.runGetMethod(master, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }]);
+    if (res.exitCode !== 0) throw new ChainResponseError(`get_wallet_address exit code ${res.exitCode}`, PROVIDER);
+    return res.stack.readAddress();
+  }
+
+  async getJettonBalance(jettonWallet: Address): Promise<bigint> {
+    const state = await this.getAccountState(jettonWallet);
+    if (state.status !== 'active') return 0n;
+    const res = await this.runGetMethod(jettonWallet, 'get_wallet_data');
+    if (res.exitCode !== 0) throw new ChainResponseError(`get_wallet_data exit code ${res.exitCode}`, PROVIDER);
+    return res.stack.readBigNumber();
+  }
+
+  /** POST /api/v2/sendBocReturnHash, once. The returned hash is computed locally (TEP-467). */
+  async sendBoc(boc: string): Promise<{ normalizedHash: string }> {
+    const normalizedHash = normalizedExternalHash(boc);
+    await this.v2('sendBocReturnHash', { method: 'POST', body: { boc } }, 0);
+    return { normalizedHash };
+  }
+
+  private async transactionsPage(address: Address, limit: number, from?: { lt: bigint; hash: string }, toLt?: bigint): Promise<Transaction[]> {
+    const result = await this.v2('getTransactions', {
+      method: 'GET',
+      query: {
+        address: address.toRawString(),
+        limit: String(limit),
+        lt: from?.lt.toString(),
+        hash: from?.hash,
+        to_lt: toLt !== undefined ? toLt.toString() : undefined,
+        archival: 'true',
+      },
+    });
+    if (!Array.isArray(result)) throw new ChainResponseError('getTransactions: result is not an array', PROVIDER);
+    return result.map((item) => {
+      const data = asRecord(item, 'transaction')['data'];
+      if (typeof data !== 'string') throw new ChainResponseError('getTransactions: item without data', PROVIDER);
+      return loadTransaction(Cell.fromBase64(data).beginParse());
+    });
+  }
+
+  async getTransactions(address: Address, opts: { limit?: number; afterLt?: bigint } = {}): Promise<Transaction[]> {
+    const limit = Math.min(Math.max(opts.limit ?? 20, 1), 100);
+    const txs = await this.transactionsPage(address, limit, undefined, opts.afterLt);
+    const after = opts.afterLt;
+    return txs.filter((tx) => after === undefined || tx.lt > after).sort((a, b) => (a.lt === b.lt ? 0 : a.lt > b.lt ? -1 : 1));
+  }
+
+  async findTransactionByNormalizedHash(wallet: Address, normalizedHash: string, opts: { sinceLt?: bigint } = {}): Promise<Transaction | null> {
+    const wanted = hashToHex(normalizedHash);
+    let from: { lt: bigint; hash: string } | undefined;
+    for (let page = 0; page < MAX_SCAN_PAGES; page += 1) {
+      const txs = await this.transactionsPage(wallet, PAGE, from, opts.sinceLt);
+      for (const tx of txs) {
+        if (opts.sinceLt !== undefined && tx.lt <= opts.sinceLt) return null;
+        if (tx.inMessage?.info.type === 'external-in' && normalizedExternalHash(tx.inMessage) === wanted) return tx;
+      }
+      const last = txs[txs.length - 1];
+      if (txs.length < PAGE || !last || last.prevTransactionLt === 0n) return null;
+      from = { lt: last.prevTransactionLt, hash: last.prevTransactionHash.toString(16).padStart(64, '0') };
+    }
+    return null;
+  }
+
+  async findTransactionByInMessageHash(account: Address, messageHash: string): Promise<Transaction | null> {
+    const body = asRecord(await this.call('/api/v3/transactionsByMessage', { method: 'GET', query: { msg_hash: hashToHex(messageHash), direction: 'in' } }), 'transactionsByMessage');
+    const list = body['transactions'];
+    if (!Array.isArray(list)) throw new ChainResponseError('transactionsByMessage: no transactions array', PROVIDER);
+    for (const item of list) {
+      const t = asRecord(item, 'transaction');
+      if (typeof t['account'] !== 'string' || !Address.parse(t['account']).equals(account)) continue;
+      const lt = bigintOf(t['lt'], 'lt');
+      const hash = hashToHex(String(t['hash']));
+      const txs = await this.transactionsPage(account, 1, { lt, hash });
+      const tx = txs.find((x) => x.lt === lt);
+      if (tx) return tx;
+    }
+    return null;
+  }
+}
