@@ -444,7 +444,9 @@ export class FragmentClient {
   }
 
   private async refreshHash(product: FragmentProduct): Promise<string> {
-    await this.loadPage(product);
+    // Not retried on its own: a read's retry loop already covers the whole call, and a write
+    // surfaces the (retryable) failure to its caller before anything was sent.
+    await this.loadPage(product, false);
     const hash = this.hash.current();
     if (hash === undefined) throw new FragmentError('SESSION_INVALID', 'Fragment: no API hash available', { method: `GET ${ROUTES[product].page}` });
     return hash;
@@ -454,10 +456,11 @@ export class FragmentClient {
    * GETs a product page (retried as a read), stores its cookies and API hash, and adopts its
    * `ajInit` state (mode/lv/dh) when present. A page without `api?hash=` means the login is dead.
    */
-  private async loadPage(product: FragmentProduct): Promise<string> {
+  private async loadPage(product: FragmentProduct, retry = true): Promise<string> {
     const path = ROUTES[product].page;
     const label = `GET ${path}`;
-    const page = await withRetries(label, this.retryPolicy, this.logger, sleep, () => this.transport.getPage(path));
+    const get = () => this.transport.getPage(path);
+    const page = retry ? await withRetries(label, this.retryPolicy, this.logger, sleep, get) : await get();
     const info = parseAjInit(page.body);
     if (info.apiHash === undefined) {
       if (isCloudflareChallenge(page.body)) {

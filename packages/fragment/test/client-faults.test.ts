@@ -134,6 +134,13 @@ describe('rate limiting (429)', () => {
     expect(calls('updateStarsPrices') - before).toBe(3);
   });
 
+  it('counts a page re-read inside a read as part of that read\'s 3 tries (no nested retries)', async () => {
+    server.sim.configure({ faults: { methods: { page: { rateLimitRate: 1, retryAfterSeconds: 0, count: 5 } } } });
+    const before = calls('GET /stars/buy');
+    await expectKind(newClient().searchRecipient('stars', 'alice', 50), 'RATE_LIMITED');
+    expect(calls('GET /stars/buy') - before).toBe(3);
+  });
+
   it('does not repeat a rate-limited init (the caller decides)', async () => {
     const client = newClient();
     const found = await client.searchRecipient('stars', 'alice', 50);

@@ -148,6 +148,14 @@ describe('session mechanics', () => {
     expect((server.sim.stats().calls['GET /stars/buy'] ?? 0) - before).toBe(1);
   });
 
+  it('paces HTTP calls at least minIntervalMs apart', async () => {
+    const client = newClient({ minIntervalMs: 150 });
+    const started = Date.now();
+    await client.searchRecipient('stars', 'alice', 50); // page GET + search
+    await client.quoteStars(50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
   it('serialises concurrent calls on one client and keeps an exclusive flow uninterrupted', async () => {
     const seen: string[] = [];
     const client = newClient({ logger: { debug: (m: string) => seen.push(m.replace(/ -> .*/, '')) } });

@@ -1,18 +1,11 @@
 /**
- * Runs the sandbox's real Fragment simulator (apps/sandbox/src/fragment) on a local HTTP port,
- * mounted at /fragment as in the sandbox server, over a real LocalChain. The client under test
+ * The sandbox server (apps/sandbox `startSandbox`) on a free local port: a real LocalChain and the
+ * real Fragment simulator mounted at /fragment, exactly as deployed. The client under test
  * reaches it only through its base URL.
  */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import express from 'express';
-import { LocalChain } from '../../../../apps/sandbox/src';
-import {
-  createFragmentSimulator,
-  demoFragmentCookies,
-  type FragmentConfigPatch,
-  type FragmentSimulator,
-} from '../../../../apps/sandbox/src/fragment';
+import type { LocalChain } from '../../../../apps/sandbox/src';
+import { startSandbox } from '../../../../apps/sandbox/src/server';
+import { demoFragmentCookies, type FragmentConfigPatch, type FragmentSimulator } from '../../../../apps/sandbox/src/fragment';
 
 export const SEED = 'fragment-client-test';
 
@@ -36,27 +29,19 @@ export interface SimulatorServer {
 let sessionCounter = 0;
 
 export async function startSimulator(config: FragmentConfigPatch = {}): Promise<SimulatorServer> {
-  const chain = await LocalChain.create({ dataDir: null, blockMs: 50 });
-  const sim = createFragmentSimulator({ chain, seed: SEED, config: { ...FAST, ...config } });
-  const app = express();
-  app.use('/fragment', sim.router);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
+  const sandbox = await startSandbox({ port: 0, seed: SEED, blockMs: 50, demoWallets: false, fragment: { ...FAST, ...config } });
+  if (!sandbox.fragment) {
+    await sandbox.close();
+    throw new Error('sandbox started without the Fragment simulator');
+  }
   return {
-    baseUrl: `http://127.0.0.1:${port}/fragment`,
-    chain,
-    sim,
+    baseUrl: `${sandbox.url}/fragment`,
+    chain: sandbox.chain,
+    sim: sandbox.fragment,
     freshCookies: () => {
       const ssid = `${(++sessionCounter).toString(16).padStart(18, 'c')}_${String(Date.now()).padStart(19, '0')}`;
       return demoFragmentCookies(SEED).replace(/stel_ssid=[^;]+/, `stel_ssid=${ssid}`);
     },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      sim.close();
-      await chain.close();
-    },
+    close: () => sandbox.close(),
   };
 }
