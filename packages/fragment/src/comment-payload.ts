@@ -8,6 +8,8 @@
  * - a TEP-74 jetton `transfer` (USDT on TON, §6.3) whose forward payload is that comment cell.
  */
 import { Cell, type Slice } from '@ton/core';
+// The TEP-74 decoder alone (packages/ton owns jetton bodies); its index also loads key derivation.
+import { JETTON_OP, parseJettonTransferBody } from '@starsgate/ton/src/transfers/jetton-transfer-body';
 import type { FragmentProduct } from './types';
 
 export class FragmentPayloadError extends Error {
@@ -42,7 +44,6 @@ export interface DecodedComment {
 }
 
 const TEXT_COMMENT_OP = 0;
-const JETTON_TRANSFER_OP = 0x0f8a7ea5;
 
 const STARS_COMMENT = /^(\d+) Telegram Stars \n\nRef#([A-Za-z0-9]{9})$/;
 const PREMIUM_COMMENT = /^Telegram Premium for (3 months|6 months|1 year) \n\nRef#([A-Za-z0-9]{9})$/;
@@ -88,30 +89,18 @@ function commentFromCell(cell: Cell): string {
 }
 
 function jettonFromCell(cell: Cell): { jetton: JettonTransferInfo; forward: Cell } {
-  const slice = cell.beginParse();
-  slice.loadUint(32);
-  const queryId = slice.loadUintBig(64);
-  const amount = slice.loadCoins();
-  const destination = slice.loadAddress();
-  const response = slice.loadMaybeAddress();
-  if (slice.loadBit()) slice.loadRef(); // custom_payload: ignored, Fragment sends none
-  const forwardTonAmount = slice.loadCoins();
-  const inRef = slice.loadBit();
-  let forward: Cell;
-  if (inRef) {
-    forward = slice.loadRef();
-  } else {
-    forward = slice.asCell();
-  }
+  const decoded = parseJettonTransferBody(cell);
+  if (!decoded.destination) throw new FragmentPayloadError('jetton transfer without a destination');
+  if (!decoded.forwardPayload) throw new FragmentPayloadError('jetton transfer without a forward payload (no comment)');
   return {
     jetton: {
-      queryId,
-      amount,
-      destination: destination.toRawString(),
-      responseDestination: response ? response.toRawString() : null,
-      forwardTonAmount,
+      queryId: decoded.queryId,
+      amount: decoded.amount,
+      destination: decoded.destination.toRawString(),
+      responseDestination: decoded.responseDestination ? decoded.responseDestination.toRawString() : null,
+      forwardTonAmount: decoded.forwardTonAmount,
     },
-    forward,
+    forward: decoded.forwardPayload,
   };
 }
 
@@ -139,7 +128,7 @@ export function decodeCommentPayload(payloadBase64url: string): DecodedComment {
   const probe = root.beginParse();
   if (probe.remainingBits < 32) throw new FragmentPayloadError('payload too short for an opcode');
   const op = probe.loadUint(32);
-  if (op === JETTON_TRANSFER_OP) {
+  if (op === JETTON_OP.transfer) {
     let decoded: { jetton: JettonTransferInfo; forward: Cell };
     try {
       decoded = jettonFromCell(root);

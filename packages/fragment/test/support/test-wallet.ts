@@ -3,9 +3,10 @@
  * returned transaction into an external-in message, using each returned payload cell as is.
  */
 import { createHash } from 'node:crypto';
-import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, storeStateInit } from '@ton/core';
+import { Address, beginCell, Cell, storeStateInit } from '@ton/core';
 import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
+import { buildSignedExternal } from '@starsgate/ton/src/transfers/build-signed-external';
 import type { LocalChain } from '../../../../apps/sandbox/src';
 import type { FragmentTransaction, TonConnectAccount } from '../../src';
 
@@ -38,25 +39,20 @@ export class TestWallet {
     return res.exitCode === 0 && item?.type === 'int' ? Number(item.value) : 0;
   }
 
-  /** External-in message BOC (base64) paying exactly the returned messages. */
+  /** External-in message BOC (base64) paying exactly the returned messages, signed as the worker does. */
   async sign(chain: LocalChain, tx: FragmentTransaction): Promise<string> {
-    const seqno = await this.seqno(chain);
-    const messages = tx.messages.map((m) =>
-      internal({
+    const signed = buildSignedExternal({
+      wallet: this.wallet,
+      secretKey: this.keys.secretKey,
+      seqno: await this.seqno(chain),
+      validUntil: tx.validUntil,
+      messages: tx.messages.map((m) => ({
         to: Address.parse(m.address),
         value: BigInt(m.amount),
         bounce: false,
-        body: m.payload === undefined ? undefined : Cell.fromBoc(Buffer.from(m.payload, 'base64url'))[0]!,
-      }),
-    );
-    const body = this.wallet.createTransfer({
-      seqno,
-      secretKey: this.keys.secretKey,
-      messages,
-      sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
-      timeout: tx.validUntil,
+        ...(m.payload === undefined ? {} : { body: Cell.fromBoc(Buffer.from(m.payload, 'base64url'))[0]! }),
+      })),
     });
-    const ext = external({ to: this.address, init: seqno === 0 ? this.wallet.init : undefined, body });
-    return beginCell().store(storeMessage(ext)).endCell().toBoc().toString('base64');
+    return signed.boc;
   }
 }
