@@ -154,6 +154,8 @@ export class FragmentClient {
   private readonly priceChangedRetries: number;
   private readonly device: TonConnectDevice;
   private readonly flows: Record<FragmentProduct, FlowState>;
+  /** The product of the last API call: confirm's Referer when the caller names none. */
+  private lastProduct: FragmentProduct = 'stars';
 
   constructor(options: FragmentClientOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
@@ -360,7 +362,7 @@ export class FragmentClient {
         params[name] = String(value);
       }
       const json = await this.call(
-        args.product ?? this.productOfLastFlow(),
+        args.product ?? this.lastProduct,
         confirmMethod,
         { ...params, boc, account: { ...account }, device: { ...(args.device ?? this.device) } },
         'write',
@@ -381,13 +383,6 @@ export class FragmentClient {
   }
 
   // ---------------------------------------------------------------- internals
-
-  /** The product whose flow ran last (confirm's Referer); Stars if none. */
-  private lastProduct: FragmentProduct = 'stars';
-
-  private productOfLastFlow(): FragmentProduct {
-    return this.lastProduct;
-  }
 
   private async updateState(product: FragmentProduct): Promise<OrderState> {
     const method = ROUTES[product].updateState;
