@@ -23,7 +23,7 @@ function errorText(body: unknown): string {
 }
 
 /** fetch + JSON with typed errors and capped exponential backoff for retryable failures. */
-export async function httpJson(url: string, init: { method: 'GET' | 'POST'; body?: unknown }, opts: HttpJsonOptions): Promise<unknown> {
+export async function httpJson(url: string, init: { method: 'GET' | 'POST'; body?: unknown; allowEmpty?: boolean }, opts: HttpJsonOptions): Promise<unknown> {
   const base = opts.baseDelayMs ?? 200;
   let lastError: Error | undefined;
   for (let attempt = 0; attempt <= opts.maxRetries; attempt += 1) {
@@ -56,6 +56,7 @@ export async function httpJson(url: string, init: { method: 'GET' | 'POST'; body
     if (response.status >= 400) {
       throw new ChainRequestError(`${opts.provider}: HTTP ${response.status} ${errorText(body)}`.trim(), opts.provider, response.status);
     }
+    if (body === undefined && init.allowEmpty && text.trim().length === 0) return undefined;
     if (body === undefined) throw new ChainResponseError(`${opts.provider}: response is not JSON`, opts.provider, response.status);
     return body;
   }

@@ -1,3 +1,4 @@
 export * from './chain-client';
 export * from './chain-errors';
 export * from './toncenter-chain-client';
+export * from './tonapi-chain-client';

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { mnemonicNew } from '@ton/crypto';
 import { Address, beginCell, Cell, loadMessage, storeMessage, toNano, type Transaction } from '@ton/core';
 import type { Blockchain } from '@ton/sandbox';
 import {
@@ -10,6 +11,7 @@ import {
   createWalletContract,
   deriveKeyPair,
   judgeWalletTransaction,
+  resolveWallet,
   ToncenterChainClient,
 } from '../../src';
 import { fund, quietBlockchain } from '../helpers/sandbox';
@@ -174,6 +176,28 @@ describe('ToncenterChainClient', () => {
     expect(await client.findTransactionByInMessageHash(wallet.address, outHash)).toBeNull();
 
     expect(state.requests.every((r) => r.apiKey === 'test-key')).toBe(true);
+  });
+
+  it('resolveWallet picks the deployed version of a 24-word seed and reports balances or CHAIN_UNAVAILABLE', async () => {
+    const words = (await mnemonicNew(24)).join(' ');
+    const key = await deriveKeyPair(words, 'ton_24');
+    const v4 = createWalletContract('V4R2', key.publicKey, 'mainnet');
+    const noUsdt = new Address(0, randomBytes(32)); // no USDT master on this chain ⇒ balances cannot be read
+    const before = await resolveWallet({ seed: words }, { network: 'mainnet', chain: client, usdtMaster: noUsdt });
+    expect(before).toMatchObject({ wallet_version: 'V5R1', version_source: 'default', account_index: 0, seed_format: 'ton_24', balances_error: 'CHAIN_UNAVAILABLE' });
+
+    await fund(blockchain, v4.address, toNano('1.5'));
+    const deploy = buildSignedExternal({ wallet: v4, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: v4.address, value: 1n, bounce: false }] });
+    await client.sendBoc(deploy.boc);
+    const after = await resolveWallet({ seed: words }, { network: 'mainnet', chain: client, usdtMaster: noUsdt });
+    expect(after).toMatchObject({ wallet_version: 'V4R2', version_source: 'deployed', raw_address: v4.address.toRawString() });
+    expect(after.wallet_address).toBe(v4.address.toString({ bounceable: false, urlSafe: true }));
+
+    faults.status.push(503, 503, 503, 503, 503, 503, 503, 503, 503);
+    const down = await resolveWallet({ seed: words }, { network: 'mainnet', chain: client, usdtMaster: noUsdt });
+    expect(down).toMatchObject({ wallet_version: 'V5R1', version_source: 'default_chain_unavailable', balances_error: 'CHAIN_UNAVAILABLE' });
+    expect(down.balances).toBeUndefined();
+    faults.status.length = 0;
   });
 
   it('retries reads on 429/5xx, surfaces typed errors, never retries sendBoc', async () => {
