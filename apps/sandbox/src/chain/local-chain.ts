@@ -359,6 +359,8 @@ export class LocalChain implements LocalChainEvents {
       this.stats.rejectedAtSubmit++;
       throw new ExternalRejectedError(parsed.message.info.dest, outcome.exitCode, outcome.reason);
     }
+    // Another submit of the same bytes may have been queued while we were dry-running.
+    if (this.pendingHashes.has(key)) return result;
     if (this.faults.takeDropExternal()) {
       this.stats.droppedExternals++;
       return result;

@@ -1,4 +1,5 @@
-import { beginCell, Cell, Dictionary, loadMessage, type Message } from '@ton/core';
+import { Cell, Dictionary, loadMessage, type Message } from '@ton/core';
+import { normalizedExternalHash as tonNormalizedHash } from '@starsgate/ton';
 
 /** An external-in message parsed from a BOC, with its raw and TEP-467 normalized hashes. */
 export interface ParsedExternal {
@@ -8,22 +9,9 @@ export interface ParsedExternal {
   hashNorm: Buffer;
 }
 
-/**
- * TEP-467 normalized hash: the external-in re-serialized with src = addr_none, import_fee = 0,
- * no init, body always as a reference. Relays that repack the message do not change it.
- */
+/** TEP-467 normalized hash (toncenter `hash_norm`), computed by @starsgate/ton so client and sandbox agree by construction. */
 export function normalizedExternalHash(message: Message): Buffer {
-  if (message.info.type !== 'external-in') throw new Error('not an external-in message');
-  return beginCell()
-    .storeUint(0b10, 2)
-    .storeUint(0, 2)
-    .storeAddress(message.info.dest)
-    .storeCoins(0)
-    .storeBit(false)
-    .storeBit(true)
-    .storeRef(message.body)
-    .endCell()
-    .hash();
+  return Buffer.from(tonNormalizedHash(message), 'hex');
 }
 
 export function parseExternalBoc(boc: Buffer | string): ParsedExternal {

@@ -16,7 +16,8 @@ export function parseAddress(value: unknown, name = 'address'): Address {
 /** A 32-byte hash given as hex, base64 or base64url. */
 export function parseHash(value: unknown, name = 'hash'): Buffer {
   if (typeof value !== 'string') throw badRequest(`${name} is required`);
-  const v = value.trim();
+  // An unencoded '+' in a query string arrives as a space.
+  const v = value.trim().replace(/ /g, '+');
   let buf: Buffer | undefined;
   if (/^[0-9a-fA-F]{64}$/.test(v)) buf = Buffer.from(v, 'hex');
   else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v)) buf = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
