@@ -1,2 +1,6 @@
 export * from './errors';
+export * from './products/product-rules';
+export * from './purchases/purchase-status';
+export * from './schemas';
+export * from './validation/validator';
 export * from './money';

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { EnvReader } from '@starsgate/platform';
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string;
+  bullPrefix: string;
+  network: 'mainnet' | 'testnet';
+  secretKey: string | undefined;
+  dataDir: string;
+  production: boolean;
+  logLevel: string;
+  bodyLimitBytes: number;
+  rateLimit: { windowSeconds: number; max: number };
+  trustProxy: boolean;
+  idempotencyLockTimeoutMs: number;
+  shutdownTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/starsgate';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const read = new EnvReader(env);
+  const production = read.string('NODE_ENV', 'development') === 'production';
+  const config: GatewayConfig = {
+    port: read.port('PORT', 8080),
+    host: read.string('HOST', '0.0.0.0'),
+    databaseUrl: read.url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
+    redisUrl: read.url('REDIS_URL', DEFAULT_REDIS_URL, ['redis:', 'rediss:']),
+    bullPrefix: read.string('BULLMQ_PREFIX', 'bull'),
+    network: read.oneOf('TON_NETWORK', 'mainnet', ['mainnet', 'testnet'] as const),
+    secretKey: read.string('STARSGATE_SECRET_KEY'),
+    dataDir: path.resolve(read.string('STARSGATE_DATA_DIR', '.data')),
+    production,
+    logLevel: read.oneOf('LOG_LEVEL', 'info', ['silent', 'error', 'warn', 'info', 'http', 'verbose', 'debug'] as const),
+    bodyLimitBytes: read.integer('BODY_LIMIT_BYTES', 16_384, { min: 1_024, max: 1_048_576 }),
+    rateLimit: {
+      windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3_600 }),
+      max: read.integer('RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000 }),
+    },
+    trustProxy: read.boolean('TRUST_PROXY', false),
+    idempotencyLockTimeoutMs: read.integer('IDEMPOTENCY_LOCK_TIMEOUT_MS', 2_000, { min: 10, max: 30_000 }),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 120_000 }),
+  };
+  if (production && !config.secretKey) read.problem('STARSGATE_SECRET_KEY is required when NODE_ENV=production');
+  read.finish();
+  return config;
+}

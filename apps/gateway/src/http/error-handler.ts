@@ -1,0 +1,62 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, isAppError } from '@starsgate/domain';
+import { IdempotencyKeyLockedError } from '@starsgate/db';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/** Maps anything a handler throws to the one error body; a client mistake is never a 500. */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  if (error instanceof IdempotencyKeyLockedError) {
+    return new AppError('IDEMPOTENCY_REQUEST_IN_PROGRESS', { retryAfterSeconds: 1 });
+  }
+  const parserError = error as BodyParserError;
+  switch (parserError?.type) {
+    case 'entity.parse.failed':
+      return new AppError('MALFORMED_JSON', { details: [{ field: 'body', message: 'is not valid JSON' }] });
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', { details: [{ field: 'body', message: 'exceeds the size limit' }] });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', { details: [{ field: 'Content-Type', message: 'charset or encoding is not supported' }] });
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError('VALIDATION_FAILED', { message: 'The request body could not be read.' });
+    default:
+      return new AppError('INTERNAL_ERROR', { cause: error });
+  }
+}
+
+export function sendError(req: Request, res: Response, appError: AppError): void {
+  if (appError.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+  if (appError.code === 'IDEMPOTENCY_KEY_REUSED') res.setHeader('x-should-retry', 'false');
+  if (appError.code === 'IDEMPOTENCY_REQUEST_IN_PROGRESS') res.setHeader('x-should-retry', 'true');
+  res.status(appError.status).json({
+    code: appError.code,
+    message: appError.message,
+    details: appError.details,
+    ...(appError.action ? { action: appError.action } : {}),
+    ...(appError.retryAfterSeconds !== undefined ? { retry_after: appError.retryAfterSeconds } : {}),
+    request_id: req.id,
+  });
+}
+
+export function errorHandler() {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent) return next(error);
+    const appError = toAppError(error);
+    if (appError.status >= 500) req.log.error('request failed', { code: appError.code, error: appError.cause ?? error });
+    else req.log.info('request rejected', { code: appError.code, details: appError.details });
+    sendError(req, res, appError);
+  };
+}
+
+export function notFound() {
+  return (_req: Request, _res: Response, next: NextFunction): void => {
+    next(new AppError('NOT_FOUND'));
+  };
+}

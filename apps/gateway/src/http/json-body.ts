@@ -1,0 +1,24 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { AppError } from '@starsgate/domain';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * JSON bodies only: a body in another media type is 415, not silently ignored. An empty POST
+ * body parses as `{}` so that the schema names the missing fields.
+ */
+export function jsonBody(limitBytes: number) {
+  const parse = express.json({ limit: limitBytes, strict: true, type: () => true });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!METHODS_WITH_BODY.has(req.method)) return next();
+    const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+    if (hasBody && !req.is('application/json') && !req.is('application/*+json')) {
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', { details: [{ field: 'Content-Type', message: `must be application/json (got ${req.get('content-type') ?? 'none'})` }] }));
+    }
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      if (req.body === undefined) req.body = {};
+      next();
+    });
+  };
+}

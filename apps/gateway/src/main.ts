@@ -1,0 +1,54 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { connectDatabase, loadKeyRing, migrateDatabase, SecretVault } from '@starsgate/db';
+import { ConfigError, createLogger, createPurchaseQueue, createRedisConnection, redactUrl } from '@starsgate/platform';
+import { buildGateway } from './app';
+import { loadGatewayConfig } from './config';
+import { createGatewayMetrics } from './observability/metrics';
+
+async function main(): Promise<void> {
+  const config = loadGatewayConfig();
+  const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  await migrateDatabase(config.databaseUrl);
+  const database = connectDatabase(config.databaseUrl, { applicationName: 'starsgate-gateway' });
+  const redis = createRedisConnection(config.redisUrl);
+  const queue = createPurchaseQueue(createRedisConnection(config.redisUrl), config.bullPrefix);
+  const vault = new SecretVault(
+    loadKeyRing({ value: config.secretKey, dataDir: config.dataDir, allowGenerated: !config.production, warn: (message) => logger.warn(message) }),
+  );
+  const gateway = buildGateway({ config, logger, database, redis, queue, vault, metrics: createGatewayMetrics() });
+
+  const server: Server = gateway.app.listen(config.port, config.host);
+  await once(server, 'listening');
+  logger.info('gateway listening', { port: config.port, host: config.host, database: redactUrl(config.databaseUrl), network: config.network });
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) {
+      logger.warn('second signal: exiting now', { signal });
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info('draining', { signal });
+    gateway.state.draining = true;
+    const deadline = setTimeout(() => {
+      logger.warn('shutdown deadline reached: closing remaining connections');
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs).unref();
+    // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
+    clearTimeout(deadline);
+    await Promise.allSettled([queue.close(), redis.quit(), database.close()]);
+    logger.info('stopped');
+    logger.end();
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

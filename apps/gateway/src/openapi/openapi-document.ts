@@ -1,0 +1,110 @@
+import {
+  CreatePurchaseRequestSchema,
+  ErrorBodySchema,
+  PurchaseAcceptedSchema,
+  PurchaseSchema,
+} from '@starsgate/domain';
+
+type Schema = Record<string, unknown>;
+
+/** Schemas live in @starsgate/domain; the document refers to them by their `$id`. */
+const COMPONENT_SCHEMAS: Schema[] = [CreatePurchaseRequestSchema, PurchaseAcceptedSchema, PurchaseSchema, ErrorBodySchema];
+
+function component(schema: Schema): [string, Schema] {
+  const { $id, ...rest } = schema;
+  return [String($id), rest];
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const errorResponse = (description: string) => ({ description, content: json(ref('ErrorBody')) });
+
+export const CLIENT_ERRORS = {
+  '400': errorResponse('Invalid request: fix the field named in `details`. Codes: VALIDATION_FAILED, UNKNOWN_FIELD, MALFORMED_JSON, INVALID_AMOUNT and the wallet codes.'),
+  '413': errorResponse('Body too large (PAYLOAD_TOO_LARGE).'),
+  '415': errorResponse('Body is not application/json (UNSUPPORTED_MEDIA_TYPE).'),
+  '429': {
+    description: 'Rate limited (RATE_LIMITED). Wait for `Retry-After` seconds (also `retry_after` in the body).',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    content: json(ref('ErrorBody')),
+  },
+  '500': errorResponse('Internal error: keep the same idempotency key and read the purchase status first.'),
+  '503': errorResponse('Temporarily unavailable: retry later with the same idempotency key.'),
+};
+
+/** Path items other features add (wallets, availability, prices, checkouts). */
+export interface OpenApiContribution {
+  paths: Record<string, unknown>;
+  schemas: Schema[];
+}
+
+export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) {
+  const schemas = [...COMPONENT_SCHEMAS, ...contributions.flatMap((contribution) => contribution.schemas)];
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'starsgate',
+      version: '1.0.0',
+      description: [
+        'Buys Telegram Stars and gifts Telegram Premium through Fragment, paying from your own TON wallet in GRAM or USDT.',
+        '',
+        'No API key and no access fee. Every state-changing request carries an `idempotency_key`: reuse it (with identical fields) when retrying the same order; a key reused for a different order answers 409 IDEMPOTENCY_KEY_REUSED.',
+        '',
+        'Purchase statuses: queued → preparing → sending → submitted → confirming → completed | failed | reconciliation_required. Only `completed` confirms delivery. `reconciliation_required` means the outcome is uncertain: stop, review manually, never create an automatic replacement.',
+        '',
+        'Errors share one body: `code` (stable), `message`, `details[{field, message}]`, optional `action` and `retry_after`, and `request_id`.',
+      ].join('\n'),
+    },
+    servers: [{ url: '/' }],
+    paths: {
+      '/api/v1/purchases': {
+        post: {
+          operationId: 'createPurchase',
+          summary: 'Create a server-signed purchase',
+          description:
+            'Validates, stores the purchase and answers 202 `queued`. 202 means accepted, not delivered: poll `status_url`. A retry with the same key and identical fields answers 202 with the current status and `Idempotent-Replayed: true`.',
+          requestBody: { required: true, content: json(ref('CreatePurchaseRequest')) },
+          responses: {
+            '202': {
+              description: 'Accepted (or replayed).',
+              headers: {
+                'Idempotent-Replayed': { description: '`true` when answered from an existing purchase.', schema: { type: 'string' } },
+                Location: { schema: { type: 'string' } },
+              },
+              content: json(ref('PurchaseAccepted')),
+            },
+            '409': {
+              description: 'IDEMPOTENCY_KEY_REUSED (`x-should-retry: false`) or IDEMPOTENCY_REQUEST_IN_PROGRESS (retry after `Retry-After`).',
+              content: json(ref('ErrorBody')),
+            },
+            ...CLIENT_ERRORS,
+          },
+        },
+      },
+      '/api/v1/purchases/{purchase_id}': {
+        get: {
+          operationId: 'getPurchase',
+          summary: 'Read a purchase',
+          description: 'Poll until a terminal status (completed, failed, reconciliation_required). A 1-2 s interval is plenty.',
+          parameters: [{ name: 'purchase_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: {
+            '200': { description: 'The purchase.', content: json(ref('Purchase')) },
+            '404': errorResponse('PURCHASE_NOT_FOUND: check purchase_id and the environment.'),
+            '429': CLIENT_ERRORS['429'],
+          },
+        },
+      },
+      ...Object.assign({}, ...contributions.map((contribution) => contribution.paths)),
+      '/livez': { get: { summary: 'Liveness', responses: { '200': { description: 'The process runs.' } } } },
+      '/readyz': {
+        get: {
+          summary: 'Readiness (PostgreSQL, migrations, Redis; 503 while draining)',
+          responses: { '200': { description: 'Ready.' }, '503': { description: 'Not ready or draining.' } },
+        },
+      },
+      '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format.' } } } },
+    },
+    components: { schemas: Object.fromEntries(schemas.map(component)) },
+  };
+}

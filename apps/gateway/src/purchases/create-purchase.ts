@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import { AppError, normalizePaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
+import type { PurchaseRepository, PurchaseRow, SecretVault } from '@starsgate/db';
+import { enqueuePurchase, type Logger, type PurchaseJobData } from '@starsgate/platform';
+import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
+import type { GatewayMetrics } from '../observability/metrics';
+import { orderFingerprint } from './order-fingerprint';
+
+export interface CreatePurchaseDeps {
+  purchases: PurchaseRepository;
+  vault: SecretVault;
+  queue: Queue<PurchaseJobData>;
+  metrics: GatewayMetrics;
+  network: Network;
+  idempotencyLockTimeoutMs: number;
+}
+
+export interface CreatePurchaseResult {
+  purchase: PurchaseRow;
+  replayed: boolean;
+}
+
+/**
+ * Local-only mutation: validates, claims the idempotency key and stores the purchase with
+ * its sealed secret in one transaction, then hands the id to BullMQ. Foreign calls happen
+ * in the worker. A failed enqueue is repaired by the sweeper, so it does not fail the request.
+ */
+export async function createPurchase(
+  deps: CreatePurchaseDeps,
+  input: CreatePurchaseRequest,
+  context: { requestId: string; log: Logger },
+): Promise<CreatePurchaseResult> {
+  const paymentMethod = normalizePaymentMethod(input.payment_method);
+  if (!paymentMethod) throw AppError.field('VALIDATION_FAILED', 'payment_method', 'payment_method must be gram or usdt');
+  const requestedAddress = input.wallet_address === undefined ? null : parseWalletAddress(input.wallet_address, deps.network);
+  const order = {
+    route: 'purchases' as const,
+    product: input.product,
+    username: input.username,
+    amount: input.amount,
+    paymentMethod,
+    seed: input.seed,
+    walletAddressRaw: requestedAddress?.toRawString() ?? null,
+    accountIndex: input.account_index ?? null,
+  };
+
+  // A replay is answered from the row without deriving any key.
+  const existing = await deps.purchases.findByIdempotencyKey(input.idempotency_key);
+  if (existing) return replayOrConflict(deps, existing, order);
+
+  const wallet = await resolveWalletOffline(
+    { seed: input.seed, wallet_address: input.wallet_address, account_index: input.account_index },
+    deps.network,
+  );
+  const single = wallet.candidates.length === 1 ? wallet.candidates[0] : undefined;
+  const matching = requestedAddress ? wallet.candidates.find((candidate) => candidate.address.equals(requestedAddress)) : single;
+
+  const result = await deps.purchases.insertOrGetByKey(
+    {
+      id: randomUUID(),
+      idempotencyKey: input.idempotency_key,
+      requestFingerprint: orderFingerprint(deps.vault, order),
+      fingerprintKeyId: deps.vault.primaryKeyId,
+      status: 'queued',
+      product: input.product,
+      username: input.username,
+      amount: input.amount,
+      paymentMethod,
+      seedFormat: wallet.seedFormat,
+      accountIndex: wallet.accountIndex,
+      requestedWalletAddress: order.walletAddressRaw,
+      walletAddress: matching?.address.toRawString() ?? null,
+      walletVersion: matching?.version ?? null,
+      requestId: context.requestId,
+    },
+    (purchaseId) => deps.vault.seal(purchaseId, input.seed),
+    { fromStatus: null, toStatus: 'queued', actor: 'gateway', reason: 'purchase accepted', requestId: context.requestId },
+    deps.idempotencyLockTimeoutMs,
+  );
+  if (!result.created) return replayOrConflict(deps, result.purchase, order);
+
+  deps.metrics.purchasesCreated.inc({ product: input.product, payment_method: paymentMethod });
+  try {
+    await enqueuePurchase(deps.queue, result.purchase.id, result.purchase.version);
+  } catch (error) {
+    context.log.warn('enqueue failed; the sweeper will enqueue the purchase', { purchase_id: result.purchase.id, error });
+  }
+  return { purchase: result.purchase, replayed: false };
+}
+
+function replayOrConflict(
+  deps: CreatePurchaseDeps,
+  existing: PurchaseRow,
+  order: Parameters<typeof orderFingerprint>[1],
+): CreatePurchaseResult {
+  if (orderFingerprint(deps.vault, order, existing.fingerprintKeyId) !== existing.requestFingerprint) {
+    deps.metrics.idempotencyConflicts.inc({ kind: 'key_reused' });
+    throw new AppError('IDEMPOTENCY_KEY_REUSED', {
+      details: [{ field: 'idempotency_key', message: 'was already used for a different order (recipient, product, amount, payment method or wallet differ)' }],
+    });
+  }
+  deps.metrics.idempotentReplays.inc();
+  return { purchase: existing, replayed: true };
+}

@@ -1,0 +1,37 @@
+import { canonicalUsername } from '@starsgate/domain';
+import type { SecretVault } from '@starsgate/db';
+
+export interface LogicalOrder {
+  route: 'purchases' | 'checkouts';
+  product: string;
+  username: string;
+  amount: number;
+  paymentMethod: string;
+  /** Wallet identity: the secret (keyed-hashed, never stored), the address (raw), the index. */
+  seed?: string;
+  walletAddressRaw?: string | null;
+  accountIndex?: number | null;
+}
+
+/** Mnemonic words are case- and spacing-insensitive; a Base64 key is not. */
+export function canonicalSeed(seed: string): string {
+  const words = seed.trim().split(/\s+/);
+  return words.length > 1 ? words.join(' ').toLowerCase() : seed.trim();
+}
+
+/** The spec's logical order: recipient, product, amount, payment method and wallet. */
+export function orderFingerprint(vault: SecretVault, order: LogicalOrder, keyId?: string): string {
+  return vault.fingerprint(
+    [
+      order.route,
+      order.product,
+      canonicalUsername(order.username),
+      String(order.amount),
+      order.paymentMethod,
+      order.seed === undefined ? '' : canonicalSeed(order.seed),
+      order.walletAddressRaw ?? '',
+      order.accountIndex === undefined || order.accountIndex === null ? '' : String(order.accountIndex),
+    ],
+    keyId,
+  );
+}

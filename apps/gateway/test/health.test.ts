@@ -1,0 +1,59 @@
+import request from 'supertest';
+import { createTestGateway, type TestGateway } from './support/test-gateway';
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await createTestGateway();
+});
+afterAll(() => gateway.close());
+
+describe('operations endpoints', () => {
+  it('/livez answers while the process runs', async () => {
+    expect((await request(gateway.app).get('/livez')).body).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz checks PostgreSQL, migrations and Redis, and is 503 while draining', async () => {
+    const ready = await request(gateway.app).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks).toEqual({ postgres: 'ok', migrations: 'ok', redis: 'ok' });
+    gateway.state.draining = true;
+    const draining = await request(gateway.app).get('/readyz');
+    expect(draining.status).toBe(503);
+    expect(draining.body.status).toBe('draining');
+    gateway.state.draining = false;
+  });
+
+  it('/readyz is 503 when migrations are missing', async () => {
+    await gateway.database.pool.query('ALTER TABLE drizzle.__drizzle_migrations RENAME TO __moved');
+    try {
+      const response = await request(gateway.app).get('/readyz');
+      expect(response.status).toBe(503);
+      expect(response.body.checks.migrations).toBe('fail');
+    } finally {
+      await gateway.database.pool.query('ALTER TABLE drizzle.__moved RENAME TO __drizzle_migrations');
+    }
+  });
+
+  it('/openapi.json is OpenAPI 3.1 built from the domain schemas', async () => {
+    const response = await request(gateway.app).get('/openapi.json');
+    expect(response.body.openapi).toBe('3.1.0');
+    expect(Object.keys(response.body.paths)).toEqual(expect.arrayContaining(['/api/v1/purchases', '/api/v1/purchases/{purchase_id}']));
+    const schema = response.body.components.schemas.CreatePurchaseRequest;
+    expect(schema.properties.amount.type).toBe('integer');
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.idempotency_key.pattern).toBe('^[\\x20-\\x7E]{1,128}$');
+  });
+
+  it('/docs serves Swagger UI', async () => {
+    const response = await request(gateway.app).get('/docs/').redirects(1);
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('swagger-ui');
+  });
+
+  it('/metrics exposes request durations by route template', async () => {
+    await request(gateway.app).get('/api/v1/purchases/00000000-0000-4000-8000-000000000000');
+    const response = await request(gateway.app).get('/metrics');
+    expect(response.text).toContain('http_request_duration_seconds_bucket{le="0.001",method="GET",route="/api/v1/purchases/:purchase_id",status_class="4xx"}');
+    expect(response.text).not.toContain('00000000-0000-4000-8000-000000000000');
+  });
+});

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import winston from 'winston';
+import type { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import { SecretVault, parseKeyRing } from '@starsgate/db';
+import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { createLogger, createPurchaseQueue, createRedisConnection, type PurchaseJobData } from '@starsgate/platform';
+import { buildGateway, type Gateway } from '../../src/app';
+import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
+import { createGatewayMetrics, type GatewayMetrics } from '../../src/observability/metrics';
+
+export interface TestGateway extends Gateway {
+  database: TestDatabase;
+  redis: Redis;
+  queue: Queue<PurchaseJobData>;
+  metrics: GatewayMetrics;
+  vault: SecretVault;
+  config: GatewayConfig;
+  /** Every log line the gateway wrote, as serialised JSON. */
+  logLines: string[];
+  bullPrefix: string;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh PostgreSQL database and this jest worker's Redis database. */
+export async function createTestGateway(
+  env: Record<string, string> = {},
+  options: { redisKeyPrefix?: string } = {},
+): Promise<TestGateway> {
+  const database = await createTestDatabase();
+  const config = loadGatewayConfig({ ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'debug', ...env });
+  const logLines: string[] = [];
+  const capture = new winston.transports.Stream({
+    stream: new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        logLines.push(chunk.toString('utf8').trim());
+        callback();
+      },
+    }),
+  });
+  const logger = createLogger({ service: 'gateway', level: 'debug', transports: [capture] });
+  const redis = createRedisConnection(config.redisUrl);
+  const bullPrefix = `test-${randomBytes(4).toString('hex')}`;
+  const queue = createPurchaseQueue(createRedisConnection(config.redisUrl), bullPrefix);
+  const vault = new SecretVault(parseKeyRing(`t1:${randomBytes(32).toString('base64')}`));
+  const metrics = createGatewayMetrics();
+  const gateway = buildGateway({ config, logger, database, redis, queue, vault, metrics, redisKeyPrefix: options.redisKeyPrefix ?? bullPrefix });
+  return {
+    ...gateway,
+    database,
+    redis,
+    queue,
+    metrics,
+    vault,
+    config,
+    logLines,
+    bullPrefix,
+    close: async () => {
+      await queue.close();
+      await redis.quit();
+      await database.drop();
+    },
+  };
+}
+
+/** Public test vector (ton.md §1.3): V5R1 mainnet addresses of indices 0 and 1. */
+export const BIP39_PHRASE = 'cook voyage document eight skate token alien guide drink uncle term abuse';
+export const BIP39_INDEX0_V5R1 = 'UQASomfWf2V7N46QrW4umfpARQBwKORp_z6I_8u2jUG29cYa';
+export const BIP39_INDEX1_V5R1 = 'UQD3CRdkxEJL89-0TvBLTon261m8ImL2ivGgQ_50OW-XhKpY';
+
+let keyCounter = 0;
+export function uniqueKey(label = 'order'): string {
+  keyCounter += 1;
+  return `${label}-${process.pid}-${Date.now()}-${keyCounter}`;
+}
+
+export function starsOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    product: 'stars',
+    username: '@alice',
+    amount: 50,
+    payment_method: 'gram',
+    seed: BIP39_PHRASE,
+    account_index: 0,
+    idempotency_key: uniqueKey(),
+    ...overrides,
+  };
+}

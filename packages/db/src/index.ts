@@ -1,0 +1,7 @@
+export * from './database';
+export * from './migrate';
+export * from './repositories/lease-repository';
+export * from './repositories/purchase-repository';
+export * from './schema';
+export * from './secrets/key-ring';
+export * from './secrets/secret-vault';

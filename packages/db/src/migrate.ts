@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { Client } from 'pg';
+
+export const MIGRATIONS_FOLDER = path.join(__dirname, '..', 'migrations');
+
+/** Arbitrary constant: serialises migrations when the gateway and workers start together. */
+const MIGRATION_LOCK_ID = 0x5747_4154;
+
+/** Creates the database named in the URL if it does not exist yet. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL must name a database');
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } catch (error) {
+        // Another process created it between our check and our CREATE.
+        if ((error as { code?: string }).code !== '42P04') throw error;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the database if needed and applies every pending migration under an advisory lock. */
+export async function migrateDatabase(url: string): Promise<void> {
+  await ensureDatabase(url);
+  // One connection holds the advisory lock and runs the migrations.
+  const client = new Client({ connectionString: url, application_name: 'starsgate-migrate' });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function expectedMigrationCount(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+/** For readiness probes: true when every migration this build ships has been applied. */
+export async function migrationsApplied(pool: { query: (sql: string) => Promise<{ rows: Array<{ count: string }> }> }): Promise<boolean> {
+  try {
+    const result = await pool.query('SELECT count(*)::text AS count FROM drizzle.__drizzle_migrations');
+    return Number(result.rows[0]?.count ?? 0) >= expectedMigrationCount();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './leases';
+export * from './purchases';
+export * from './wallet-secrets';

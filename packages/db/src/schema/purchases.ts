@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * One row per logical order: the source of truth for its state. BullMQ jobs only carry the id.
+ * `version` fences every transition (UPDATE … WHERE version = $read).
+ */
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: uuid('id').primaryKey(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** HMAC-SHA256 over the route and the logical order (never the raw seed), hex. */
+    requestFingerprint: text('request_fingerprint').notNull(),
+    fingerprintKeyId: text('fingerprint_key_id').notNull(),
+    status: text('status').notNull(),
+    version: integer('version').notNull().default(1),
+
+    product: text('product').notNull(),
+    username: text('username').notNull(),
+    amount: integer('amount').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+
+    seedFormat: text('seed_format').notNull(),
+    accountIndex: integer('account_index'),
+    /** The wallet_address the client sent, canonical raw form. */
+    requestedWalletAddress: text('requested_wallet_address'),
+    /** The payer wallet once known (at intake for 12-word seeds, in the worker otherwise). */
+    walletAddress: text('wallet_address'),
+    walletVersion: text('wallet_version'),
+
+    attempt: integer('attempt').notNull().default(0),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
+    stepStartedAt: timestamp('step_started_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+
+    /** Fragment order: request id, Ref# code, the quote it was created against. */
+    fragmentReqId: text('fragment_req_id'),
+    fragmentRef: text('fragment_ref'),
+    quoteNano: bigint('quote_nano', { mode: 'bigint' }),
+    /** The exact payment Fragment asked for: destination, amount, payload, validUntil. */
+    paymentRequest: jsonb('payment_request'),
+
+    /** Signed external: persisted before the first broadcast and only ever rebroadcast. */
+    signedBoc: text('signed_boc'),
+    normalizedHash: text('normalized_hash'),
+    seqno: integer('seqno'),
+    validUntil: integer('valid_until'),
+    batchId: uuid('batch_id'),
+
+    transactionHash: text('transaction_hash'),
+    transactionLt: text('transaction_lt'),
+    error: jsonb('error'),
+    evidence: jsonb('evidence'),
+
+    requestId: text('request_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('purchases_idempotency_key_idx').on(table.idempotencyKey),
+    // The sweeper and the per-wallet batcher only look at live rows.
+    index('purchases_live_next_run_idx')
+      .on(table.nextRunAt)
+      .where(sql`${table.status} NOT IN ('completed', 'failed', 'reconciliation_required')`),
+    index('purchases_live_wallet_idx')
+      .on(table.walletAddress, table.status)
+      .where(sql`${table.status} NOT IN ('completed', 'failed', 'reconciliation_required')`),
+    check(
+      'purchases_status_check',
+      sql`${table.status} IN ('queued','preparing','sending','submitted','confirming','completed','failed','reconciliation_required')`,
+    ),
+    check('purchases_product_check', sql`${table.product} IN ('stars','premium')`),
+    check('purchases_payment_method_check', sql`${table.paymentMethod} IN ('gram','usdt')`),
+  ],
+);
+
+/** Append-only audit trail: one row per transition and per notable step outcome. */
+export const purchaseEvents = pgTable(
+  'purchase_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    purchaseId: uuid('purchase_id')
+      .notNull()
+      .references(() => purchases.id),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    version: integer('version').notNull(),
+    actor: text('actor').notNull(),
+    reason: text('reason'),
+    data: jsonb('data'),
+    requestId: text('request_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('purchase_events_purchase_idx').on(table.purchaseId, table.id)],
+);
+
+export type PurchaseRow = typeof purchases.$inferSelect;
+export type NewPurchaseRow = typeof purchases.$inferInsert;
+export type PurchaseEventRow = typeof purchaseEvents.$inferSelect;

@@ -1,0 +1,66 @@
+import {
+  ACCOUNT_INDEX_MAX,
+  ACCOUNT_INDEX_MIN,
+  IDEMPOTENCY_KEY_PATTERN,
+  PAYMENT_METHOD_ALIASES,
+  PREMIUM_MONTHS,
+  PRODUCTS,
+  STARS_MAX,
+  STARS_MIN,
+  USERNAME_PATTERN,
+} from '../products/product-rules';
+
+/** Field schemas shared by every order-shaped request (purchases, availability, checkouts). */
+export const productField = { type: 'string', enum: [...PRODUCTS], description: '`stars` or `premium`.' } as const;
+export const usernameField = {
+  type: 'string',
+  pattern: USERNAME_PATTERN,
+  description: 'Recipient: `@` followed by 1 to 32 letters, digits or underscores.',
+  examples: ['@alice'],
+} as const;
+export const amountField = {
+  type: 'integer',
+  description: 'Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12.',
+} as const;
+export const paymentMethodField = {
+  type: 'string',
+  enum: Object.keys(PAYMENT_METHOD_ALIASES),
+  description: '`gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.',
+} as const;
+export const idempotencyKeyField = {
+  type: 'string',
+  pattern: IDEMPOTENCY_KEY_PATTERN,
+  description: '1 to 128 printable ASCII characters; one key per logical order.',
+} as const;
+export const accountIndexField = {
+  type: 'integer',
+  minimum: ACCOUNT_INDEX_MIN,
+  maximum: ACCOUNT_INDEX_MAX,
+  description: 'Selects the V5R1 account m/44\'/607\'/{account_index}\' of a 12-word seed (0 to 100).',
+} as const;
+export const walletAddressField = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'Payer wallet, friendly (EQ…/UQ…) or raw (0:hex) form. Finds or verifies the account of a 12-word seed.',
+} as const;
+export const seedField = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 1024,
+  writeOnly: true,
+  description:
+    'Wallet secret: 12-word BIP39 mnemonic, 24-word TON mnemonic, or canonical Base64 of a 32-byte ed25519 private key. Send only from a trusted backend. Encrypted at rest, destroyed when the purchase ends, never logged.',
+} as const;
+
+/** Stars amounts and premium months are validated against the product (INVALID_AMOUNT). */
+export const amountByProductRule = [
+  {
+    if: { properties: { product: { const: 'stars' } }, required: ['product'] },
+    then: { properties: { amount: { minimum: STARS_MIN, maximum: STARS_MAX } } },
+  },
+  {
+    if: { properties: { product: { const: 'premium' } }, required: ['product'] },
+    then: { properties: { amount: { enum: [...PREMIUM_MONTHS] } } },
+  },
+] as const;

@@ -1,0 +1,3 @@
+export * from './config/env-reader';
+export * from './logging';
+export * from './queue/purchase-queue';

@@ -1,0 +1,47 @@
+import winston from 'winston';
+import { redactSecrets } from './redact-secrets';
+
+export type Logger = winston.Logger;
+
+export interface LoggerOptions {
+  service: string;
+  level?: string;
+  /** Extra transports (tests capture log lines through a stream transport). */
+  transports?: winston.transport[];
+}
+
+const MESSAGE = Symbol.for('message');
+const LEVEL = Symbol.for('level');
+const SPLAT = Symbol.for('splat');
+
+/**
+ * Runs last before serialisation: every field of the entry, including error stacks and
+ * metadata from child loggers, passes through the redactor.
+ */
+const redactionFormat = winston.format((info) => {
+  const cleaned = redactSecrets({ ...info }) as Record<string, unknown>;
+  for (const key of Object.keys(info)) delete (info as Record<string, unknown>)[key];
+  Object.assign(info, cleaned);
+  (info as Record<symbol, unknown>)[LEVEL] = cleaned.level;
+  delete (info as Record<symbol, unknown>)[SPLAT];
+  return info;
+});
+
+export function createLogger(options: LoggerOptions): Logger {
+  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  const silent = level === 'silent';
+  return winston.createLogger({
+    level: silent ? 'error' : level,
+    silent: silent && !options.transports?.length,
+    defaultMeta: { service: options.service },
+    format: winston.format.combine(
+      winston.format.errors({ stack: true }),
+      winston.format.timestamp(),
+      redactionFormat(),
+      winston.format.json(),
+    ),
+    transports: options.transports ?? [new winston.transports.Console()],
+  });
+}
+
+export { MESSAGE as LOG_LINE };
