@@ -1,4 +1,19 @@
+import { Address } from '@ton/core';
+import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
+import { loadKeyRing, type KeyRing } from '@starsgate/db';
 import { EnvReader } from '@starsgate/platform';
+import { CRASH_POINTS, type CrashPoint } from './purchases/state-machine/crash-points';
+
+export interface StepMaxAges {
+  /** queued/preparing: from the step start until a payment request is accepted. */
+  preparingMs: number;
+  /** Waiting for the wallet's sender with an accepted payment request (nothing signed yet). */
+  waitingToSendMs: number;
+  /** submitted → Fragment confirm answered. */
+  submittedMs: number;
+  /** confirming: from broadcast until the chain and Fragment both confirm delivery. */
+  confirmingMs: number;
+}
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -9,10 +24,92 @@ export interface WorkerConfig {
   sweepIntervalMs: number;
   sweepBatchSize: number;
   shutdownTimeoutMs: number;
+
+  network: 'mainnet' | 'testnet';
+  fragmentBaseUrl: string;
+  /** A credential: never logged. */
+  fragmentCookies: string;
+  fragmentTimeoutMs: number;
+  toncenterUrl: string;
+  toncenterApiKey: string | undefined;
+  usdtMaster: Address;
+  /** Raw forms of Fragment's receiving wallets: the only payment destinations allowed. */
+  fragmentReceivingAddresses: string[];
+  priceToleranceBps: number;
+  maxSpendGramNano: bigint;
+  maxSpendUsdtUnits: bigint;
+  gramFeeReserveNano: bigint;
+  /** Most GRAM a USDT transfer may attach for jetton gas (Fragment asks ~0.05). */
+  jettonGasAttachNano: bigint;
+  batchMax: number;
+  leaseMs: number;
+  /** BullMQ lock/stall check: how soon a job of a killed worker is handed out again. */
+  jobLockMs: number;
+  maxAges: StepMaxAges;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Fragment/chain polling while confirming. */
+  pollIntervalMs: number;
+  /** Re-try interval when another sender holds the wallet. */
+  walletBusyRetryMs: number;
+  /** After valid_until, how long to wait for indexers before judging "not on chain". */
+  validUntilMarginMs: number;
+  /** Minimum remaining validity of Fragment's transaction when we sign (§15: ≥ 15 s). */
+  minValiditySeconds: number;
+  keyRing: KeyRing;
+  crashAt: CrashPoint | undefined;
 }
 
-export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+const MAINNET_USDT = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
+
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = () => {}): WorkerConfig {
   const read = new EnvReader(env);
+  const address = (name: string, fallback: string): Address => {
+    const value = read.string(name, fallback);
+    try {
+      return Address.parse(value);
+    } catch {
+      read.problem(`${name} must be a TON address (got "${value}")`);
+      return Address.parse(MAINNET_USDT);
+    }
+  };
+  const amount = (name: string, fallback: string, decimals: number): bigint => {
+    const value = read.string(name, fallback);
+    try {
+      const parsed = parseUnits(value, decimals);
+      if (parsed < 0n) throw new Error('negative');
+      return parsed;
+    } catch {
+      read.problem(`${name} must be a non-negative decimal with at most ${decimals} decimals (got "${value}")`);
+      return 0n;
+    }
+  };
+
+  const receivers: string[] = [];
+  for (const entry of (read.string('FRAGMENT_RECEIVING_ADDRESSES') ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+    try {
+      receivers.push(Address.parse(entry).toRawString());
+    } catch {
+      read.problem(`FRAGMENT_RECEIVING_ADDRESSES: "${entry}" is not a TON address`);
+    }
+  }
+  const crashAt = read.string('STARSGATE_CRASH_AT');
+  if (crashAt !== undefined && !(CRASH_POINTS as readonly string[]).includes(crashAt)) {
+    read.problem(`STARSGATE_CRASH_AT must be one of ${CRASH_POINTS.join(', ')}`);
+  }
+  const nodeEnv = read.string('NODE_ENV', 'development');
+  let keyRing: KeyRing | undefined;
+  try {
+    keyRing = loadKeyRing({
+      value: read.string('STARSGATE_SECRET_KEY'),
+      dataDir: read.string('STARSGATE_DATA_DIR', '.data'),
+      allowGenerated: nodeEnv !== 'production',
+      warn,
+    });
+  } catch (error) {
+    read.problem((error as Error).message);
+  }
+
   const config: WorkerConfig = {
     databaseUrl: read.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/starsgate', ['postgres:', 'postgresql:']),
     redisUrl: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
@@ -22,7 +119,42 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     sweepIntervalMs: read.integer('SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
     sweepBatchSize: read.integer('SWEEP_BATCH_SIZE', 1_000, { min: 1, max: 100_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, { min: 0, max: 300_000 }),
+
+    network: read.oneOf('TON_NETWORK', 'mainnet', ['mainnet', 'testnet'] as const),
+    fragmentBaseUrl: read.url('FRAGMENT_BASE_URL', 'https://fragment.com', ['http:', 'https:']),
+    fragmentCookies: read.string('FRAGMENT_COOKIES', ''),
+    fragmentTimeoutMs: read.integer('FRAGMENT_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+    toncenterUrl: read.url('TONCENTER_URL', 'https://toncenter.com', ['http:', 'https:']),
+    toncenterApiKey: read.string('TONCENTER_API_KEY'),
+    usdtMaster: address('USDT_MASTER_ADDRESS', MAINNET_USDT),
+    fragmentReceivingAddresses: receivers,
+    priceToleranceBps: read.integer('PRICE_TOLERANCE_BPS', 100, { min: 0, max: 5_000 }),
+    maxSpendGramNano: amount('MAX_SPEND_GRAM', '100', GRAM_DECIMALS),
+    maxSpendUsdtUnits: amount('MAX_SPEND_USDT', '500', USDT_DECIMALS),
+    gramFeeReserveNano: amount('GRAM_FEE_RESERVE', '0.05', GRAM_DECIMALS),
+    jettonGasAttachNano: amount('JETTON_GAS_ATTACH', '0.1', GRAM_DECIMALS),
+    batchMax: read.integer('BATCH_MAX', 255, { min: 1, max: 255 }),
+    leaseMs: read.integer('LEASE_MS', 30_000, { min: 1_000, max: 600_000 }),
+    jobLockMs: read.integer('JOB_LOCK_MS', 30_000, { min: 1_000, max: 600_000 }),
+    maxAges: {
+      preparingMs: read.integer('PREPARING_MAX_AGE_MS', 10 * 60_000, { min: 1_000, max: 86_400_000 }),
+      waitingToSendMs: read.integer('WAITING_TO_SEND_MAX_AGE_MS', 10 * 60_000, { min: 1_000, max: 86_400_000 }),
+      submittedMs: read.integer('SUBMITTED_MAX_AGE_MS', 5 * 60_000, { min: 1_000, max: 86_400_000 }),
+      confirmingMs: read.integer('CONFIRMING_MAX_AGE_MS', 15 * 60_000, { min: 1_000, max: 86_400_000 }),
+    },
+    retryBaseMs: read.integer('RETRY_BASE_MS', 1_000, { min: 10, max: 600_000 }),
+    retryMaxMs: read.integer('RETRY_MAX_MS', 60_000, { min: 10, max: 3_600_000 }),
+    pollIntervalMs: read.integer('POLL_INTERVAL_MS', 1_000, { min: 10, max: 60_000 }),
+    walletBusyRetryMs: read.integer('WALLET_BUSY_RETRY_MS', 500, { min: 10, max: 60_000 }),
+    validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
+    minValiditySeconds: read.integer('MIN_VALIDITY_SECONDS', 15, { min: 1, max: 600 }),
+    keyRing: keyRing as KeyRing,
+    crashAt: crashAt as CrashPoint | undefined,
   };
+  if (config.fragmentReceivingAddresses.length === 0) {
+    warn('FRAGMENT_RECEIVING_ADDRESSES is empty: every payment will be rejected by policy (PAYMENT_REJECTED_BY_POLICY).');
+  }
+  if (config.fragmentCookies === '') warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
   read.finish();
   return config;
 }

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Worker } from 'bullmq';
-import { connectDatabase, LeaseRepository, migrateDatabase, PurchaseRepository } from '@starsgate/db';
+import { connectDatabase, LeaseRepository, migrateDatabase, PurchaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
 import {
   ConfigError,
   createLogger,
@@ -11,19 +12,39 @@ import {
 import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
 import { Sweeper } from './sweeper/sweeper';
+import { createUpstreams } from './upstreams';
 
 async function main(): Promise<void> {
-  const config = loadWorkerConfig();
+  const warnings: string[] = [];
+  const config = loadWorkerConfig(process.env, (message) => warnings.push(message));
   const logger = createLogger({ service: 'worker', level: config.logLevel });
+  for (const warning of warnings) logger.warn(warning);
   await migrateDatabase(config.databaseUrl);
   const database = connectDatabase(config.databaseUrl, { applicationName: 'starsgate-worker' });
   const purchases = new PurchaseRepository(database.db);
   const queue = createPurchaseQueue(createRedisConnection(config.redisUrl), config.bullPrefix);
 
-  const worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, createPurchaseProcessor({ purchases, logger }), {
+  const upstreams = createUpstreams(config, logger);
+  const processor = createPurchaseProcessor({
+    config,
+    transitions: new PurchaseTransitions(database.db),
+    leases: new LeaseRepository(database.db),
+    vault: new SecretVault(config.keyRing),
+    chain: upstreams.chain,
+    fragment: upstreams.fragment,
+    queue,
+    logger,
+    workerId: `worker-${randomUUID().slice(0, 8)}`,
+    now: Date.now,
+  });
+
+  const worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, processor, {
     connection: createRedisConnection(config.redisUrl, { forWorker: true }),
     prefix: config.bullPrefix,
     concurrency: config.concurrency,
+    // Only dispatch: a job of a killed worker is handed out again after this; PostgreSQL fences it.
+    lockDuration: config.jobLockMs,
+    stalledInterval: config.jobLockMs,
   });
   worker.on('failed', (job, error) => logger.error('purchase job failed', { job_id: job?.id, error }));
   worker.on('error', (error) => logger.error('worker error', { error }));

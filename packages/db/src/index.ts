@@ -2,6 +2,7 @@ export * from './database';
 export * from './migrate';
 export * from './repositories/lease-repository';
 export * from './repositories/purchase-repository';
+export * from './repositories/purchase-transitions';
 export * from './schema';
 export * from './secrets/key-ring';
 export * from './secrets/secret-vault';

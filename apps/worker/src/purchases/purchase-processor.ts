@@ -1,23 +1,85 @@
+import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
-import type { PurchaseRepository } from '@starsgate/db';
-import type { Logger, PurchaseJobData } from '@starsgate/platform';
+import type { PurchaseRow } from '@starsgate/db';
+import type { PurchaseJobData } from '@starsgate/platform';
+import { confirmingStep, submittedStep } from './state-machine/confirm-step';
+import { crashAt } from './state-machine/crash-points';
+import { prepareStep } from './state-machine/prepare-step';
+import { recoverSendingStep } from './state-machine/recover-step';
+import { sendStep } from './state-machine/send-step';
+import type { StepDeps } from './state-machine/step-deps';
+import { HeldPurchase, LeaseLostError } from './state-machine/transition';
 
-export interface PurchaseProcessorDeps {
-  purchases: PurchaseRepository;
-  logger: Logger;
+export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
+
+const TERMINAL = new Set(['completed', 'failed', 'reconciliation_required']);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs the step the row's state calls for. Each step ends by releasing or by a terminal write. */
+async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+  switch (purchase.row.status) {
+    case 'queued':
+      await purchase.move({ status: 'preparing' }, 'preparing started');
+      return prepareStep(deps, purchase);
+    case 'preparing':
+      return purchase.row.paymentRequest ? sendStep(deps, purchase) : prepareStep(deps, purchase);
+    case 'sending':
+      return recoverSendingStep(deps, purchase);
+    case 'submitted':
+      return submittedStep(deps, purchase);
+    case 'confirming':
+      return confirmingStep(deps, purchase);
+    default:
+      await purchase.reschedule(deps.config.retryMaxMs, {}, `unknown status ${purchase.row.status}`);
+  }
 }
 
 /**
- * Receives a purchase job. The job carries only the id: the row is read from PostgreSQL,
- * which stays the source of truth whatever Redis holds.
+ * Claim with the version just read; a job that loses the claim (duplicate, stale, or not yet due)
+ * exits. A job that arrives a few ms before `next_run_at` (clock skew between Redis and
+ * PostgreSQL) waits briefly and claims again, so it does not fall back to the sweeper.
  */
-export function createPurchaseProcessor(deps: PurchaseProcessorDeps) {
+async function claim(deps: StepDeps, id: string, owner: string): Promise<PurchaseRow | null> {
+  for (let tries = 0; tries < 5; tries += 1) {
+    const [row] = await deps.transitions.findMany([id]);
+    if (!row || TERMINAL.has(row.status)) return null;
+    const claimed = await deps.transitions.claim(row.id, row.version, owner, deps.config.leaseMs);
+    if (claimed) return claimed;
+    const early = row.nextRunAt.getTime() - deps.now();
+    const unleased = row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
+    if (!unleased || early <= 0 || early > 2_000) return null;
+    await sleep(early + 5);
+  }
+  return null;
+}
+
+/**
+ * The BullMQ processor. The job carries only the id; PostgreSQL decides what happens, fenced
+ * by version and lease, so duplicate, stale and redelivered jobs are harmless.
+ */
+export function createPurchaseProcessor(deps: StepDeps) {
   return async (job: Job<PurchaseJobData>): Promise<void> => {
-    const purchase = await deps.purchases.findById(job.data.purchaseId);
-    if (!purchase) {
-      deps.logger.warn('job for an unknown purchase', { job_id: job.id, purchase_id: job.data.purchaseId });
-      return;
+    const owner = `${deps.workerId}:${randomUUID().slice(0, 8)}`;
+    const claimed = await claim(deps, job.data.purchaseId, owner);
+    if (!claimed) return;
+    crashAt('after_claim');
+    const purchase = new HeldPurchase(deps, claimed, owner);
+    const heartbeat = setInterval(() => {
+      deps.transitions.heartbeat(purchase.fence, deps.config.leaseMs).catch(() => undefined);
+    }, Math.max(250, Math.floor(deps.config.leaseMs / 3)));
+    try {
+      await advance(deps, purchase);
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        deps.logger.warn('lease lost; stopping without side effects', { purchase_id: claimed.id });
+        return;
+      }
+      deps.logger.error('purchase step failed', { purchase_id: claimed.id, status: purchase.row.status, error });
+      await purchase.retry('step raised an unexpected error', { error: error instanceof Error ? error.message : String(error) }).catch((retryError: unknown) => {
+        deps.logger.warn('could not reschedule after an error; the sweeper will', { purchase_id: claimed.id, error: retryError });
+      });
+    } finally {
+      clearInterval(heartbeat);
     }
-    deps.logger.info('purchase job received', { job_id: job.id, purchase_id: purchase.id, status: purchase.status, version: purchase.version });
   };
 }

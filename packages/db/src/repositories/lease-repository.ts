@@ -43,4 +43,16 @@ export class LeaseRepository {
       UPDATE leases SET expires_at = now() - interval '1 millisecond', updated_at = now()
       WHERE name = ${lease.name} AND owner = ${lease.owner} AND fence = ${lease.fence}`);
   }
+
+  /**
+   * Releases `name` if `owner` still holds it, whatever the fence: for owners that are not a
+   * process but a piece of work (a wallet's in-flight batch `batch:<id>`), released by whichever
+   * worker observes that work settled.
+   */
+  async releaseOwnedBy(name: string, owner: string): Promise<boolean> {
+    const result = await this.db.execute(sql`
+      UPDATE leases SET expires_at = now() - interval '1 millisecond', updated_at = now()
+      WHERE name = ${name} AND owner = ${owner} AND expires_at > now()`);
+    return (result.rowCount ?? 0) === 1;
+  }
 }

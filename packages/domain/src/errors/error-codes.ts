@@ -64,6 +64,10 @@ export const ERROR_CATALOGUE = {
   PRICES_UNAVAILABLE: { status: 503, message: 'No price has been fetched yet and the upstream cannot answer.', action: 'Retry later.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable.', action: 'Retry later with the same idempotency key.' },
   INTERNAL_ERROR: { status: 500, message: 'An internal error occurred.', action: 'Keep the same idempotency key and check the purchase status first.' },
+
+  // Purchase outcomes needing an operator (appended)
+  DELIVERY_UNCONFIRMED: { status: 502, message: 'The payment left the wallet but Fragment did not report delivery before the deadline.', action: 'Operator: check the order on fragment.com (Ref# in details/evidence) and the transaction; never create an automatic replacement purchase.' },
+  OUTCOME_UNKNOWN: { status: 502, message: 'Whether the signed payment executed could not be established (the chain provider did not answer).', action: 'Operator: look up the normalized message hash and the wallet seqno in evidence before any new purchase.' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,0 +1,167 @@
+import { Address, beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
+import { FragmentError } from '@starsgate/fragment';
+import { judgeJettonTransfer, judgeWalletTransaction } from '@starsgate/ton';
+import { crashAt } from './crash-points';
+import { paymentRequestOf, type PaymentRequest } from './payment-request';
+import { handleUnseen, releaseWallet } from './recover-step';
+import type { StepDeps } from './step-deps';
+import type { HeldPurchase } from './transition';
+
+/**
+ * `submitted`: bind the signed external to the Fragment order (`confirm`, protocol §8.1 —
+ * mandatory). Repeating confirm with the same BOC is safe; a lost answer is retried until the
+ * step's maximum age, then the purchase moves on and Fragment's own Ref# matching decides.
+ */
+export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+  const request = paymentRequestOf(purchase.row.paymentRequest)!;
+  try {
+    await deps.fragment.confirm({
+      confirmMethod: request.confirmMethod,
+      confirmParams: request.confirmParams,
+      boc: purchase.row.signedBoc!,
+      account: request.account,
+      product: request.product,
+    });
+    await purchase.reschedule(
+      0,
+      { status: 'confirming', stepStartedAt: new Date(deps.now()), evidence: purchase.evidenceWith({ confirm: { ok: true, at: new Date(deps.now()).toISOString() } }) },
+      'confirmed with Fragment',
+    );
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    const transient = error instanceof FragmentError ? error.retryable || error.outcomeUnknown : true;
+    const expired = deps.now() - purchase.row.stepStartedAt.getTime() > deps.config.maxAges.submittedMs;
+    if (transient && !expired) {
+      await purchase.retry('confirm failed; repeating with the same BOC', { error: text, outcome_unknown: error instanceof FragmentError && error.outcomeUnknown });
+      return;
+    }
+    await purchase.reschedule(
+      0,
+      {
+        status: 'confirming',
+        stepStartedAt: new Date(deps.now()),
+        evidence: purchase.evidenceWith({ confirm: { ok: false, error: text, outcome_unknown: error instanceof FragmentError && error.outcomeUnknown } }),
+      },
+      'confirm not acknowledged; waiting for chain and Fragment',
+      { error: text },
+    );
+  }
+}
+
+function messageHash(message: Message): string {
+  return beginCell().store(storeMessage(message)).endCell().hash().toString('hex');
+}
+
+/** This purchase's own out-message in the (possibly batched) wallet transaction. */
+function ownOutMessage(tx: Transaction, request: PaymentRequest): Message | undefined {
+  const destination = Address.parse(request.message.address);
+  const [payload] = Cell.fromBoc(Buffer.from(request.message.payload, 'base64url'));
+  return [...tx.outMessages.values()].find(
+    (m) => m.info.type === 'internal' && m.info.dest.equals(destination) && m.info.value.coins === BigInt(request.message.amount) && !!payload && m.body.hash().equals(payload.hash()),
+  );
+}
+
+interface ChainEvidence {
+  tx_hash: string;
+  lt: string;
+  jetton_tx_hash?: string;
+}
+
+/**
+ * `confirming`: find the wallet transaction by the normalized hash, judge this purchase's own
+ * message (and for USDT its jetton transfer), then wait for Fragment to report the order done.
+ * Money that left but was never delivered by the deadline → reconciliation_required, never a repay.
+ */
+export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+  crashAt('during_confirming');
+  const row = purchase.row;
+  const request = paymentRequestOf(row.paymentRequest)!;
+  const { config } = deps;
+  const age = deps.now() - row.stepStartedAt.getTime();
+  const evidence = (row.evidence as Record<string, unknown> | null) ?? {};
+  let chainEvidence = evidence.chain as ChainEvidence | undefined;
+
+  if (!chainEvidence) {
+    const wallet = Address.parse(row.walletAddress!);
+    let tx: Transaction | null;
+    try {
+      tx = await deps.chain.findTransactionByNormalizedHash(wallet, row.normalizedHash!);
+    } catch (error) {
+      if (age > config.maxAges.confirmingMs) {
+        await purchase.reconcile({ code: 'OUTCOME_UNKNOWN' }, { lookup_error: (error as Error).message, normalized_hash: row.normalizedHash }, 'the chain could not be asked before the deadline');
+        return;
+      }
+      await purchase.retry('chain lookup failed', { error: (error as Error).message });
+      return;
+    }
+    if (!tx) {
+      await handleUnseen(deps, purchase, config.maxAges.confirmingMs);
+      return;
+    }
+    await releaseWallet(deps, purchase);
+    const batchSize = (evidence.batch as { size?: number } | undefined)?.size ?? 1;
+    const txHash = tx.hash().toString('hex');
+    const own = ownOutMessage(tx, request);
+    if (!own) {
+      const verdict = judgeWalletTransaction(tx, batchSize);
+      await purchase.fail(
+        {
+          code: 'TRANSACTION_FAILED',
+          message: `The wallet transaction executed but did not send this payment: ${verdict.ok ? 'its message is missing' : verdict.detail}.`,
+          details: [{ reason: verdict.ok ? 'MESSAGE_MISSING' : verdict.reason, transaction_hash: txHash }],
+        },
+        'executed without paying',
+        { transaction_hash: txHash },
+      );
+      return;
+    }
+    chainEvidence = { tx_hash: txHash, lt: tx.lt.toString() };
+
+    if (request.jetton) {
+      const jettonTx = await deps.chain.findTransactionByInMessageHash(Address.parse(request.jetton.jettonWallet), messageHash(own)).catch(() => null);
+      if (!jettonTx) {
+        if (age > config.maxAges.confirmingMs) {
+          await purchase.reconcile({ code: 'OUTCOME_UNKNOWN', message: 'The GRAM message left the wallet but the jetton transfer was not found before the deadline.' }, { chain: chainEvidence }, 'jetton trace not found');
+          return;
+        }
+        await purchase.reschedule(config.pollIntervalMs);
+        return;
+      }
+      const verdict = judgeJettonTransfer({ payerJettonWalletTx: jettonTx, expectedQueryId: BigInt(request.jetton.queryId) });
+      if (!verdict.ok) {
+        await purchase.fail(
+          { code: 'TRANSACTION_FAILED', message: `The USDT transfer failed: ${verdict.detail}.`, details: [{ reason: verdict.reason, transaction_hash: txHash }] },
+          'jetton transfer failed',
+          { transaction_hash: txHash, jetton_transaction_hash: jettonTx.hash().toString('hex') },
+        );
+        return;
+      }
+      chainEvidence.jetton_tx_hash = jettonTx.hash().toString('hex');
+    }
+    await purchase.move(
+      { transactionHash: txHash, transactionLt: chainEvidence.lt, evidence: purchase.evidenceWith({ chain: chainEvidence }) },
+      'payment found on chain',
+      chainEvidence,
+    );
+  }
+
+  let done = false;
+  try {
+    done = (await deps.fragment.pollOrderState(request.product)).done;
+  } catch (error) {
+    deps.logger.debug('fragment state poll failed', { purchase_id: row.id, error: (error as Error).message });
+  }
+  if (done) {
+    await purchase.complete({ transactionHash: chainEvidence.tx_hash, transactionLt: chainEvidence.lt }, 'delivered: paid on chain, confirmed, Fragment reports done', { transaction_hash: chainEvidence.tx_hash });
+    return;
+  }
+  if (age > config.maxAges.confirmingMs) {
+    await purchase.reconcile(
+      { code: 'DELIVERY_UNCONFIRMED', details: [{ ref: row.fragmentRef, transaction_hash: chainEvidence.tx_hash }] },
+      { chain: chainEvidence, fragment_done: false, ref: row.fragmentRef },
+      'paid on chain but Fragment did not report delivery before the deadline',
+    );
+    return;
+  }
+  await purchase.reschedule(config.pollIntervalMs);
+}

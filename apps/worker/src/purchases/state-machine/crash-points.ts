@@ -1,0 +1,21 @@
+/**
+ * Crash injection for the crash-safety tests: with `STARSGATE_CRASH_AT=<point>` the worker kills
+ * itself with SIGKILL (no cleanup, no graceful shutdown) the first time it reaches that point.
+ * Unset (production), `crashAt` is a comparison against undefined and nothing else.
+ */
+export const CRASH_POINTS = [
+  'after_claim',
+  'after_sign_before_persist',
+  'after_persist_before_broadcast',
+  'after_broadcast_before_confirm',
+  'during_confirming',
+] as const;
+
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+
+const configured = process.env.STARSGATE_CRASH_AT as CrashPoint | undefined;
+
+export function crashAt(point: CrashPoint): void {
+  if (configured === undefined || configured !== point) return;
+  process.kill(process.pid, 'SIGKILL');
+}

@@ -1,0 +1,135 @@
+import { Address } from '@ton/core';
+import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
+import { decodeCommentPayload, type DecodedComment, type FragmentTransaction, type TonConnectAccount } from '@starsgate/fragment';
+import type { WorkerConfig } from '../../config';
+import type { PaymentRequest } from './payment-request';
+
+export interface PolicyViolation {
+  check: string;
+  message: string;
+}
+
+export type PolicyResult = { ok: true; request: PaymentRequest } | { ok: false; violations: PolicyViolation[] };
+
+export interface PolicyInput {
+  config: Pick<WorkerConfig, 'fragmentReceivingAddresses' | 'priceToleranceBps' | 'maxSpendGramNano' | 'maxSpendUsdtUnits' | 'jettonGasAttachNano' | 'minValiditySeconds'>;
+  product: 'stars' | 'premium';
+  quantity: number;
+  paymentMethod: 'gram' | 'usdt';
+  payer: Address;
+  /** USDT: the payer's jetton wallet as the chain's master reports it (`get_wallet_address`). */
+  payerJettonWallet?: Address;
+  /** Fragment's `init…Request` amount (decimal string in the payment currency). */
+  initAmount: string;
+  transaction: FragmentTransaction;
+  account: TonConnectAccount;
+  nowSeconds: number;
+}
+
+function parseAddress(text: string): Address | null {
+  try {
+    return Address.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function withinTolerance(amount: bigint, quote: bigint, bps: number): boolean {
+  const diff = amount > quote ? amount - quote : quote - amount;
+  return diff * 10_000n <= quote * BigInt(bps);
+}
+
+/**
+ * Every check that must pass before anything is signed (protocol reference §15.6). All
+ * violations are reported, not just the first, so the operator sees the whole picture.
+ */
+export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
+  const { config, transaction: tx } = input;
+  const violations: PolicyViolation[] = [];
+  const flag = (check: string, message: string) => violations.push({ check, message });
+  const allowed = new Set(config.fragmentReceivingAddresses);
+  const currency = input.paymentMethod === 'usdt' ? 'USDT' : 'GRAM';
+
+  const from = parseAddress(tx.from);
+  if (!from || !from.equals(input.payer)) flag('payer', 'transaction.from is not the payer wallet');
+  if (tx.validUntil < input.nowSeconds + config.minValiditySeconds) {
+    flag('valid_until', `validUntil ${tx.validUntil} is less than ${config.minValiditySeconds} s in the future`);
+  }
+  if (tx.messages.length !== 1) flag('message_count', `expected exactly 1 message, got ${tx.messages.length}`);
+  const message = tx.messages[0];
+  if (!message) return { ok: false, violations };
+  if (message.stateInit !== undefined) flag('state_init', 'the message carries a StateInit');
+  const destination = parseAddress(message.address);
+  if (!destination) flag('destination', 'message address does not parse');
+  if (message.payload === undefined) {
+    flag('payload', 'the message has no payload (no Ref#)');
+    return { ok: false, violations };
+  }
+
+  let decoded: DecodedComment | undefined;
+  try {
+    decoded = decodeCommentPayload(message.payload);
+  } catch (error) {
+    flag('payload', `payload does not decode: ${(error as Error).message}`);
+  }
+  if (decoded) {
+    if (decoded.product !== input.product) flag('payload_product', `payload is for ${decoded.product}, the order is for ${input.product}`);
+    if (decoded.quantity !== input.quantity) flag('payload_quantity', `payload quantity ${decoded.quantity} differs from the order's ${input.quantity}`);
+  }
+
+  let quote: bigint | undefined;
+  try {
+    quote = parseUnits(input.initAmount, currency === 'USDT' ? USDT_DECIMALS : GRAM_DECIMALS);
+  } catch {
+    flag('quote', `Fragment's amount "${input.initAmount}" is not a decimal in ${currency}`);
+  }
+  const value = BigInt(message.amount);
+
+  let jetton: PaymentRequest['jetton'];
+  if (currency === 'GRAM') {
+    if (destination && !allowed.has(destination.toRawString())) flag('destination', 'destination is not an allow-listed Fragment receiving address');
+    if (decoded?.jetton) flag('payload', 'a GRAM payment carries a jetton transfer');
+    if (quote !== undefined && !withinTolerance(value, quote, config.priceToleranceBps)) {
+      flag('amount', `amount ${value} nanoGRAM is outside ${config.priceToleranceBps} bps of the quote ${quote}`);
+    }
+    if (value > config.maxSpendGramNano) flag('spend_cap', `amount ${value} nanoGRAM exceeds MAX_SPEND_GRAM (${config.maxSpendGramNano})`);
+  } else {
+    if (!input.payerJettonWallet) flag('jetton_wallet', 'the payer jetton wallet is unknown');
+    else if (destination && !destination.equals(input.payerJettonWallet)) flag('destination', "the message does not go to the payer's own USDT jetton wallet");
+    if (value > config.jettonGasAttachNano) flag('gas_attach', `attached ${value} nanoGRAM exceeds JETTON_GAS_ATTACH (${config.jettonGasAttachNano})`);
+    const transfer = decoded?.jetton;
+    if (decoded && !transfer) flag('payload', 'a USDT payment must be a jetton transfer');
+    if (transfer) {
+      if (!allowed.has(transfer.destination)) flag('jetton_destination', 'jetton destination is not an allow-listed Fragment receiving address');
+      if (transfer.responseDestination !== input.payer.toRawString()) flag('response_destination', 'excess GRAM would not return to the payer');
+      if (quote !== undefined && !withinTolerance(transfer.amount, quote, config.priceToleranceBps)) {
+        flag('amount', `jetton amount ${transfer.amount} is outside ${config.priceToleranceBps} bps of the quote ${quote}`);
+      }
+      if (transfer.amount > config.maxSpendUsdtUnits) flag('spend_cap', `jetton amount ${transfer.amount} exceeds MAX_SPEND_USDT (${config.maxSpendUsdtUnits})`);
+      jetton = {
+        jettonWallet: destination?.toRawString() ?? '',
+        amount: transfer.amount.toString(),
+        destination: transfer.destination,
+        queryId: transfer.queryId.toString(),
+      };
+    }
+  }
+
+  if (violations.length > 0 || !decoded || !destination || quote === undefined) return { ok: false, violations };
+  return {
+    ok: true,
+    request: {
+      currency,
+      product: input.product,
+      validUntil: tx.validUntil,
+      account: input.account,
+      confirmMethod: tx.confirmMethod,
+      confirmParams: tx.confirmParams,
+      message: { address: destination.toRawString(), amount: value.toString(), payload: message.payload },
+      ref: decoded.ref,
+      comment: decoded.text,
+      quote: quote.toString(),
+      ...(jetton ? { jetton } : {}),
+    },
+  };
+}

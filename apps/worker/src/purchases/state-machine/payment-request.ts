@@ -1,0 +1,30 @@
+import type { TonConnectAccount } from '@starsgate/fragment';
+
+/**
+ * What Fragment asked us to pay, after the policy accepted it (stored in `payment_request`).
+ * Amounts are integer base-unit strings; `payload` is Fragment's cell exactly as returned.
+ */
+export interface PaymentRequest {
+  currency: 'GRAM' | 'USDT';
+  product: 'stars' | 'premium';
+  validUntil: number;
+  account: TonConnectAccount;
+  confirmMethod: string;
+  confirmParams: Record<string, string>;
+  /** The one internal message to sign: destination raw, nanoGRAM value, payload base64url. */
+  message: { address: string; amount: string; payload: string };
+  ref: string;
+  comment: string;
+  /** Fragment's order amount (init), base units of `currency`. */
+  quote: string;
+  jetton?: { jettonWallet: string; amount: string; destination: string; queryId: string };
+}
+
+export function paymentRequestOf(value: unknown): PaymentRequest | null {
+  return value && typeof value === 'object' ? (value as PaymentRequest) : null;
+}
+
+/** GRAM that leaves the wallet with this message, and USDT that leaves its jetton wallet. */
+export function outflow(request: PaymentRequest): { gram: bigint; usdt: bigint } {
+  return { gram: BigInt(request.message.amount), usdt: request.jetton ? BigInt(request.jetton.amount) : 0n };
+}

@@ -1,0 +1,113 @@
+import { Address } from '@ton/core';
+import type { FragmentPaymentMethod } from '@starsgate/fragment';
+import { compareFunds, readBalances } from './funds-check';
+import { checkPaymentPolicy } from './payment-policy';
+import { outflow } from './payment-request';
+import type { StepDeps } from './step-deps';
+import type { HeldPurchase } from './transition';
+import { classifyPreSignError } from './upstream-errors';
+import { resolvePayerWallet, SecretUnavailableError, tonConnectAccount } from './wallet-identity';
+
+const FRAGMENT_METHOD: Record<string, FragmentPaymentMethod> = { gram: 'ton', usdt: 'usdt_ton' };
+
+/**
+ * `preparing`: resolve the payer wallet, create the Fragment order (search → sync → init →
+ * link), and accept its payment request only if the policy and the balances allow it. Ends with
+ * the request stored and the purchase waiting for its wallet's sender; nothing is signed here.
+ */
+export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+  const row = purchase.row;
+  const { config } = deps;
+  if (deps.now() - row.stepStartedAt.getTime() > config.maxAges.preparingMs) {
+    await purchase.fail({ code: 'STEP_TIMED_OUT', message: `preparing exceeded its maximum age of ${config.maxAges.preparingMs} ms; nothing was signed.` }, 'step timed out');
+    return;
+  }
+  const product = row.product as 'stars' | 'premium';
+  const paymentMethod = row.paymentMethod as 'gram' | 'usdt';
+
+  let stage = 'wallet';
+  try {
+    const wallet = await resolvePayerWallet(deps, row);
+    const account = tonConnectAccount(wallet, config.network);
+    const payerJettonWallet = paymentMethod === 'usdt' ? await deps.chain.getJettonWalletAddress(config.usdtMaster, wallet.address) : undefined;
+
+    stage = 'fragment';
+    const order = await deps.fragment.exclusive(async (client) => {
+      const recipient = await client.searchRecipient(product, row.username, row.amount);
+      await client.syncState(product);
+      const init = await client.initRequest({ product, recipient: recipient.recipient, amount: row.amount, paymentMethod: FRAGMENT_METHOD[paymentMethod]! });
+      const transaction = await client.getTransaction({ product, reqId: init.reqId, account });
+      return { init, transaction };
+    });
+
+    const verdict = checkPaymentPolicy({
+      config,
+      product,
+      quantity: row.amount,
+      paymentMethod,
+      payer: wallet.address,
+      ...(payerJettonWallet ? { payerJettonWallet } : {}),
+      initAmount: order.init.amount,
+      transaction: order.transaction,
+      account,
+      nowSeconds: Math.floor(deps.now() / 1000),
+    });
+    if (!verdict.ok) {
+      await purchase.fail(
+        { code: 'PAYMENT_REJECTED_BY_POLICY', message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.`, details: verdict.violations },
+        'payment request rejected by policy',
+        { fragment_req_id: order.init.reqId },
+      );
+      return;
+    }
+
+    stage = 'funds';
+    const need = outflow(verdict.request);
+    const funds = compareFunds(await readBalances(deps.chain, wallet.address, payerJettonWallet), need, config.gramFeeReserveNano);
+    if (!funds.ok) {
+      await purchase.fail(
+        { code: 'TOP_UP_REQUIRED', message: `The payer wallet is short of ${funds.details.filter((d) => d.shortfall !== '0').map((d) => `${d.shortfall} ${d.currency}`).join(' and ')}.`, details: funds.details },
+        'insufficient funds',
+      );
+      return;
+    }
+
+    await purchase.reschedule(
+      0,
+      {
+        walletAddress: wallet.address.toRawString(),
+        walletVersion: wallet.version,
+        fragmentReqId: order.init.reqId,
+        fragmentRef: verdict.request.ref,
+        quoteNano: BigInt(verdict.request.quote),
+        paymentRequest: verdict.request,
+        attempt: 0,
+        stepStartedAt: new Date(deps.now()),
+      },
+      'payment request accepted; waiting for the wallet sender',
+      { fragment_req_id: order.init.reqId, ref: verdict.request.ref, currency: verdict.request.currency, amount: verdict.request.jetton?.amount ?? verdict.request.message.amount, valid_until: verdict.request.validUntil },
+    );
+  } catch (error) {
+    if (error instanceof SecretUnavailableError) {
+      await purchase.fail({ code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' }, 'secret unavailable');
+      return;
+    }
+    const outcome = classifyPreSignError(error);
+    if (outcome.kind === 'fail') {
+      await purchase.fail({ code: outcome.code, message: outcome.message, ...(outcome.action ? { action: outcome.action } : {}) }, `${stage} failed`);
+      return;
+    }
+    // An init whose answer was lost may have created an order upstream; without our signature it
+    // cannot be paid, so a fresh search+init is safe. Recorded for the audit trail.
+    await purchase.retry(outcome.outcomeUnknown ? `${stage}: outcome unknown, redoing with a fresh order` : `${stage}: transient failure`, { cause: outcome.reason }, outcome.minDelayMs);
+  }
+}
+
+export function addressOrNull(text: string | null): Address | null {
+  if (!text) return null;
+  try {
+    return Address.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,120 @@
+import { Address } from '@ton/core';
+import { ChainRequestError } from '@starsgate/ton';
+import type { StepDeps } from './step-deps';
+import type { HeldPurchase } from './transition';
+
+export function walletLeaseName(walletRaw: string): string {
+  return `wallet:${walletRaw}`;
+}
+
+export function batchLeaseOwner(batchId: string): string {
+  return `batch:${batchId}`;
+}
+
+/**
+ * Broadcasts the persisted BOC again. Only ever these bytes: identical bytes are idempotent on
+ * chain (same seqno), a new signature never is. Returns whether the provider accepted it.
+ */
+export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promise<{ ok: boolean; error?: string }> {
+  try {
+    await deps.chain.sendBoc(purchase.row.signedBoc!);
+    return { ok: true };
+  } catch (error) {
+    // A refusal (e.g. seqno already used because it landed) is judged by the lookup, not here.
+    return { ok: false, error: `${error instanceof ChainRequestError ? 'rejected' : 'unavailable'}: ${(error as Error).message}` };
+  }
+}
+
+/** Frees the wallet for the next external once this batch's fate is known on chain. */
+export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+  if (!purchase.row.batchId || !purchase.row.walletAddress) return;
+  await deps.leases.releaseOwnedBy(walletLeaseName(purchase.row.walletAddress), batchLeaseOwner(purchase.row.batchId));
+}
+
+/**
+ * The signed external is not (yet) seen on chain. Before `valid_until` it can still land: keep
+ * rebroadcasting the same bytes. After `valid_until` + margin it provably cannot land (the wallet
+ * rejects an expired message), so: seqno past ours or unchanged without our message → NOT_EXECUTED;
+ * a chain that cannot answer past the step's maximum age → reconciliation_required.
+ */
+export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepMaxAgeMs: number): Promise<void> {
+  const row = purchase.row;
+  const nowMs = deps.now();
+  const validUntilMs = row.validUntil! * 1000;
+  if (nowMs <= validUntilMs) {
+    await rebroadcast(deps, purchase);
+    await purchase.reschedule(deps.config.pollIntervalMs);
+    return;
+  }
+  if (nowMs <= validUntilMs + deps.config.validUntilMarginMs) {
+    await purchase.reschedule(Math.min(deps.config.pollIntervalMs, validUntilMs + deps.config.validUntilMarginMs - nowMs + 1));
+    return;
+  }
+  const wallet = Address.parse(row.walletAddress!);
+  try {
+    const seqno = await deps.chain.getSeqno(wallet);
+    // Read the seqno first, then look again: a landing between the two reads is then seen.
+    const landed = await deps.chain.findTransactionByNormalizedHash(wallet, row.normalizedHash!);
+    if (landed) {
+      await purchase.reschedule(0);
+      return;
+    }
+    if (seqno < row.seqno!) {
+      await purchase.reconcile(
+        { code: 'OUTCOME_UNKNOWN', message: `The wallet seqno ${seqno} is below the signed seqno ${row.seqno}: the chain view is inconsistent.` },
+        { expiry_check: { seqno_now: seqno, seqno_signed: row.seqno, normalized_hash: row.normalizedHash, valid_until: row.validUntil } },
+        'expired, seqno below ours',
+      );
+      return;
+    }
+    await purchase.fail(
+      {
+        code: 'NOT_EXECUTED',
+        message: `The signed transaction expired at ${new Date(validUntilMs).toISOString()} without executing; nothing left the wallet.`,
+        details: [{ normalized_hash: row.normalizedHash, seqno_signed: row.seqno, seqno_now: seqno, valid_until: row.validUntil }],
+      },
+      seqno > row.seqno! ? 'expired; the wallet seqno moved past ours without our message' : 'expired; the wallet seqno never moved',
+    );
+    await releaseWallet(deps, purchase);
+  } catch (error) {
+    if (nowMs - row.stepStartedAt.getTime() > stepMaxAgeMs) {
+      await purchase.reconcile(
+        { code: 'OUTCOME_UNKNOWN' },
+        { expiry_check: { error: (error as Error).message, normalized_hash: row.normalizedHash, seqno_signed: row.seqno, valid_until: row.validUntil } },
+        'the chain could not answer after the signed message expired',
+      );
+      return;
+    }
+    await purchase.retry('chain lookup failed after expiry', { error: (error as Error).message });
+  }
+}
+
+/**
+ * A purchase found in `sending`: its BOC was persisted, but whether it was broadcast is unknown
+ * (crash, lost lease, provider error). Look it up first; otherwise rebroadcast the same bytes
+ * while they are valid; after expiry, prove non-execution (handleUnseen).
+ */
+export async function recoverSendingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+  const row = purchase.row;
+  let landed = false;
+  try {
+    landed = (await deps.chain.findTransactionByNormalizedHash(Address.parse(row.walletAddress!), row.normalizedHash!)) !== null;
+  } catch (error) {
+    await purchase.retry('chain lookup failed while recovering a send', { error: (error as Error).message });
+    return;
+  }
+  if (landed) {
+    await purchase.reschedule(0, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'found on chain while recovering the send');
+    return;
+  }
+  if (deps.now() <= row.validUntil! * 1000) {
+    const result = await rebroadcast(deps, purchase);
+    if (result.ok) {
+      await purchase.reschedule(0, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'rebroadcast the persisted BOC');
+    } else {
+      await purchase.reschedule(deps.config.pollIntervalMs, {}, 'rebroadcast failed; will retry the same BOC', { error: result.error });
+    }
+    return;
+  }
+  await handleUnseen(deps, purchase, deps.config.maxAges.confirmingMs);
+}

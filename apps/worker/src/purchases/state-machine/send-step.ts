@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { Address, Cell } from '@ton/core';
+import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
+import { crashAt } from './crash-points';
+import { paymentRequestOf } from './payment-request';
+import { batchLeaseOwner, walletLeaseName } from './recover-step';
+import type { StepDeps } from './step-deps';
+import { LeaseLostError, type HeldPurchase } from './transition';
+import { assembleBatch } from './wallet-batcher';
+
+/** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
+function payloadCell(payload: string): Cell {
+  const [cell] = Cell.fromBoc(Buffer.from(payload, 'base64url'));
+  if (!cell) throw new Error('payload BOC has no root cell');
+  return cell;
+}
+
+/**
+ * The wallet's sender: holds the wallet lease (one in-flight external per wallet across all
+ * replicas), signs one external for every ready purchase of the wallet, persists it for all of
+ * them before broadcasting, then broadcasts. A busy wallet means "try again shortly", never a wait.
+ */
+export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<void> {
+  const { config } = deps;
+  const request = paymentRequestOf(leader.row.paymentRequest)!;
+  if (deps.now() - leader.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
+    await leader.fail({ code: 'STEP_TIMED_OUT', message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.` }, 'step timed out');
+    return;
+  }
+  if (request.validUntil < Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5) {
+    // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
+    await leader.reschedule(0, { paymentRequest: null, fragmentReqId: null, fragmentRef: null, quoteNano: null, stepStartedAt: new Date(deps.now()) }, 'payment request expired before signing; preparing a fresh one');
+    return;
+  }
+
+  const batchId = randomUUID();
+  const walletRaw = leader.row.walletAddress!;
+  const lease = await deps.leases.acquire(walletLeaseName(walletRaw), batchLeaseOwner(batchId), config.leaseMs);
+  if (!lease) {
+    await leader.reschedule(config.walletBusyRetryMs * (0.5 + Math.random()));
+    return;
+  }
+
+  let persisted = false;
+  try {
+    const batch = await assembleBatch(deps, leader);
+    try {
+      if (batch.leaderShortfall) {
+        await leader.fail(
+          { code: 'TOP_UP_REQUIRED', message: 'The payer wallet does not hold enough funds for this purchase.', details: batch.leaderShortfall },
+          'insufficient funds at signing',
+        );
+        return;
+      }
+      const wallet = Address.parse(walletRaw);
+      const seqno = await deps.chain.getSeqno(wallet);
+      const requests = batch.members.map((member) => paymentRequestOf(member.row.paymentRequest)!);
+      const validUntil = Math.min(...requests.map((r) => r.validUntil));
+      const contract = createWalletContract(leader.row.walletVersion as WalletVersion, batch.keys.publicKey, config.network);
+      const signed = buildSignedExternal({
+        wallet: contract,
+        secretKey: batch.keys.secretKey,
+        seqno,
+        validUntil,
+        messages: requests.map((r) => ({ to: Address.parse(r.message.address), value: BigInt(r.message.amount), bounce: false, body: payloadCell(r.message.payload) })),
+      });
+      batch.keys.secretKey.fill(0);
+      crashAt('after_sign_before_persist');
+
+      const rows = await deps.transitions.persistSignedBatch(
+        batch.members.map((member, index) => ({
+          fence: member.fence,
+          fromStatus: member.row.status,
+          changes: {
+            status: 'sending',
+            signedBoc: signed.boc,
+            normalizedHash: signed.normalizedHash,
+            seqno: signed.seqno,
+            validUntil: signed.validUntil,
+            batchId,
+            stepStartedAt: new Date(deps.now()),
+            evidence: member.evidenceWith({ batch: { id: batchId, index, size: batch.members.length } }),
+          },
+          event: {
+            toStatus: 'sending',
+            reason: 'signed; persisted before broadcast',
+            data: { batch_id: batchId, batch_index: index, batch_size: batch.members.length, seqno: signed.seqno, valid_until: signed.validUntil, normalized_hash: signed.normalizedHash },
+          },
+        })),
+        lease,
+        signed.validUntil * 1000 + config.validUntilMarginMs,
+      );
+      if (!rows) throw new LeaseLostError(leader.row.id);
+      persisted = true;
+      rows.forEach((row, index) => batch.members[index]!.adopt(row));
+      crashAt('after_persist_before_broadcast');
+
+      let broadcastError: string | undefined;
+      try {
+        await deps.chain.sendBoc(signed.boc);
+      } catch (error) {
+        broadcastError = (error as Error).message;
+      }
+      crashAt('after_broadcast_before_confirm');
+
+      for (const member of batch.members) {
+        if (broadcastError === undefined) {
+          await member.reschedule(0, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
+        } else {
+          // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
+          await member.reschedule(config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', { error: broadcastError });
+        }
+      }
+    } catch (error) {
+      // Nothing persisted: the other members go back to waiting at once rather than at lease expiry.
+      if (!persisted) {
+        for (const member of batch.members.slice(1)) await member.reschedule(0).catch(() => undefined);
+      }
+      throw error;
+    } finally {
+      batch.keys.secretKey.fill(0);
+    }
+  } finally {
+    if (!persisted) await deps.leases.release(lease);
+  }
+}

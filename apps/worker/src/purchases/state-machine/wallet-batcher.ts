@@ -1,0 +1,79 @@
+import { Address } from '@ton/core';
+import { MAX_MESSAGES, type WalletKeyPair, type WalletVersion } from '@starsgate/ton';
+import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
+import { outflow, paymentRequestOf } from './payment-request';
+import type { StepDeps } from './step-deps';
+import { HeldPurchase } from './transition';
+import { openKeyPair, SecretUnavailableError } from './wallet-identity';
+
+export interface Batch {
+  members: HeldPurchase[];
+  /** The shared key of every member (the leader's). The caller wipes it after signing. */
+  keys: WalletKeyPair;
+  /** Set when even the leader alone cannot be paid. */
+  leaderShortfall?: FundsShortfall[];
+}
+
+/**
+ * Gathers the purchases of one wallet that wait to be sent: the leader (this job's purchase)
+ * plus others whose payment request is accepted and whose secret decrypts to the same key, up to
+ * BATCH_MAX and the wallet version's message limit, and only as many as the balance covers.
+ * Rows left out are released for a later external.
+ */
+export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promise<Batch> {
+  const { config } = deps;
+  const wallet = leader.row.walletAddress!;
+  const limit = Math.min(config.batchMax, MAX_MESSAGES[leader.row.walletVersion as WalletVersion]);
+  const candidates = await deps.transitions.listReadyToSend(wallet, leader.row.id, limit - 1);
+  const claimed = await deps.transitions.claimForBatch(candidates, leader.owner, config.leaseMs);
+  const others = claimed.map((row) => new HeldPurchase(deps, row, leader.owner));
+
+  const keys = await openKeyPair(deps, leader.row);
+  const members: HeldPurchase[] = [leader];
+  const minValidUntil = Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5;
+  for (const other of others) {
+    const request = paymentRequestOf(other.row.paymentRequest);
+    if (!request || request.validUntil < minValidUntil || other.row.walletVersion !== leader.row.walletVersion) {
+      await other.reschedule(0);
+      continue;
+    }
+    let same = false;
+    try {
+      const theirs = await openKeyPair(deps, other.row);
+      same = theirs.secretKey.equals(keys.secretKey);
+      theirs.secretKey.fill(0);
+    } catch (error) {
+      if (!(error instanceof SecretUnavailableError)) throw error;
+    }
+    // A different secret for the same address cannot happen with honest input; never mix keys.
+    if (!same) {
+      await other.reschedule(config.walletBusyRetryMs);
+      continue;
+    }
+    members.push(other);
+  }
+
+  // One balance snapshot for the whole external; members that do not fit wait for a later one.
+  const payer = Address.parse(wallet);
+  const needsUsdt = members.some((m) => paymentRequestOf(m.row.paymentRequest)?.jetton);
+  const jettonWallet = needsUsdt ? await deps.chain.getJettonWalletAddress(config.usdtMaster, payer) : undefined;
+  const balances = await readBalances(deps.chain, payer, jettonWallet);
+  const fitted: HeldPurchase[] = [];
+  let gram = 0n;
+  let usdt = 0n;
+  for (const member of members) {
+    const flow = outflow(paymentRequestOf(member.row.paymentRequest)!);
+    const funds = compareFunds(balances, { gram: gram + flow.gram, usdt: usdt + flow.usdt }, config.gramFeeReserveNano);
+    if (funds.ok) {
+      fitted.push(member);
+      gram += flow.gram;
+      usdt += flow.usdt;
+    } else if (member === leader) {
+      for (const other of members.slice(1)) await other.reschedule(0);
+      return { members: [leader], keys, leaderShortfall: funds.details };
+    } else {
+      await member.reschedule(config.walletBusyRetryMs);
+    }
+  }
+  return { members: fitted, keys };
+}

@@ -1,0 +1,93 @@
+import { Address, beginCell, storeStateInit } from '@ton/core';
+import { AppError } from '@starsgate/domain';
+import type { PurchaseRow } from '@starsgate/db';
+import type { TonConnectAccount } from '@starsgate/fragment';
+import {
+  ChainUnavailableError,
+  createWalletContract,
+  deriveKeyPair,
+  NETWORK_GLOBAL_ID,
+  resolveWallet,
+  type SeedFormat,
+  type WalletContract,
+  type WalletKeyPair,
+  type WalletVersion,
+} from '@starsgate/ton';
+import type { StepDeps } from './step-deps';
+
+export interface PayerWallet {
+  contract: WalletContract;
+  version: WalletVersion;
+  address: Address;
+  publicKey: Buffer;
+}
+
+/** The stored secret is gone (terminal purchase, or tampering): nothing can be signed. */
+export class SecretUnavailableError extends Error {
+  constructor(purchaseId: string) {
+    super(`wallet secret of purchase ${purchaseId} is not available`);
+    this.name = 'SecretUnavailableError';
+  }
+}
+
+/**
+ * Decrypts the purchase's sealed seed and derives its key pair. The decrypted bytes are wiped
+ * at once; the caller must `fill(0)` the returned secret key after signing.
+ */
+export async function openKeyPair(deps: StepDeps, row: PurchaseRow): Promise<WalletKeyPair> {
+  const sealed = await deps.transitions.sealedSecret(row.id);
+  if (!sealed) throw new SecretUnavailableError(row.id);
+  const bytes = deps.vault.open(row.id, sealed);
+  try {
+    return await deriveKeyPair(bytes.toString('utf8'), row.seedFormat as SeedFormat, row.accountIndex ?? 0);
+  } finally {
+    bytes.fill(0);
+  }
+}
+
+/**
+ * The payer wallet per the spec's resolution rules: a 12-word seed's V5R1 account was fixed at
+ * intake; a 24-word or Base64 seed uses the given wallet_address, else the version the chain
+ * shows deployed (resolveWallet). Only the public half leaves this function.
+ */
+export async function resolvePayerWallet(deps: StepDeps, row: PurchaseRow): Promise<PayerWallet> {
+  const { network } = deps.config;
+  if (row.walletAddress && row.walletVersion) {
+    const keys = await openKeyPair(deps, row);
+    keys.secretKey.fill(0);
+    const contract = createWalletContract(row.walletVersion as WalletVersion, keys.publicKey, network);
+    if (contract.address.toRawString() !== row.walletAddress) {
+      throw new AppError('WALLET_ADDRESS_MISMATCH', { message: 'The stored wallet address does not belong to the stored secret.' });
+    }
+    return { contract, version: row.walletVersion as WalletVersion, address: contract.address, publicKey: keys.publicKey };
+  }
+  const sealed = await deps.transitions.sealedSecret(row.id);
+  if (!sealed) throw new SecretUnavailableError(row.id);
+  const bytes = deps.vault.open(row.id, sealed);
+  try {
+    const resolved = await resolveWallet(
+      {
+        seed: bytes.toString('utf8'),
+        ...(row.requestedWalletAddress ? { wallet_address: row.requestedWalletAddress } : {}),
+        ...(row.seedFormat === 'bip39_12' && row.accountIndex !== null ? { account_index: row.accountIndex } : {}),
+      },
+      { network, chain: deps.chain, usdtMaster: deps.config.usdtMaster },
+    );
+    // Never guess a version we cannot check: a wrong guess would sign for an empty wallet.
+    if (resolved.version_source === 'default_chain_unavailable') throw new ChainUnavailableError('wallet version could not be read from the chain', 'resolveWallet');
+    const contract = createWalletContract(resolved.wallet_version, resolved.publicKey, network);
+    return { contract, version: resolved.wallet_version, address: contract.address, publicKey: resolved.publicKey };
+  } finally {
+    bytes.fill(0);
+  }
+}
+
+/** TON Connect `account` of the payer, as Fragment's get…Link and confirm take it. */
+export function tonConnectAccount(wallet: PayerWallet, network: 'mainnet' | 'testnet'): TonConnectAccount {
+  return {
+    address: wallet.address.toRawString(),
+    chain: String(NETWORK_GLOBAL_ID[network]) as '-239' | '-3',
+    walletStateInit: beginCell().store(storeStateInit(wallet.contract.init)).endCell().toBoc().toString('base64'),
+    publicKey: wallet.publicKey.toString('hex'),
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The real worker against real upstreams: a sandbox (local chain + Fragment simulator) on a free
+ * port, a fresh migrated PostgreSQL database, this jest worker's Redis database under a fresh
+ * BullMQ prefix. Purchases are inserted exactly as the gateway stores them (same repository,
+ * same offline wallet resolution, same sealed secret) and enqueued.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Address } from '@ton/core';
+import { Worker, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { LeaseRepository, parseKeyRing, PurchaseRepository, PurchaseTransitions, SecretVault, type PurchaseRow } from '@starsgate/db';
+import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { decodeCommentPayload, FragmentClient } from '@starsgate/fragment';
+import { createLogger, createPurchaseQueue, createRedisConnection, enqueuePurchase, PURCHASE_QUEUE, type PurchaseJobData } from '@starsgate/platform';
+import { resolveWalletOffline, ToncenterChainClient, type ChainClient } from '@starsgate/ton';
+import { startSandbox, type StartedSandbox } from '../../../sandbox/src/server';
+import { demoFragmentCookies, type FragmentConfigPatch } from '../../../sandbox/src/fragment';
+import type { DemoWallet } from '../../../sandbox/src/demo/demo-wallets';
+import { parseIndexed } from '../../../sandbox/src/chain/transaction-index';
+import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
+import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
+import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
+import { Sweeper } from '../../src/sweeper/sweeper';
+
+export const FAST_FRAGMENT: FragmentConfigPatch = {
+  latency: { minMs: 0, maxMs: 5 },
+  processingDelay: { minMs: 30, maxMs: 60 },
+  doneDelay: { minMs: 60, maxMs: 120 },
+  hangMs: 4_000,
+  validitySeconds: 60,
+};
+
+export interface HarnessOptions {
+  seed?: string;
+  blockMs?: number;
+  fragment?: FragmentConfigPatch;
+  env?: Record<string, string>;
+  /** Start the in-process worker (false for tests that spawn their own). */
+  worker?: boolean;
+}
+
+export interface PurchaseInput {
+  product: 'stars' | 'premium';
+  username: string;
+  amount: number;
+  payment_method: 'gram' | 'usdt';
+  seed: string;
+  wallet_address?: string;
+  account_index?: number;
+}
+
+export class WorkerHarness {
+  worker?: Worker<PurchaseJobData>;
+  sweeper?: Sweeper;
+  private readonly connections: Redis[] = [];
+  private constructor(
+    readonly sandbox: StartedSandbox,
+    readonly database: TestDatabase,
+    readonly redis: Redis,
+    readonly queue: Queue<PurchaseJobData>,
+    readonly bullPrefix: string,
+    readonly vault: SecretVault,
+    readonly secretKeyEnv: string,
+    readonly env: Record<string, string>,
+    readonly config: WorkerConfig,
+    readonly chain: ChainClient,
+    readonly purchases: PurchaseRepository,
+    readonly deps: StepDeps,
+  ) {}
+
+  static async start(options: HarnessOptions = {}): Promise<WorkerHarness> {
+    const seed = options.seed ?? `worker-test-${randomBytes(3).toString('hex')}`;
+    const sandbox = await startSandbox({ port: 0, seed, blockMs: options.blockMs ?? 200, fragment: { ...FAST_FRAGMENT, ...options.fragment } });
+    const database = await createTestDatabase();
+    const bullPrefix = `wt-${randomBytes(4).toString('hex')}`;
+    const secretKeyEnv = `t1:${randomBytes(32).toString('base64')}`;
+    const fragment = sandbox.fragment!;
+    const env: Record<string, string> = {
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      BULLMQ_PREFIX: bullPrefix,
+      LOG_LEVEL: process.env.WORKER_TEST_LOG_LEVEL ?? 'silent',
+      NODE_ENV: 'test',
+      STARSGATE_SECRET_KEY: secretKeyEnv,
+      TON_NETWORK: 'mainnet',
+      FRAGMENT_BASE_URL: `${sandbox.url}/fragment`,
+      FRAGMENT_COOKIES: demoFragmentCookies(seed),
+      FRAGMENT_TIMEOUT_MS: '2000',
+      TONCENTER_URL: `${sandbox.url}/toncenter`,
+      USDT_MASTER_ADDRESS: sandbox.chain.usdtMaster.toString(),
+      FRAGMENT_RECEIVING_ADDRESSES: [fragment.receivingAddresses.stars, fragment.receivingAddresses.premium].map((a) => a.toRawString()).join(','),
+      LEASE_MS: '5000',
+      JOB_LOCK_MS: '5000',
+      SWEEP_INTERVAL_MS: '500',
+      RETRY_BASE_MS: '100',
+      RETRY_MAX_MS: '1000',
+      POLL_INTERVAL_MS: '150',
+      WALLET_BUSY_RETRY_MS: '100',
+      VALID_UNTIL_MARGIN_MS: '2000',
+      CONFIRMING_MAX_AGE_MS: '20000',
+      SUBMITTED_MAX_AGE_MS: '5000',
+      ...options.env,
+    };
+    const config = loadWorkerConfig({ ...env });
+    const redis = createRedisConnection(env.REDIS_URL!);
+    const queueConnection = createRedisConnection(env.REDIS_URL!);
+    const queue = createPurchaseQueue(queueConnection, bullPrefix);
+    const vault = new SecretVault(parseKeyRing(secretKeyEnv));
+    const chain = new ToncenterChainClient({ baseUrl: config.toncenterUrl });
+    const logger = createLogger({ service: 'worker-test', level: env.LOG_LEVEL });
+    const deps: StepDeps = {
+      config,
+      transitions: new PurchaseTransitions(database.db),
+      leases: new LeaseRepository(database.db),
+      vault,
+      chain,
+      fragment: new FragmentClient({ baseUrl: config.fragmentBaseUrl, cookies: config.fragmentCookies, timeoutMs: config.fragmentTimeoutMs, retry: { baseDelayMs: 50 } }),
+      queue,
+      logger,
+      workerId: `test-${randomBytes(3).toString('hex')}`,
+      now: Date.now,
+    };
+    const harness = new WorkerHarness(sandbox, database, redis, queue, bullPrefix, vault, secretKeyEnv, env, config, chain, new PurchaseRepository(database.db), deps);
+    harness.connections.push(queueConnection);
+    if (options.worker !== false) harness.startWorker();
+    return harness;
+  }
+
+  startWorker(concurrency = 16): void {
+    const connection = createRedisConnection(this.env.REDIS_URL!, { forWorker: true });
+    this.connections.push(connection);
+    this.worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, createPurchaseProcessor(this.deps), {
+      connection,
+      prefix: this.bullPrefix,
+      concurrency,
+      lockDuration: this.config.jobLockMs,
+      stalledInterval: this.config.jobLockMs,
+    });
+    this.sweeper = new Sweeper({
+      purchases: this.purchases,
+      leases: new LeaseRepository(this.database.db),
+      queue: this.queue,
+      logger: this.deps.logger,
+      batchSize: 1000,
+      intervalMs: this.config.sweepIntervalMs,
+    });
+    this.sweeper.start();
+  }
+
+  async stopWorker(): Promise<void> {
+    await this.sweeper?.stop();
+    await this.worker?.close();
+    this.worker = undefined;
+    this.sweeper = undefined;
+  }
+
+  wallet(id: DemoWallet['id']): DemoWallet {
+    const wallet = this.sandbox.demoWallets.find((w) => w.id === id);
+    if (!wallet) throw new Error(`no demo wallet ${id}`);
+    return wallet;
+  }
+
+  /** Stores a purchase exactly as the gateway does, then enqueues it (unless told not to). */
+  async createPurchase(input: PurchaseInput, options: { enqueue?: boolean } = {}): Promise<PurchaseRow> {
+    const wallet = await resolveWalletOffline({ seed: input.seed, wallet_address: input.wallet_address, account_index: input.account_index }, 'mainnet');
+    const requested = input.wallet_address ? Address.parse(input.wallet_address) : null;
+    const single = wallet.candidates.length === 1 ? wallet.candidates[0] : undefined;
+    const matching = requested ? wallet.candidates.find((c) => c.address.equals(requested)) : single;
+    const result = await this.purchases.insertOrGetByKey(
+      {
+        id: randomUUID(),
+        idempotencyKey: `test-${randomUUID()}`,
+        requestFingerprint: randomBytes(32).toString('hex'),
+        fingerprintKeyId: this.vault.primaryKeyId,
+        status: 'queued',
+        product: input.product,
+        username: input.username,
+        amount: input.amount,
+        paymentMethod: input.payment_method,
+        seedFormat: wallet.seedFormat,
+        accountIndex: wallet.accountIndex,
+        requestedWalletAddress: requested?.toRawString() ?? null,
+        walletAddress: matching?.address.toRawString() ?? null,
+        walletVersion: matching?.version ?? null,
+      },
+      (purchaseId) => this.vault.seal(purchaseId, input.seed),
+      { fromStatus: null, toStatus: 'queued', actor: 'test', reason: 'purchase accepted' },
+    );
+    if (options.enqueue !== false) await enqueuePurchase(this.queue, result.purchase.id, result.purchase.version);
+    return result.purchase;
+  }
+
+  async find(id: string): Promise<PurchaseRow> {
+    const row = await this.purchases.findById(id);
+    if (!row) throw new Error(`purchase ${id} not found`);
+    return row;
+  }
+
+  async waitFor(id: string, statuses: string[] = ['completed', 'failed', 'reconciliation_required'], timeoutMs = 45_000): Promise<PurchaseRow> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const row = await this.find(id);
+      if (statuses.includes(row.status)) return row;
+      if (Date.now() > deadline) throw new Error(`purchase ${id} stuck in ${row.status} (wanted ${statuses.join('|')}); error=${JSON.stringify(row.error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async waitForAll(ids: string[], timeoutMs = 60_000): Promise<PurchaseRow[]> {
+    return Promise.all(ids.map((id) => this.waitFor(id, undefined, timeoutMs)));
+  }
+
+  deliveredCount(ref: string | null): number {
+    return this.sandbox.fragment!.stats().deliveredOrders.filter((d) => d.ref === ref).length;
+  }
+
+  /**
+   * Payments per Ref# that left `walletRaw` on chain: every out-message of every wallet
+   * transaction, its comment decoded (GRAM) or its jetton transfer's forward comment (USDT).
+   */
+  async paymentsByRef(walletRaw: string): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const entry of this.sandbox.chain.transactionIndex.list(walletRaw, { limit: 1_000_000, sort: 'asc' })) {
+      for (const message of parseIndexed(entry).outMessages.values()) {
+        if (message.info.type !== 'internal') continue;
+        try {
+          const ref = decodeCommentPayload(message.body.toBoc().toString('base64url')).ref;
+          counts.set(ref, (counts.get(ref) ?? 0) + 1);
+        } catch {
+          // not a Fragment payment (e.g. a deploy message)
+        }
+      }
+    }
+    return counts;
+  }
+
+  /** The wallet transaction with this hash (hex), read from the chain's own index. */
+  transactionExists(walletRaw: string, hashHex: string): boolean {
+    return this.sandbox.chain.transactionIndex.list(walletRaw, { limit: 1_000_000 }).some((e) => e.hash.toString('hex') === hashHex);
+  }
+
+  async close(): Promise<void> {
+    await this.stopWorker();
+    await this.queue.obliterate({ force: true }).catch(() => undefined);
+    await this.queue.close();
+    await this.redis.quit();
+    await Promise.all(this.connections.map((c) => c.quit().catch(() => undefined)));
+    await this.sandbox.close();
+    await this.database.drop();
+  }
+}

@@ -1,0 +1,244 @@
+import { and, asc, eq, inArray, isNotNull, isNull, ne, sql, TransactionRollbackError } from 'drizzle-orm';
+import type { Database } from '../database';
+import { leases, purchaseEvents, purchases, walletSecrets, type PurchaseRow } from '../schema';
+import type { SealedSecret } from '../secrets/secret-vault';
+import type { HeldLease } from './lease-repository';
+
+const TERMINAL = ['completed', 'failed', 'reconciliation_required'];
+
+/** Columns a step may write besides status/version/lease bookkeeping. */
+export type PurchaseChanges = Partial<
+  Pick<
+    PurchaseRow,
+    | 'status'
+    | 'attempt'
+    | 'nextRunAt'
+    | 'stepStartedAt'
+    | 'walletAddress'
+    | 'walletVersion'
+    | 'fragmentReqId'
+    | 'fragmentRef'
+    | 'quoteNano'
+    | 'paymentRequest'
+    | 'signedBoc'
+    | 'normalizedHash'
+    | 'seqno'
+    | 'validUntil'
+    | 'batchId'
+    | 'transactionHash'
+    | 'transactionLt'
+    | 'error'
+    | 'evidence'
+    | 'completedAt'
+  >
+>;
+
+export interface TransitionEvent {
+  toStatus: string;
+  reason: string;
+  data?: unknown;
+}
+
+/** A row as held by one worker: the version it last wrote and the lease owner it wrote it as. */
+export interface Fence {
+  id: string;
+  version: number;
+  owner: string;
+}
+
+/**
+ * Fenced writes of the purchase state machine (engineering reference §2.4). Every statement is
+ * `WHERE id = $id AND version = $v AND lease_owner = $me` and bumps `version`, so a worker whose
+ * lease expired (and whose row another worker claimed) changes nothing: zero rows, null result.
+ * No network call ever runs inside these transactions.
+ */
+export class PurchaseTransitions {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Claims a due, unleased live purchase at the version the job was read at. Zero rows means a
+   * duplicate/stale job, a backoff not yet due, or another live holder: the caller exits.
+   */
+  async claim(id: string, version: number, owner: string, leaseMs: number): Promise<PurchaseRow | null> {
+    const [row] = await this.db
+      .update(purchases)
+      .set({
+        leaseOwner: owner,
+        leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'`,
+        version: sql`${purchases.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(purchases.id, id),
+          eq(purchases.version, version),
+          sql`${purchases.nextRunAt} <= now()`,
+          sql`${purchases.status} NOT IN ('completed', 'failed', 'reconciliation_required')`,
+          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
+  /** Extends the holder's lease without bumping the version (heartbeat). */
+  async heartbeat(fence: Fence, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .update(purchases)
+      .set({ leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'` })
+      .where(and(eq(purchases.id, fence.id), eq(purchases.version, fence.version), eq(purchases.leaseOwner, fence.owner)))
+      .returning({ id: purchases.id });
+    return result.length === 1;
+  }
+
+  /**
+   * One fenced update plus (optionally) its audit event, in one short transaction. A terminal
+   * status also destroys the stored wallet secret in the same transaction. `release` clears the
+   * lease (the next step runs as a new job for the new version).
+   */
+  async apply(
+    fence: Fence,
+    changes: PurchaseChanges,
+    options: { event?: TransitionEvent; release?: boolean; fromStatus?: string; actor?: string } = {},
+  ): Promise<PurchaseRow | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(purchases)
+        .set({
+          ...changes,
+          ...(options.release ? { leaseOwner: null, leaseExpiresAt: null } : {}),
+          version: sql`${purchases.version} + 1`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(purchases.id, fence.id), eq(purchases.version, fence.version), eq(purchases.leaseOwner, fence.owner)))
+        .returning();
+      if (!row) return null;
+      if (options.event) {
+        await tx.insert(purchaseEvents).values({
+          purchaseId: row.id,
+          fromStatus: options.fromStatus ?? null,
+          toStatus: options.event.toStatus,
+          version: row.version,
+          actor: options.actor ?? fence.owner,
+          reason: options.event.reason,
+          data: options.event.data ?? null,
+        });
+      }
+      if (TERMINAL.includes(row.status)) {
+        await tx
+          .update(walletSecrets)
+          .set({ ciphertext: null, wrappedKey: null, destroyedAt: sql`now()` })
+          .where(and(eq(walletSecrets.purchaseId, row.id), isNull(walletSecrets.destroyedAt)));
+      }
+      return row;
+    });
+  }
+
+  /**
+   * Persists one signed external for a whole batch before it is broadcast: every row moves to
+   * `sending` with the same BOC/hash/seqno/valid_until/batch id, and the wallet lease is extended
+   * to cover the message's validity, all or nothing. Null when any fence (row or wallet lease)
+   * was lost: then nothing is stored and the BOC must never be broadcast.
+   */
+  async persistSignedBatch(
+    members: Array<{ fence: Fence; changes: PurchaseChanges; event: TransitionEvent; fromStatus: string }>,
+    walletLease: HeldLease,
+    walletLeaseUntilMs: number,
+  ): Promise<PurchaseRow[] | null> {
+    return this.db.transaction(async (tx) => {
+      const extended = await tx
+        .update(leases)
+        .set({ expiresAt: new Date(walletLeaseUntilMs), updatedAt: sql`now()` })
+        .where(and(eq(leases.name, walletLease.name), eq(leases.owner, walletLease.owner), eq(leases.fence, walletLease.fence), sql`${leases.expiresAt} > now()`))
+        .returning({ name: leases.name });
+      if (extended.length !== 1) {
+        tx.rollback();
+      }
+      const rows: PurchaseRow[] = [];
+      for (const member of members) {
+        const [row] = await tx
+          .update(purchases)
+          .set({ ...member.changes, version: sql`${purchases.version} + 1`, updatedAt: sql`now()` })
+          .where(and(eq(purchases.id, member.fence.id), eq(purchases.version, member.fence.version), eq(purchases.leaseOwner, member.fence.owner)))
+          .returning();
+        if (!row) tx.rollback();
+        await tx.insert(purchaseEvents).values({
+          purchaseId: row!.id,
+          fromStatus: member.fromStatus,
+          toStatus: member.event.toStatus,
+          version: row!.version,
+          actor: member.fence.owner,
+          reason: member.event.reason,
+          data: member.event.data ?? null,
+        });
+        rows.push(row!);
+      }
+      return rows;
+    }).catch((error: unknown) => {
+      if (error instanceof TransactionRollbackError) return null;
+      throw error;
+    });
+  }
+
+  /**
+   * Purchases of `walletAddress` that finished `preparing` (payment request stored, nothing
+   * signed) and that nobody holds: the candidates a sender may batch.
+   */
+  async listReadyToSend(walletAddress: string, excludeId: string, limit: number): Promise<PurchaseRow[]> {
+    if (limit <= 0) return [];
+    return this.db
+      .select()
+      .from(purchases)
+      .where(
+        and(
+          eq(purchases.walletAddress, walletAddress),
+          eq(purchases.status, 'preparing'),
+          isNotNull(purchases.paymentRequest),
+          isNull(purchases.signedBoc),
+          ne(purchases.id, excludeId),
+          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
+        ),
+      )
+      .orderBy(asc(purchases.createdAt))
+      .limit(limit);
+  }
+
+  /** Claims extra batch members regardless of their schedule (they wait for this very sender). */
+  async claimForBatch(rows: Array<Pick<PurchaseRow, 'id' | 'version'>>, owner: string, leaseMs: number): Promise<PurchaseRow[]> {
+    const claimed: PurchaseRow[] = [];
+    for (const candidate of rows) {
+      const [row] = await this.db
+        .update(purchases)
+        .set({
+          leaseOwner: owner,
+          leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'`,
+          version: sql`${purchases.version} + 1`,
+          updatedAt: sql`now()`,
+        })
+        .where(
+          and(
+            eq(purchases.id, candidate.id),
+            eq(purchases.version, candidate.version),
+            eq(purchases.status, 'preparing'),
+            isNull(purchases.signedBoc),
+            sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
+          ),
+        )
+        .returning();
+      if (row) claimed.push(row);
+    }
+    return claimed;
+  }
+
+  /** The sealed wallet secret, or null once destroyed. */
+  async sealedSecret(purchaseId: string): Promise<SealedSecret | null> {
+    const [row] = await this.db.select().from(walletSecrets).where(eq(walletSecrets.purchaseId, purchaseId));
+    if (!row || row.destroyedAt || !row.ciphertext || !row.wrappedKey) return null;
+    return { keyId: row.keyId, wrappedKey: row.wrappedKey, ciphertext: row.ciphertext };
+  }
+
+  async findMany(ids: string[]): Promise<PurchaseRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.select().from(purchases).where(inArray(purchases.id, ids));
+  }
+}
