@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { DatabaseHandle, SecretVault } from '@starsgate/db';
 import { PurchaseRepository } from '@starsgate/db';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
+import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFound } from './http/error-handler';
@@ -15,6 +16,9 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { docsRoutes } from './routes/docs.routes';
 import { healthRoutes, type HealthState } from './routes/health.routes';
 import { purchasesRoutes } from './routes/purchases.routes';
+import { readsOpenApi } from './openapi/reads.openapi';
+import { availabilityRoutes } from './routes/availability.routes';
+import { pricesRoutes } from './routes/prices.routes';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -24,6 +28,8 @@ export interface GatewayDeps {
   queue: Queue<PurchaseJobData>;
   vault: SecretVault;
   metrics: GatewayMetrics;
+  /** Availability checker and price book; built from `config.reads` when absent. */
+  reads?: FragmentReads;
   /** Prefix for the gateway's own Redis keys (rate limits). */
   redisKeyPrefix?: string;
 }
@@ -31,6 +37,7 @@ export interface GatewayDeps {
 export interface Gateway {
   app: Express;
   state: HealthState;
+  reads: FragmentReads;
 }
 
 /** Builds the app without listening, so tests drive it in-process with supertest. */
@@ -42,7 +49,8 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.set('query parser', 'simple');
 
   const purchases = new PurchaseRepository(deps.database.db);
-  const document = buildOpenApiDocument();
+  const reads = deps.reads ?? createReads(deps);
+  const document = buildOpenApiDocument([readsOpenApi]);
 
   app.use(requestContext(deps.logger));
   app.use(accessLog(deps.metrics));
@@ -71,7 +79,32 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     }),
   );
 
+  app.use(availabilityRoutes({ availability: reads.availability }));
+  app.use(pricesRoutes({ prices: reads.prices }));
+
   app.use(notFound());
   app.use(errorHandler());
-  return { app, state };
+  return { app, state, reads };
+}
+
+/** The shared read components over the gateway's Redis; the worker's price refresher uses the same prefix. */
+function createReads(deps: GatewayDeps): FragmentReads {
+  const { reads } = deps.config;
+  if (reads.fragment.cookies === undefined) {
+    deps.logger.warn('Neither FRAGMENT_READ_COOKIES nor FRAGMENT_COOKIES is set: availability checks and prices will likely answer 503 until a Fragment login is configured');
+  }
+  return createFragmentReads({
+    fragment: { baseUrl: reads.fragment.baseUrl, cookies: reads.fragment.cookies ?? '', timeoutMs: reads.fragment.timeoutMs, tries: reads.fragment.tries },
+    redis: deps.redis,
+    prefix: deps.redisKeyPrefix ? `${deps.redisKeyPrefix}:reads:` : reads.redisPrefix,
+    availability: { ...reads.availability, disabledPaymentMethods: reads.disabledPaymentMethods },
+    prices: reads.prices,
+    limits: {
+      global: { max: reads.limits.globalPerMinute, windowMs: 60_000 },
+      perUsername: { max: reads.limits.perUsernamePerMinute, windowMs: 60_000 },
+      defaultCooldownMs: reads.limits.cooldownMs,
+    },
+    memoryTtlMs: reads.memoryTtlMs,
+    logger: deps.logger,
+  });
 }

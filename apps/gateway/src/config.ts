@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { EnvReader } from '@starsgate/platform';
+import { loadReadsConfig, type ReadsConfig } from './reads-config';
 
 export interface GatewayConfig {
   port: number;
@@ -17,6 +18,8 @@ export interface GatewayConfig {
   trustProxy: boolean;
   idempotencyLockTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** Availability checks and prices (reads-config.ts). */
+  reads: ReadsConfig;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/starsgate';
@@ -44,6 +47,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustProxy: read.boolean('TRUST_PROXY', false),
     idempotencyLockTimeoutMs: read.integer('IDEMPOTENCY_LOCK_TIMEOUT_MS', 2_000, { min: 10, max: 30_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 120_000 }),
+    reads: loadReadsConfig(read, production),
   };
   if (production && !config.secretKey) read.problem('STARSGATE_SECRET_KEY is required when NODE_ENV=production');
   read.finish();

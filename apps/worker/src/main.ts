@@ -11,6 +11,7 @@ import {
 } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
+import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
 import { Sweeper } from './sweeper/sweeper';
 import { createUpstreams } from './upstreams';
 
@@ -58,6 +59,18 @@ async function main(): Promise<void> {
     intervalMs: config.sweepIntervalMs,
   });
   sweeper.start();
+  const prices = loadPriceRefresherConfig();
+  const pricesRedis = prices.enabled ? createRedisConnection(config.redisUrl) : undefined;
+  const priceRefresher = pricesRedis
+    ? startPriceRefresher({
+        redis: pricesRedis,
+        logger,
+        intervalMs: prices.intervalMs,
+        redisPrefix: prices.redisPrefix,
+        // The purchase flow's client: one Fragment login, one mutex, in this process.
+        fragment: upstreams.fragment,
+      })
+    : undefined;
   logger.info('worker started', { queue: PURCHASE_QUEUE, concurrency: config.concurrency });
 
   let stopping = false;
@@ -70,6 +83,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     await sweeper.stop();
+    await priceRefresher?.stop();
+    await pricesRedis?.quit();
     await worker.close();
     await Promise.allSettled([queue.close(), database.close()]);
     clearTimeout(deadline);

@@ -1,3 +1,4 @@
+export * from './availability/availability-texts';
 export * from './errors';
 export * from './products/product-rules';
 export * from './purchases/purchase-status';

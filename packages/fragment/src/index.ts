@@ -28,3 +28,4 @@ export { CookieJar, redactCookies } from './session';
 export { encodeForm } from './form';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';
 export type * from './types';
+export * from './reads';

@@ -1,3 +1,5 @@
+export * from './availability.schema';
 export * from './common.schema';
 export * from './error-body.schema';
+export * from './prices.schema';
 export * from './purchase.schema';

@@ -1,0 +1,76 @@
+import { Router, type Request } from 'express';
+import {
+  AppError,
+  AvailabilityCheckRequestSchema,
+  WALLET_FIELDS,
+  createValidator,
+  describeAvailability,
+  normalizePaymentMethod,
+  type AvailabilityCheckRequest,
+  type AvailabilityResultBody,
+} from '@starsgate/domain';
+import { isReadError, type AvailabilityChecker } from '@starsgate/fragment';
+
+const validateCheck = createValidator<AvailabilityCheckRequest>(AvailabilityCheckRequestSchema);
+
+/** Seconds suggested to a client when Fragment gave no better hint. */
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+export interface AvailabilityRouteDeps {
+  availability: AvailabilityChecker;
+}
+
+/** A wallet secret or address has no business here: refuse it by name, before anything else. */
+function rejectWalletFields(body: unknown): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const sent = WALLET_FIELDS.filter((field) => Object.prototype.hasOwnProperty.call(body, field));
+  if (sent.length === 0) return;
+  const message = 'Wallets are not accepted here: an availability check needs no seed or wallet. Remove the field; never send a seed where it is not required.';
+  throw new AppError('UNKNOWN_FIELD', {
+    message,
+    details: sent.map((field) => ({ field, message: 'wallets are not accepted by availability checks' })),
+    action: 'Send only product, username, amount and payment_method.',
+  });
+}
+
+function retryAfterSeconds(ms: number | undefined): number {
+  return ms === undefined ? DEFAULT_RETRY_AFTER_SECONDS : Math.max(1, Math.ceil(ms / 1000));
+}
+
+function toAppError(req: Request, error: unknown): unknown {
+  if (!isReadError(error)) return error;
+  req.log.warn('availability check not answered', { reason: error.reason, kind: error.kind });
+  if (error.kind === 'RATE_LIMITED') return new AppError('AVAILABILITY_RATE_LIMITED', { retryAfterSeconds: retryAfterSeconds(error.retryAfterMs) });
+  return new AppError('AVAILABILITY_TEMPORARILY_UNAVAILABLE', { retryAfterSeconds: retryAfterSeconds(error.retryAfterMs) });
+}
+
+export function availabilityRoutes(deps: AvailabilityRouteDeps): Router {
+  const router = Router();
+
+  router.post('/api/v1/availability/check', async (req, res) => {
+    rejectWalletFields(req.body);
+    const input = validateCheck(req.body);
+    // The schema's enum holds only known spellings, so this always resolves.
+    const paymentMethod = normalizePaymentMethod(input.payment_method) ?? 'gram';
+    let answer;
+    try {
+      answer = await deps.availability.check({ product: input.product, username: input.username, amount: input.amount, paymentMethod });
+    } catch (error) {
+      throw toAppError(req, error);
+    }
+    const subject = { product: input.product, username: input.username, amount: input.amount, payment_method: paymentMethod };
+    const text = describeAvailability(answer.code, subject);
+    const body: AvailabilityResultBody = {
+      available: answer.code === 'AVAILABLE',
+      code: answer.code,
+      message: text.message,
+      action: text.action,
+      ...subject,
+      checked_at: new Date(answer.checkedAt).toISOString(),
+    };
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(body);
+  });
+
+  return router;
+}

@@ -1,0 +1,61 @@
+/**
+ * The real sandbox (LocalChain + Fragment simulator over HTTP) on a free port, and the gateway
+ * environment that points availability checks and prices at it. Faults are switched on the live
+ * simulator; `calls(method)` counts what actually reached it.
+ */
+import { startSandbox, type StartedSandbox } from '@starsgate/sandbox';
+import { defaultFaults, demoFragmentCookies, type FragmentConfigPatch, type FragmentSimulator } from '@starsgate/sandbox/src/fragment';
+
+export const SANDBOX_SEED = 'gateway-reads-test';
+
+export interface FragmentSandbox {
+  sandbox: StartedSandbox;
+  sim: FragmentSimulator;
+  /** Gateway env: base URL, the demo login's cookies, short timeouts for fault tests. */
+  env: Record<string, string>;
+  calls(method: string): number;
+  configure(patch: FragmentConfigPatch): void;
+  /** Back to a healthy simulator (no faults, default prices). */
+  heal(): void;
+  close(): Promise<void>;
+}
+
+export async function startFragmentSandbox(config: FragmentConfigPatch = {}): Promise<FragmentSandbox> {
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: SANDBOX_SEED,
+    blockMs: 50,
+    demoWallets: false,
+    fragment: { latency: { minMs: 0, maxMs: 0 }, hangMs: 3_000, ...config },
+  });
+  const sim = sandbox.fragment;
+  if (!sim) throw new Error('sandbox started without the Fragment simulator');
+  const baseline = structuredClone(sim.config());
+  return {
+    sandbox,
+    sim,
+    env: {
+      FRAGMENT_BASE_URL: `${sandbox.url}/fragment`,
+      FRAGMENT_COOKIES: demoFragmentCookies(SANDBOX_SEED),
+      FRAGMENT_READ_TIMEOUT_MS: '400',
+      FRAGMENT_READ_TRIES: '1',
+      AVAILABILITY_DEADLINE_MS: '2000',
+      PRICES_DEADLINE_MS: '2000',
+      RATE_LIMIT_MAX: '100000',
+    },
+    calls: (method) => sim.stats().calls[method] ?? 0,
+    configure: (patch) => sim.configure(patch),
+    heal: () => {
+      // `null` deletes a key (the simulator's mergeInto); the patch type omits null.
+      sim.configure({ faults: { methods: null } } as unknown as FragmentConfigPatch);
+      sim.configure({
+        faults: { ...defaultFaults(), methods: {} },
+        tonRate: baseline.tonRate,
+        starPriceUsd: baseline.starPriceUsd,
+        premiumPricesUsd: baseline.premiumPricesUsd,
+        latency: baseline.latency,
+      });
+    },
+    close: () => sandbox.close(),
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The outcome codes of an availability check (spec: "Rejection codes") and the human texts a
+ * shop can show next to them. A check is point-in-time: it reserves nothing and guarantees no
+ * delivery, so every action reminds the client to repeat it when an input changes.
+ */
+import type { PaymentMethod, Product } from '../products/product-rules';
+
+export const AVAILABILITY_CODES = [
+  'AVAILABLE',
+  'RECIPIENT_NOT_FOUND',
+  'RECIPIENT_INELIGIBLE',
+  'PREMIUM_ALREADY_ACTIVE',
+  'PAYMENT_METHOD_UNAVAILABLE',
+] as const;
+export type AvailabilityCode = (typeof AVAILABILITY_CODES)[number];
+
+export interface AvailabilitySubject {
+  product: Product;
+  username: string;
+  amount: number;
+  payment_method: PaymentMethod;
+}
+
+export interface AvailabilityText {
+  message: string;
+  action: string;
+}
+
+const METHOD_NAME: Record<PaymentMethod, string> = { gram: 'GRAM', usdt: 'USDT' };
+
+/** `50 Telegram Stars`, `Telegram Premium for 6 months`, `Telegram Premium for 1 year`. */
+export function productLabel(product: Product, amount: number): string {
+  if (product === 'stars') return `${amount} Telegram ${amount === 1 ? 'Star' : 'Stars'}`;
+  return amount === 12 ? 'Telegram Premium for 1 year' : `Telegram Premium for ${amount} months`;
+}
+
+const REPEAT = 'The check is point-in-time: repeat it whenever product, username, amount or payment method changes.';
+
+export function describeAvailability(code: AvailabilityCode, subject: AvailabilitySubject): AvailabilityText {
+  const item = productLabel(subject.product, subject.amount);
+  const method = METHOD_NAME[subject.payment_method];
+  switch (code) {
+    case 'AVAILABLE':
+      return {
+        message: `${subject.username} can receive ${item}, paid in ${method}.`,
+        action: `Enable payment. Nothing is reserved: the price is set when the purchase starts. ${REPEAT}`,
+      };
+    case 'RECIPIENT_NOT_FOUND':
+      return {
+        message: `No Telegram user has the username ${subject.username}.`,
+        action: `Keep payment disabled and ask the customer to check the username. ${REPEAT}`,
+      };
+    case 'RECIPIENT_INELIGIBLE':
+      return {
+        message:
+          subject.product === 'stars'
+            ? `${subject.username} cannot receive Telegram Stars now (a bot, a channel, or an account that cannot receive Stars at the moment).`
+            : `${subject.username} cannot receive Telegram Premium (a bot or a channel, not a personal account).`,
+        action: `Keep payment disabled; ask for a personal user account or try again later. ${REPEAT}`,
+      };
+    case 'PREMIUM_ALREADY_ACTIVE':
+      return {
+        message: `${subject.username} already has Telegram Premium, so it cannot be gifted now.`,
+        action: `Keep payment disabled; offer Stars instead, or gift Premium after the subscription ends. ${REPEAT}`,
+      };
+    case 'PAYMENT_METHOD_UNAVAILABLE':
+      return {
+        message: `Paying for ${subject.product === 'stars' ? 'Telegram Stars' : 'Telegram Premium'} in ${method} is not available on this service.`,
+        action: `Keep this payment method disabled; offer payment_method=${subject.payment_method === 'usdt' ? 'gram' : 'usdt'} if it is available. ${REPEAT}`,
+      };
+  }
+}

@@ -1,0 +1,94 @@
+import { PRODUCTS, PREMIUM_MONTHS, STARS_MAX, STARS_MIN, type Product } from '../products/product-rules';
+import { amountByProductRule, amountField, productField } from './common.schema';
+
+const decimalString = (description: string) => ({ type: 'string', pattern: '^\\d+(\\.\\d+)?$', description }) as const;
+
+/** A price in both payment currencies, as exact decimal strings. */
+export const PricePairSchema = {
+  $id: 'PricePair',
+  type: 'object',
+  required: ['gram', 'usdt'],
+  additionalProperties: false,
+  properties: {
+    gram: decimalString('GRAM (TON coin), up to 9 decimals, exactly as Fragment prices it. Keep it a string.'),
+    usdt: decimalString('USDT, up to 6 decimals (Fragment prices in USD; 1 USDT = 1 USD). Keep it a string.'),
+  },
+} as const;
+
+export const PriceQuoteQuerySchema = {
+  $id: 'PriceQuoteQuery',
+  type: 'object',
+  description: 'Query parameters of GET /api/v1/prices/quote. Unknown parameters are rejected.',
+  required: ['product', 'amount'],
+  additionalProperties: false,
+  properties: {
+    product: productField,
+    amount: { ...amountField, description: `Stars: ${STARS_MIN} to ${STARS_MAX}. Premium: months, ${PREMIUM_MONTHS.join(', ')}.` },
+  },
+  // Ajv applies `allOf` before `properties`: coerce `amount` to an integer first, or the
+  // product rule would compare the query string "6" with the numbers it allows.
+  allOf: [{ properties: { amount: { type: 'integer' } } }, ...amountByProductRule],
+} as const;
+
+export interface PriceQuoteQuery {
+  product: Product;
+  amount: number;
+}
+
+export const PriceQuoteSchema = {
+  $id: 'PriceQuote',
+  type: 'object',
+  description: 'Informational, not reserved: a fresh invoice is priced when a purchase starts.',
+  required: ['product', 'amount', 'prices', 'stale', 'quoted_at', 'updated_at'],
+  additionalProperties: false,
+  properties: {
+    product: { type: 'string', enum: [...PRODUCTS] },
+    amount: { type: 'integer' },
+    prices: { $ref: '#/components/schemas/PricePair' },
+    stale: {
+      type: 'boolean',
+      description: 'true when Fragment could not be asked just now and the last known (or a derived) price is returned.',
+    },
+    derived: {
+      type: 'boolean',
+      description:
+        'true when Fragment never priced this exact quantity and the value was computed from the last known per-star USD price and TON rate with Fragment\'s own rounding (always stale).',
+    },
+    quoted_at: { type: 'string', format: 'date-time', description: 'When this answer was produced.' },
+    updated_at: { type: 'string', format: 'date-time', description: 'When Fragment produced the underlying price.' },
+  },
+} as const;
+
+export const PriceListSchema = {
+  $id: 'PriceList',
+  type: 'object',
+  description: 'Reference prices: 50 Stars and Premium 3/6/12 months. Informational, not reserved.',
+  required: ['stars', 'premium', 'stale', 'updated_at'],
+  additionalProperties: false,
+  properties: {
+    stars: {
+      type: 'object',
+      required: ['50'],
+      additionalProperties: false,
+      properties: { '50': { $ref: '#/components/schemas/PricePair' } },
+      description: 'Stars are priced linearly in USD; ask /api/v1/prices/quote for an exact quantity.',
+    },
+    premium: {
+      type: 'object',
+      required: ['3', '6', '12'],
+      additionalProperties: false,
+      properties: {
+        '3': { $ref: '#/components/schemas/PricePair' },
+        '6': { $ref: '#/components/schemas/PricePair' },
+        '12': { $ref: '#/components/schemas/PricePair' },
+      },
+    },
+    stale: { type: 'boolean', description: 'true when the list is older than the refresh period allows because Fragment could not be asked.' },
+    updated_at: { type: 'string', format: 'date-time', description: 'When Fragment produced these prices.' },
+  },
+} as const;
+
+export interface PricePairBody {
+  gram: string;
+  usdt: string;
+}
