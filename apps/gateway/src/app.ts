@@ -5,6 +5,7 @@ import type { DatabaseHandle, SecretVault } from '@starsgate/db';
 import { PurchaseRepository } from '@starsgate/db';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
+import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFound } from './http/error-handler';
@@ -13,12 +14,14 @@ import { redisRateLimit } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import type { GatewayMetrics } from './observability/metrics';
 import { buildOpenApiDocument } from './openapi/openapi-document';
+import { walletsOpenApi } from './openapi/wallets.openapi';
 import { docsRoutes } from './routes/docs.routes';
 import { healthRoutes, type HealthState } from './routes/health.routes';
 import { purchasesRoutes } from './routes/purchases.routes';
 import { readsOpenApi } from './openapi/reads.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { pricesRoutes } from './routes/prices.routes';
+import { walletsRoutes } from './routes/wallets.routes';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -28,6 +31,7 @@ export interface GatewayDeps {
   queue: Queue<PurchaseJobData>;
   vault: SecretVault;
   metrics: GatewayMetrics;
+  chain: ChainClient;
   /** Availability checker and price book; built from `config.reads` when absent. */
   reads?: FragmentReads;
   /** Prefix for the gateway's own Redis keys (rate limits). */
@@ -50,7 +54,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   const purchases = new PurchaseRepository(deps.database.db);
   const reads = deps.reads ?? createReads(deps);
-  const document = buildOpenApiDocument([readsOpenApi]);
+  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi]);
 
   app.use(requestContext(deps.logger));
   app.use(accessLog(deps.metrics));
@@ -76,6 +80,14 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       metrics: deps.metrics,
       network: deps.config.network,
       idempotencyLockTimeoutMs: deps.config.idempotencyLockTimeoutMs,
+    }),
+  );
+
+  app.use(
+    walletsRoutes({
+      network: deps.config.network,
+      chain: deps.chain,
+      usdtMaster: parseWalletAddress(deps.config.usdtMaster, deps.config.network, 'USDT_MASTER_ADDRESS'),
     }),
   );
 

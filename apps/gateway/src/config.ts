@@ -9,6 +9,8 @@ export interface GatewayConfig {
   redisUrl: string;
   bullPrefix: string;
   network: 'mainnet' | 'testnet';
+  toncenter: { url: string; apiKey: string | undefined };
+  usdtMaster: string;
   secretKey: string | undefined;
   dataDir: string;
   production: boolean;
@@ -24,6 +26,10 @@ export interface GatewayConfig {
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/starsgate';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+/** The local sandbox chain; production sets https://toncenter.com. */
+export const DEFAULT_TONCENTER_URL = 'http://127.0.0.1:8090/toncenter';
+/** Tether USD on TON (ton.md §5.1): the only jetton accepted as USDT. */
+export const MAINNET_USDT_MASTER = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const read = new EnvReader(env);
@@ -35,6 +41,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     redisUrl: read.url('REDIS_URL', DEFAULT_REDIS_URL, ['redis:', 'rediss:']),
     bullPrefix: read.string('BULLMQ_PREFIX', 'bull'),
     network: read.oneOf('TON_NETWORK', 'mainnet', ['mainnet', 'testnet'] as const),
+    toncenter: {
+      url: read.url('TONCENTER_URL', DEFAULT_TONCENTER_URL, ['http:', 'https:']),
+      apiKey: read.string('TONCENTER_API_KEY'),
+    },
+    usdtMaster: read.string('USDT_MASTER_ADDRESS', MAINNET_USDT_MASTER),
     secretKey: read.string('STARSGATE_SECRET_KEY'),
     dataDir: path.resolve(read.string('STARSGATE_DATA_DIR', '.data')),
     production,

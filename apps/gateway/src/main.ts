@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connectDatabase, loadKeyRing, migrateDatabase, SecretVault } from '@starsgate/db';
 import { ConfigError, createLogger, createPurchaseQueue, createRedisConnection, redactUrl } from '@starsgate/platform';
+import { ToncenterChainClient } from '@starsgate/ton';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
 import { createGatewayMetrics } from './observability/metrics';
@@ -16,7 +17,8 @@ async function main(): Promise<void> {
   const vault = new SecretVault(
     loadKeyRing({ value: config.secretKey, dataDir: config.dataDir, allowGenerated: !config.production, warn: (message) => logger.warn(message) }),
   );
-  const gateway = buildGateway({ config, logger, database, redis, queue, vault, metrics: createGatewayMetrics() });
+  const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, apiKey: config.toncenter.apiKey });
+  const gateway = buildGateway({ config, logger, database, redis, queue, vault, chain, metrics: createGatewayMetrics() });
 
   const server: Server = gateway.app.listen(config.port, config.host);
   await once(server, 'listening');

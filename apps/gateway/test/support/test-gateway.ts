@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
 import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { ToncenterChainClient } from '@starsgate/ton';
 import { createLogger, createPurchaseQueue, createRedisConnection, type PurchaseJobData } from '@starsgate/platform';
 import { buildGateway, type Gateway } from '../../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
@@ -45,7 +46,8 @@ export async function createTestGateway(
   const queue = createPurchaseQueue(createRedisConnection(config.redisUrl), bullPrefix);
   const vault = new SecretVault(parseKeyRing(`t1:${randomBytes(32).toString('base64')}`));
   const metrics = createGatewayMetrics();
-  const gateway = buildGateway({ config, logger, database, redis, queue, vault, metrics, redisKeyPrefix: options.redisKeyPrefix ?? bullPrefix });
+  const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 });
+  const gateway = buildGateway({ config, logger, database, redis, queue, vault, metrics, chain, redisKeyPrefix: options.redisKeyPrefix ?? bullPrefix });
   return {
     ...gateway,
     database,

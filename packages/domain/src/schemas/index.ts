@@ -3,3 +3,4 @@ export * from './common.schema';
 export * from './error-body.schema';
 export * from './prices.schema';
 export * from './purchase.schema';
+export * from './wallet.schema';

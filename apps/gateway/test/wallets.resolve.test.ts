@@ -1,0 +1,148 @@
+import request from 'supertest';
+import { mnemonicNew } from '@ton/crypto';
+import { startSandbox, type StartedSandbox, type DemoWallet } from '@starsgate/sandbox';
+import { createTestGateway, BIP39_PHRASE, BIP39_INDEX0_V5R1, BIP39_INDEX1_V5R1, type TestGateway } from './support/test-gateway';
+
+let sandbox: StartedSandbox;
+let gateway: TestGateway;
+let demo: Record<DemoWallet['id'], DemoWallet>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, blockMs: 50, fragment: false });
+  demo = Object.fromEntries(sandbox.demoWallets.map((wallet) => [wallet.id, wallet])) as typeof demo;
+  gateway = await createTestGateway({
+    RATE_LIMIT_MAX: '100000',
+    TONCENTER_URL: `${sandbox.url}/toncenter`,
+    USDT_MASTER_ADDRESS: sandbox.chain.usdtMaster.toString(),
+  });
+});
+afterAll(async () => {
+  await gateway.close();
+  await sandbox.close();
+});
+
+const resolve = (body: object) => request(gateway.app).post('/api/v1/wallets/resolve').send(body);
+
+describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
+  it('12-word seed + account_index → the V5R1 account at that index', async () => {
+    const response = await resolve({ seed: BIP39_PHRASE, account_index: 1 });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      account_index: 1,
+      wallet_version: 'V5R1',
+      wallet_address: BIP39_INDEX1_V5R1,
+      seed_format: 'bip39_12',
+      network: 'mainnet',
+      balances: { gram: '0', usdt: '0' },
+    });
+    expect(response.body.raw_address).toMatch(/^0:[0-9a-f]{64}$/);
+    expect(response.body.publicKey).toBeUndefined();
+  });
+
+  it('12-word seed + wallet_address → the matching derived wallet is found', async () => {
+    const response = await resolve({ seed: BIP39_PHRASE, wallet_address: BIP39_INDEX1_V5R1 });
+    expect(response.status).toBe(200);
+    expect(response.body.account_index).toBe(1);
+  });
+
+  it('12-word seed + both → verified pair; a wrong pair is WALLET_ADDRESS_MISMATCH', async () => {
+    expect((await resolve({ seed: BIP39_PHRASE, wallet_address: BIP39_INDEX0_V5R1, account_index: 0 })).status).toBe(200);
+    const mismatch = await resolve({ seed: BIP39_PHRASE, wallet_address: BIP39_INDEX0_V5R1, account_index: 1 });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body).toMatchObject({ code: 'WALLET_ADDRESS_MISMATCH', action: 'Correct the address/index pair or resolve again.' });
+  });
+
+  it('12-word seed alone → WALLET_SELECTION_REQUIRED', async () => {
+    const response = await resolve({ seed: BIP39_PHRASE });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'WALLET_SELECTION_REQUIRED', action: 'Add wallet_address or account_index.' });
+  });
+
+  it('funded demo 12-word account reports exact balances', async () => {
+    const wallet = demo['bip39-0'];
+    const response = await resolve({ seed: wallet.seed, account_index: 0 });
+    expect(response.status).toBe(200);
+    expect(response.body.wallet_address).toBe(wallet.address);
+    expect(response.body.balances).toEqual({ gram: wallet.funding.gram, usdt: wallet.funding.usdt });
+  });
+
+  it('24-word seed → the deployed contract (V4R2 here) is used directly', async () => {
+    const wallet = demo['ton24-v4r2'];
+    const response = await resolve({ seed: wallet.seed });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ seed_format: 'ton_24', wallet_version: 'V4R2', version_source: 'deployed', wallet_address: wallet.address, account_index: 0 });
+  });
+
+  it('Base64 key → used directly; an address of another key is WALLET_ADDRESS_MISMATCH', async () => {
+    const wallet = demo['base64-v5r1'];
+    const response = await resolve({ seed: wallet.seed, wallet_address: wallet.address });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ seed_format: 'base64_key', wallet_version: 'V5R1' });
+    const mismatch = await resolve({ seed: wallet.seed, wallet_address: BIP39_INDEX0_V5R1 });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.code).toBe('WALLET_ADDRESS_MISMATCH');
+  });
+
+  it.each([
+    ['INVALID_BIP39_SEED', { seed: 'cook voyage document eight skate token alien guide drink uncle term term', account_index: 0 }, 'Check all 12 words and their order.'],
+    ['INVALID_WALLET_ADDRESS', { seed: BIP39_PHRASE, wallet_address: '0:xyz' }, 'Send a valid friendly or raw address.'],
+    ['INVALID_ACCOUNT_INDEX', { seed: BIP39_PHRASE, account_index: 101 }, 'Send an integer from 0 to 100.'],
+    ['WALLET_INDEX_NOT_FOUND', { seed: BIP39_PHRASE, wallet_address: 'UQADGkHaOHfStKdqJEwB916xGjQsSP25XahcJWomf-7pRELD' }, 'Call the resolver and reuse its account_index.'],
+    ['UNSUPPORTED_WALLET_SEED_FORMAT', { seed: 'not a seed at all' }, undefined],
+  ])('%s is a 400 with the spec action', async (code, body, action) => {
+    const response = await resolve(body);
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe(code);
+    if (action) expect(response.body.action).toBe(action);
+    expect(JSON.stringify(response.body)).not.toContain('cook voyage');
+  });
+
+  it('a testnet address on this mainnet deployment is INVALID_WALLET_ADDRESS saying so', async () => {
+    const response = await resolve({ seed: BIP39_PHRASE, wallet_address: '0QBY_bi0lbR4Ww6Tmfjf_dbaEsJ2Pm0VlMmQBl3Cm-ljKGDm' });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('INVALID_WALLET_ADDRESS');
+    expect(response.body.message.toLowerCase()).toContain('testnet');
+  });
+
+  it('rejects unknown fields', async () => {
+    const response = await resolve({ seed: BIP39_PHRASE, account_index: 0, network: 'mainnet' });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('UNKNOWN_FIELD');
+  });
+
+  it('keeps the event loop turning during a burst of 50 TON-native resolves', async () => {
+    // Distinct seeds: the derived-key cache would otherwise answer all but the first.
+    const seeds = await Promise.all(Array.from({ length: 50 }, async () => (await mnemonicNew(24)).join(' ')));
+    let maxGap = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 10);
+    const burst = seeds.map((seed) => resolve({ seed }));
+    const started = Date.now();
+    const probe = await request(gateway.app).get('/livez');
+    const probeMs = Date.now() - started;
+    const results = await Promise.all(burst);
+    clearInterval(ticker);
+    expect(probe.status).toBe(200);
+    expect(results.every((result) => result.status === 200 || result.status === 503)).toBe(true);
+    expect(results.filter((result) => result.status === 200).length).toBeGreaterThan(0);
+    // Loose bounds: the point is that the loop is not blocked for the burst's whole duration.
+    expect(maxGap).toBeLessThan(500);
+    expect(probeMs).toBeLessThan(1_000);
+  });
+
+  it('reports balances_error instead of balances when the chain is unreachable', async () => {
+    const offline = await createTestGateway({ TONCENTER_URL: 'http://127.0.0.1:9/toncenter' });
+    try {
+      const response = await request(offline.app).post('/api/v1/wallets/resolve').send({ seed: BIP39_PHRASE, account_index: 0 });
+      expect(response.status).toBe(200);
+      expect(response.body.balances).toBeUndefined();
+      expect(response.body.balances_error).toBe('CHAIN_UNAVAILABLE');
+    } finally {
+      await offline.close();
+    }
+  });
+});
