@@ -142,6 +142,20 @@ describe('input', () => {
   });
 });
 
+describe('credentials', () => {
+  it('never writes the Fragment cookies to the log, even at debug level and on failures', async () => {
+    const gw = await gateway();
+    await check(gw, order({ username: '@alice' }));
+    fragment.configure({ faults: { methods: { searchStarsRecipient: { serverErrorRate: 1 } } } });
+    expect((await check(gw, order({ username: '@bob' }))).status).toBe(503);
+    const log = gw.logLines.join('\n');
+    expect(log).toContain('availability check not answered');
+    const secrets = fragment.env.FRAGMENT_COOKIES!.split('; ').map((pair) => pair.split('=')[1] ?? '').filter((value) => value.length >= 8);
+    expect(secrets.length).toBe(3);
+    for (const secret of secrets) expect(log).not.toContain(secret);
+  });
+});
+
 describe('payment methods switched off by configuration', () => {
   it('answers PAYMENT_METHOD_UNAVAILABLE without asking Fragment, per product or everywhere', async () => {
     const gw = await gateway({ DISABLED_PAYMENT_METHODS: 'premium:usdt' });

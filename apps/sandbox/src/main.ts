@@ -1,5 +1,6 @@
 import { parseFaultConfig } from './chain/chain-faults';
 import { startSandbox } from './server';
+import { demoFragmentCookies } from './fragment';
 
 /**
  * Sandbox process entry. Env: SANDBOX_PORT (8090), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR
@@ -23,11 +24,14 @@ async function main(): Promise<void> {
     seed: env['SANDBOX_SEED'] ?? 'starsgate-demo',
     faults,
   });
+  const seed = env['SANDBOX_SEED'] ?? 'starsgate-demo';
 
   const lines = [
     `starsgate sandbox listening on ${sandbox.url}`,
     `  toncenter: ${sandbox.url}/toncenter/api/v2 | /api/v3   fragment: ${sandbox.url}/fragment   demo: ${sandbox.url}/demo`,
     `  USDT stand-in master: ${sandbox.chain.usdtMaster.toString()}   block: ${sandbox.chain.blockMs} ms   data: ${sandbox.chain.dataDir ?? '(memory)'}`,
+    // The simulator's demo login: what the gateway and the worker need to talk to it (sandbox only).
+    `  for the gateway and worker: FRAGMENT_BASE_URL=${sandbox.url}/fragment FRAGMENT_COOKIES='${demoFragmentCookies(seed)}'`,
     '  demo wallets (sandbox only, never use on mainnet):',
     ...sandbox.demoWallets.map((w) => `   - ${w.id} [${w.format}${w.format === 'bip39_12' ? ` #${w.accountIndex}` : ''}, ${w.version}] ${w.address}\n       seed: ${w.seed}\n       ${w.funding.gram} GRAM, ${w.funding.usdt} USDT — ${w.description}`),
   ];
