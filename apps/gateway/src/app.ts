@@ -79,7 +79,6 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       queue: deps.queue,
       metrics: deps.metrics,
       network: deps.config.network,
-      idempotencyLockTimeoutMs: deps.config.idempotencyLockTimeoutMs,
     }),
   );
 

@@ -6,6 +6,7 @@ export interface GatewayConfig {
   port: number;
   host: string;
   databaseUrl: string;
+  databasePoolSize: number;
   redisUrl: string;
   bullPrefix: string;
   network: 'mainnet' | 'testnet';
@@ -38,6 +39,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     port: read.port('PORT', 8080),
     host: read.string('HOST', '0.0.0.0'),
     databaseUrl: read.url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 20, { min: 1, max: 500 }),
     redisUrl: read.url('REDIS_URL', DEFAULT_REDIS_URL, ['redis:', 'rediss:']),
     bullPrefix: read.string('BULLMQ_PREFIX', 'bull'),
     network: read.oneOf('TON_NETWORK', 'mainnet', ['mainnet', 'testnet'] as const),

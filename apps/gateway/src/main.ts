@@ -11,7 +11,12 @@ async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
   await migrateDatabase(config.databaseUrl);
-  const database = connectDatabase(config.databaseUrl, { applicationName: 'starsgate-gateway' });
+  const database = connectDatabase(config.databaseUrl, {
+    applicationName: 'starsgate-gateway',
+    max: config.databasePoolSize,
+    lockTimeoutMs: config.idempotencyLockTimeoutMs,
+    onError: (error) => logger.warn('idle PostgreSQL connection lost', { error }),
+  });
   const redis = createRedisConnection(config.redisUrl);
   const queue = createPurchaseQueue(createRedisConnection(config.redisUrl), config.bullPrefix);
   const vault = new SecretVault(

@@ -2,7 +2,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
 import * as schema from './schema';
 
-export type Database = NodePgDatabase<typeof schema>;
+export type Database = NodePgDatabase<typeof schema> & { $client: Pool };
 
 export interface DatabaseHandle {
   db: Database;
@@ -10,14 +10,22 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function connectDatabase(url: string, options: { max?: number; applicationName?: string } = {}): DatabaseHandle {
+export function connectDatabase(
+  url: string,
+  options: { max?: number; applicationName?: string; lockTimeoutMs?: number; onError?: (error: Error) => void } = {},
+): DatabaseHandle {
   const pool = new Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'starsgate',
     // A transaction never waits on a network call; keep stuck ones from holding locks for long.
     idle_in_transaction_session_timeout: 30_000,
+    // Bounds any wait on a row or index lock (e.g. two requests with one idempotency key).
+    ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
   });
+  // An idle client dropped by the server (restart, failover) must not crash the process: the pool
+  // replaces it on the next checkout.
+  pool.on('error', (error) => options.onError?.(error));
   const db = drizzle(pool, { schema });
   return {
     db,

@@ -17,7 +17,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(TEST_DATABASE_ADMIN_URL);
   url.pathname = `/${name}`;
   await migrateDatabase(url.toString());
-  const handle = connectDatabase(url.toString(), { max: 20 });
+  const handle = connectDatabase(url.toString(), { max: 20, lockTimeoutMs: 2_000 });
   return {
     ...handle,
     url: url.toString(),

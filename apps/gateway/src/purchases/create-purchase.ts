@@ -13,7 +13,6 @@ export interface CreatePurchaseDeps {
   queue: Queue<PurchaseJobData>;
   metrics: GatewayMetrics;
   network: Network;
-  idempotencyLockTimeoutMs: number;
 }
 
 export interface CreatePurchaseResult {
@@ -76,7 +75,6 @@ export async function createPurchase(
     },
     (purchaseId) => deps.vault.seal(purchaseId, input.seed),
     { fromStatus: null, toStatus: 'queued', actor: 'gateway', reason: 'purchase accepted', requestId: context.requestId },
-    deps.idempotencyLockTimeoutMs,
   );
   if (!result.created) return replayOrConflict(deps, result.purchase, order);
 

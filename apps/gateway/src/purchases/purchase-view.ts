@@ -1,15 +1,15 @@
-import type { PurchaseRow } from '@starsgate/db';
+import type { PurchaseViewRow } from '@starsgate/db';
 
 export function statusUrl(purchaseId: string): string {
   return `/api/v1/purchases/${purchaseId}`;
 }
 
-export function acceptedView(row: PurchaseRow) {
+export function acceptedView(row: Pick<PurchaseViewRow, 'id' | 'status'>) {
   return { purchase_id: row.id, status: row.status, status_url: statusUrl(row.id) };
 }
 
 /** The public shape of a purchase: never wallet secrets, never internal lease data. */
-export function purchaseView(row: PurchaseRow) {
+export function purchaseView(row: PurchaseViewRow) {
   const error = row.error as { code: string; message: string; action?: string; details?: unknown[] } | null;
   return {
     purchase_id: row.id,

@@ -23,7 +23,7 @@ export function purchasesRoutes(deps: CreatePurchaseDeps & { purchases: Purchase
 
   router.get('/api/v1/purchases/:purchase_id', async (req, res) => {
     const id = req.params.purchase_id;
-    const purchase = UUID.test(id) ? await deps.purchases.findById(id.toLowerCase()) : undefined;
+    const purchase = UUID.test(id) ? await deps.purchases.findViewById(id.toLowerCase()) : undefined;
     if (!purchase) throw AppError.field('PURCHASE_NOT_FOUND', 'purchase_id', 'No purchase with this id exists in this environment.');
     res.json(purchaseView(purchase));
   });

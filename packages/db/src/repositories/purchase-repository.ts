@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../database';
-import { purchaseEvents, purchases, walletSecrets, type NewPurchaseRow, type PurchaseRow } from '../schema';
+import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
 
 export interface PurchaseEventInput {
@@ -11,6 +11,21 @@ export interface PurchaseEventInput {
   data?: unknown;
   requestId?: string;
 }
+
+/** The columns a client may see: what GET /api/v1/purchases/:id reads, and nothing else. */
+const viewColumns = {
+  id: purchases.id,
+  status: purchases.status,
+  product: purchases.product,
+  username: purchases.username,
+  amount: purchases.amount,
+  paymentMethod: purchases.paymentMethod,
+  transactionHash: purchases.transactionHash,
+  error: purchases.error,
+  createdAt: purchases.createdAt,
+  updatedAt: purchases.updatedAt,
+};
+export type PurchaseViewRow = Pick<PurchaseRow, keyof typeof viewColumns>;
 
 export type InsertPurchaseResult = { created: true; purchase: PurchaseRow } | { created: false; purchase: PurchaseRow };
 
@@ -24,48 +39,117 @@ export class IdempotencyKeyLockedError extends Error {
 
 const LOCK_NOT_AVAILABLE = '55P03';
 
+const INTAKE_SQL = `
+  WITH purchase AS (
+    INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount,
+                           payment_method, seed_format, account_index, requested_wallet_address, wallet_address, wallet_version, request_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING *
+  ), secret AS (
+    INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext)
+    SELECT id, $16, $17, $18 FROM purchase
+  ), event AS (
+    INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data, request_id)
+    SELECT id, $19, $20, version, $21, $22, $23::jsonb, $24 FROM purchase
+  )
+  SELECT * FROM purchase`;
+
+const PURCHASE_COLUMNS = Object.entries(getTableColumns(purchases));
+
+/** Maps a raw `purchases` row (snake_case, driver types) with Drizzle's own column decoders. */
+function fromDriverRow(raw: Record<string, unknown>): PurchaseRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of PURCHASE_COLUMNS) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as PurchaseRow;
+}
+
 export class PurchaseRepository {
-  constructor(private readonly db: Database) {}
+  // Prepared once: the hot reads skip query building and PostgreSQL re-planning per request.
+  private readonly byId;
+  private readonly viewById;
+  private readonly byKey;
+
+  constructor(private readonly db: Database) {
+    this.byId = db.select().from(purchases).where(eq(purchases.id, sql.placeholder('id'))).prepare('purchase_by_id');
+    this.viewById = db.select(viewColumns).from(purchases).where(eq(purchases.id, sql.placeholder('id'))).prepare('purchase_view_by_id');
+    this.byKey = db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.idempotencyKey, sql.placeholder('key')))
+      .prepare('purchase_by_idempotency_key');
+  }
 
   /**
-   * Claims the idempotency key and stores the purchase, its first event and its sealed
-   * secret in one transaction. A concurrent duplicate waits on the unique index (bounded by
-   * `lockTimeoutMs`) and then sees the winner's row.
+   * Claims the idempotency key and stores the purchase, its first event and its sealed secret
+   * in ONE statement (data-modifying CTEs are atomic), so intake costs a single round trip. A
+   * concurrent duplicate waits on the unique index until the winner commits (bounded by the
+   * connection's lock_timeout) and then finds the winner's row.
    */
   async insertOrGetByKey(
     row: NewPurchaseRow & { id: string },
     buildSecret: (purchaseId: string) => SealedSecret,
     event: PurchaseEventInput,
-    lockTimeoutMs = 2_000,
   ): Promise<InsertPurchaseResult> {
+    const sealed = buildSecret(row.id);
+    let inserted: Record<string, unknown> | undefined;
     try {
-      return await this.db.transaction(async (tx) => {
-        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${Math.max(1, Math.floor(lockTimeoutMs))}ms'`));
-        const inserted = await tx.insert(purchases).values(row).onConflictDoNothing({ target: purchases.idempotencyKey }).returning();
-        const purchase = inserted[0];
-        if (!purchase) {
-          const [existing] = await tx.select().from(purchases).where(eq(purchases.idempotencyKey, row.idempotencyKey));
-          if (!existing) throw new Error('idempotency key conflict without a row');
-          return { created: false as const, purchase: existing };
-        }
-        const sealed = buildSecret(purchase.id);
-        await tx.insert(walletSecrets).values({ purchaseId: purchase.id, ...sealed });
-        await tx.insert(purchaseEvents).values({ purchaseId: purchase.id, version: purchase.version, ...event });
-        return { created: true as const, purchase };
+      const result = await this.db.$client.query({
+        name: 'purchase_intake',
+        text: INTAKE_SQL,
+        values: [
+          row.id,
+          row.idempotencyKey,
+          row.requestFingerprint,
+          row.fingerprintKeyId,
+          row.status,
+          row.product,
+          row.username,
+          row.amount,
+          row.paymentMethod,
+          row.seedFormat,
+          row.accountIndex ?? null,
+          row.requestedWalletAddress ?? null,
+          row.walletAddress ?? null,
+          row.walletVersion ?? null,
+          row.requestId ?? null,
+          sealed.keyId,
+          sealed.wrappedKey,
+          sealed.ciphertext,
+          event.fromStatus,
+          event.toStatus,
+          event.actor,
+          event.reason ?? null,
+          event.data === undefined ? null : JSON.stringify(event.data),
+          event.requestId ?? null,
+        ],
       });
+      inserted = result.rows[0];
     } catch (error) {
       if (hasCode(error, LOCK_NOT_AVAILABLE)) throw new IdempotencyKeyLockedError();
       throw error;
     }
+    if (inserted) return { created: true, purchase: fromDriverRow(inserted) };
+    const existing = await this.findByIdempotencyKey(row.idempotencyKey);
+    if (!existing) throw new Error('idempotency key conflict without a row');
+    return { created: false, purchase: existing };
   }
 
   async findById(id: string): Promise<PurchaseRow | undefined> {
-    const [row] = await this.db.select().from(purchases).where(eq(purchases.id, id));
+    const [row] = await this.byId.execute({ id });
+    return row;
+  }
+
+  async findViewById(id: string): Promise<PurchaseViewRow | undefined> {
+    const [row] = await this.viewById.execute({ id });
     return row;
   }
 
   async findByIdempotencyKey(key: string): Promise<PurchaseRow | undefined> {
-    const [row] = await this.db.select().from(purchases).where(eq(purchases.idempotencyKey, key));
+    const [row] = await this.byKey.execute({ key });
     return row;
   }
 

@@ -58,7 +58,7 @@ export async function resolveWalletOffline(input: WalletSelection, network: Netw
       const accountIndex = input.account_index as number;
       const pair = await deriveKeyPair(input.seed, 'bip39_12', accountIndex);
       pair.secretKey.fill(0);
-      const address = createWalletContract('V5R1', pair.publicKey, network).address;
+      const address = v5r1Address(pair.publicKey, network);
       if (wanted && !wanted.equals(address)) {
         throw AppError.field('WALLET_ADDRESS_MISMATCH', 'wallet_address', `wallet_address is not the V5R1 wallet of account_index ${accountIndex} of this seed.`);
       }

@@ -1,0 +1,117 @@
+/**
+ * Shared by the bench scripts: the real gateway in-process on a fresh database, a bare Express 5
+ * app to compare against, and an autocannon runner that refuses to report a run with failures.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { SecretVault, parseKeyRing } from '@starsgate/db';
+import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
+import { ToncenterChainClient } from '@starsgate/ton';
+import { buildGateway, type Gateway } from '../../apps/gateway/src/app';
+import { loadGatewayConfig } from '../../apps/gateway/src/config';
+import { createGatewayMetrics } from '../../apps/gateway/src/observability/metrics';
+
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+
+export interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
+
+export function listen(app: express.Express): Promise<{ server: Server; url: string }> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+  });
+}
+
+/** Load comes from a separate process (see autocannon-runner.ts): with two cores, one each. */
+function autocannon(options: Record<string, unknown>): Promise<AutocannonResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'autocannon-runner.ts'), JSON.stringify(options)],
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => (error ? reject(new Error(`autocannon failed: ${stderr || error.message}`)) : resolve(JSON.parse(stdout) as AutocannonResult)),
+    );
+  });
+}
+
+export async function measure(label: string, options: Record<string, unknown>): Promise<AutocannonResult> {
+  const result = await autocannon({ duration: DURATION, ...options });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts — the bench measured failures`);
+  }
+  process.stdout.write(
+    `  ${label.padEnd(44)} ${Math.round(result.requests.average).toString().padStart(7)} req/s   p50 ${String(result.latency.p50).padStart(3)} ms   p99 ${String(result.latency.p99).padStart(4)} ms\n`,
+  );
+  return result;
+}
+
+export function ratioLine(label: string, ours: AutocannonResult, bare: AutocannonResult, target: number): string {
+  const ratio = ours.requests.average / bare.requests.average;
+  const verdict = ratio >= target ? 'meets' : 'MISSES';
+  return `  ${label.padEnd(44)} ${(ratio * 100).toFixed(1).padStart(5)} % of bare (target ≥ ${Math.round(target * 100)} %: ${verdict})`;
+}
+
+/** The minimal Express 5 app the gateway is compared with: parse JSON, answer JSON. */
+export function bareExpressApp(): express.Express {
+  const app = express();
+  app.use(express.json());
+  app.get('/bare', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.post('/bare', (req, res) => {
+    res.status(202).json({ received: Object.keys(req.body ?? {}).length });
+  });
+  return app;
+}
+
+export interface BenchGateway {
+  gateway: Gateway;
+  database: TestDatabase;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The real gateway (Redis rate limiter, validation, PostgreSQL, BullMQ) on a fresh database. */
+export async function startBenchGateway(env: Record<string, string> = {}): Promise<BenchGateway> {
+  const database = await createTestDatabase();
+  const config = loadGatewayConfig({ ...process.env, DATABASE_URL: database.url, RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn', ...env });
+  const redis = createRedisConnection(config.redisUrl);
+  const queueConnection = createRedisConnection(config.redisUrl);
+  const queue = createPurchaseQueue(queueConnection, `bench-${randomBytes(4).toString('hex')}`);
+  const gateway = buildGateway({
+    config,
+    logger: createLogger({ service: 'gateway', level: 'warn' }),
+    database,
+    redis,
+    queue,
+    vault: new SecretVault(parseKeyRing(`b1:${randomBytes(32).toString('base64')}`)),
+    metrics: createGatewayMetrics(),
+    chain: new ToncenterChainClient({ baseUrl: config.toncenter.url }),
+    redisKeyPrefix: `bench-${randomBytes(4).toString('hex')}`,
+  });
+  const { server, url } = await listen(gateway.app);
+  return {
+    gateway,
+    database,
+    url,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await queue.obliterate({ force: true });
+      await queue.close();
+      await Promise.allSettled([redis.quit(), queueConnection.quit()]);
+      await database.drop();
+    },
+  };
+}

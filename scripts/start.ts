@@ -1,0 +1,80 @@
+/**
+ * `npm start`: the whole product on one machine. Starts the offline sandbox (local chain with
+ * funded demo wallets + Fragment simulator) unless real upstreams are configured, then the
+ * gateway and the worker pointed at it. Ctrl-C stops all three.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+const useSandbox = !process.env.FRAGMENT_BASE_URL && !process.env.TONCENTER_URL;
+const sandboxPort = process.env.SANDBOX_PORT ?? '8090';
+const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+const children: ChildProcess[] = [];
+
+function run(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    process.stderr.write(`[start] ${name} exited (${signal ?? code})\n`);
+    if (!stopping) stop(code ?? 1);
+  });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url: string, timeoutMs: number): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return response;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+let stopping = false;
+function stop(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 5_000).unref();
+  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve))))).then(() =>
+    process.exit(code),
+  );
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+async function main(): Promise<void> {
+  const upstream: NodeJS.ProcessEnv = {};
+  if (useSandbox) {
+    run('sandbox', 'apps/sandbox/src/main.ts', { SANDBOX_PORT: sandboxPort });
+    const demo = (await (await waitFor(`${sandboxUrl}/demo`, 120_000)).json()) as {
+      usdt?: { master?: string };
+      fragment?: { cookies?: string; receivingAddresses?: Record<string, string> };
+    };
+    upstream.TONCENTER_URL = `${sandboxUrl}/toncenter`;
+    upstream.FRAGMENT_BASE_URL = `${sandboxUrl}/fragment`;
+    if (demo.usdt?.master) upstream.USDT_MASTER_ADDRESS = demo.usdt.master;
+    if (demo.fragment?.cookies) upstream.FRAGMENT_COOKIES = demo.fragment.cookies;
+    if (demo.fragment?.receivingAddresses) upstream.FRAGMENT_RECEIVING_ADDRESSES = Object.values(demo.fragment.receivingAddresses).join(',');
+    process.stdout.write(`[start] sandbox up at ${sandboxUrl} — demo wallets and usernames: ${sandboxUrl}/demo\n`);
+  }
+  run('gateway', 'apps/gateway/src/main.ts', upstream);
+  run('worker', 'apps/worker/src/main.ts', upstream);
+  await waitFor(`http://127.0.0.1:${process.env.PORT ?? '8080'}/readyz`, 60_000);
+  process.stdout.write(`[start] gateway ready at http://127.0.0.1:${process.env.PORT ?? '8080'} — API docs at /docs\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[start] ${error instanceof Error ? error.message : String(error)}\n`);
+  stop(1);
+});
