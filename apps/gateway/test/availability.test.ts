@@ -284,6 +284,7 @@ describe('limits that protect the Fragment login', () => {
     const limited = await check(gw, order({ username: '@bob' }));
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'AVAILABILITY_RATE_LIMITED', retry_after: 1 });
+    expect(limited.body.message).toMatch(/Fragment asked this service to slow down/);
     expect(limited.headers['retry-after']).toBe('1');
 
     fragment.heal();
@@ -309,6 +310,7 @@ describe('limits that protect the Fragment login', () => {
     const third = await check(gw, order({ username: '@typo_one' }));
     expect(third.status).toBe(429);
     expect(third.body.code).toBe('AVAILABILITY_RATE_LIMITED');
+    expect(third.body.message).toMatch(/for this username/);
     expect(third.body.retry_after).toBeGreaterThanOrEqual(1);
     expect(third.body.retry_after).toBeLessThanOrEqual(60);
     expect(fragment.calls('searchStarsRecipient') - before).toBe(2);

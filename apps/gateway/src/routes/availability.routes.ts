@@ -33,6 +33,14 @@ function rejectWalletFields(body: unknown): void {
   });
 }
 
+/** Why a check was refused, in words a shop can log; the wait is in retry_after either way. */
+const RATE_LIMIT_MESSAGES: Partial<Record<string, string>> = {
+  username_budget: 'Too many availability checks for this username; the recipient lookup budget protects the Fragment account.',
+  global_budget: 'Too many availability checks right now; the recipient lookup budget protects the Fragment account.',
+  upstream_rate_limited: 'Fragment asked this service to slow down; availability cannot be checked for a moment.',
+  upstream_cooldown: 'Fragment asked this service to slow down; availability cannot be checked for a moment.',
+};
+
 function retryAfterSeconds(ms: number | undefined): number {
   return ms === undefined ? DEFAULT_RETRY_AFTER_SECONDS : Math.max(1, Math.ceil(ms / 1000));
 }
@@ -40,7 +48,9 @@ function retryAfterSeconds(ms: number | undefined): number {
 function toAppError(req: Request, error: unknown): unknown {
   if (!isReadError(error)) return error;
   req.log.warn('availability check not answered', { reason: error.reason, kind: error.kind });
-  if (error.kind === 'RATE_LIMITED') return new AppError('AVAILABILITY_RATE_LIMITED', { retryAfterSeconds: retryAfterSeconds(error.retryAfterMs) });
+  if (error.kind === 'RATE_LIMITED') {
+    return new AppError('AVAILABILITY_RATE_LIMITED', { message: RATE_LIMIT_MESSAGES[error.reason] ?? RATE_LIMIT_MESSAGES.global_budget, retryAfterSeconds: retryAfterSeconds(error.retryAfterMs) });
+  }
   return new AppError('AVAILABILITY_TEMPORARILY_UNAVAILABLE', { retryAfterSeconds: retryAfterSeconds(error.retryAfterMs) });
 }
 
