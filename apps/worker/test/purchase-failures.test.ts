@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
 import { formatUnits, parseUnits } from '@starsgate/domain';
+import type { FragmentConfigPatch } from '../../sandbox/src/fragment';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
 
 jest.setTimeout(120_000);
@@ -18,7 +19,8 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  const methods = Object.fromEntries(Object.keys(h.sandbox.fragment!.config().faults.methods).map((key) => [key, null]));
+  // `null` deletes a key in a config patch: clear every per-method fault a test set.
+  const methods = Object.fromEntries(Object.keys(h.sandbox.fragment!.config().faults.methods).map((key) => [key, null])) as unknown as NonNullable<NonNullable<FragmentConfigPatch['faults']>['methods']>;
   h.sandbox.fragment!.configure({ faults: { methods, sessionExpired: false, needVerify: false, unknownReceiver: false, confirm: 'ok', done: 'normal', priceChangedNextInits: 0 } });
   h.sandbox.chain.faults.set({});
 });
@@ -117,7 +119,7 @@ describe('funds', () => {
     expect(details.map((d) => d.currency)).toEqual(['GRAM', 'USDT']);
     expect(details[0]).toMatchObject({ available: '0', shortfall: details[0]!.required });
     expect(details[1]).toEqual({ currency: 'USDT', required: order!.amount, available: '0', shortfall: order!.amount });
-    expect(parseUnits(details[0]!.required, 9)).toBeGreaterThan(parseUnits(RESERVE, 9));
+    expect(parseUnits(details[0]!.required!, 9)).toBeGreaterThan(parseUnits(RESERVE, 9));
   });
 });
 
