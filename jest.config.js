@@ -4,7 +4,7 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
-  testMatch: ['<rootDir>/{apps,packages}/*/test/**/*.test.ts'],
+  testMatch: ['<rootDir>/{apps,packages}/*/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testTimeout: 60_000,
   maxWorkers: 2,
   setupFiles: ['<rootDir>/jest.setup.js'],
