@@ -1,8 +1,8 @@
 /** One jest run for every workspace: `npm test` at the root. */
-// Transpile only: tsc type-checks every workspace once (npm test runs it first), so ts-jest
+// Transpile only (isolatedModules in tsconfig.base.json): tsc type-checks every workspace once (npm test runs it first), so ts-jest
 // skips per-file type-checking. (@swc/jest would be faster, but its platform binaries are not all
 // on the package registry our machines use, which breaks `npm ci`.)
-const tsJest = ['ts-jest', { isolatedModules: true, diagnostics: false }];
+const tsJest = ['ts-jest', { diagnostics: false }];
 
 module.exports = {
   testEnvironment: 'node',

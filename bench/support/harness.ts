@@ -87,8 +87,7 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
   const database = await createTestDatabase();
   const config = loadGatewayConfig({ ...process.env, DATABASE_URL: database.url, RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn', ...env });
   const redis = createRedisConnection(config.redisUrl);
-  const queueConnection = createRedisConnection(config.redisUrl);
-  const queue = createPurchaseQueue(queueConnection, `bench-${randomBytes(4).toString('hex')}`);
+  const queue = createPurchaseQueue(config.redisUrl, `bench-${randomBytes(4).toString('hex')}`);
   const gateway = buildGateway({
     config,
     logger: createLogger({ service: 'gateway', level: 'warn' }),
@@ -110,7 +109,7 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
       await new Promise((resolve) => server.close(resolve));
       await queue.obliterate({ force: true });
       await queue.close();
-      await Promise.allSettled([redis.quit(), queueConnection.quit()]);
+      await redis.quit();
       await database.drop();
     },
   };

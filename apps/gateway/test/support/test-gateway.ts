@@ -43,7 +43,7 @@ export async function createTestGateway(
   const logger = createLogger({ service: 'gateway', level: 'debug', transports: [capture] });
   const redis = createRedisConnection(config.redisUrl);
   const bullPrefix = `test-${randomBytes(4).toString('hex')}`;
-  const queue = createPurchaseQueue(createRedisConnection(config.redisUrl), bullPrefix);
+  const queue = createPurchaseQueue(config.redisUrl, bullPrefix);
   const vault = new SecretVault(parseKeyRing(`t1:${randomBytes(32).toString('base64')}`));
   const metrics = createGatewayMetrics();
   const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 });

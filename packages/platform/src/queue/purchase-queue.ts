@@ -1,5 +1,5 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import IORedis, { type Redis } from 'ioredis';
+import IORedis, { type Redis, type RedisOptions } from 'ioredis';
 
 export const PURCHASE_QUEUE = 'purchases';
 export const PURCHASE_JOB = 'advance';
@@ -33,8 +33,30 @@ export function createRedisConnection(url: string, options: { forWorker?: boolea
   });
 }
 
-export function createPurchaseQueue(connection: ConnectionOptions, prefix?: string): Queue<PurchaseJobData> {
-  return new Queue<PurchaseJobData>(PURCHASE_QUEUE, { connection, prefix, defaultJobOptions: PURCHASE_JOB_OPTIONS });
+/**
+ * ioredis options for a Redis URL. BullMQ closes connections it builds from options itself,
+ * whereas a shared ioredis instance passed in stays open after `close()`.
+ */
+export function redisConnectionOptions(url: string, options: { forWorker?: boolean } = {}): RedisOptions {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : 6379,
+    db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+    maxRetriesPerRequest: options.forWorker ? null : 3,
+  };
+}
+
+/** A Redis URL gives the queue its own connection, closed with the queue. */
+export function createPurchaseQueue(connection: string | ConnectionOptions, prefix?: string): Queue<PurchaseJobData> {
+  return new Queue<PurchaseJobData>(PURCHASE_QUEUE, {
+    connection: typeof connection === 'string' ? redisConnectionOptions(connection) : connection,
+    prefix,
+    defaultJobOptions: PURCHASE_JOB_OPTIONS,
+  });
 }
 
 export async function enqueuePurchase(
