@@ -57,7 +57,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi]);
 
   app.use(requestContext(deps.logger));
-  app.use(accessLog(deps.metrics));
+  app.use(accessLog(deps.metrics, deps.logger));
   app.use(healthRoutes({ pool: deps.database.pool, redis: deps.redis, state, registry: deps.metrics.registry }));
   app.use(docsRoutes(document));
 

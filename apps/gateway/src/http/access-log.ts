@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '@starsgate/platform';
 import type { GatewayMetrics } from '../observability/metrics';
 
 /** Route template of the matched handler, so metrics and logs never carry ids. */
@@ -7,14 +8,14 @@ export function routeTemplate(req: Request): string {
   return route ?? 'unmatched';
 }
 
-export function accessLog(metrics: GatewayMetrics) {
+export function accessLog(metrics: GatewayMetrics, logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeTemplate(req);
       metrics.httpDuration.observe({ method: req.method, route, status_class: `${Math.floor(res.statusCode / 100)}xx` }, seconds);
-      req.log.http('request', { method: req.method, route, status: res.statusCode, duration_ms: Math.round(seconds * 1000) });
+      if (logger.isLevelEnabled('http')) req.log.http('request', { method: req.method, route, status: res.statusCode, duration_ms: Math.round(seconds * 1000) });
     });
     next();
   };

@@ -15,9 +15,12 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const incoming = req.get('request-id') ?? req.get('x-request-id');
-    req.id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
-    req.log = logger.child({ request_id: req.id });
-    res.setHeader('Request-Id', req.id);
+    const id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    req.id = id;
+    // Built on first use: most requests never log past the access line.
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ request_id: id })) });
+    res.setHeader('Request-Id', id);
     next();
   };
 }

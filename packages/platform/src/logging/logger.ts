@@ -30,11 +30,15 @@ const redactionFormat = winston.format((info) => {
 export function createLogger(options: LoggerOptions): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
   const silent = level === 'silent';
-  return winston.createLogger({
+  // winston runs the whole format pipeline before its transports filter by level; dropping
+  // disabled levels first keeps an access-log call at `http` free when LOG_LEVEL=info.
+  const enabledOnly = winston.format((info) => (logger.isLevelEnabled(info.level) ? info : false));
+  const logger: winston.Logger = winston.createLogger({
     level: silent ? 'error' : level,
     silent: silent && !options.transports?.length,
     defaultMeta: { service: options.service },
     format: winston.format.combine(
+      enabledOnly(),
       winston.format.errors({ stack: true }),
       winston.format.timestamp(),
       redactionFormat(),
@@ -42,6 +46,7 @@ export function createLogger(options: LoggerOptions): Logger {
     ),
     transports: options.transports ?? [new winston.transports.Console()],
   });
+  return logger;
 }
 
 export { MESSAGE as LOG_LINE };
