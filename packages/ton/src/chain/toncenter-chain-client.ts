@@ -1,4 +1,5 @@
-import { Address, beginCell, Cell, loadTransaction, type Transaction, type TupleItem, type TupleReader } from '@ton/core';
+import { Address, Cell, loadTransaction, type Transaction, type TupleItem, type TupleReader } from '@ton/core';
+import { queryJettonBalance, queryJettonWalletAddress } from './jetton-queries';
 import type { AccountState, ChainClient } from './chain-client';
 import { ChainRequestError, ChainResponseError } from './chain-errors';
 import { httpJson } from './http-json';
@@ -106,19 +107,14 @@ export class ToncenterChainClient implements ChainClient {
     return { exitCode, stack: fromToncenterStack(r['stack'] ?? []) };
   }
 
-  async getJettonWalletAddress(master: Address, owner: Address): Promise<Address> {
-    const res = await this.runGetMethod(master, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }]);
-    if (res.exitCode !== 0) throw new ChainResponseError(`get_wallet_address exit code ${res.exitCode}`, PROVIDER);
-    return res.stack.readAddress();
+  getJettonWalletAddress(master: Address, owner: Address): Promise<Address> {
+    return queryJettonWalletAddress(this, master, owner, PROVIDER);
   }
 
-  async getJettonBalance(jettonWallet: Address): Promise<bigint> {
-    const state = await this.getAccountState(jettonWallet);
-    if (state.status !== 'active') return 0n;
-    const res = await this.runGetMethod(jettonWallet, 'get_wallet_data');
-    if (res.exitCode !== 0) throw new ChainResponseError(`get_wallet_data exit code ${res.exitCode}`, PROVIDER);
-    return res.stack.readBigNumber();
+  getJettonBalance(jettonWallet: Address): Promise<bigint> {
+    return queryJettonBalance(this, jettonWallet, PROVIDER);
   }
+
 
   /** POST /api/v2/sendBocReturnHash, once. The returned hash is computed locally (TEP-467). */
   async sendBoc(boc: string): Promise<{ normalizedHash: string }> {
