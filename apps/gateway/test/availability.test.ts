@@ -4,29 +4,11 @@
  * single-flight and the budgets that protect the operator's Fragment login.
  */
 import request from 'supertest';
-import { createTestGateway, type TestGateway } from './support/test-gateway';
-import { startFragmentSandbox, type FragmentSandbox } from './support/fragment-sandbox';
+import type { TestGateway } from './support/test-gateway';
+import { useFragmentGateways } from './support/fragment-sandbox';
 
-let fragment: FragmentSandbox;
-const gateways: TestGateway[] = [];
-
-beforeAll(async () => {
-  fragment = await startFragmentSandbox();
-});
-
-afterAll(async () => {
-  await Promise.all(gateways.map((gateway) => gateway.close()));
-  await fragment?.close();
-});
-
-afterEach(() => fragment.heal());
-
-/** A gateway with its own Redis key prefix, so no test sees another's cache or budgets. */
-async function gateway(env: Record<string, string> = {}): Promise<TestGateway> {
-  const created = await createTestGateway({ ...fragment.env, ...env });
-  gateways.push(created);
-  return created;
-}
+const suite = useFragmentGateways({});
+const gateway = (env: Record<string, string> = {}) => suite.gateway(env);
 
 const check = (gw: TestGateway, body: Record<string, unknown>) => request(gw.app).post('/api/v1/availability/check').send(body);
 const order = (overrides: Record<string, unknown> = {}) => ({ product: 'stars', username: '@alice', amount: 50, payment_method: 'gram', ...overrides });
@@ -94,7 +76,7 @@ describe('input', () => {
 
   it('refuses a seed, naming wallets, without echoing or logging it', async () => {
     const seed = 'cook voyage document eight skate token alien guide drink uncle term abuse';
-    const before = fragment.calls('searchStarsRecipient');
+    const before = suite.fragment.calls('searchStarsRecipient');
     const res = await check(gw, order({ seed, account_index: 0 }));
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('UNKNOWN_FIELD');
@@ -105,7 +87,7 @@ describe('input', () => {
     ]);
     expect(JSON.stringify(res.body)).not.toContain('voyage');
     expect(gw.logLines.join('\n')).not.toContain('voyage');
-    expect(fragment.calls('searchStarsRecipient')).toBe(before);
+    expect(suite.fragment.calls('searchStarsRecipient')).toBe(before);
   });
 
   it.each([
@@ -146,11 +128,11 @@ describe('credentials', () => {
   it('never writes the Fragment cookies to the log, even at debug level and on failures', async () => {
     const gw = await gateway();
     await check(gw, order({ username: '@alice' }));
-    fragment.configure({ faults: { methods: { searchStarsRecipient: { serverErrorRate: 1 } } } });
+    suite.fragment.configure({ faults: { methods: { searchStarsRecipient: { serverErrorRate: 1 } } } });
     expect((await check(gw, order({ username: '@bob' }))).status).toBe(503);
     const log = gw.logLines.join('\n');
     expect(log).toContain('availability check not answered');
-    const secrets = fragment.env.FRAGMENT_COOKIES!.split('; ').map((pair) => pair.split('=')[1] ?? '').filter((value) => value.length >= 8);
+    const secrets = suite.fragment.env.FRAGMENT_COOKIES!.split('; ').map((pair) => pair.split('=')[1] ?? '').filter((value) => value.length >= 8);
     expect(secrets.length).toBe(3);
     for (const secret of secrets) expect(log).not.toContain(secret);
   });
@@ -159,12 +141,12 @@ describe('credentials', () => {
 describe('payment methods switched off by configuration', () => {
   it('answers PAYMENT_METHOD_UNAVAILABLE without asking Fragment, per product or everywhere', async () => {
     const gw = await gateway({ DISABLED_PAYMENT_METHODS: 'premium:usdt' });
-    const before = fragment.calls('searchPremiumGiftRecipient');
+    const before = suite.fragment.calls('searchPremiumGiftRecipient');
     const res = await check(gw, order({ product: 'premium', amount: 3, payment_method: 'usdt' }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ available: false, code: 'PAYMENT_METHOD_UNAVAILABLE', payment_method: 'usdt' });
     expect(res.body.action).toMatch(/payment_method=gram/);
-    expect(fragment.calls('searchPremiumGiftRecipient')).toBe(before);
+    expect(suite.fragment.calls('searchPremiumGiftRecipient')).toBe(before);
     expect((await check(gw, order({ payment_method: 'usdt' }))).body.code).toBe('AVAILABLE');
     expect((await check(gw, order({ product: 'premium', amount: 3, payment_method: 'gram' }))).body.code).toBe('AVAILABLE');
 
@@ -180,10 +162,10 @@ describe('payment methods switched off by configuration', () => {
 describe('cache and single-flight', () => {
   it('100 concurrent checks for one username make one Fragment call', async () => {
     const gw = await gateway();
-    fragment.configure({ faults: { methods: { searchStarsRecipient: { latency: { minMs: 150, maxMs: 150 } } } } });
-    const before = fragment.calls('searchStarsRecipient');
+    suite.fragment.configure({ faults: { methods: { searchStarsRecipient: { latency: { minMs: 150, maxMs: 150 } } } } });
+    const before = suite.fragment.calls('searchStarsRecipient');
     const responses = await Promise.all(Array.from({ length: 100 }, () => check(gw, order({ username: '@carol' }))));
-    expect(fragment.calls('searchStarsRecipient') - before).toBe(1);
+    expect(suite.fragment.calls('searchStarsRecipient') - before).toBe(1);
     expect(responses.map((res) => res.status)).toEqual(Array(100).fill(200));
     expect(new Set(responses.map((res) => res.body.code))).toEqual(new Set(['AVAILABLE']));
     expect(new Set(responses.map((res) => res.body.checked_at)).size).toBe(1);
@@ -192,22 +174,21 @@ describe('cache and single-flight', () => {
   it('two gateway replicas on one Redis share one Fragment call (Redis lock)', async () => {
     const first = await gateway();
     // Same reads prefix as the first replica, its own process-local state.
-    const second = await createTestGateway({ ...fragment.env }, { redisKeyPrefix: first.bullPrefix });
-    gateways.push(second);
-    fragment.configure({ faults: { methods: { searchPremiumGiftRecipient: { latency: { minMs: 200, maxMs: 200 } } } } });
-    const before = fragment.calls('searchPremiumGiftRecipient');
+    const second = await suite.gateway({}, { redisKeyPrefix: first.bullPrefix });
+    suite.fragment.configure({ faults: { methods: { searchPremiumGiftRecipient: { latency: { minMs: 200, maxMs: 200 } } } } });
+    const before = suite.fragment.calls('searchPremiumGiftRecipient');
     const body = order({ product: 'premium', username: '@dave', amount: 12 });
     const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => check(i % 2 === 0 ? first : second, body)));
     expect(responses.every((res) => res.status === 200 && res.body.code === 'AVAILABLE')).toBe(true);
-    expect(fragment.calls('searchPremiumGiftRecipient') - before).toBe(1);
+    expect(suite.fragment.calls('searchPremiumGiftRecipient') - before).toBe(1);
   });
 
   it('serves repeats from the cache, case-insensitively and for any amount', async () => {
     const gw = await gateway();
     const first = await check(gw, order({ username: '@Erin' }));
-    const before = fragment.calls('searchStarsRecipient');
+    const before = suite.fragment.calls('searchStarsRecipient');
     const again = await check(gw, order({ username: '@erin', amount: 5_000 }));
-    expect(fragment.calls('searchStarsRecipient')).toBe(before);
+    expect(suite.fragment.calls('searchStarsRecipient')).toBe(before);
     expect(again.body).toMatchObject({ code: 'AVAILABLE', username: '@erin', amount: 5_000, checked_at: first.body.checked_at });
   });
 
@@ -215,13 +196,13 @@ describe('cache and single-flight', () => {
     const gw = await gateway({ AVAILABILITY_CACHE_TTL_SECONDS: '1', AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS: '60' });
     await check(gw, order({ username: '@bob' }));
     await check(gw, order({ username: '@ghost_user' }));
-    const before = fragment.calls('searchStarsRecipient');
+    const before = suite.fragment.calls('searchStarsRecipient');
     await sleep(1_100);
     const positive = await check(gw, order({ username: '@bob' }));
-    expect(fragment.calls('searchStarsRecipient')).toBe(before + 1); // expired: asked again
+    expect(suite.fragment.calls('searchStarsRecipient')).toBe(before + 1); // expired: asked again
     expect(positive.body.code).toBe('AVAILABLE');
     const negative = await check(gw, order({ username: '@ghost_user' }));
-    expect(fragment.calls('searchStarsRecipient')).toBe(before + 1); // still cached
+    expect(suite.fragment.calls('searchStarsRecipient')).toBe(before + 1); // still cached
     expect(negative.body.code).toBe('RECIPIENT_NOT_FOUND');
   });
 });
@@ -243,9 +224,9 @@ describe('when Fragment cannot answer', () => {
     ['an unknown business error', { errorRate: 1, errorText: 'Something went wrong.' }],
   ])('%s → 503, never a guess; recovery is immediate', async (_label, faults) => {
     const gw = await gateway();
-    fragment.configure({ faults: { methods: { searchStarsRecipient: faults } } });
+    suite.fragment.configure({ faults: { methods: { searchStarsRecipient: faults } } });
     expect503(await check(gw, order({ username: '@alice' })));
-    fragment.heal();
+    suite.fragment.heal();
     const recovered = await check(gw, order({ username: '@alice' }));
     expect(recovered.status).toBe(200);
     expect(recovered.body.code).toBe('AVAILABLE');
@@ -253,21 +234,21 @@ describe('when Fragment cannot answer', () => {
 
   it('a dead Fragment session → 503', async () => {
     const gw = await gateway();
-    fragment.configure({ faults: { sessionExpired: true } });
+    suite.fragment.configure({ faults: { sessionExpired: true } });
     expect503(await check(gw, order({ username: '@bob' })));
   });
 
   it('a hung Fragment is cut at the deadline, and its late answer fills the cache', async () => {
     const gw = await gateway({ FRAGMENT_READ_TIMEOUT_MS: '1500', AVAILABILITY_DEADLINE_MS: '300' });
-    fragment.configure({ faults: { methods: { searchStarsRecipient: { latency: { minMs: 700, maxMs: 700 } } } } });
+    suite.fragment.configure({ faults: { methods: { searchStarsRecipient: { latency: { minMs: 700, maxMs: 700 } } } } });
     const started = Date.now();
     expect503(await check(gw, order({ username: '@dave' })));
     expect(Date.now() - started).toBeLessThan(1_000);
     await sleep(700);
-    const before = fragment.calls('searchStarsRecipient');
+    const before = suite.fragment.calls('searchStarsRecipient');
     const later = await check(gw, order({ username: '@dave' }));
     expect(later.body.code).toBe('AVAILABLE');
-    expect(fragment.calls('searchStarsRecipient')).toBe(before);
+    expect(suite.fragment.calls('searchStarsRecipient')).toBe(before);
   });
 
   it('cookies Fragment no longer accepts (a revoked stel_token) → 503', async () => {
@@ -280,21 +261,21 @@ describe('limits that protect the Fragment login', () => {
   it('Fragment 429 → our 429 with its Retry-After; cached answers are still served; then recovery', async () => {
     const gw = await gateway();
     await check(gw, order({ username: '@alice' })); // cached before the storm
-    fragment.configure({ faults: { methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 1 } } } });
+    suite.fragment.configure({ faults: { methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 1 } } } });
     const limited = await check(gw, order({ username: '@bob' }));
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'AVAILABILITY_RATE_LIMITED', retry_after: 1 });
     expect(limited.body.message).toMatch(/Fragment asked this service to slow down/);
     expect(limited.headers['retry-after']).toBe('1');
 
-    fragment.heal();
-    const callsInCooldown = fragment.calls('searchStarsRecipient');
+    suite.fragment.heal();
+    const callsInCooldown = suite.fragment.calls('searchStarsRecipient');
     const cached = await check(gw, order({ username: '@alice' }));
     expect(cached.status).toBe(200);
     expect(cached.body.code).toBe('AVAILABLE');
     const stillCooling = await check(gw, order({ username: '@carol' }));
     expect(stillCooling.status).toBe(429);
-    expect(fragment.calls('searchStarsRecipient')).toBe(callsInCooldown); // nothing sent while cooling down
+    expect(suite.fragment.calls('searchStarsRecipient')).toBe(callsInCooldown); // nothing sent while cooling down
 
     await sleep(1_100);
     const recovered = await check(gw, order({ username: '@carol' }));
@@ -304,7 +285,7 @@ describe('limits that protect the Fragment login', () => {
 
   it('a per-username budget stops one recipient from using up the login', async () => {
     const gw = await gateway({ AVAILABILITY_LOOKUPS_PER_USERNAME_PER_MINUTE: '2', AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS: '0', READS_MEMORY_CACHE_MS: '0' });
-    const before = fragment.calls('searchStarsRecipient');
+    const before = suite.fragment.calls('searchStarsRecipient');
     expect((await check(gw, order({ username: '@typo_one' }))).body.code).toBe('RECIPIENT_NOT_FOUND');
     expect((await check(gw, order({ username: '@TYPO_ONE' }))).body.code).toBe('RECIPIENT_NOT_FOUND');
     const third = await check(gw, order({ username: '@typo_one' }));
@@ -313,7 +294,7 @@ describe('limits that protect the Fragment login', () => {
     expect(third.body.message).toMatch(/for this username/);
     expect(third.body.retry_after).toBeGreaterThanOrEqual(1);
     expect(third.body.retry_after).toBeLessThanOrEqual(60);
-    expect(fragment.calls('searchStarsRecipient') - before).toBe(2);
+    expect(suite.fragment.calls('searchStarsRecipient') - before).toBe(2);
     // Other usernames are unaffected.
     expect((await check(gw, order({ username: '@typo_two' }))).status).toBe(200);
   });

@@ -16,28 +16,11 @@
  *   premium 12 28.99        17.052941…             17.053
  */
 import request from 'supertest';
-import { createTestGateway, type TestGateway } from './support/test-gateway';
-import { startFragmentSandbox, type FragmentSandbox } from './support/fragment-sandbox';
+import type { TestGateway } from './support/test-gateway';
+import { useFragmentGateways } from './support/fragment-sandbox';
 
-let fragment: FragmentSandbox;
-const gateways: TestGateway[] = [];
-
-beforeAll(async () => {
-  fragment = await startFragmentSandbox();
-});
-
-afterAll(async () => {
-  await Promise.all(gateways.map((gateway) => gateway.close()));
-  await fragment?.close();
-});
-
-afterEach(() => fragment.heal());
-
-async function gateway(env: Record<string, string> = {}): Promise<TestGateway> {
-  const created = await createTestGateway({ ...fragment.env, PRICES_FAILURE_BACKOFF_SECONDS: '1', ...env });
-  gateways.push(created);
-  return created;
-}
+const suite = useFragmentGateways({ PRICES_FAILURE_BACKOFF_SECONDS: '1' });
+const gateway = (env: Record<string, string> = {}) => suite.gateway(env);
 
 const quote = (gw: TestGateway, query: string) => request(gw.app).get(`/api/v1/prices/quote?${query}`);
 const list = (gw: TestGateway, query = '') => request(gw.app).get(`/api/v1/prices${query}`);
@@ -46,7 +29,7 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** Makes every Fragment read fail the given way. */
 function breakFragment(faults: Record<string, unknown>): void {
-  fragment.configure({ faults: { methods: { page: faults, updateStarsPrices: faults } } });
+  suite.fragment.configure({ faults: { methods: { page: faults, updateStarsPrices: faults } } });
 }
 
 describe('exact quotes', () => {
@@ -62,7 +45,7 @@ describe('exact quotes', () => {
     [1_000_000, '8823.5295', '15000'],
     [1_250, '11.0295', '18.75'],
   ])('%i stars → %s GRAM / %s USDT, from Fragment\'s price for that quantity', async (amount, gram, usdt) => {
-    const before = fragment.calls('updateStarsPrices');
+    const before = suite.fragment.calls('updateStarsPrices');
     const res = await quote(gw, `product=stars&amount=${amount}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -74,11 +57,11 @@ describe('exact quotes', () => {
       quoted_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });
-    expect(fragment.calls('updateStarsPrices') - before).toBe(1);
+    expect(suite.fragment.calls('updateStarsPrices') - before).toBe(1);
     // Cached briefly: the same quantity again costs no Fragment call.
     const again = await quote(gw, `product=stars&amount=${amount}`);
     expect(again.body.prices).toEqual({ gram, usdt });
-    expect(fragment.calls('updateStarsPrices') - before).toBe(1);
+    expect(suite.fragment.calls('updateStarsPrices') - before).toBe(1);
   });
 
   it.each([
@@ -93,13 +76,13 @@ describe('exact quotes', () => {
 
   it('reads all three Premium prices from one page load', async () => {
     const fresh = await gateway();
-    const before = fragment.calls('GET /premium/gift');
+    const before = suite.fragment.calls('GET /premium/gift');
     for (const months of [3, 6, 12]) expect((await quote(fresh, `product=premium&amount=${months}`)).status).toBe(200);
-    expect(fragment.calls('GET /premium/gift') - before).toBe(1);
+    expect(suite.fragment.calls('GET /premium/gift') - before).toBe(1);
   });
 
   it('passes an exact rate through without rounding (tonRate 3.125: 50 stars = 0.24 GRAM)', async () => {
-    fragment.configure({ tonRate: '3.125' });
+    suite.fragment.configure({ tonRate: '3.125' });
     const fresh = await gateway();
     const res = await quote(fresh, 'product=stars&amount=50');
     expect(res.body.prices).toEqual({ gram: '0.24', usdt: '0.75' });
@@ -127,12 +110,12 @@ describe('query validation', () => {
     ['product=gifts&amount=50', 'VALIDATION_FAILED', 'product'],
     ['product=stars&amount=50&username=@alice', 'UNKNOWN_FIELD', 'username'],
   ])('?%s → 400 %s naming %s', async (query, code, field) => {
-    const before = fragment.calls('updateStarsPrices');
+    const before = suite.fragment.calls('updateStarsPrices');
     const res = await quote(gw, query);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(code);
     expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
-    expect(fragment.calls('updateStarsPrices')).toBe(before);
+    expect(suite.fragment.calls('updateStarsPrices')).toBe(before);
   });
 
   it('the list takes no parameters', async () => {
@@ -158,9 +141,9 @@ describe('price list', () => {
       updated_at: expect.stringMatching(ISO),
     });
     // The list is served from Redis afterwards.
-    const before = fragment.calls('updateStarsPrices');
+    const before = suite.fragment.calls('updateStarsPrices');
     expect((await list(gw)).body.updated_at).toBe(res.body.updated_at);
-    expect(fragment.calls('updateStarsPrices')).toBe(before);
+    expect(suite.fragment.calls('updateStarsPrices')).toBe(before);
   });
 
   it('nothing ever fetched and Fragment down → 503 PRICES_UNAVAILABLE, then recovery', async () => {
@@ -171,7 +154,7 @@ describe('price list', () => {
       expect(res.body).toMatchObject({ code: 'PRICES_UNAVAILABLE', retry_after: 5 });
       expect(res.headers['retry-after']).toBe('5');
     }
-    fragment.heal();
+    suite.fragment.heal();
     await sleep(1_100); // the failure backoff
     expect((await list(gw)).body.stale).toBe(false);
   });
@@ -194,7 +177,7 @@ describe('staleness when Fragment fails', () => {
     expect(stale.body).toMatchObject({ stale: true, derived: false, prices: { gram: '11.0295', usdt: '18.75' }, updated_at: fresh.body.updated_at });
     expect(Date.parse(stale.body.quoted_at)).toBeGreaterThan(Date.parse(stale.body.updated_at));
 
-    fragment.heal();
+    suite.fragment.heal();
     await sleep(1_100); // failure backoff (and any 429 cooldown) over
     const recovered = await quote(gw, 'product=stars&amount=1250');
     expect(recovered.body.stale).toBe(false);
@@ -209,7 +192,7 @@ describe('staleness when Fragment fails', () => {
     const stale = await list(gw);
     expect(stale.status).toBe(200);
     expect(stale.body).toMatchObject({ stale: true, updated_at: fresh.body.updated_at, stars: fresh.body.stars, premium: fresh.body.premium });
-    fragment.heal();
+    suite.fragment.heal();
     await sleep(1_100);
     const recovered = await list(gw);
     expect(recovered.body.stale).toBe(false);
@@ -241,15 +224,15 @@ describe('staleness when Fragment fails', () => {
     await list(gw);
     breakFragment({ serverErrorRate: 1 });
     await quote(gw, 'product=stars&amount=300');
-    const after = fragment.calls('updateStarsPrices');
+    const after = suite.fragment.calls('updateStarsPrices');
     for (const amount of [301, 302, 303]) expect((await quote(gw, `product=stars&amount=${amount}`)).body.derived).toBe(true);
-    expect(fragment.calls('updateStarsPrices')).toBe(after);
+    expect(suite.fragment.calls('updateStarsPrices')).toBe(after);
   });
 
   it('a new TON rate shows up once the quote TTL passes', async () => {
     const gw = await gateway({ PRICES_QUOTE_TTL_SECONDS: '1' });
     expect((await quote(gw, 'product=stars&amount=50')).body.prices.gram).toBe('0.4412');
-    fragment.configure({ tonRate: '2.5' });
+    suite.fragment.configure({ tonRate: '2.5' });
     await sleep(1_100);
     expect((await quote(gw, 'product=stars&amount=50')).body.prices).toEqual({ gram: '0.3', usdt: '0.75' });
   });

@@ -4,6 +4,7 @@
  * simulator; `calls(method)` counts what actually reached it.
  */
 import { startSandbox, type StartedSandbox } from '@starsgate/sandbox';
+import { createTestGateway, type TestGateway } from './test-gateway';
 import { defaultFaults, demoFragmentCookies, type FragmentConfigPatch, type FragmentSimulator } from '@starsgate/sandbox/src/fragment';
 
 export const SANDBOX_SEED = 'gateway-reads-test';
@@ -57,5 +58,38 @@ export async function startFragmentSandbox(config: FragmentConfigPatch = {}): Pr
       });
     },
     close: () => sandbox.close(),
+  };
+}
+
+export interface FragmentGatewaySuite {
+  /** The shared simulator (set once `beforeAll` has run). */
+  readonly fragment: FragmentSandbox;
+  /** A gateway on the simulator with its own Redis key prefix, so no test sees another's cache or budgets. */
+  gateway(env?: Record<string, string>, options?: { redisKeyPrefix?: string }): Promise<TestGateway>;
+}
+
+/** Registers the suite's hooks: one simulator per file, healed after each test, and gateways closed at the end. */
+export function useFragmentGateways(defaultEnv: Record<string, string> = {}): FragmentGatewaySuite {
+  let fragment: FragmentSandbox | undefined;
+  const gateways: TestGateway[] = [];
+  beforeAll(async () => {
+    fragment = await startFragmentSandbox();
+  });
+  afterEach(() => fragment?.heal());
+  afterAll(async () => {
+    await Promise.all(gateways.map((gateway) => gateway.close()));
+    await fragment?.close();
+  });
+  return {
+    get fragment() {
+      if (!fragment) throw new Error('the simulator starts in beforeAll');
+      return fragment;
+    },
+    async gateway(env = {}, options = {}) {
+      if (!fragment) throw new Error('the simulator starts in beforeAll');
+      const created = await createTestGateway({ ...fragment.env, ...defaultEnv, ...env }, options);
+      gateways.push(created);
+      return created;
+    },
   };
 }
