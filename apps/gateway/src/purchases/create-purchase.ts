@@ -44,10 +44,8 @@ export async function createPurchase(
     accountIndex: input.account_index ?? null,
   };
 
-  // A replay is answered from the row without deriving any key.
-  const existing = await deps.purchases.findByIdempotencyKey(input.idempotency_key);
-  if (existing) return replayOrConflict(deps, existing, order);
-
+  // Wallet checks come first (a malformed request records nothing); repeated orders hit the
+  // offline-resolution cache, so a replay costs no key derivation and new orders one round trip.
   const wallet = await resolveWalletOffline(
     { seed: input.seed, wallet_address: input.wallet_address, account_index: input.account_index },
     deps.network,

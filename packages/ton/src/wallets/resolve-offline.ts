@@ -4,6 +4,7 @@ import type { Network } from '../network';
 import { classifySeed, normalizeMnemonic, type SeedFormat } from '../keys/seed-format';
 import { assertAccountIndex, bip39AccountKeyPair, bip39Seed, deriveKeyPair, MAX_ACCOUNT_INDEX } from '../keys/derive-key-pair';
 import { parseWalletAddress } from './address';
+import { getCachedResolution, offlineResolutionKey, putCachedResolution } from './offline-resolution-cache';
 import { createWalletContract, v5r1Address, WALLET_VERSIONS, type WalletVersion } from './wallet-contracts';
 
 export interface WalletSelection {
@@ -43,6 +44,18 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
  * before any key derivation. The secret key is wiped before returning; only the public key leaves.
  */
 export async function resolveWalletOffline(input: WalletSelection, network: Network): Promise<OfflineWalletResolution> {
+  // Input checks stay ahead of the cache: a cached answer must never excuse a malformed request.
+  if (input.account_index !== undefined && input.account_index !== null) assertAccountIndex(input.account_index);
+  if (input.wallet_address !== undefined && input.wallet_address !== null) parseWalletAddress(input.wallet_address, network, 'wallet_address');
+  const key = offlineResolutionKey(input, network);
+  const cached = getCachedResolution(key);
+  if (cached) return cached;
+  const resolved = await resolveUncached(input, network);
+  putCachedResolution(key, resolved);
+  return resolved;
+}
+
+async function resolveUncached(input: WalletSelection, network: Network): Promise<OfflineWalletResolution> {
   const hasIndex = input.account_index !== undefined && input.account_index !== null;
   if (hasIndex) assertAccountIndex(input.account_index);
   const hasAddress = input.wallet_address !== undefined && input.wallet_address !== null;
