@@ -5,7 +5,7 @@ import { demoFragmentCookies } from './fragment';
 /**
  * Sandbox process entry. Env: SANDBOX_PORT (8090), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR
  * (.data/sandbox; "memory" = no persistence), SANDBOX_BLOCK_MS (400), SANDBOX_SEED
- * (starsgate-demo), SANDBOX_FAULTS (JSON, see chain-faults.ts).
+ * (starsgate-demo), SANDBOX_FAULTS (JSON, see chain-faults.ts), SANDBOX_PRICE_DRIFT (on; "off" holds prices).
  */
 async function main(): Promise<void> {
   const env = process.env;
@@ -23,6 +23,9 @@ async function main(): Promise<void> {
     dataDir: dataDirEnv === 'memory' ? null : dataDirEnv,
     seed: env['SANDBOX_SEED'] ?? 'starsgate-demo',
     faults,
+    // Prices move slowly, as on Fragment (±0.3 % of the TON rate per minute at most), so the
+    // worker's "Price was changed" path is exercised by the running demo too.
+    fragment: { drift: { enabled: env['SANDBOX_PRICE_DRIFT'] !== 'off', intervalMs: 60_000, maxStepPpm: 3_000 } },
   });
   const seed = env['SANDBOX_SEED'] ?? 'starsgate-demo';
 
