@@ -90,6 +90,9 @@ async function main(): Promise<void> {
     clearTimeout(deadline);
     logger.info('stopped');
     logger.end();
+    // Redis connections and keep-alive sockets would otherwise hold the process open.
+    setTimeout(() => process.exit(0), 100).unref();
+    process.exitCode = 0;
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

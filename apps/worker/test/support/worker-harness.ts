@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Address } from '@ton/core';
-import { Worker, type Queue } from 'bullmq';
+import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { LeaseRepository, parseKeyRing, PurchaseRepository, PurchaseTransitions, SecretVault, type PurchaseRow } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
@@ -126,10 +126,10 @@ export class WorkerHarness {
     return harness;
   }
 
-  startWorker(concurrency = 16): void {
+  startWorker(concurrency = 16, processor: (job: Job<PurchaseJobData>) => Promise<void> = createPurchaseProcessor(this.deps)): void {
     const connection = createRedisConnection(this.env.REDIS_URL!, { forWorker: true });
     this.connections.push(connection);
-    this.worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, createPurchaseProcessor(this.deps), {
+    this.worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, processor, {
       connection,
       prefix: this.bullPrefix,
       concurrency,

@@ -2,6 +2,7 @@ import { Address, beginCell, Cell, storeMessage, type Message, type Transaction 
 import { FragmentError } from '@starsgate/fragment';
 import { judgeJettonTransfer, judgeWalletTransaction } from '@starsgate/ton';
 import { crashAt } from './crash-points';
+import { fragmentReportsDone } from './order-state-poller';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import { handleUnseen, releaseWallet } from './recover-step';
 import type { StepDeps } from './step-deps';
@@ -145,12 +146,7 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
     );
   }
 
-  let done = false;
-  try {
-    done = (await deps.fragment.pollOrderState(request.product)).done;
-  } catch (error) {
-    deps.logger.debug('fragment state poll failed', { purchase_id: row.id, error: (error as Error).message });
-  }
+  const done = await fragmentReportsDone(deps.fragment, request.product, row.stepStartedAt.getTime(), deps.now(), Math.max(50, config.pollIntervalMs / 2));
   if (done) {
     await purchase.complete({ transactionHash: chainEvidence.tx_hash, transactionLt: chainEvidence.lt }, 'delivered: paid on chain, confirmed, Fragment reports done', { transaction_hash: chainEvidence.tx_hash });
     return;

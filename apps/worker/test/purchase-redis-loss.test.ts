@@ -1,0 +1,55 @@
+/**
+ * Redis is only the dispatcher: flushing it mid-flight loses jobs, never purchases. The sweeper
+ * re-enqueues every live purchase from PostgreSQL, and the fenced state machine pays each once.
+ */
+import { WorkerHarness } from './support/worker-harness';
+
+jest.setTimeout(120_000);
+
+let h: WorkerHarness;
+
+beforeAll(async () => {
+  h = await WorkerHarness.start({ env: { SWEEP_INTERVAL_MS: '400' } });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+test('FLUSHDB while purchases are in every state: all complete, each paid and delivered once', async () => {
+  const wallets = [h.wallet('bip39-0'), h.wallet('ton24-v4r2'), h.wallet('base64-v5r1')];
+  const ids: string[] = [];
+  for (let i = 0; i < 12; i += 1) {
+    const wallet = wallets[i % wallets.length]!;
+    const created = await h.createPurchase({
+      product: 'stars',
+      amount: 50 + i,
+      payment_method: i % 2 === 0 ? 'gram' : 'usdt',
+      username: '@bob',
+      seed: wallet.seed,
+      ...(wallet.format === 'bip39_12' ? { account_index: wallet.accountIndex } : {}),
+    });
+    ids.push(created.id);
+  }
+  // Wait until the work is spread over several states, then lose every job.
+  const deadline = Date.now() + 20_000;
+  let states = new Set<string>();
+  while (Date.now() < deadline) {
+    states = new Set((await Promise.all(ids.map((id) => h.find(id)))).map((r) => r.status));
+    if ([...states].some((s) => ['sending', 'submitted', 'confirming'].includes(s))) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await h.redis.flushdb();
+  expect(await h.redis.dbsize()).toBe(0);
+
+  const rows = await h.waitForAll(ids, 60_000);
+  for (const row of rows) {
+    expect({ status: row.status, error: row.error }).toEqual({ status: 'completed', error: null });
+    expect(h.deliveredCount(row.fragmentRef)).toBe(1);
+  }
+  for (const wallet of wallets) {
+    const payments = await h.paymentsByRef(wallet.rawAddress);
+    for (const row of rows.filter((r) => r.walletAddress === wallet.rawAddress)) expect(payments.get(row.fragmentRef!)).toBe(1);
+    for (const count of payments.values()) expect(count).toBe(1);
+  }
+});
