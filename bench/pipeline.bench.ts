@@ -1,0 +1,148 @@
+/**
+ * npm run bench:pipeline — the purchase pipeline end to end on the sandbox (400 ms blocks, Fragment
+ * simulator with injected latency), real PostgreSQL and Redis, the worker in-process:
+ *   1. BENCH_N (500) purchases over BENCH_WALLETS (10) funded wallets, batching on: purchases/s,
+ *      p50/p95 from acceptance (202) to completed, and the service's own time: inside worker jobs
+ *      minus time awaiting the chain/Fragment (block waits and poll delays fall between jobs and
+ *      are excluded), summed per purchase over all its jobs (polls included) and per job. A batch
+ *      is charged to the purchase whose job signed it.
+ *   2. The same run with batching off (BATCH_MAX=1), and the ratio.
+ *   3. One wallet, BENCH_SINGLE_N (200) queued purchases, batching on vs off.
+ * Targets: overhead p50 < 50 ms; step 3 ≥ 20× faster with batching.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
+import { createPurchaseProcessor } from '../apps/worker/src/purchases/purchase-processor';
+import { WorkerHarness } from '../apps/worker/test/support/worker-harness';
+
+const N = Number(process.env.BENCH_N ?? 500);
+const WALLETS = Number(process.env.BENCH_WALLETS ?? 10);
+const SINGLE_N = Number(process.env.BENCH_SINGLE_N ?? 200);
+
+interface RunResult {
+  label: string;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  overheadP50: number;
+  overheadP95: number;
+  jobOwnP50: number;
+  jobs: number;
+  failed: number;
+}
+
+const als = new AsyncLocalStorage<{ upstreamMs: number }>();
+
+/** Adds the time of every awaited call on `target` to the current job's upstream time. */
+function timed<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(t, property, receiver) {
+      const value = Reflect.get(t, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const started = performance.now();
+        const result = (value as (...a: unknown[]) => unknown).apply(t, args);
+        if (!(result instanceof Promise)) return result;
+        return result.finally(() => {
+          const store = als.getStore();
+          if (store) store.upstreamMs += performance.now() - started;
+        });
+      };
+    },
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function fundedSeeds(h: WorkerHarness, count: number): Promise<string[]> {
+  const seeds: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const seed = randomBytes(32).toString('base64');
+    const keys = await deriveKeyPair(seed, 'base64_key');
+    const contract = createWalletContract('V5R1', keys.publicKey, 'mainnet');
+    await h.sandbox.chain.fund(contract.address, { gram: 100_000_000_000_000n, usdt: 1_000_000_000_000n });
+    seeds.push(seed);
+  }
+  return seeds;
+}
+
+async function run(label: string, total: number, walletCount: number, batchMax: number): Promise<RunResult> {
+  const h = await WorkerHarness.start({
+    worker: false,
+    blockMs: 400,
+    fragment: { latency: { minMs: 20, maxMs: 40 }, processingDelay: { minMs: 100, maxMs: 200 }, doneDelay: { minMs: 200, maxMs: 400 }, validitySeconds: 300 },
+    env: { BATCH_MAX: String(batchMax), POLL_INTERVAL_MS: '300', CONFIRMING_MAX_AGE_MS: '900000', WAITING_TO_SEND_MAX_AGE_MS: '1800000', LEASE_MS: '30000', JOB_LOCK_MS: '30000', SWEEP_INTERVAL_MS: '5000' },
+  });
+  try {
+    h.deps.chain = timed(h.deps.chain);
+    h.deps.fragment = timed(h.deps.fragment);
+    const overhead = new Map<string, number>();
+    const jobOwn: number[] = [];
+    const inner = createPurchaseProcessor(h.deps);
+    h.startWorker(64, async (job) => {
+      const store = { upstreamMs: 0 };
+      const started = performance.now();
+      await als.run(store, () => inner(job));
+      const own = performance.now() - started - store.upstreamMs;
+      overhead.set(job.data.purchaseId, (overhead.get(job.data.purchaseId) ?? 0) + own);
+      jobOwn.push(own);
+    });
+    const seeds = await fundedSeeds(h, walletCount);
+    const started = performance.now();
+    const ids: string[] = [];
+    for (let i = 0; i < total; i += 1) {
+      const created = await h.createPurchase({ product: 'stars', amount: 50 + (i % 500), payment_method: 'gram', username: '@alice', seed: seeds[i % seeds.length]! });
+      ids.push(created.id);
+    }
+    const rows = await h.waitForAll(ids, 1_800_000);
+    const seconds = (performance.now() - started) / 1000;
+    await h.stopWorker();
+    const latencies = rows.filter((r) => r.status === 'completed').map((r) => r.completedAt!.getTime() - r.createdAt.getTime());
+    const own = ids.map((id) => overhead.get(id) ?? 0);
+    return {
+      label,
+      seconds,
+      perSecond: total / seconds,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      overheadP50: percentile(own, 50),
+      overheadP95: percentile(own, 95),
+      jobOwnP50: percentile(jobOwn, 50),
+      jobs: jobOwn.length,
+      failed: rows.filter((r) => r.status !== 'completed').length,
+    };
+  } finally {
+    await h.close();
+  }
+}
+
+function line(r: RunResult): string {
+  return `${r.label.padEnd(44)} ${r.seconds.toFixed(1).padStart(7)} s  ${r.perSecond.toFixed(2).padStart(7)} /s  p50 ${(r.p50 / 1000).toFixed(2)} s  p95 ${(r.p95 / 1000).toFixed(2)} s  own time per purchase p50 ${r.overheadP50.toFixed(1)} ms p95 ${r.overheadP95.toFixed(1)} ms (${r.jobs} jobs, per job p50 ${r.jobOwnP50.toFixed(1)} ms)${r.failed ? `  NOT COMPLETED: ${r.failed}` : ''}\n`;
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`bench:pipeline — Node ${process.version}, 400 ms blocks, Fragment latency 20–40 ms\n\n`);
+  const batched = await run(`${N} purchases / ${WALLETS} wallets, batching on`, N, WALLETS, 255);
+  process.stdout.write(line(batched));
+  const single = await run(`${N} purchases / ${WALLETS} wallets, batching off`, N, WALLETS, 1);
+  process.stdout.write(line(single));
+  process.stdout.write(`  batching speed-up: ${(single.seconds / batched.seconds).toFixed(1)}×   overhead p50 target < 50 ms: ${batched.overheadP50 < 50 ? 'met' : 'NOT met'}\n\n`);
+  const oneOn = await run(`1 wallet, ${SINGLE_N} queued, batching on`, SINGLE_N, 1, 255);
+  process.stdout.write(line(oneOn));
+  const oneOff = await run(`1 wallet, ${SINGLE_N} queued, batching off`, SINGLE_N, 1, 1);
+  process.stdout.write(line(oneOff));
+  const ratio = oneOff.seconds / oneOn.seconds;
+  process.stdout.write(`  one wallet speed-up: ${ratio.toFixed(1)}× (target ≥ 20×: ${ratio >= 20 ? 'met' : 'NOT met'})\n`);
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
