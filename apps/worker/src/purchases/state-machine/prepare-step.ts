@@ -34,7 +34,8 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     stage = 'fragment';
     const order = await deps.fragment.exclusive(async (client) => {
       const recipient = await client.searchRecipient(product, row.username, row.amount);
-      await client.syncState(product);
+      // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
+      // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
       const init = await client.initRequest({ product, recipient: recipient.recipient, amount: row.amount, paymentMethod: FRAGMENT_METHOD[paymentMethod]! });
       const transaction = await client.getTransaction({ product, reqId: init.reqId, account });
       return { init, transaction };
