@@ -49,6 +49,8 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const state: HealthState = { draining: false };
   const app = express();
   app.disable('x-powered-by');
+  // Responses are per-request state (a purchase's status changes); a body hash per response buys nothing.
+  app.set('etag', false);
   app.set('trust proxy', deps.config.trustProxy);
   app.set('query parser', 'simple');
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connectDatabase, loadKeyRing, migrateDatabase, SecretVault } from '@starsgate/db';
-import { ConfigError, createLogger, createPurchaseQueue, createRedisConnection, redactUrl } from '@starsgate/platform';
+import { createLogger, createPurchaseQueue, createRedisConnection, onTerminationSignals, redactUrl, runMain } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
@@ -29,13 +29,7 @@ async function main(): Promise<void> {
   await once(server, 'listening');
   logger.info('gateway listening', { port: config.port, host: config.host, database: redactUrl(config.databaseUrl), network: config.network });
 
-  let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) {
-      logger.warn('second signal: exiting now', { signal });
-      process.exit(1);
-    }
-    stopping = true;
     logger.info('draining', { signal });
     gateway.state.draining = true;
     const deadline = setTimeout(() => {
@@ -51,11 +45,7 @@ async function main(): Promise<void> {
     logger.info('stopped');
     logger.end();
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  onTerminationSignals(logger, shutdown);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

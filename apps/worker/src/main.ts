@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from 'bullmq';
 import { connectDatabase, LeaseRepository, migrateDatabase, PurchaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
 import {
-  ConfigError,
   createLogger,
   createPurchaseQueue,
   createRedisConnection,
+  onTerminationSignals,
   PURCHASE_QUEUE,
+  redisConnectionOptions,
+  runMain,
   type PurchaseJobData,
 } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
@@ -23,7 +25,7 @@ async function main(): Promise<void> {
   await migrateDatabase(config.databaseUrl);
   const database = connectDatabase(config.databaseUrl, { applicationName: 'starsgate-worker' });
   const purchases = new PurchaseRepository(database.db);
-  const queue = createPurchaseQueue(createRedisConnection(config.redisUrl), config.bullPrefix);
+  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix);
 
   const upstreams = createUpstreams(config, logger);
   const processor = createPurchaseProcessor({
@@ -40,7 +42,7 @@ async function main(): Promise<void> {
   });
 
   const worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, processor, {
-    connection: createRedisConnection(config.redisUrl, { forWorker: true }),
+    connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
     prefix: config.bullPrefix,
     concurrency: config.concurrency,
     // Only dispatch: a job of a killed worker is handed out again after this; PostgreSQL fences it.
@@ -73,10 +75,7 @@ async function main(): Promise<void> {
     : undefined;
   logger.info('worker started', { queue: PURCHASE_QUEUE, concurrency: config.concurrency });
 
-  let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) process.exit(1);
-    stopping = true;
     logger.info('stopping: finishing active jobs', { signal });
     const deadline = setTimeout(() => {
       logger.warn('shutdown deadline reached; leases cover unfinished work');
@@ -94,11 +93,7 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(0), 100).unref();
     process.exitCode = 0;
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  onTerminationSignals(logger, shutdown);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);
