@@ -121,10 +121,10 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (me
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, { min: 0, max: 300_000 }),
 
     network: read.oneOf('TON_NETWORK', 'mainnet', ['mainnet', 'testnet'] as const),
-    fragmentBaseUrl: read.url('FRAGMENT_BASE_URL', 'https://fragment.com', ['http:', 'https:']),
+    fragmentBaseUrl: read.url('FRAGMENT_BASE_URL', 'http://127.0.0.1:8090/fragment', ['http:', 'https:']),
     fragmentCookies: read.string('FRAGMENT_COOKIES', ''),
     fragmentTimeoutMs: read.integer('FRAGMENT_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
-    toncenterUrl: read.url('TONCENTER_URL', 'https://toncenter.com', ['http:', 'https:']),
+    toncenterUrl: read.url('TONCENTER_URL', 'http://127.0.0.1:8090/toncenter', ['http:', 'https:']),
     toncenterApiKey: read.string('TONCENTER_API_KEY'),
     usdtMaster: address('USDT_MASTER_ADDRESS', MAINNET_USDT),
     fragmentReceivingAddresses: receivers,
