@@ -9,6 +9,7 @@
 import { CRASH_POINTS } from '../src/purchases/state-machine/crash-points';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
+import { assertPaidOnceAndDelivered } from './support/assert-paid-once';
 
 const N = Number(process.env.CRASH_TEST_N ?? 16);
 jest.setTimeout(Math.max(240_000, N * 6_000));
@@ -31,34 +32,6 @@ function start(env: Record<string, string> = {}): WorkerProcess {
   return worker;
 }
 
-/**
- * Every purchase completed, paid once and delivered once. With `allowUnconfirmedDelivery`, a purchase
- * may instead end in reconciliation_required/DELIVERY_UNCONFIRMED — paid once on chain, but Fragment's
- * session-level "done" was not observed before the deadline (ambiguous evidence, never a repayment).
- */
-async function assertPaidOnceAndDelivered(ids: string[], allowUnconfirmedDelivery = false): Promise<void> {
-  const rows = await h.waitForAll(ids, 180_000);
-  const byWallet = new Map<string, Map<string, number>>();
-  let completed = 0;
-  for (const row of rows) {
-    const unconfirmed = allowUnconfirmedDelivery && row.status === 'reconciliation_required' && (row.error as { code?: string }).code === 'DELIVERY_UNCONFIRMED';
-    if (!unconfirmed) expect({ id: row.id, status: row.status, error: row.error }).toEqual({ id: row.id, status: 'completed', error: null });
-    else expect((row.evidence as { chain?: { tx_hash?: string } }).chain?.tx_hash).toBe(row.transactionHash);
-    let payments = byWallet.get(row.walletAddress!);
-    if (!payments) {
-      payments = await h.paymentsByRef(row.walletAddress!);
-      byWallet.set(row.walletAddress!, payments);
-    }
-    expect({ ref: row.fragmentRef, payments: payments.get(row.fragmentRef!) }).toEqual({ ref: row.fragmentRef, payments: 1 });
-    if (unconfirmed) expect(h.deliveredCount(row.fragmentRef)).toBeLessThanOrEqual(1);
-    else expect(h.deliveredCount(row.fragmentRef)).toBe(1);
-    if (!unconfirmed) completed += 1;
-  }
-  if (allowUnconfirmedDelivery) expect(completed).toBeGreaterThan(ids.length / 2);
-  // Nothing paid twice anywhere: every Ref# that left any of these wallets left exactly once.
-  for (const payments of byWallet.values()) for (const count of payments.values()) expect(count).toBe(1);
-}
-
 describe.each(CRASH_POINTS.map((point) => [point]))('SIGKILL at %s', (point) => {
   test('the restarted worker completes the purchase, paid exactly once', async () => {
     const input: PurchaseInput = { product: 'stars', username: '@alice', amount: 50, payment_method: point === 'during_confirming' ? 'usdt' : 'gram', seed: h.wallet('base64-v5r1').seed };
@@ -70,7 +43,7 @@ describe.each(CRASH_POINTS.map((point) => [point]))('SIGKILL at %s', (point) => 
     expect(['queued', 'preparing', 'sending', 'submitted', 'confirming']).toContain(afterCrash.status);
 
     const worker = start();
-    await assertPaidOnceAndDelivered([created.id]);
+    await assertPaidOnceAndDelivered(h, [created.id]);
     await worker.kill('SIGTERM');
     const events = await h.purchases.events(created.id);
     expect(events.filter((e) => e.toStatus === 'sending' && e.fromStatus !== 'sending').length).toBe(1);
@@ -107,7 +80,7 @@ test(`${N} purchases over 4 wallets with random SIGKILLs: each completed (or del
     kills += 1;
   }
   const finisher = start();
-  await assertPaidOnceAndDelivered(ids, true);
+  await assertPaidOnceAndDelivered(h, ids, true);
   await finisher.kill('SIGTERM');
   expect(kills).toBeGreaterThan(0);
 });

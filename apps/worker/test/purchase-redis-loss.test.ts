@@ -3,6 +3,7 @@
  * re-enqueues every live purchase from PostgreSQL, and the fenced state machine pays each once.
  */
 import { WorkerHarness } from './support/worker-harness';
+import { assertPaidOnceAndDelivered } from './support/assert-paid-once';
 
 jest.setTimeout(120_000);
 
@@ -44,14 +45,5 @@ test('FLUSHDB while purchases are in every state: all complete, each paid and de
   const counts = await h.queue.getJobCounts('waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized');
   expect(Object.values(counts).every((count) => count === 0)).toBe(true);
 
-  const rows = await h.waitForAll(ids, 60_000);
-  for (const row of rows) {
-    expect({ status: row.status, error: row.error }).toEqual({ status: 'completed', error: null });
-    expect(h.deliveredCount(row.fragmentRef)).toBe(1);
-  }
-  for (const wallet of wallets) {
-    const payments = await h.paymentsByRef(wallet.rawAddress);
-    for (const row of rows.filter((r) => r.walletAddress === wallet.rawAddress)) expect(payments.get(row.fragmentRef!)).toBe(1);
-    for (const count of payments.values()) expect(count).toBe(1);
-  }
+  await assertPaidOnceAndDelivered(h, ids, true);
 });

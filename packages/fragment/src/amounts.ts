@@ -1,6 +1,6 @@
 /** Exact conversion of Fragment's decimal strings to integer units (no floats, no rounding). */
 // The money module alone: the domain index also builds JSON-schema validators this adapter never uses.
-import { parseUnits } from '@starsgate/domain/src/money';
+import { parseUnits } from '@starsgate/domain';
 import { FragmentError } from './errors';
 
 /**

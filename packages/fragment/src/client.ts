@@ -17,7 +17,7 @@
  *
  * Credentials: cookies go on the wire only; logs carry method names, statuses and timings.
  */
-import { GRAM_DECIMALS } from '@starsgate/domain/src/money';
+import { GRAM_DECIMALS } from '@starsgate/domain';
 import { parseAmountToNano } from './amounts';
 import { FragmentError, errorFromText } from './errors';
 import { encodeForm, type FormFields } from './form';
@@ -375,10 +375,15 @@ export class FragmentClient {
   }
 
   /** One completion poll: `done` = `mode=done` and `need_update=false` (§8.2). */
-  pollOrderState(product: FragmentProduct): Promise<{ mode: string; done: boolean; needUpdate: boolean }> {
+  /**
+   * The session's flow state. `done` is about the session's latest order, not a given one:
+   * `statusText` is the visible text of the page's status screen (e.g. "50 Telegram Stars were
+   * sent to @alice."), which callers match against their own order before trusting `done`.
+   */
+  pollOrderState(product: FragmentProduct): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string }> {
     return this.mutex.run(async () => {
       const state = await this.updateState(product);
-      return { mode: state.mode, needUpdate: state.needUpdate, done: state.mode === 'done' && !state.needUpdate };
+      return { mode: state.mode, needUpdate: state.needUpdate, done: state.mode === 'done' && !state.needUpdate, statusText: state.statusText };
     });
   }
 
@@ -393,7 +398,7 @@ export class FragmentClient {
     const mode = scalarText(json.mode);
     if (mode !== undefined && mode !== '') flow.mode = mode;
     this.echo(flow, json);
-    return { mode: flow.mode, needUpdate: asBoolean(json.need_update) };
+    return { mode: flow.mode, needUpdate: asBoolean(json.need_update), statusText: typeof json.html === 'string' ? htmlToText(json.html) : '' };
   }
 
   private async updateStarsPrices(quantity: number): Promise<Record<string, unknown>> {

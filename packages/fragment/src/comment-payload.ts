@@ -9,7 +9,7 @@
  */
 import { Cell, type Slice } from '@ton/core';
 // The TEP-74 decoder alone (packages/ton owns jetton bodies); its index also loads key derivation.
-import { JETTON_OP, parseJettonTransferBody } from '@starsgate/ton/src/transfers/jetton-transfer-body';
+import { JETTON_OP, parseJettonTransferBody } from '@starsgate/ton';
 import type { FragmentProduct } from './types';
 
 export class FragmentPayloadError extends Error {

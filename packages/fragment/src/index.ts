@@ -29,3 +29,4 @@ export { encodeForm } from './form';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';
 export type * from './types';
 export * from './reads';
+export { statusTextNamesOrder } from './order-status-text';

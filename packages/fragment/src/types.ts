@@ -65,6 +65,8 @@ export interface RecipientInfo {
 export interface OrderState {
   mode: 'new' | 'processing' | 'done' | string;
   needUpdate: boolean;
+  /** Visible text of the page's status screen ('' when the answer carries none). */
+  statusText: string;
 }
 
 export interface PriceQuote {

@@ -11,7 +11,7 @@
  *   2. a derived quote (Fragment could not be asked for that quantity) uses Fragment's rule:
  *      USD = per-star USD × N (rounded up to micro-USD), GRAM = ceil(USD ÷ tonRate, 4 dp).
  */
-import { GRAM_DECIMALS, USDT_DECIMALS, formatUnits } from '@starsgate/domain/src/money';
+import { GRAM_DECIMALS, USDT_DECIMALS, formatUnits } from '@starsgate/domain';
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, storeStateInit } from '@ton/core';
 import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
-import { buildSignedExternal } from '@starsgate/ton/src/transfers/build-signed-external';
+import { buildSignedExternal } from '@starsgate/ton';
 import type { LocalChain } from '../../../../apps/sandbox/src';
 import type { FragmentTransaction, TonConnectAccount } from '../../src';
 

@@ -2,6 +2,7 @@ import { Address, beginCell, Cell, storeMessage, type Message, type Transaction 
 import { FragmentError } from '@starsgate/fragment';
 import { judgeJettonTransfer, judgeWalletTransaction } from '@starsgate/ton';
 import { crashAt } from './crash-points';
+import { statusTextNamesOrder } from '@starsgate/fragment';
 import { fragmentReportsDone } from './order-state-poller';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import { handleUnseen, releaseWallet } from './recover-step';
@@ -146,9 +147,13 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
     );
   }
 
-  const done = await fragmentReportsDone(deps.fragment, request.product, row.stepStartedAt.getTime(), deps.now(), Math.max(50, config.pollIntervalMs / 2));
-  if (done) {
-    await purchase.complete({ transactionHash: chainEvidence.tx_hash, transactionLt: chainEvidence.lt }, 'delivered: paid on chain, confirmed, Fragment reports done', { transaction_hash: chainEvidence.tx_hash });
+  const state = await fragmentReportsDone(deps.fragment, request.product, row.stepStartedAt.getTime(), deps.now(), Math.max(50, config.pollIntervalMs / 2));
+  // "done" is the session's latest order: it counts only when the success screen names this one.
+  if (state.done && statusTextNamesOrder(state.statusText, { product: request.product, username: row.username, amount: row.amount })) {
+    await purchase.complete({ transactionHash: chainEvidence.tx_hash, transactionLt: chainEvidence.lt }, 'delivered: paid on chain, confirmed, Fragment reports this order done', {
+      transaction_hash: chainEvidence.tx_hash,
+      fragment_status: state.statusText,
+    });
     return;
   }
   if (age > config.maxAges.confirmingMs) {

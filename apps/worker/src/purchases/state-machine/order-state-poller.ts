@@ -2,9 +2,15 @@ import type { FragmentClient } from '@starsgate/fragment';
 
 type Product = 'stars' | 'premium';
 
+export interface ObservedOrderState {
+  done: boolean;
+  /** The status screen's text, naming the order the session shows. */
+  statusText: string;
+}
+
 interface Observation {
   startedAt: number;
-  result: Promise<boolean>;
+  result: Promise<ObservedOrderState>;
 }
 
 const latest = new WeakMap<FragmentClient, Map<Product, Observation>>();
@@ -15,7 +21,7 @@ const latest = new WeakMap<FragmentClient, Map<Product, Observation>>();
  * `notBefore` answers all of them; a poll started earlier is never reused (it may predate this
  * purchase's confirm).
  */
-export function fragmentReportsDone(client: FragmentClient, product: Product, notBefore: number, now: number, maxAgeMs: number): Promise<boolean> {
+export function fragmentReportsDone(client: FragmentClient, product: Product, notBefore: number, now: number, maxAgeMs: number): Promise<ObservedOrderState> {
   let byProduct = latest.get(client);
   if (!byProduct) {
     byProduct = new Map();
@@ -24,8 +30,8 @@ export function fragmentReportsDone(client: FragmentClient, product: Product, no
   const cached = byProduct.get(product);
   if (cached && cached.startedAt >= notBefore && now - cached.startedAt <= maxAgeMs) return cached.result;
   const result = client.pollOrderState(product).then(
-    (state) => state.done,
-    () => false,
+    (state) => ({ done: state.done, statusText: state.statusText }),
+    () => ({ done: false, statusText: '' }),
   );
   byProduct.set(product, { startedAt: now, result });
   return result;
