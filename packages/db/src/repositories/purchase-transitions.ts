@@ -52,6 +52,16 @@ export interface Fence {
  * lease expired (and whose row another worker claimed) changes nothing: zero rows, null result.
  * No network call ever runs inside these transactions.
  */
+/** The columns a claim sets: the lease, and a new version so any older job for this row is stale. */
+function leaseClaim(owner: string, leaseMs: number) {
+  return {
+    leaseOwner: owner,
+    leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'`,
+    version: sql`${purchases.version} + 1`,
+    updatedAt: sql`now()`,
+  };
+}
+
 export class PurchaseTransitions {
   constructor(private readonly db: Database) {}
 
@@ -62,12 +72,7 @@ export class PurchaseTransitions {
   async claim(id: string, version: number, owner: string, leaseMs: number): Promise<PurchaseRow | null> {
     const [row] = await this.db
       .update(purchases)
-      .set({
-        leaseOwner: owner,
-        leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'`,
-        version: sql`${purchases.version} + 1`,
-        updatedAt: sql`now()`,
-      })
+      .set(leaseClaim(owner, leaseMs))
       .where(
         and(
           eq(purchases.id, id),
@@ -209,12 +214,7 @@ export class PurchaseTransitions {
     for (const candidate of rows) {
       const [row] = await this.db
         .update(purchases)
-        .set({
-          leaseOwner: owner,
-          leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'`,
-          version: sql`${purchases.version} + 1`,
-          updatedAt: sql`now()`,
-        })
+        .set(leaseClaim(owner, leaseMs))
         .where(
           and(
             eq(purchases.id, candidate.id),

@@ -19,7 +19,7 @@ import type { AvailabilityCode, PaymentMethod, Product } from '@starsgate/domain
 import { FragmentError } from '../errors';
 import { silentLogger, type FragmentLogger } from '../transport';
 import type { FragmentClient } from '../client';
-import { ReadError, toReadError } from './read-errors';
+import { ReadError, toReadError, withReadDeadline } from './read-errors';
 import type { ReadLimiter } from './read-limits';
 import { LocalTtlCache, RedisJsonCache } from './redis-cache';
 import type { SingleFlight } from './single-flight';
@@ -179,20 +179,6 @@ export class AvailabilityChecker {
   }
 
   private withDeadline<T>(promise: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new ReadError('UNAVAILABLE', 'deadline', `Fragment did not answer within ${this.options.deadlineMs} ms`));
-      }, this.options.deadlineMs);
-      promise.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(toReadError(error));
-        },
-      );
-    });
+    return withReadDeadline(promise, this.options.deadlineMs, toReadError);
   }
 }

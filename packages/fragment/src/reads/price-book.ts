@@ -24,7 +24,7 @@ import type { FragmentClient } from '../client';
 import { silentLogger, type FragmentLogger } from '../transport';
 import type { PremiumMonths, PriceQuote } from '../types';
 import { formatGram, formatUsdt, gramNanoForUsd, starsUsdMicro, usdToUsdtUnits } from './price-math';
-import { ReadError, toReadError } from './read-errors';
+import { ReadError, toReadError, withReadDeadline } from './read-errors';
 import type { ReadLimiter } from './read-limits';
 import { LocalTtlCache, RedisJsonCache } from './redis-cache';
 import type { SingleFlight } from './single-flight';
@@ -312,18 +312,7 @@ export class PriceBook {
   }
 
   private withDeadline<T>(promise: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ReadError('UNAVAILABLE', 'deadline', `Fragment did not answer within ${this.deadlineMs} ms`)), this.deadlineMs);
-      promise.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+    return withReadDeadline(promise, this.deadlineMs);
   }
+
 }

@@ -85,3 +85,20 @@ export function toReadError(error: unknown): ReadError {
   }
   return new ReadError('UNAVAILABLE', 'internal', error instanceof Error ? error.message : String(error), { cause: error });
 }
+
+/** Settles with `promise`, or rejects UNAVAILABLE/deadline after `deadlineMs` (the read keeps running). */
+export function withReadDeadline<T>(promise: Promise<T>, deadlineMs: number, mapError: (error: unknown) => unknown = (error) => error): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ReadError('UNAVAILABLE', 'deadline', `Fragment did not answer within ${deadlineMs} ms`)), deadlineMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(mapError(error));
+      },
+    );
+  });
+}
