@@ -1,6 +1,6 @@
 import { AVAILABILITY_CODES } from '../availability/availability-texts';
 import { PAYMENT_METHODS, PRODUCTS, type PaymentMethod, type Product } from '../products/product-rules';
-import { amountByProductRule, amountField, paymentMethodField, productField, usernameField } from './common.schema';
+import { amountByProductRule, orderProperties } from './common.schema';
 
 /** Wallet fields of the purchase request that an availability check never accepts. */
 export const WALLET_FIELDS = ['seed', 'wallet_address', 'account_index', 'mnemonic', 'private_key', 'payer_address'] as const;
@@ -12,12 +12,7 @@ export const AvailabilityCheckRequestSchema = {
     'The order-shaped part of a purchase: no wallet, no idempotency key. Unknown fields are rejected (400 UNKNOWN_FIELD); a seed or wallet field is refused with a message saying wallets are not accepted here.',
   required: ['product', 'username', 'amount', 'payment_method'],
   additionalProperties: false,
-  properties: {
-    product: productField,
-    username: usernameField,
-    amount: amountField,
-    payment_method: paymentMethodField,
-  },
+  properties: orderProperties,
   allOf: amountByProductRule,
 } as const;
 

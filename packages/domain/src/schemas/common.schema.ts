@@ -64,3 +64,11 @@ export const amountByProductRule = [
     then: { properties: { amount: { enum: [...PREMIUM_MONTHS] } } },
   },
 ] as const;
+
+/** The order itself: what purchases, checkouts and availability checks all describe. */
+export const orderProperties = {
+  product: productField,
+  username: usernameField,
+  amount: amountField,
+  payment_method: paymentMethodField,
+} as const;

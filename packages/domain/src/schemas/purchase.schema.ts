@@ -1,16 +1,6 @@
 import { PURCHASE_STATUSES } from '../purchases/purchase-status';
 import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
-import {
-  accountIndexField,
-  amountByProductRule,
-  amountField,
-  idempotencyKeyField,
-  paymentMethodField,
-  productField,
-  seedField,
-  usernameField,
-  walletAddressField,
-} from './common.schema';
+import { accountIndexField, amountByProductRule, idempotencyKeyField, orderProperties, seedField, walletAddressField } from './common.schema';
 
 export const CreatePurchaseRequestSchema = {
   $id: 'CreatePurchaseRequest',
@@ -19,10 +9,7 @@ export const CreatePurchaseRequestSchema = {
   required: ['product', 'username', 'amount', 'payment_method', 'seed', 'idempotency_key'],
   additionalProperties: false,
   properties: {
-    product: productField,
-    username: usernameField,
-    amount: amountField,
-    payment_method: paymentMethodField,
+    ...orderProperties,
     seed: seedField,
     wallet_address: walletAddressField,
     account_index: accountIndexField,

@@ -135,7 +135,6 @@ export class TonapiChainClient implements ChainClient {
     return queryJettonBalance(this, jettonWallet, PROVIDER);
   }
 
-
   async sendBoc(boc: string): Promise<{ normalizedHash: string }> {
     const normalizedHash = normalizedExternalHash(boc);
     await httpJson(`${this.root}/v2/blockchain/message`, { method: 'POST', body: { boc }, allowEmpty: true }, { provider: PROVIDER, headers: this.headers, timeoutMs: this.timeoutMs, maxRetries: 0 });

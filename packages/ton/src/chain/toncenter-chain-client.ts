@@ -115,7 +115,6 @@ export class ToncenterChainClient implements ChainClient {
     return queryJettonBalance(this, jettonWallet, PROVIDER);
   }
 
-
   /** POST /api/v2/sendBocReturnHash, once. The returned hash is computed locally (TEP-467). */
   async sendBoc(boc: string): Promise<{ normalizedHash: string }> {
     const normalizedHash = normalizedExternalHash(boc);
