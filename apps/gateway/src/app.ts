@@ -18,6 +18,9 @@ import { walletsOpenApi } from './openapi/wallets.openapi';
 import { docsRoutes } from './routes/docs.routes';
 import { healthRoutes, type HealthState } from './routes/health.routes';
 import { purchasesRoutes } from './routes/purchases.routes';
+import { PurchaseIntakeBatcher } from './purchases/purchase-intake-batcher';
+import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
+import { PurchaseViewReader } from './purchases/purchase-view-reader';
 import { readsOpenApi } from './openapi/reads.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { pricesRoutes } from './routes/prices.routes';
@@ -76,9 +79,10 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   // Routers declare full paths so that `req.route.path` is the template metrics are labelled with.
   app.use(
     purchasesRoutes({
-      purchases,
+      intake: new PurchaseIntakeBatcher(purchases),
+      jobs: new PurchaseJobEnqueuer(deps.queue),
+      views: new PurchaseViewReader(purchases),
       vault: deps.vault,
-      queue: deps.queue,
       metrics: deps.metrics,
       network: deps.config.network,
     }),

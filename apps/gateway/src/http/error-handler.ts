@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, isAppError } from '@starsgate/domain';
-import { IdempotencyKeyLockedError } from '@starsgate/db';
+import { IdempotencyKeyLockedError, PurchaseRowRejectedError } from '@starsgate/db';
 
 interface BodyParserError {
   type?: string;
@@ -12,6 +12,9 @@ export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   if (error instanceof IdempotencyKeyLockedError) {
     return new AppError('IDEMPOTENCY_REQUEST_IN_PROGRESS', { retryAfterSeconds: 1 });
+  }
+  if (error instanceof PurchaseRowRejectedError) {
+    return new AppError('VALIDATION_FAILED', { message: 'The purchase has a value that cannot be stored.', details: [{ field: 'body', message: 'has a value that cannot be stored' }] });
   }
   const parserError = error as BodyParserError;
   switch (parserError?.type) {

@@ -1,8 +1,9 @@
-import { rateLimit } from 'express-rate-limit';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type { NextFunction, Request, Response } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import { AppError } from '@starsgate/domain';
 import { sendError } from './error-handler';
+import { RedisWindowCounter } from './redis-window-counter';
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -12,21 +13,20 @@ export interface RateLimitOptions {
   prefix: string;
 }
 
-/** Counts live in Redis, so every gateway replica enforces the same budget per client. */
+/**
+ * Counts live in Redis, so every gateway replica enforces the same budget per client (its IP,
+ * IPv6 grouped by /56). Answers with the IETF draft-7 `RateLimit` and `RateLimit-Policy` headers.
+ */
 export function redisRateLimit(options: RateLimitOptions) {
-  return rateLimit({
-    windowMs: options.windowSeconds * 1000,
-    limit: options.max,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    store: new RedisStore({
-      prefix: options.prefix,
-      sendCommand: (command: string, ...args: string[]) => options.redis.call(command, ...args) as Promise<RedisReply>,
-    }),
-    handler: (req, res) => {
-      const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + options.windowSeconds * 1000) - Date.now()) / 1000));
-      sendError(req, res, new AppError('RATE_LIMITED', { retryAfterSeconds: retryAfter }));
-    },
-  });
+  const counter = new RedisWindowCounter(options.redis, options.windowSeconds * 1000);
+  const policy = `${options.max};w=${options.windowSeconds}`;
+  return (req: Request, res: Response, next: NextFunction): void => {
+    counter.hit(`${options.prefix}${ipKeyGenerator(req.ip ?? '')}`).then(({ hits, resetMs }) => {
+      const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
+      res.setHeader('RateLimit-Policy', policy);
+      res.setHeader('RateLimit', `limit=${options.max}, remaining=${Math.max(options.max - hits, 0)}, reset=${resetSeconds}`);
+      if (hits > options.max) return sendError(req, res, new AppError('RATE_LIMITED', { retryAfterSeconds: resetSeconds }));
+      next();
+    }, next);
+  };
 }

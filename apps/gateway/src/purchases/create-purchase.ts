@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Queue } from 'bullmq';
 import { AppError, normalizePaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
-import type { PurchaseRepository, PurchaseRow, SecretVault } from '@starsgate/db';
-import { enqueuePurchase, type Logger, type PurchaseJobData } from '@starsgate/platform';
+import type { PurchaseRow, SecretVault } from '@starsgate/db';
+import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
 import type { GatewayMetrics } from '../observability/metrics';
 import { orderFingerprint } from './order-fingerprint';
+import type { PurchaseIntakeBatcher } from './purchase-intake-batcher';
+import type { PurchaseJobEnqueuer } from './purchase-job-enqueuer';
 
 export interface CreatePurchaseDeps {
-  purchases: PurchaseRepository;
+  intake: PurchaseIntakeBatcher;
+  jobs: PurchaseJobEnqueuer;
   vault: SecretVault;
-  queue: Queue<PurchaseJobData>;
   metrics: GatewayMetrics;
   network: Network;
 }
@@ -22,7 +23,7 @@ export interface CreatePurchaseResult {
 
 /**
  * Local-only mutation: validates, claims the idempotency key and stores the purchase with
- * its sealed secret in one transaction, then hands the id to BullMQ. Foreign calls happen
+ * its sealed secret in one transaction (shared with concurrent requests), then hands the id to BullMQ. Foreign calls happen
  * in the worker. A failed enqueue is repaired by the sweeper, so it does not fail the request.
  */
 export async function createPurchase(
@@ -53,7 +54,7 @@ export async function createPurchase(
   const single = wallet.candidates.length === 1 ? wallet.candidates[0] : undefined;
   const matching = requestedAddress ? wallet.candidates.find((candidate) => candidate.address.equals(requestedAddress)) : single;
 
-  const result = await deps.purchases.insertOrGetByKey(
+  const result = await deps.intake.insertOrGetByKey(
     {
       id: randomUUID(),
       idempotencyKey: input.idempotency_key,
@@ -78,7 +79,7 @@ export async function createPurchase(
 
   deps.metrics.purchasesCreated.inc({ product: input.product, payment_method: paymentMethod });
   try {
-    await enqueuePurchase(deps.queue, result.purchase.id, result.purchase.version);
+    await deps.jobs.enqueue(result.purchase.id, result.purchase.version);
   } catch (error) {
     context.log.warn('enqueue failed; the sweeper will enqueue the purchase', { purchase_id: result.purchase.id, error });
   }

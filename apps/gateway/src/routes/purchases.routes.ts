@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { AppError, CreatePurchaseRequestSchema, createValidator, type CreatePurchaseRequest } from '@starsgate/domain';
-import type { PurchaseRepository } from '@starsgate/db';
 import { createPurchase, type CreatePurchaseDeps } from '../purchases/create-purchase';
 import { acceptedView, purchaseView } from '../purchases/purchase-view';
+import type { PurchaseViewReader } from '../purchases/purchase-view-reader';
 
 const validateCreatePurchase = createValidator<CreatePurchaseRequest>(CreatePurchaseRequestSchema);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function purchasesRoutes(deps: CreatePurchaseDeps & { purchases: PurchaseRepository }): Router {
+export function purchasesRoutes(deps: CreatePurchaseDeps & { views: PurchaseViewReader }): Router {
   const router = Router();
 
   router.post('/api/v1/purchases', async (req, res) => {
@@ -23,7 +23,7 @@ export function purchasesRoutes(deps: CreatePurchaseDeps & { purchases: Purchase
 
   router.get('/api/v1/purchases/:purchase_id', async (req, res) => {
     const id = req.params.purchase_id;
-    const purchase = UUID.test(id) ? await deps.purchases.findViewById(id.toLowerCase()) : undefined;
+    const purchase = UUID.test(id) ? await deps.views.findViewById(id.toLowerCase()) : undefined;
     if (!purchase) throw AppError.field('PURCHASE_NOT_FOUND', 'purchase_id', 'No purchase with this id exists in this environment.');
     res.json(purchaseView(purchase));
   });

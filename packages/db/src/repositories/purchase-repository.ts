@@ -2,15 +2,9 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../database';
 import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
+import { insertIntakeBatch, type PurchaseEventInput, type PurchaseIntake } from './purchase-intake-batch';
 
-export interface PurchaseEventInput {
-  fromStatus: string | null;
-  toStatus: string;
-  actor: string;
-  reason?: string;
-  data?: unknown;
-  requestId?: string;
-}
+export type { PurchaseEventInput, PurchaseIntake } from './purchase-intake-batch';
 
 /** The columns a client may see: what GET /api/v1/purchases/:id reads, and nothing else. */
 const viewColumns = {
@@ -28,6 +22,7 @@ const viewColumns = {
 export type PurchaseViewRow = Pick<PurchaseRow, keyof typeof viewColumns>;
 
 export type InsertPurchaseResult = { created: true; purchase: PurchaseRow } | { created: false; purchase: PurchaseRow };
+export type IntakeOutcome = { ok: true; value: InsertPurchaseResult } | { ok: false; error: unknown };
 
 /** Raised when a concurrent request holds the idempotency key's row lock past the wait bound. */
 export class IdempotencyKeyLockedError extends Error {
@@ -37,7 +32,31 @@ export class IdempotencyKeyLockedError extends Error {
   }
 }
 
+/**
+ * Raised when PostgreSQL refuses one purchase's values (a data exception or a check or not-null
+ * violation): the request's content is at fault, not the service, so it is a client error.
+ */
+export class PurchaseRowRejectedError extends Error {
+  constructor(readonly sqlState: string) {
+    super(`PostgreSQL rejected the purchase's values (SQLSTATE ${sqlState})`);
+    this.name = 'PurchaseRowRejectedError';
+  }
+}
+
 const LOCK_NOT_AVAILABLE = '55P03';
+const CHECK_VIOLATION = '23514';
+const NOT_NULL_VIOLATION = '23502';
+const DATA_EXCEPTION_CLASS = '22';
+
+function rowRejection(error: unknown): PurchaseRowRejectedError | undefined {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (code === CHECK_VIOLATION || code === NOT_NULL_VIOLATION || code.startsWith(DATA_EXCEPTION_CLASS))) {
+      return new PurchaseRowRejectedError(code);
+    }
+  }
+  return undefined;
+}
 
 const INTAKE_SQL = `
   WITH purchase AS (
@@ -57,14 +76,23 @@ const INTAKE_SQL = `
 
 const PURCHASE_COLUMNS = Object.entries(getTableColumns(purchases));
 
-/** Maps a raw `purchases` row (snake_case, driver types) with Drizzle's own column decoders. */
-function fromDriverRow(raw: Record<string, unknown>): PurchaseRow {
+const VIEW_COLUMNS = Object.entries(viewColumns);
+
+const VIEWS_BY_IDS_SQL = `SELECT ${VIEW_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases WHERE id = ANY($1::uuid[])`;
+const BY_KEYS_SQL = 'SELECT * FROM purchases WHERE idempotency_key = ANY($1::text[])';
+
+/** Maps a raw row (snake_case, driver types) with Drizzle's own column decoders. */
+function decodeRow<T>(columns: ReadonlyArray<readonly [string, { name: string; mapFromDriverValue(value: unknown): unknown }]>, raw: Record<string, unknown>): T {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of PURCHASE_COLUMNS) {
+  for (const [key, column] of columns) {
     const value = raw[column.name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
-  return row as PurchaseRow;
+  return row as T;
+}
+
+function fromDriverRow(raw: Record<string, unknown>): PurchaseRow {
+  return decodeRow<PurchaseRow>(PURCHASE_COLUMNS, raw);
 }
 
 export class PurchaseRepository {
@@ -130,12 +158,62 @@ export class PurchaseRepository {
       inserted = result.rows[0];
     } catch (error) {
       if (hasCode(error, LOCK_NOT_AVAILABLE)) throw new IdempotencyKeyLockedError();
-      throw error;
+      throw rowRejection(error) ?? error;
     }
     if (inserted) return { created: true, purchase: fromDriverRow(inserted) };
     const existing = await this.findByIdempotencyKey(row.idempotencyKey);
     if (!existing) throw new Error('idempotency key conflict without a row');
     return { created: false, purchase: existing };
+  }
+
+  /**
+   * `insertOrGetByKey` for many requests at once, as one statement and one commit (group commit).
+   * Requests sharing an idempotency key inside the batch resolve to the first one's purchase
+   * (`created: false` for the others, who then compare fingerprints like any replay). If the
+   * batch statement fails, every request is retried on its own, so one bad or locked row fails
+   * only its own request.
+   */
+  async insertManyOrGetByKey(intakes: readonly PurchaseIntake[]): Promise<IntakeOutcome[]> {
+    const firstByKey = new Map<string, number>();
+    intakes.forEach((intake, index) => {
+      if (!firstByKey.has(intake.row.idempotencyKey)) firstByKey.set(intake.row.idempotencyKey, index);
+    });
+    const leaders = [...firstByKey.values()].map((index) => intakes[index] as PurchaseIntake);
+    if (leaders.length === 1) return this.insertEachOrGetByKey(intakes);
+
+    let inserted: Map<string, Record<string, unknown>>;
+    try {
+      inserted = await insertIntakeBatch(this.db.$client, leaders);
+    } catch {
+      return this.insertEachOrGetByKey(intakes);
+    }
+    const missing = leaders.map((intake) => intake.row.idempotencyKey).filter((key) => !inserted.has(key));
+    const existing = new Map<string, PurchaseRow>();
+    if (missing.length > 0) {
+      const found = await this.db.$client.query({ name: 'purchases_by_idempotency_keys', text: BY_KEYS_SQL, values: [missing] });
+      for (const raw of found.rows as Array<Record<string, unknown>>) existing.set(raw.idempotency_key as string, fromDriverRow(raw));
+    }
+    const created = new Map([...inserted].map(([key, raw]) => [key, fromDriverRow(raw)]));
+    return intakes.map((intake, index): IntakeOutcome => {
+      const key = intake.row.idempotencyKey;
+      const own = firstByKey.get(key) === index ? created.get(key) : undefined;
+      if (own) return { ok: true, value: { created: true, purchase: own } };
+      const purchase = created.get(key) ?? existing.get(key);
+      return purchase ? { ok: true, value: { created: false, purchase } } : { ok: false, error: new Error('idempotency key conflict without a row') };
+    });
+  }
+
+  /** One statement per request, in order, so same-key requests see each other's rows. */
+  private async insertEachOrGetByKey(intakes: readonly PurchaseIntake[]): Promise<IntakeOutcome[]> {
+    const outcomes: IntakeOutcome[] = [];
+    for (const { row, buildSecret, event } of intakes) {
+      try {
+        outcomes.push({ ok: true, value: await this.insertOrGetByKey(row, buildSecret, event) });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
   }
 
   async findById(id: string): Promise<PurchaseRow | undefined> {
@@ -146,6 +224,12 @@ export class PurchaseRepository {
   async findViewById(id: string): Promise<PurchaseViewRow | undefined> {
     const [row] = await this.viewById.execute({ id });
     return row;
+  }
+
+  /** Many reads in one statement; ids without a purchase are simply absent from the result. */
+  async findViewsByIds(ids: readonly string[]): Promise<PurchaseViewRow[]> {
+    const result = await this.db.$client.query({ name: 'purchase_views_by_ids', text: VIEWS_BY_IDS_SQL, values: [ids] });
+    return (result.rows as Array<Record<string, unknown>>).map((raw) => decodeRow<PurchaseViewRow>(VIEW_COLUMNS, raw));
   }
 
   async findByIdempotencyKey(key: string): Promise<PurchaseRow | undefined> {

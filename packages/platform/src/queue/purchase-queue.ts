@@ -67,3 +67,10 @@ export async function enqueuePurchase(
 ): Promise<void> {
   await queue.add(PURCHASE_JOB, { purchaseId }, { jobId: purchaseJobId(purchaseId, version), delay: delayMs > 0 ? delayMs : undefined });
 }
+
+/** Many enqueues in one Redis round trip (BullMQ sends the adds as one MULTI). */
+export async function enqueuePurchases(queue: Queue<PurchaseJobData>, purchases: ReadonlyArray<{ purchaseId: string; version: number }>): Promise<void> {
+  await queue.addBulk(
+    purchases.map(({ purchaseId, version }) => ({ name: PURCHASE_JOB, data: { purchaseId }, opts: { jobId: purchaseJobId(purchaseId, version) } })),
+  );
+}
