@@ -63,8 +63,6 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   app.use(requestContext(deps.logger));
   app.use(accessLog(deps.metrics, deps.logger));
-  app.use(healthRoutes({ pool: deps.database.pool, redis: deps.redis, state, registry: deps.metrics.registry }));
-  app.use(docsRoutes(document));
 
   app.use(
     '/api/v1',
@@ -98,6 +96,9 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   app.use(availabilityRoutes({ availability: reads.availability }));
   app.use(pricesRoutes({ prices: reads.prices }));
+  // After the API: every router an API request walks past costs it a dispatch, probes are rare.
+  app.use(healthRoutes({ pool: deps.database.pool, redis: deps.redis, state, registry: deps.metrics.registry }));
+  app.use(docsRoutes(document));
 
   app.use(notFound());
   app.use(errorHandler());
