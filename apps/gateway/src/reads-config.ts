@@ -3,7 +3,7 @@
  * .env.example). Read by loadGatewayConfig; the worker's price refresher reads its own subset.
  */
 import type { EnvReader } from '@starsgate/platform';
-import { parseDisabledPaymentMethods } from '@starsgate/fragment';
+import { parseDisabledPaymentMethods, splitCookieSets } from '@starsgate/fragment';
 
 /** The sandbox's Fragment simulator (`npm run sandbox`); production sets https://fragment.com. */
 export const DEFAULT_FRAGMENT_BASE_URL = 'http://127.0.0.1:8090/fragment';
@@ -28,7 +28,8 @@ export interface ReadsConfig {
 export function loadReadsConfig(read: EnvReader, production: boolean): ReadsConfig {
   // A separate login for public reads keeps recipient searches off the paying session's page
   // state (Fragment keeps flow state per cookie session, protocol reference §12).
-  const cookies = read.string('FRAGMENT_READ_COOKIES') ?? read.string('FRAGMENT_COOKIES');
+  const fallback = read.string('FRAGMENT_COOKIES');
+  const cookies = read.string('FRAGMENT_READ_COOKIES') ?? (fallback !== undefined ? (splitCookieSets(fallback)[0] ?? '') : undefined);
   if (production && cookies === undefined) {
     read.problem('FRAGMENT_READ_COOKIES or FRAGMENT_COOKIES is required when NODE_ENV=production: the Cookie header of the Fragment login used for availability checks and prices');
   }

@@ -1,12 +1,14 @@
 /**
  * FragmentClient: the production adapter for Fragment's web API (protocol reference §2–§5, §15).
  *
- * One instance = one Fragment login (one cookie session). Concurrency: every public call takes
- * the instance's mutex, so calls on one instance never overlap (Fragment keeps flow state per
- * cookie session, §12). A purchase flow is several calls (search → sync → init → link → confirm →
- * poll); to keep another caller's calls (an availability search, another purchase) from landing
+ * One instance = one Fragment login (one cookie session). Concurrency: every call that reads or
+ * moves the page's flow state takes the instance's mutex, so those never overlap (Fragment keeps
+ * flow state per cookie session, §12). A purchase flow is several calls (search → sync → init →
+ * link); to keep another caller's calls (an availability search, another purchase) from landing
  * between them, run the whole flow inside `client.exclusive(...)` — the mutex is re-entrant, so the
- * flow's own calls go through. Use one client per login; do not share a login across processes.
+ * flow's own calls go through. `confirm` (it names its order) and `deliveryHistory` (a page read)
+ * do not touch that state and skip the mutex. Use one client per login session; do not share a
+ * session across processes. Several sessions: `FragmentSessionPool`.
  *
  * Retries: reads (page GETs, search, update…State, updateStarsPrices, get…Link) retry on 429 and
  * 5xx/network/timeout with capped jittered backoff, ≤3 tries, Retry-After ≤60 s honoured. Writes
@@ -21,7 +23,8 @@ import { GRAM_DECIMALS } from '@starsgate/domain';
 import { parseAmountToNano } from './amounts';
 import { FragmentError, errorFromText } from './errors';
 import { encodeForm, type FormFields } from './form';
-import { htmlToText, parseAjInit, parseCurPrice, parseImgSrc, parsePremiumOptions, parseWalletInit, isCloudflareChallenge, unescapeHtml } from './html-parsing';
+import { createHash } from 'node:crypto';
+import { htmlToText, parseAjInit, parseCurPrice, parseHistoryRows, parseImgSrc, parsePremiumOptions, parseWalletInit, isCloudflareChallenge, unescapeHtml, type HistoryRow } from './html-parsing';
 import { ReentrantMutex } from './mutex';
 import { ApiHashCache, CookieJar } from './session';
 import { DEFAULT_RETRY_POLICY, DEFAULT_USER_AGENT, Transport, sleep, silentLogger, withRetries, type FragmentLogger, type RetryPolicy } from './transport';
@@ -54,6 +57,11 @@ export interface FragmentClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Re-syncs on "Price was changed" before init gives up (default 3). */
   priceChangedRetries?: number;
+  /**
+   * init skips the state sync when this session synced the product within this window (default
+   * 30 000 ms), as the browser does on a warm page; "Price was changed" still forces a re-sync.
+   */
+  syncMaxAgeMs?: number;
   /** TonConnect device sent with link/confirm when the call gives none. */
   device?: TonConnectDevice;
   logger?: Partial<FragmentLogger>;
@@ -66,6 +74,7 @@ interface ProductRoutes {
   updateState: string;
   init: string;
   link: string;
+  history: string;
 }
 
 const ROUTES: Record<FragmentProduct, ProductRoutes> = {
@@ -76,6 +85,7 @@ const ROUTES: Record<FragmentProduct, ProductRoutes> = {
     updateState: 'updateStarsBuyState',
     init: 'initBuyStarsRequest',
     link: 'getBuyStarsLink',
+    history: '/stars/history?sort=desc',
   },
   premium: {
     page: '/premium/gift',
@@ -84,6 +94,7 @@ const ROUTES: Record<FragmentProduct, ProductRoutes> = {
     updateState: 'updatePremiumState',
     init: 'initGiftPremiumRequest',
     link: 'getGiftPremiumLink',
+    history: '/premium/history?sort=desc',
   },
 };
 
@@ -154,6 +165,8 @@ export class FragmentClient {
   private readonly priceChangedRetries: number;
   private readonly device: TonConnectDevice;
   private readonly flows: Record<FragmentProduct, FlowState>;
+  private readonly syncMaxAgeMs: number;
+  private readonly syncedAt: Record<FragmentProduct, number> = { stars: 0, premium: 0 };
   /** The product of the last API call: confirm's Referer when the caller names none. */
   private lastProduct: FragmentProduct = 'stars';
 
@@ -165,6 +178,7 @@ export class FragmentClient {
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.priceChangedRetries = options.priceChangedRetries ?? 3;
     this.device = options.device ?? DEFAULT_DEVICE;
+    this.syncMaxAgeMs = options.syncMaxAgeMs ?? 30_000;
     this.transport = new Transport({
       baseUrl: options.baseUrl,
       jar: this.jar,
@@ -191,6 +205,14 @@ export class FragmentClient {
   /** Names of the cookies currently held (values never exposed). */
   cookieNames(): string[] {
     return this.jar.names();
+  }
+
+  /**
+   * A stable, non-secret name for this login's session: 12 hex of SHA-256 over `stel_ssid`. An
+   * order can only be confirmed by the session that created it, so purchases record this.
+   */
+  sessionId(): string {
+    return createHash('sha256').update(this.jar.get('stel_ssid') ?? this.jar.cookieHeader()).digest('hex').slice(0, 12);
   }
 
   // ---------------------------------------------------------------- public API
@@ -284,13 +306,16 @@ export class FragmentClient {
       flow.recipient = recipient;
       flow.amount = amount;
       for (let attempt = 0; ; attempt++) {
-        await this.updateState(product);
-        if (product === 'stars') await this.updateStarsPrices(amount);
+        if (attempt > 0 || Date.now() - this.syncedAt[product] > this.syncMaxAgeMs) {
+          await this.updateState(product);
+          if (product === 'stars') await this.updateStarsPrices(amount);
+        }
         const json = await this.call(product, routes.init, { recipient, [routes.amountField]: String(amount), payment_method: paymentMethod }, 'write');
         try {
           this.raiseBusinessError(json, routes.init);
         } catch (error) {
           if (error instanceof FragmentError && error.kind === 'PRICE_CHANGED' && attempt < this.priceChangedRetries) {
+            this.syncedAt[product] = 0;
             this.logger.info(`fragment ${routes.init}: price changed, re-syncing (${attempt + 1}/${this.priceChangedRetries})`);
             continue;
           }
@@ -341,8 +366,10 @@ export class FragmentClient {
   /**
    * POSTs `confirm_method` with its params, the signed external-in message BOC, account and device
    * (§8.1). Not retried on a lost answer (the error says `outcomeUnknown`); resolves on `ok: true`.
+   * It names its order (`confirm_params`) and leaves the page's flow state alone, so it does not
+   * wait for the flow mutex: confirms of a batch go out while the next order is being created.
    */
-  confirm(args: {
+  async confirm(args: {
     confirmMethod: string;
     confirmParams: Record<string, string>;
     boc: string;
@@ -350,31 +377,41 @@ export class FragmentClient {
     device?: TonConnectDevice;
     product?: FragmentProduct;
   }): Promise<void> {
-    return this.mutex.run(async () => {
-      const { confirmMethod, confirmParams, boc, account } = args;
-      if (!METHOD_NAME.test(confirmMethod)) throw new TypeError('confirmMethod is not a Fragment method name');
-      validateAccount(account);
-      if (!boc) throw new TypeError('boc is required');
-      const reserved = new Set(['method', 'boc', 'account', 'device']);
-      const params: FormFields = {};
-      for (const [name, value] of Object.entries(confirmParams)) {
-        if (reserved.has(name)) throw new TypeError(`confirmParams may not set ${name}`);
-        params[name] = String(value);
-      }
-      const json = await this.call(
-        args.product ?? this.lastProduct,
-        confirmMethod,
-        { ...params, boc, account: { ...account }, device: { ...(args.device ?? this.device) } },
-        'write',
-      );
-      this.raiseBusinessError(json, confirmMethod);
-      if (json.ok !== true) {
-        throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${confirmMethod}: answer has neither ok nor error`, { method: confirmMethod });
-      }
-    });
+    const { confirmMethod, confirmParams, boc, account } = args;
+    if (!METHOD_NAME.test(confirmMethod)) throw new TypeError('confirmMethod is not a Fragment method name');
+    validateAccount(account);
+    if (!boc) throw new TypeError('boc is required');
+    const reserved = new Set(['method', 'boc', 'account', 'device']);
+    const params: FormFields = {};
+    for (const [name, value] of Object.entries(confirmParams)) {
+      if (reserved.has(name)) throw new TypeError(`confirmParams may not set ${name}`);
+      params[name] = String(value);
+    }
+    const json = await this.call(
+      args.product ?? this.lastProduct,
+      confirmMethod,
+      { ...params, boc, account: { ...account }, device: { ...(args.device ?? this.device) } },
+      'write',
+    );
+    this.raiseBusinessError(json, confirmMethod);
+    if (json.ok !== true) {
+      throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${confirmMethod}: answer has neither ok nor error`, { method: confirmMethod });
+    }
   }
 
-  /** One completion poll: `done` = `mode=done` and `need_update=false` (§8.2). */
+  /**
+   * The account's delivered orders of `product`, newest first, from its history page (§5.3,
+   * §8.3): unlike `done`, which is the session's latest order only, each row names its own order,
+   * and failed payments never appear. A page read outside the flow mutex.
+   */
+  async deliveryHistory(product: FragmentProduct): Promise<HistoryRow[]> {
+    const path = ROUTES[product].history;
+    const label = `GET ${path}`;
+    const page = await withRetries(label, this.retryPolicy, this.logger, sleep, () => this.transport.getPage(path));
+    this.assertLoggedIn(label, page);
+    return parseHistoryRows(page.body);
+  }
+
   /**
    * The session's flow state. `done` is about the session's latest order, not a given one:
    * `statusText` is the visible text of the page's status screen (e.g. "50 Telegram Stars were
@@ -398,6 +435,7 @@ export class FragmentClient {
     const mode = scalarText(json.mode);
     if (mode !== undefined && mode !== '') flow.mode = mode;
     this.echo(flow, json);
+    this.syncedAt[product] = Date.now();
     return { mode: flow.mode, needUpdate: asBoolean(json.need_update), statusText: typeof json.html === 'string' ? htmlToText(json.html) : '' };
   }
 
@@ -406,6 +444,7 @@ export class FragmentClient {
     const json = await this.read('stars', 'updateStarsPrices', { stars: '', quantity: String(quantity), dh: flow.dh });
     this.raiseBusinessError(json, 'updateStarsPrices');
     this.echo(flow, json);
+    this.syncedAt.stars = Date.now();
     return json;
   }
 
@@ -461,16 +500,7 @@ export class FragmentClient {
     const label = `GET ${path}`;
     const get = () => this.transport.getPage(path);
     const page = retry ? await withRetries(label, this.retryPolicy, this.logger, sleep, get) : await get();
-    const info = parseAjInit(page.body);
-    if (info.apiHash === undefined) {
-      if (isCloudflareChallenge(page.body)) {
-        throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, { method: label, httpStatus: page.status });
-      }
-      throw new FragmentError('SESSION_INVALID', `Fragment ${label}: page without api hash (logged out or cookies dead)`, {
-        method: label,
-        httpStatus: page.status,
-      });
-    }
+    const info = this.assertLoggedIn(label, page);
     this.hash.store(info.apiHash);
     const flow = this.flows[product];
     const mode = scalarText(info.state.mode);
@@ -479,6 +509,19 @@ export class FragmentClient {
     const wallet = parseWalletInit(page.body);
     this.logger.debug(`fragment ${label}: hash read, version ${info.version ?? '?'}, wallet ${wallet?.address ? 'connected' : 'none'}`);
     return page.body;
+  }
+
+  /** A page without `api?hash=` means Cloudflare stopped us or the login is dead. */
+  private assertLoggedIn(label: string, page: { status: number; body: string }): ReturnType<typeof parseAjInit> & { apiHash: string } {
+    const info = parseAjInit(page.body);
+    if (info.apiHash !== undefined) return { ...info, apiHash: info.apiHash };
+    if (isCloudflareChallenge(page.body)) {
+      throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, { method: label, httpStatus: page.status });
+    }
+    throw new FragmentError('SESSION_INVALID', `Fragment ${label}: page without api hash (logged out or cookies dead)`, {
+      method: label,
+      httpStatus: page.status,
+    });
   }
 
   private referer(product: FragmentProduct): string {

@@ -200,3 +200,27 @@ export function parseImgSrc(html: string): string | undefined {
 export function isCloudflareChallenge(body: string): boolean {
   return /just a moment|challenge-platform|cf-chl|cf_chl|attention required! \| cloudflare/i.test(body);
 }
+
+/** One row of a history page: its visible text and, when it carries `<time datetime>`, when. */
+export interface HistoryRow {
+  text: string;
+  deliveredAt?: number;
+}
+
+/**
+ * The rows of `/stars/history` or `/premium/history` that name a recipient (`@handle`); header
+ * and "no purchases" rows have none.
+ */
+export function parseHistoryRows(html: string): HistoryRow[] {
+  const rows: HistoryRow[] = [];
+  for (const match of html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)) {
+    const inner = match[1] ?? '';
+    // Cells and blocks are separate words on screen: keep them apart in the text.
+    const text = htmlToText(inner.replace(/<\/(?:td|th|div|p)>/gi, '$& '));
+    if (!/@[A-Za-z0-9_]/.test(text)) continue;
+    const datetime = /<time\b[^>]*\bdatetime="([^"]+)"/i.exec(inner)?.[1];
+    const at = datetime !== undefined ? Date.parse(unescapeHtml(datetime)) : Number.NaN;
+    rows.push({ text, ...(Number.isFinite(at) ? { deliveredAt: at } : {}) });
+  }
+  return rows;
+}

@@ -1,4 +1,5 @@
 export { FragmentClient, DEFAULT_DEVICE, type FragmentClientOptions } from './client';
+export { FragmentSessionPool } from './session-pool';
 export { FragmentError, isFragmentError, classifyErrorText, errorFromText, type FragmentErrorKind, type FragmentErrorOptions } from './errors';
 export {
   decodeCommentPayload,
@@ -18,13 +19,15 @@ export {
   parsePremiumOptions,
   parseTonAmount,
   parseUsdAmount,
+  parseHistoryRows,
+  type HistoryRow,
   parseImgSrc,
   isCloudflareChallenge,
   type AjInitInfo,
   type WalletInitInfo,
   type DisplayedPrice,
 } from './html-parsing';
-export { CookieJar, redactCookies } from './session';
+export { CookieJar, redactCookies, splitCookieSets } from './session';
 export { encodeForm } from './form';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';
 export type * from './types';

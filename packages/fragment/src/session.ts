@@ -76,6 +76,17 @@ export class CookieJar {
   }
 }
 
+/**
+ * FRAGMENT_COOKIES holds one browser Cookie header, or several (one per login session) joined by
+ * `|`, which no cookie value contains.
+ */
+export function splitCookieSets(value: string): string[] {
+  return value
+    .split('|')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
 /** Masks the value of every `stel_*` cookie (and the API hash) in a free text. */
 export function redactCookies(text: string): string {
   return text

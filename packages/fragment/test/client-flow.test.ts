@@ -77,6 +77,13 @@ describe('Stars, paid in GRAM', () => {
     expect(modes[modes.length - 1]).toBe('done');
     const delivered = server.sim.stats().deliveredOrders.find((d) => d.ref === comment.ref);
     expect(delivered).toMatchObject({ product: 'stars', username: 'alice', quantity: 50, paymentMethod: 'ton' });
+
+    // The account's history names each delivered order (recipient, quantity, when), newest first.
+    const history = await client.deliveryHistory('stars');
+    expect(history[0]!.text).toMatch(/^50 Telegram Stars to @alice 0\.4412/);
+    expect(history[0]!.deliveredAt).toBeGreaterThan(Date.now() - 60_000);
+    expect(history[0]!.deliveredAt).toBeLessThanOrEqual(Date.now());
+    expect(await client.deliveryHistory('premium')).toEqual([]);
   });
 });
 

@@ -31,6 +31,8 @@ export interface Order {
   reqId: string;
   ref: string;
   ssid: string;
+  /** The Telegram login (`stel_token`) that created it: history is per account, not per session. */
+  account: string;
   product: Product;
   username: string;
   /** Stars: number of stars; Premium: months. */
@@ -70,12 +72,15 @@ export interface DeliveredOrder {
   txHash: string;
 }
 
+const HISTORY_PAGE_ROWS = 1_000;
+
 /** Orders and their state machine (reference §14.3). */
 export class OrderBook {
   private readonly byReqId = new Map<string, Order>();
   private readonly byRef = new Map<string, Order>();
   private readonly timers = new Set<NodeJS.Timeout>();
   readonly delivered: DeliveredOrder[] = [];
+  private readonly deliveredOrders: Order[] = [];
   /** Listeners told about every status change (tests, logging). */
   private readonly listeners = new Set<(order: Order) => void>();
 
@@ -193,6 +198,14 @@ export class OrderBook {
       txHash: order.payment.txHash,
     });
     this.setStatus(order, 'done');
+    this.deliveredOrders.push(order);
+  }
+
+  /** The account's delivered orders of one product as its history page lists them (newest first, ≤ 1000). */
+  deliveredFor(account: string, product: Product, ascending = false): Order[] {
+    const rows = this.deliveredOrders.filter((o) => o.account === account && o.product === product);
+    const newestFirst = rows.slice(-HISTORY_PAGE_ROWS).reverse();
+    return ascending ? newestFirst.reverse() : newestFirst;
   }
 
   private setStatus(order: Order, status: OrderStatus): void {

@@ -26,7 +26,13 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
     const auth = sim.sessions.auth(cookies);
     const cfg = sim.config();
     const rate = sim.prices.tonRateMicro();
-    const product = kind === 'home' ? 'stars' : kind;
+    const product = kind === 'premium' || kind === 'premiumHistory' ? 'premium' : 'stars';
+    const historyPage = kind === 'starsHistory' || kind === 'premiumHistory';
+    // History needs a Telegram login; Fragment answers a page it will not show with 302 (§3.2).
+    if (historyPage && !auth.loggedIn) {
+      res.redirect(302, `${req.baseUrl}/`);
+      return;
+    }
     const ctx: PageContext = {
       kind,
       version: cfg.pageVersion,
@@ -41,6 +47,7 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
       },
       lv: session.flows[product].lv,
       dh: dataHash(session, product, rate),
+      ...(historyPage ? { history: sim.orders.deliveredFor(cookies['stel_token'] ?? '', product, req.query['sort'] === 'asc') } : {}),
     };
     res.set('Cache-Control', 'no-store');
     if (isAjax(req)) {

@@ -3,10 +3,16 @@ import type { Order } from './orders';
 import { formatUsd, PREMIUM_MONTHS, type PremiumMonths, type PriceBook, splitTon } from './pricing';
 import type { Product } from './sessions';
 
-export type PageKind = 'home' | 'stars' | 'premium';
+export type PageKind = 'home' | 'stars' | 'premium' | 'starsHistory' | 'premiumHistory';
 
-export const PAGE_PATHS: Record<PageKind, string> = { home: '/', stars: '/stars/buy', premium: '/premium/gift' };
-const TITLES: Record<PageKind, string> = { home: 'Fragment', stars: 'Buy Telegram Stars', premium: 'Gift Telegram Premium' };
+export const PAGE_PATHS: Record<PageKind, string> = { home: '/', stars: '/stars/buy', premium: '/premium/gift', starsHistory: '/stars/history', premiumHistory: '/premium/history' };
+const TITLES: Record<PageKind, string> = {
+  home: 'Fragment',
+  stars: 'Buy Telegram Stars',
+  premium: 'Gift Telegram Premium',
+  starsHistory: 'Telegram Stars History',
+  premiumHistory: 'Telegram Premium History',
+};
 
 /** Stars packages listed on /stars/buy (input[name="stars"]). */
 export const STARS_PACKAGES = [50, 75, 100, 150, 250, 350, 500, 750, 1000, 1500, 2500, 5000, 10000, 25000, 50000, 100000, 150000, 500000, 1000000];
@@ -23,6 +29,8 @@ export interface PageContext {
   wallet?: { addressRaw?: string; tonProof: string; loggedIn: boolean };
   lv: number;
   dh: string;
+  /** History pages: the account's delivered orders, newest first unless `ascending`. */
+  history?: Order[];
 }
 
 export interface RenderedPage {
@@ -81,15 +89,36 @@ function productForm(kind: 'stars' | 'premium', ctx: PageContext): string {
 
 const LOGGED_OUT_MAIN = `<section class="tm-section tm-main-login"><div class="tm-login-text">Log in to continue</div><button class="btn btn-primary login-link js-login-btn">Log in</button><button class="btn btn-primary ton-auth-link js-ton-auth-btn">Connect TON</button></section>`;
 
+const PAGE_NAMES: Record<PageKind, string> = { home: 'Main', stars: 'StarsBuy', premium: 'PremiumGift', starsHistory: 'StarsHistory', premiumHistory: 'PremiumHistory' };
+
+/** "50 Telegram Stars", "Telegram Premium for 1 year": the order's title as Fragment words it. */
+export function orderTitle(order: Order): string {
+  return order.product === 'stars' ? `${order.quantity.toLocaleString('en-US')} Telegram Stars` : `Telegram Premium for ${order.quantity === 12 ? '1 year' : `${order.quantity} months`}`;
+}
+
+/** One row per delivered order: title, recipient, price, and when it was delivered. */
+function historySection(title: string, orders: Order[]): string {
+  const rows = orders
+    .map((o) => {
+      const at = new Date(o.statusAt).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+      const price = o.paymentMethod === 'ton' ? tonValueHtml(o.amountText) : `<div class="tm-value icon-before icon-usdt">${escapeHtml(o.amountText)}</div>`;
+      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="tm-history-title">${escapeHtml(orderTitle(o))}</div><div class="tm-history-recipient">to <span class="tm-inline-nowrap">@${escapeHtml(o.username)}</span></div></div></td><td><div class="table-cell">${price}</div></td><td><div class="table-cell"><time datetime="${at}" class="short">${escapeHtml(at.slice(0, 16).replace('T', ' '))}</time></div></td></tr>`;
+    })
+    .join('');
+  const body = rows || '<tr><td colspan="3"><div class="table-cell tm-table-empty">No purchases yet</div></td></tr>';
+  return `<section class="tm-section tm-history"><h2 class="tm-section-header">${escapeHtml(title)}</h2><table class="table tm-table tm-table-fixed tm-history-table"><thead><tr><th>Purchase</th><th>Price</th><th>Date</th></tr></thead><tbody>${body}</tbody></table></section>`;
+}
+
 export function renderPage(ctx: PageContext): RenderedPage {
   const loggedOut = ctx.hash === undefined;
   let main: string;
   if (loggedOut) main = LOGGED_OUT_MAIN;
   else if (ctx.kind === 'home') main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
-  else main = productForm(ctx.kind, ctx);
+  else if (ctx.kind === 'stars' || ctx.kind === 'premium') main = productForm(ctx.kind, ctx);
+  else main = historySection(TITLES[ctx.kind], ctx.history ?? []);
   const state: Record<string, unknown> = { tonRate: '__TON_RATE__' };
-  if (ctx.kind !== 'home') Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
-  const pageName = ctx.kind === 'stars' ? 'StarsBuy' : ctx.kind === 'premium' ? 'PremiumGift' : 'Main';
+  if (ctx.kind === 'stars' || ctx.kind === 'premium') Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
+  const pageName = PAGE_NAMES[ctx.kind];
   const script = `${pageName}.init(${injectRate(phpJson(state), ctx.rateText)});`;
   return { title: TITLES[ctx.kind], main, script, state };
 }
@@ -142,8 +171,7 @@ export function renderAjax(ctx: PageContext): string {
 
 /** `html` of `update…State` for the flow's current order. */
 export function flowHtml(product: Product, order: Order | undefined, formHtml: string): string {
-  const what = (o: Order) =>
-    o.product === 'stars' ? `${o.quantity.toLocaleString('en-US')} Telegram Stars` : `Telegram Premium for ${o.quantity === 12 ? '1 year' : `${o.quantity} months`}`;
+  const what = orderTitle;
   if (!order || order.status === 'pending' || order.status === 'expired') return formHtml;
   const who = `<span class="tm-inline-nowrap">@${escapeHtml(order.username)}</span>`;
   switch (order.status) {

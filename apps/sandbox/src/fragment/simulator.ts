@@ -87,6 +87,8 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   router.get('/', createPageHandler(sim, counter, 'home'));
   router.get('/stars/buy', createPageHandler(sim, counter, 'stars'));
   router.get('/premium/gift', createPageHandler(sim, counter, 'premium'));
+  router.get('/stars/history', createPageHandler(sim, counter, 'starsHistory'));
+  router.get('/premium/history', createPageHandler(sim, counter, 'premiumHistory'));
   // AJAX navigation to an unknown page: 302 (reference §3.2).
   router.get(/.*/, (req: Request, res: Response, next) => {
     if ((req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest') res.redirect(302, req.baseUrl + '/');

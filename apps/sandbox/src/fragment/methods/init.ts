@@ -62,6 +62,7 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
     reqId: sim.orders.newReqId(),
     ref,
     ssid: session.ssid,
+    account: call.cookies['stel_token'] ?? '',
     product,
     username: entry.username,
     quantity,

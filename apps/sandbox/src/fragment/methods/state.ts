@@ -40,10 +40,9 @@ function sync(call: CallContext, product: Product): bigint {
   return rate;
 }
 
-function historyHtml(sim: SimulatorContext, session: Session): string {
-  const rows = sim.orders
-    .all()
-    .filter((o) => o.ssid === session.ssid && o.product === 'premium' && o.status === 'done')
+function historyHtml(call: CallContext): string {
+  const rows = call.sim.orders
+    .deliveredFor(call.cookies['stel_token'] ?? '', 'premium')
     .map((o) => `<tr><td><span class="tm-inline-nowrap">@${escapeHtml(o.username)}</span></td><td><span class="tm-nowrap">${o.quantity === 12 ? '1 year' : `${o.quantity} months`}</span></td><td><div class="tm-value icon-before icon-ton">${o.quote.tonText}</div></td></tr>`)
     .join('');
   return `<table class="table tm-table tm-table-fixed"><tbody>${rows}</tbody></table>`;
@@ -62,7 +61,7 @@ function stateResponse(call: CallContext, product: Product): Record<string, unkn
     html: flowHtml(product, order, form),
     options_html: options,
   };
-  if (product === 'premium') out['history_html'] = historyHtml(sim, session);
+  if (product === 'premium') out['history_html'] = historyHtml(call);
   const lv = session.flows[product].lv;
   out['lv'] = lv === 0 ? false : lv;
   out['dh'] = dataHash(session, product, rate);
