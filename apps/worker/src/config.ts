@@ -1,6 +1,7 @@
 import { Address } from '@ton/core';
 import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
 import { loadKeyRing, type KeyRing } from '@starsgate/db';
+import { splitCookieSets } from '@starsgate/fragment';
 import { EnvReader } from '@starsgate/platform';
 import { CRASH_POINTS, type CrashPoint } from './purchases/state-machine/crash-points';
 
@@ -27,8 +28,8 @@ export interface WorkerConfig {
 
   network: 'mainnet' | 'testnet';
   fragmentBaseUrl: string;
-  /** A credential: never logged. */
-  fragmentCookies: string;
+  /** Cookie headers, one per Fragment login session (FRAGMENT_COOKIES split on `|`). Credentials: never logged. */
+  fragmentCookies: string[];
   fragmentTimeoutMs: number;
   toncenterUrl: string;
   toncenterApiKey: string | undefined;
@@ -50,7 +51,10 @@ export interface WorkerConfig {
   retryMaxMs: number;
   /** Fragment/chain polling while confirming. */
   pollIntervalMs: number;
-  /** Re-try interval when another sender holds the wallet. */
+  /**
+   * A purchase that finds its wallet busy parks; the sender that frees the wallet wakes it. This is
+   * the fallback re-check should that wake-up be lost (a crashed sender).
+   */
   walletBusyRetryMs: number;
   /** After valid_until, how long to wait for indexers before judging "not on chain". */
   validUntilMarginMs: number;
@@ -122,7 +126,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (me
 
     network: read.oneOf('TON_NETWORK', 'mainnet', ['mainnet', 'testnet'] as const),
     fragmentBaseUrl: read.url('FRAGMENT_BASE_URL', 'http://127.0.0.1:8090/fragment', ['http:', 'https:']),
-    fragmentCookies: read.string('FRAGMENT_COOKIES', ''),
+    fragmentCookies: splitCookieSets(read.string('FRAGMENT_COOKIES', '')),
     fragmentTimeoutMs: read.integer('FRAGMENT_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
     toncenterUrl: read.url('TONCENTER_URL', 'http://127.0.0.1:8090/toncenter', ['http:', 'https:']),
     toncenterApiKey: read.string('TONCENTER_API_KEY'),
@@ -145,7 +149,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (me
     retryBaseMs: read.integer('RETRY_BASE_MS', 1_000, { min: 10, max: 600_000 }),
     retryMaxMs: read.integer('RETRY_MAX_MS', 60_000, { min: 10, max: 3_600_000 }),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', 1_000, { min: 10, max: 60_000 }),
-    walletBusyRetryMs: read.integer('WALLET_BUSY_RETRY_MS', 500, { min: 10, max: 60_000 }),
+    walletBusyRetryMs: read.integer('WALLET_BUSY_RETRY_MS', 5_000, { min: 10, max: 60_000 }),
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
     minValiditySeconds: read.integer('MIN_VALIDITY_SECONDS', 15, { min: 1, max: 600 }),
     keyRing: keyRing as KeyRing,
@@ -154,7 +158,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (me
   if (config.fragmentReceivingAddresses.length === 0) {
     warn('FRAGMENT_RECEIVING_ADDRESSES is empty: every payment will be rejected by policy (PAYMENT_REJECTED_BY_POLICY).');
   }
-  if (config.fragmentCookies === '') warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
+  if (config.fragmentCookies.length === 0) warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
   read.finish();
   return config;
 }

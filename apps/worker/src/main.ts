@@ -69,8 +69,8 @@ async function main(): Promise<void> {
         logger,
         intervalMs: prices.intervalMs,
         redisPrefix: prices.redisPrefix,
-        // The purchase flow's client: one Fragment login, one mutex, in this process.
-        fragment: upstreams.fragment,
+        // The first session: price reads take its flow mutex like a purchase flow would.
+        fragment: upstreams.fragment.clients[0]!,
       })
     : undefined;
   logger.info('worker started', { queue: PURCHASE_QUEUE, concurrency: config.concurrency });

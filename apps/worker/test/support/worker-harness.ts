@@ -10,7 +10,7 @@ import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { LeaseRepository, parseKeyRing, PurchaseRepository, PurchaseTransitions, SecretVault, type PurchaseRow } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { decodeCommentPayload, FragmentClient } from '@starsgate/fragment';
+import { decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
 import { createLogger, createPurchaseQueue, createRedisConnection, enqueuePurchase, PURCHASE_QUEUE, type PurchaseJobData } from '@starsgate/platform';
 import { resolveWalletOffline, ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { startSandbox, type StartedSandbox } from '../../../sandbox/src/server';
@@ -30,11 +30,22 @@ export const FAST_FRAGMENT: FragmentConfigPatch = {
   validitySeconds: 60,
 };
 
+/** A sandbox running elsewhere (its own process): the harness then starts none. */
+export interface RemoteUpstream {
+  url: string;
+  usdtMaster: Address;
+  receivingAddresses: { stars: Address; premium: Address };
+  close(): Promise<void>;
+}
+
 export interface HarnessOptions {
+  upstream?: RemoteUpstream;
   seed?: string;
   blockMs?: number;
   fragment?: FragmentConfigPatch;
   env?: Record<string, string>;
+  /** Fragment login sessions of the demo account the worker gets (default 1). */
+  fragmentSessions?: number;
   /** Start the in-process worker (false for tests that spawn their own). */
   worker?: boolean;
 }
@@ -54,7 +65,7 @@ export class WorkerHarness {
   sweeper?: Sweeper;
   private readonly connections: Redis[] = [];
   private constructor(
-    readonly sandbox: StartedSandbox,
+    private readonly upstream: StartedSandbox | RemoteUpstream,
     readonly database: TestDatabase,
     readonly redis: Redis,
     readonly queue: Queue<PurchaseJobData>,
@@ -70,11 +81,12 @@ export class WorkerHarness {
 
   static async start(options: HarnessOptions = {}): Promise<WorkerHarness> {
     const seed = options.seed ?? `worker-test-${randomBytes(3).toString('hex')}`;
-    const sandbox = await startSandbox({ port: 0, seed, blockMs: options.blockMs ?? 200, fragment: { ...FAST_FRAGMENT, ...options.fragment } });
+    const sandbox = options.upstream ?? (await startSandbox({ port: 0, seed, blockMs: options.blockMs ?? 200, fragment: { ...FAST_FRAGMENT, ...options.fragment } }));
+    const receivers = 'chain' in sandbox ? sandbox.fragment!.receivingAddresses : sandbox.receivingAddresses;
+    const usdtMaster = 'chain' in sandbox ? sandbox.chain.usdtMaster : sandbox.usdtMaster;
     const database = await createTestDatabase();
     const bullPrefix = `wt-${randomBytes(4).toString('hex')}`;
     const secretKeyEnv = `t1:${randomBytes(32).toString('base64')}`;
-    const fragment = sandbox.fragment!;
     const env: Record<string, string> = {
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -84,18 +96,18 @@ export class WorkerHarness {
       STARSGATE_SECRET_KEY: secretKeyEnv,
       TON_NETWORK: 'mainnet',
       FRAGMENT_BASE_URL: `${sandbox.url}/fragment`,
-      FRAGMENT_COOKIES: demoFragmentCookies(seed),
+      FRAGMENT_COOKIES: demoFragmentCookies(seed, options.fragmentSessions ?? 1),
       FRAGMENT_TIMEOUT_MS: '2000',
       TONCENTER_URL: `${sandbox.url}/toncenter`,
-      USDT_MASTER_ADDRESS: sandbox.chain.usdtMaster.toString(),
-      FRAGMENT_RECEIVING_ADDRESSES: [fragment.receivingAddresses.stars, fragment.receivingAddresses.premium].map((a) => a.toRawString()).join(','),
+      USDT_MASTER_ADDRESS: usdtMaster.toString(),
+      FRAGMENT_RECEIVING_ADDRESSES: [receivers.stars, receivers.premium].map((a) => a.toRawString()).join(','),
       LEASE_MS: '5000',
       JOB_LOCK_MS: '5000',
       SWEEP_INTERVAL_MS: '500',
       RETRY_BASE_MS: '100',
       RETRY_MAX_MS: '1000',
       POLL_INTERVAL_MS: '150',
-      WALLET_BUSY_RETRY_MS: '100',
+      WALLET_BUSY_RETRY_MS: '1000',
       VALID_UNTIL_MARGIN_MS: '2000',
       CONFIRMING_MAX_AGE_MS: '20000',
       SUBMITTED_MAX_AGE_MS: '5000',
@@ -114,7 +126,9 @@ export class WorkerHarness {
       leases: new LeaseRepository(database.db),
       vault,
       chain,
-      fragment: new FragmentClient({ baseUrl: config.fragmentBaseUrl, cookies: config.fragmentCookies, timeoutMs: config.fragmentTimeoutMs, retry: { baseDelayMs: 50 } }),
+      fragment: new FragmentSessionPool(
+        config.fragmentCookies.map((cookies) => new FragmentClient({ baseUrl: config.fragmentBaseUrl, cookies, timeoutMs: config.fragmentTimeoutMs, retry: { baseDelayMs: 50 } })),
+      ),
       queue,
       logger,
       workerId: `test-${randomBytes(3).toString('hex')}`,
@@ -124,6 +138,12 @@ export class WorkerHarness {
     harness.connections.push(queueConnection);
     if (options.worker !== false) harness.startWorker();
     return harness;
+  }
+
+  /** The in-process sandbox (tests); not available with a remote upstream. */
+  get sandbox(): StartedSandbox {
+    if (!('chain' in this.upstream)) throw new Error('this harness runs against a remote sandbox');
+    return this.upstream;
   }
 
   startWorker(concurrency = 16, processor: (job: Job<PurchaseJobData>) => Promise<void> = createPurchaseProcessor(this.deps)): void {
@@ -206,8 +226,18 @@ export class WorkerHarness {
     }
   }
 
+  /** Waits until every purchase is terminal, reading the still-live ones in one query per poll. */
   async waitForAll(ids: string[], timeoutMs = 60_000): Promise<PurchaseRow[]> {
-    return Promise.all(ids.map((id) => this.waitFor(id, undefined, timeoutMs)));
+    const terminal = new Set(['completed', 'failed', 'reconciliation_required']);
+    const done = new Map<string, PurchaseRow>();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const live = ids.filter((id) => !done.has(id));
+      for (const row of await this.deps.transitions.findMany(live)) if (terminal.has(row.status)) done.set(row.id, row);
+      if (done.size === ids.length) return ids.map((id) => done.get(id)!);
+      if (Date.now() > deadline) throw new Error(`${ids.length - done.size} of ${ids.length} purchases not terminal after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   deliveredCount(ref: string | null): number {
@@ -245,7 +275,7 @@ export class WorkerHarness {
     await this.queue.close();
     await this.redis.quit();
     await Promise.all(this.connections.map((c) => c.quit().catch(() => undefined)));
-    await this.sandbox.close();
+    await this.upstream.close();
     await this.database.drop();
   }
 }

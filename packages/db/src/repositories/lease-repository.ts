@@ -38,6 +38,12 @@ export class LeaseRepository {
     return (result.rowCount ?? 0) === 1;
   }
 
+  /** Whether someone holds `name` now. */
+  async isHeld(name: string): Promise<boolean> {
+    const result = await this.db.execute(sql`SELECT 1 FROM leases WHERE name = ${name} AND expires_at > now()`);
+    return result.rows.length > 0;
+  }
+
   async release(lease: HeldLease): Promise<void> {
     await this.db.execute(sql`
       UPDATE leases SET expires_at = now() - interval '1 millisecond', updated_at = now()

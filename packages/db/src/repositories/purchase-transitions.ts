@@ -208,6 +208,26 @@ export class PurchaseTransitions {
       .limit(limit);
   }
 
+  /**
+   * Makes the oldest unheld purchase of `walletAddress` that waits to be sent due now, with a new
+   * version (so its parked job goes stale): the job the caller enqueues for it becomes the wallet's
+   * next sender and batches the others. Null when nobody waits.
+   */
+  async wakeNextToSend(walletAddress: string): Promise<{ id: string; version: number } | null> {
+    const result = await this.db.execute<{ id: string; version: number }>(sql`
+      UPDATE purchases SET next_run_at = now(), version = version + 1, updated_at = now()
+      WHERE id = (
+        SELECT id FROM purchases
+        WHERE wallet_address = ${walletAddress} AND status = 'preparing' AND payment_request IS NOT NULL AND signed_boc IS NULL
+          AND (lease_owner IS NULL OR lease_expires_at < now())
+        ORDER BY created_at
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, version`);
+    return result.rows[0] ?? null;
+  }
+
   /** Claims extra batch members regardless of their schedule (they wait for this very sender). */
   async claimForBatch(rows: Array<Pick<PurchaseRow, 'id' | 'version'>>, owner: string, leaseMs: number): Promise<PurchaseRow[]> {
     const claimed: PurchaseRow[] = [];
@@ -228,6 +248,28 @@ export class PurchaseTransitions {
       if (row) claimed.push(row);
     }
     return claimed;
+  }
+
+  /**
+   * Our purchases of the same product and quantity for the same recipient, created since `since`,
+   * that were paid on chain and not failed. A history that names the recipient and quantity but
+   * not the order can be trusted only when it holds at least this many matching rows.
+   */
+  async countPaidLookalikes(order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>, since: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(purchases)
+      .where(
+        and(
+          sql`lower(${purchases.username}) = lower(${order.username})`,
+          eq(purchases.product, order.product),
+          eq(purchases.amount, order.amount),
+          sql`${purchases.createdAt} >= ${since.toISOString()}`,
+          isNotNull(purchases.transactionHash),
+          ne(purchases.status, 'failed'),
+        ),
+      );
+    return row?.count ?? 0;
   }
 
   /** The sealed wallet secret, or null once destroyed. */

@@ -1,9 +1,9 @@
 import { Address, beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
 import { FragmentError } from '@starsgate/fragment';
 import { judgeJettonTransfer, judgeWalletTransaction } from '@starsgate/ton';
+import { pollOwnTransaction } from './chain-lookup';
 import { crashAt } from './crash-points';
-import { statusTextNamesOrder } from '@starsgate/fragment';
-import { fragmentReportsDone } from './order-state-poller';
+import { observeDelivery } from './delivery-check';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import { handleUnseen, releaseWallet } from './recover-step';
 import type { StepDeps } from './step-deps';
@@ -17,7 +17,7 @@ import type { HeldPurchase } from './transition';
 export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const request = paymentRequestOf(purchase.row.paymentRequest)!;
   try {
-    await deps.fragment.confirm({
+    await deps.fragment.session(request.fragmentSession).confirm({
       confirmMethod: request.confirmMethod,
       confirmParams: request.confirmParams,
       boc: purchase.row.signedBoc!,
@@ -84,10 +84,9 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
   let chainEvidence = evidence.chain as ChainEvidence | undefined;
 
   if (!chainEvidence) {
-    const wallet = Address.parse(row.walletAddress!);
     let tx: Transaction | null;
     try {
-      tx = await deps.chain.findTransactionByNormalizedHash(wallet, row.normalizedHash!);
+      tx = await pollOwnTransaction(deps, row);
     } catch (error) {
       if (age > config.maxAges.confirmingMs) {
         await purchase.reconcile({ code: 'OUTCOME_UNKNOWN' }, { lookup_error: (error as Error).message, normalized_hash: row.normalizedHash }, 'the chain could not be asked before the deadline');
@@ -147,19 +146,18 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
     );
   }
 
-  const state = await fragmentReportsDone(deps.fragment, request.product, row.stepStartedAt.getTime(), deps.now(), Math.max(50, config.pollIntervalMs / 2));
-  // "done" is the session's latest order: it counts only when the success screen names this one.
-  if (state.done && statusTextNamesOrder(state.statusText, { product: request.product, username: row.username, amount: row.amount })) {
-    await purchase.complete({ transactionHash: chainEvidence.tx_hash, transactionLt: chainEvidence.lt }, 'delivered: paid on chain, confirmed, Fragment reports this order done', {
+  const delivery = await observeDelivery(deps, row, deps.fragment.session(request.fragmentSession), row.stepStartedAt.getTime());
+  if (delivery.delivered) {
+    await purchase.complete({ transactionHash: chainEvidence.tx_hash, transactionLt: chainEvidence.lt }, `delivered: paid on chain, confirmed, Fragment's ${delivery.via} shows this order`, {
       transaction_hash: chainEvidence.tx_hash,
-      fragment_status: state.statusText,
+      fragment: delivery.detail,
     });
     return;
   }
   if (age > config.maxAges.confirmingMs) {
     await purchase.reconcile(
       { code: 'DELIVERY_UNCONFIRMED', details: [{ ref: row.fragmentRef, transaction_hash: chainEvidence.tx_hash }] },
-      { chain: chainEvidence, fragment_done: false, ref: row.fragmentRef },
+      { chain: chainEvidence, fragment_done: false, fragment: delivery.detail, ref: row.fragmentRef },
       'paid on chain but Fragment did not report delivery before the deadline',
     );
     return;

@@ -16,6 +16,8 @@ export interface Balances {
   gram: bigint;
   /** USDT base units of its jetton wallet (0 when none was asked for). */
   usdt: bigint;
+  /** The wallet's last transaction lt when read (0 for a wallet without transactions). */
+  lastLt: bigint;
 }
 
 export interface FundsNeed {
@@ -26,7 +28,7 @@ export interface FundsNeed {
 
 export async function readBalances(chain: ChainClient, wallet: Address, jettonWallet?: Address): Promise<Balances> {
   const state = await chain.getAccountState(wallet);
-  return { gram: state.balance, usdt: jettonWallet ? await chain.getJettonBalance(jettonWallet) : 0n };
+  return { gram: state.balance, usdt: jettonWallet ? await chain.getJettonBalance(jettonWallet) : 0n, lastLt: state.lastTransaction?.lt ?? 0n };
 }
 
 /**

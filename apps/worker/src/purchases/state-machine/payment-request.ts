@@ -18,6 +18,8 @@ export interface PaymentRequest {
   /** Fragment's order amount (init), base units of `currency`. */
   quote: string;
   jetton?: { jettonWallet: string; amount: string; destination: string; queryId: string };
+  /** The Fragment login session that created the order: the only one that may confirm it. */
+  fragmentSession?: string;
 }
 
 export function paymentRequestOf(value: unknown): PaymentRequest | null {

@@ -32,7 +32,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     const payerJettonWallet = paymentMethod === 'usdt' ? await deps.chain.getJettonWalletAddress(config.usdtMaster, wallet.address) : undefined;
 
     stage = 'fragment';
-    const order = await deps.fragment.exclusive(async (client) => {
+    const { sessionId, result: order } = await deps.fragment.flow(async (client) => {
       const recipient = await client.searchRecipient(product, row.username, row.amount);
       // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
       // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
@@ -81,7 +81,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
         fragmentReqId: order.init.reqId,
         fragmentRef: verdict.request.ref,
         quoteNano: BigInt(verdict.request.quote),
-        paymentRequest: verdict.request,
+        paymentRequest: { ...verdict.request, fragmentSession: sessionId },
         attempt: 0,
         stepStartedAt: new Date(deps.now()),
       },

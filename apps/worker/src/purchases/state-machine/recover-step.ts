@@ -1,7 +1,8 @@
 import { Address } from '@ton/core';
 import { ChainRequestError } from '@starsgate/ton';
+import { findOwnTransaction } from './chain-lookup';
 import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './transition';
+import { enqueueRow, type HeldPurchase } from './transition';
 
 export function walletLeaseName(walletRaw: string): string {
   return `wallet:${walletRaw}`;
@@ -28,7 +29,18 @@ export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promi
 /** Frees the wallet for the next external once this batch's fate is known on chain. */
 export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   if (!purchase.row.batchId || !purchase.row.walletAddress) return;
-  await deps.leases.releaseOwnedBy(walletLeaseName(purchase.row.walletAddress), batchLeaseOwner(purchase.row.batchId));
+  const released = await deps.leases.releaseOwnedBy(walletLeaseName(purchase.row.walletAddress), batchLeaseOwner(purchase.row.batchId));
+  if (released) await wakeNextSender(deps, purchase.row.walletAddress);
+}
+
+/**
+ * Purchases that found their wallet busy are parked, not polling; whoever frees the wallet wakes
+ * the oldest one, which becomes the next sender and batches the rest. If this wake-up is lost
+ * (a crash), the parked purchases run at their fallback time (WALLET_BUSY_RETRY_MS).
+ */
+export async function wakeNextSender(deps: StepDeps, walletRaw: string): Promise<void> {
+  const next = await deps.transitions.wakeNextToSend(walletRaw);
+  if (next) await enqueueRow(deps, next);
 }
 
 /**
@@ -54,7 +66,7 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
   try {
     const seqno = await deps.chain.getSeqno(wallet);
     // Read the seqno first, then look again: a landing between the two reads is then seen.
-    const landed = await deps.chain.findTransactionByNormalizedHash(wallet, row.normalizedHash!);
+    const landed = await findOwnTransaction(deps, row);
     if (landed) {
       await purchase.reschedule(0);
       return;
@@ -98,7 +110,7 @@ export async function recoverSendingStep(deps: StepDeps, purchase: HeldPurchase)
   const row = purchase.row;
   let landed = false;
   try {
-    landed = (await deps.chain.findTransactionByNormalizedHash(Address.parse(row.walletAddress!), row.normalizedHash!)) !== null;
+    landed = (await findOwnTransaction(deps, row)) !== null;
   } catch (error) {
     await purchase.retry('chain lookup failed while recovering a send', { error: (error as Error).message });
     return;

@@ -3,7 +3,7 @@ import { Address, Cell } from '@ton/core';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { crashAt } from './crash-points';
 import { paymentRequestOf } from './payment-request';
-import { batchLeaseOwner, walletLeaseName } from './recover-step';
+import { batchLeaseOwner, wakeNextSender, walletLeaseName } from './recover-step';
 import type { StepDeps } from './step-deps';
 import { LeaseLostError, type HeldPurchase } from './transition';
 import { assembleBatch } from './wallet-batcher';
@@ -37,7 +37,10 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
   const walletRaw = leader.row.walletAddress!;
   const lease = await deps.leases.acquire(walletLeaseName(walletRaw), batchLeaseOwner(batchId), config.leaseMs);
   if (!lease) {
+    // Park until the holder frees the wallet and wakes us. Checked again after parking: a holder
+    // that freed the wallet in between saw no parked row, so the wake-up is ours to do.
     await leader.reschedule(config.walletBusyRetryMs * (0.5 + Math.random()));
+    if (!(await deps.leases.isHeld(walletLeaseName(walletRaw)))) await wakeNextSender(deps, walletRaw);
     return;
   }
 
@@ -79,7 +82,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
             validUntil: signed.validUntil,
             batchId,
             stepStartedAt: new Date(deps.now()),
-            evidence: member.evidenceWith({ batch: { id: batchId, index, size: batch.members.length } }),
+            evidence: member.evidenceWith({ batch: { id: batchId, index, size: batch.members.length, since_lt: batch.sinceLt.toString() } }),
           },
           event: {
             toStatus: 'sending',
@@ -121,6 +124,9 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
       batch.keys.secretKey.fill(0);
     }
   } finally {
-    if (!persisted) await deps.leases.release(lease);
+    if (!persisted) {
+      await deps.leases.release(lease);
+      await wakeNextSender(deps, walletRaw);
+    }
   }
 }

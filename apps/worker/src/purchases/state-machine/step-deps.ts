@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { LeaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
-import type { FragmentClient } from '@starsgate/fragment';
+import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
 import type { WorkerConfig } from '../../config';
@@ -12,7 +12,8 @@ export interface StepDeps {
   leases: LeaseRepository;
   vault: SecretVault;
   chain: ChainClient;
-  fragment: FragmentClient;
+  /** The operator's Fragment login sessions; purchase flows spread over them. */
+  fragment: FragmentSessionPool;
   queue: Queue<PurchaseJobData>;
   logger: Logger;
   /** Unique per worker process; lease owners are derived from it. */

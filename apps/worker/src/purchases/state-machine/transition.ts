@@ -135,7 +135,7 @@ export class HeldPurchase {
 }
 
 /** Enqueue the current-version job of a row released elsewhere (batch members). */
-export async function enqueueRow(deps: StepDeps, row: PurchaseRow, delayMs = 0): Promise<void> {
+export async function enqueueRow(deps: StepDeps, row: Pick<PurchaseRow, 'id' | 'version'>, delayMs = 0): Promise<void> {
   try {
     await enqueuePurchase(deps.queue, row.id, row.version, delayMs);
   } catch (error) {

@@ -12,6 +12,8 @@ export interface Batch {
   keys: WalletKeyPair;
   /** Set when even the leader alone cannot be paid. */
   leaderShortfall?: FundsShortfall[];
+  /** The wallet's last transaction lt, read before signing: the external's transaction comes after it. */
+  sinceLt: bigint;
 }
 
 /**
@@ -70,10 +72,10 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
       usdt += flow.usdt;
     } else if (member === leader) {
       for (const other of members.slice(1)) await other.reschedule(0);
-      return { members: [leader], keys, leaderShortfall: funds.details };
+      return { members: [leader], keys, leaderShortfall: funds.details, sinceLt: balances.lastLt };
     } else {
       await member.reschedule(config.walletBusyRetryMs);
     }
   }
-  return { members: fitted, keys };
+  return { members: fitted, keys, sinceLt: balances.lastLt };
 }

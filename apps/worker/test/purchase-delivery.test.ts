@@ -1,0 +1,66 @@
+/**
+ * Delivery confirmation and the wallet's send queue, on the sandbox with real PostgreSQL/Redis:
+ * - Fragment's account history names recipient and quantity, not the order, so identical paid
+ *   orders must all be listed before any of them counts as delivered;
+ * - purchases that find their wallet busy park and are woken by the sender that frees it (the
+ *   fallback re-check is set far beyond the test's wait, so only the wake-up can finish them);
+ * - several Fragment login sessions each create and confirm their own orders.
+ */
+import { WorkerHarness } from './support/worker-harness';
+import { observeDelivery } from '../src/purchases/state-machine/delivery-check';
+import { paymentRequestOf } from '../src/purchases/state-machine/payment-request';
+
+jest.setTimeout(180_000);
+
+let h: WorkerHarness;
+
+beforeAll(async () => {
+  h = await WorkerHarness.start({ fragmentSessions: 3, env: { WALLET_BUSY_RETRY_MS: '60000', BATCH_MAX: '1' } });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('delivery by account history', () => {
+  it('counts identical paid orders: one listed delivery cannot vouch for two', async () => {
+    const first = await h.createPurchase({ product: 'stars', amount: 333, payment_method: 'gram', username: '@carol', seed: h.wallet('base64-v5r1').seed });
+    const completed = await h.waitFor(first.id);
+    expect(completed.status).toBe('completed');
+    const session = h.deps.fragment.session(paymentRequestOf(completed.paymentRequest)!.fragmentSession);
+    expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({ delivered: true, via: 'history' });
+
+    // A second identical order that was paid but that Fragment never listed.
+    const twin = await h.createPurchase({ product: 'stars', amount: 333, payment_method: 'gram', username: '@CAROL', seed: h.wallet('base64-v5r1').seed }, { enqueue: false });
+    await h.database.pool.query(`UPDATE purchases SET status = 'confirming', transaction_hash = $2 WHERE id = $1`, [twin.id, 'ab'.repeat(32)]);
+    const unlisted = await observeDelivery(h.deps, (await h.find(twin.id)), session, 0);
+    expect(unlisted).toMatchObject({ delivered: false });
+    expect(unlisted.detail).toMatch(/1 matching deliveries for 2 paid orders/);
+    expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({ delivered: false });
+
+    // Once the twin is known not to have paid, the listed delivery is unambiguous again.
+    await h.database.pool.query(`UPDATE purchases SET status = 'failed' WHERE id = $1`, [twin.id]);
+    expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({ delivered: true, via: 'history' });
+  });
+});
+
+describe('wallet send queue', () => {
+  it('wakes parked purchases of a busy wallet one external after another', async () => {
+    const seed = h.wallet('bip39-0').seed;
+    const created = await Promise.all([51, 52, 53, 54].map((amount) => h.createPurchase({ product: 'stars', amount, payment_method: 'gram', username: '@dave', seed, account_index: 0 })));
+    const rows = await h.waitForAll(created.map((c) => c.id), 25_000);
+    expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    // BATCH_MAX=1: four externals, four seqnos, one after another on the one wallet. A parked
+    // purchase re-checks on its own only after 30–90 s (WALLET_BUSY_RETRY_MS with jitter), beyond
+    // this wait: finishing in time shows each was woken by the sender that freed the wallet.
+    expect(new Set(rows.map((r) => r.seqno)).size).toBe(4);
+    for (const row of rows) expect(h.deliveredCount(row.fragmentRef)).toBe(1);
+    // The orders were spread over the login sessions and each was confirmed by its own.
+    const sessions = new Set(rows.map((r) => paymentRequestOf(r.paymentRequest)!.fragmentSession));
+    expect(sessions.size).toBeGreaterThan(1);
+    for (const row of rows) {
+      const events = await h.purchases.events(row.id);
+      expect(events.find((e) => e.reason === 'confirmed with Fragment')).toBeDefined();
+    }
+  });
+});

@@ -1,0 +1,1 @@
+CREATE INDEX "purchases_order_lookalike_idx" ON "purchases" USING btree (lower("username"),"product","amount","created_at");
