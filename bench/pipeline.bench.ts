@@ -41,6 +41,10 @@ interface RunResult {
   jobOwnP50: number;
   jobs: number;
   failed: number;
+  /** Signed externals the purchases were paid with. */
+  externals: number;
+  /** Own time per job by the step it ran. */
+  steps: string;
 }
 
 /** Per job: time with at least one upstream call in flight (overlapping calls count once). */
@@ -48,6 +52,8 @@ interface UpstreamClock {
   inFlight: number;
   since: number;
   upstreamMs: number;
+  /** The status the job found its purchase in (its step). */
+  step?: string;
 }
 
 const als = new AsyncLocalStorage<UpstreamClock>();
@@ -115,6 +121,14 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
   try {
     h.deps.chain = timed(h.deps.chain);
     h.deps.fragment = new FragmentSessionPool(h.deps.fragment.clients.map(timed));
+    const claim = h.deps.transitions.claim.bind(h.deps.transitions);
+    h.deps.transitions.claim = async (...args) => {
+      const row = await claim(...args);
+      const clock = als.getStore();
+      if (row && clock) clock.step = row.status;
+      return row;
+    };
+    const byStep = new Map<string, number[]>();
     const overhead = new Map<string, number>();
     const jobOwn: number[] = [];
     const inner = createPurchaseProcessor(h.deps);
@@ -126,6 +140,8 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
         const own = performance.now() - started - store.upstreamMs;
         overhead.set(job.data.purchaseId, (overhead.get(job.data.purchaseId) ?? 0) + own);
         jobOwn.push(own);
+        const step = store.step ?? 'not claimed';
+        byStep.set(step, [...(byStep.get(step) ?? []), own]);
       });
     const seeds = await fundedSeeds(sandbox, walletCount);
     const ids: string[] = new Array<string>(total);
@@ -163,6 +179,8 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
       jobOwnP50: percentile(jobOwn, 50),
       jobs: jobOwn.length,
       failed: rows.filter((r) => r.status !== 'completed').length,
+      externals: new Set(rows.map((r) => r.normalizedHash)).size,
+      steps: [...byStep].map(([step, values]) => `${step} ${values.length}× p50 ${percentile(values, 50).toFixed(1)} ms`).join(', '),
     };
   } finally {
     await h.close();
@@ -170,7 +188,7 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
 }
 
 function line(r: RunResult): string {
-  return `${r.label.padEnd(44)} ${r.seconds.toFixed(1).padStart(7)} s  ${r.perSecond.toFixed(2).padStart(7)} /s  p50 ${(r.p50 / 1000).toFixed(2)} s  p95 ${(r.p95 / 1000).toFixed(2)} s  own time per purchase p50 ${r.overheadP50.toFixed(1)} ms p95 ${r.overheadP95.toFixed(1)} ms (${r.jobs} jobs, per job p50 ${r.jobOwnP50.toFixed(1)} ms)${r.failed ? `  NOT COMPLETED: ${r.failed}` : ''}\n`;
+  return `${r.label.padEnd(44)} ${r.seconds.toFixed(1).padStart(7)} s  ${r.perSecond.toFixed(2).padStart(7)} /s  p50 ${(r.p50 / 1000).toFixed(2)} s  p95 ${(r.p95 / 1000).toFixed(2)} s  own time per purchase p50 ${r.overheadP50.toFixed(1)} ms p95 ${r.overheadP95.toFixed(1)} ms (${r.jobs} jobs, per job p50 ${r.jobOwnP50.toFixed(1)} ms), ${r.externals} externals${r.failed ? `  NOT COMPLETED: ${r.failed}` : ''}\n    per step: ${r.steps}\n`;
 }
 
 async function main(): Promise<void> {

@@ -40,10 +40,13 @@ test('FLUSHDB while purchases are in every state: all complete, each paid and de
     if ([...states].some((s) => ['sending', 'submitted', 'confirming'].includes(s))) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const before = await h.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+  expect(before.length).toBeGreaterThan(0);
   await h.redis.flushdb();
-  // Only this test's queue is asserted on: other processes may share the Redis server.
-  const counts = await h.queue.getJobCounts('waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized');
-  expect(Object.values(counts).every((count) => count === 0)).toBe(true);
+  // Every job that existed is gone. (The running worker may already have added new ones: a job
+  // that was mid-processing still ends with its own reschedule, which is fine.)
+  const survivors = await Promise.all(before.map((job) => h.queue.getJob(job.id!)));
+  expect(survivors.filter(Boolean)).toEqual([]);
 
   await assertPaidOnceAndDelivered(h, ids, true);
 });

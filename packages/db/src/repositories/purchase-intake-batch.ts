@@ -52,38 +52,43 @@ const BATCH_INTAKE_SQL = `
   )
   SELECT * FROM purchase`;
 
+/** The 24 parameters of one intake, in the order both intake statements take them. */
+export function intakeParameters({ row, event }: Pick<PurchaseIntake, 'row' | 'event'>, sealed: SealedSecret): unknown[] {
+  return [
+    row.id,
+    row.idempotencyKey,
+    row.requestFingerprint,
+    row.fingerprintKeyId,
+    row.status,
+    row.product,
+    row.username,
+    row.amount,
+    row.paymentMethod,
+    row.seedFormat,
+    row.accountIndex ?? null,
+    row.requestedWalletAddress ?? null,
+    row.walletAddress ?? null,
+    row.walletVersion ?? null,
+    row.requestId ?? null,
+    sealed.keyId,
+    sealed.wrappedKey,
+    sealed.ciphertext,
+    event.fromStatus,
+    event.toStatus,
+    event.actor,
+    event.reason ?? null,
+    event.data === undefined ? null : JSON.stringify(event.data),
+    event.requestId ?? null,
+  ];
+}
+
 /** `intakes` must have distinct idempotency keys. */
 export async function insertIntakeBatch(pool: Pool, intakes: readonly PurchaseIntake[]): Promise<InsertedByKey> {
   const sorted = [...intakes].sort((a, b) => (a.row.idempotencyKey < b.row.idempotencyKey ? -1 : a.row.idempotencyKey > b.row.idempotencyKey ? 1 : 0));
   const columns: unknown[][] = Array.from({ length: 24 }, () => []);
   for (const { row, buildSecret, event } of sorted) {
     const sealed = buildSecret(row.id);
-    const values = [
-      row.id,
-      row.idempotencyKey,
-      row.requestFingerprint,
-      row.fingerprintKeyId,
-      row.status,
-      row.product,
-      row.username,
-      row.amount,
-      row.paymentMethod,
-      row.seedFormat,
-      row.accountIndex ?? null,
-      row.requestedWalletAddress ?? null,
-      row.walletAddress ?? null,
-      row.walletVersion ?? null,
-      row.requestId ?? null,
-      sealed.keyId,
-      sealed.wrappedKey,
-      sealed.ciphertext,
-      event.fromStatus,
-      event.toStatus,
-      event.actor,
-      event.reason ?? null,
-      event.data === undefined ? null : JSON.stringify(event.data),
-      event.requestId ?? null,
-    ];
+    const values = intakeParameters({ row, event }, sealed);
     values.forEach((value, index) => columns[index]?.push(value));
   }
   const result = await pool.query({ name: 'purchase_intake_batch', text: BATCH_INTAKE_SQL, values: columns });

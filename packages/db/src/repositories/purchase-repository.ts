@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../database';
 import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
-import { insertIntakeBatch, type PurchaseEventInput, type PurchaseIntake } from './purchase-intake-batch';
+import { insertIntakeBatch, intakeParameters, type PurchaseEventInput, type PurchaseIntake } from './purchase-intake-batch';
 
 export type { PurchaseEventInput, PurchaseIntake } from './purchase-intake-batch';
 
@@ -128,32 +128,7 @@ export class PurchaseRepository {
       const result = await this.db.$client.query({
         name: 'purchase_intake',
         text: INTAKE_SQL,
-        values: [
-          row.id,
-          row.idempotencyKey,
-          row.requestFingerprint,
-          row.fingerprintKeyId,
-          row.status,
-          row.product,
-          row.username,
-          row.amount,
-          row.paymentMethod,
-          row.seedFormat,
-          row.accountIndex ?? null,
-          row.requestedWalletAddress ?? null,
-          row.walletAddress ?? null,
-          row.walletVersion ?? null,
-          row.requestId ?? null,
-          sealed.keyId,
-          sealed.wrappedKey,
-          sealed.ciphertext,
-          event.fromStatus,
-          event.toStatus,
-          event.actor,
-          event.reason ?? null,
-          event.data === undefined ? null : JSON.stringify(event.data),
-          event.requestId ?? null,
-        ],
+        values: intakeParameters({ row, event }, sealed),
       });
       inserted = result.rows[0];
     } catch (error) {

@@ -1,5 +1,6 @@
 import { statusTextNamesOrder, type FragmentClient, type HistoryRow } from '@starsgate/fragment';
 import type { PurchaseRow } from '@starsgate/db';
+import { sharedRead } from './shared-read';
 import type { StepDeps } from './step-deps';
 
 type Product = 'stars' | 'premium';
@@ -14,31 +15,6 @@ export interface DeliveryObservation {
   detail: string;
 }
 
-interface SharedRead<T> {
-  startedAt: number;
-  result: Promise<T>;
-}
-
-const sharedReads = new WeakMap<FragmentClient, Map<string, SharedRead<unknown>>>();
-
-/**
- * Every purchase waiting in `confirming` asks the same session the same question; one read
- * started after `notBefore` and at most `maxAgeMs` old answers all of them. A read started earlier
- * is never reused (it may predate this purchase's payment).
- */
-function shared<T>(client: FragmentClient, key: string, notBefore: number, now: number, maxAgeMs: number, read: () => Promise<T>): Promise<T> {
-  let reads = sharedReads.get(client);
-  if (!reads) {
-    reads = new Map();
-    sharedReads.set(client, reads);
-  }
-  const cached = reads.get(key) as SharedRead<T> | undefined;
-  if (cached && cached.startedAt >= notBefore && now - cached.startedAt <= maxAgeMs) return cached.result;
-  const result = read();
-  reads.set(key, { startedAt: now, result });
-  return result;
-}
-
 /**
  * Whether Fragment delivered this purchase's order (protocol §8.3), by two signals:
  * 1. The account's history. Its rows name recipient and quantity but not the Ref#, so identical
@@ -50,11 +26,10 @@ function shared<T>(client: FragmentClient, key: string, notBefore: number, now: 
 export async function observeDelivery(deps: StepDeps, row: PurchaseRow, client: FragmentClient, notBefore: number): Promise<DeliveryObservation> {
   const product = row.product as Product;
   const order = { product, username: row.username, amount: row.amount };
-  const now = deps.now();
-  const maxAgeMs = Math.max(50, deps.config.pollIntervalMs / 2);
+  const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const [history, status] = await Promise.all([
-    shared<HistoryRow[] | Error>(client, `history:${product}`, notBefore, now, maxAgeMs, () => client.deliveryHistory(product).catch((error: Error) => error)),
-    shared(client, `status:${product}`, notBefore, now, maxAgeMs, () =>
+    sharedRead<HistoryRow[] | Error>(client, `history:${product}`, reuse, () => client.deliveryHistory(product).catch((error: Error) => error)),
+    sharedRead(client, `status:${product}`, reuse, () =>
       client.pollOrderState(product).then(
         (state) => ({ done: state.done, statusText: state.statusText }),
         () => ({ done: false, statusText: '' }),
