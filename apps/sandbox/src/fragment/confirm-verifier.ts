@@ -5,7 +5,8 @@ import type { Order } from './orders';
 
 export type ConfirmCheck = { ok: true; externalHash: string } | { ok: false; reason: string };
 
-const MAX_CELLS = 128;
+/** Bounds the walk; a full V5R1 external (255 messages: an action node and a message each) fits. */
+const MAX_CELLS = 1_024;
 
 /** Internal messages reachable from a wallet's signed body (V5R1 out-list, V4/V3 refs): every ref that parses as one. */
 export function findInternalMessages(body: Cell): MessageRelaxed[] {
