@@ -116,7 +116,7 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
     seed,
     worker: false,
     fragmentSessions: SESSIONS,
-    env: { BATCH_MAX: String(batchMax), POLL_INTERVAL_MS: '300', WALLET_BUSY_RETRY_MS: '5000', CONFIRMING_MAX_AGE_MS: '900000', WAITING_TO_SEND_MAX_AGE_MS: '1800000', LEASE_MS: '30000', JOB_LOCK_MS: '30000', SWEEP_INTERVAL_MS: '5000' },
+    env: { BATCH_MAX: String(batchMax), POLL_INTERVAL_MS: '300', WALLET_BUSY_RETRY_MS: '15000', CONFIRMING_MAX_AGE_MS: '900000', WAITING_TO_SEND_MAX_AGE_MS: '1800000', LEASE_MS: '30000', JOB_LOCK_MS: '30000', SWEEP_INTERVAL_MS: '5000' },
   });
   try {
     h.deps.chain = timed(h.deps.chain);

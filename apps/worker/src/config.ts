@@ -149,7 +149,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (me
     retryBaseMs: read.integer('RETRY_BASE_MS', 1_000, { min: 10, max: 600_000 }),
     retryMaxMs: read.integer('RETRY_MAX_MS', 60_000, { min: 10, max: 3_600_000 }),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', 1_000, { min: 10, max: 60_000 }),
-    walletBusyRetryMs: read.integer('WALLET_BUSY_RETRY_MS', 5_000, { min: 10, max: 60_000 }),
+    walletBusyRetryMs: read.integer('WALLET_BUSY_RETRY_MS', 15_000, { min: 10, max: 60_000 }),
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
     minValiditySeconds: read.integer('MIN_VALIDITY_SECONDS', 15, { min: 1, max: 600 }),
     keyRing: keyRing as KeyRing,

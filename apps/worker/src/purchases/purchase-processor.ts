@@ -35,16 +35,17 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
 }
 
 /**
- * Claim with the version just read; a job that loses the claim (duplicate, stale, or not yet due)
- * exits. A job that arrives a few ms before `next_run_at` (clock skew between Redis and
- * PostgreSQL) waits briefly and claims again, so it does not fall back to the sweeper.
+ * Claims the purchase in one statement when it is due and unheld; a job that loses the claim
+ * (duplicate, stale, terminal, or not yet due) exits. Only then is the row read: a job that
+ * arrives a few ms before `next_run_at` (clock skew between Redis and PostgreSQL) waits briefly
+ * and claims again, so it does not fall back to the sweeper.
  */
 async function claim(deps: StepDeps, id: string, owner: string): Promise<PurchaseRow | null> {
   for (let tries = 0; tries < 5; tries += 1) {
+    const claimed = await deps.transitions.claim(id, undefined, owner, deps.config.leaseMs);
+    if (claimed) return claimed;
     const [row] = await deps.transitions.findMany([id]);
     if (!row || TERMINAL.has(row.status)) return null;
-    const claimed = await deps.transitions.claim(row.id, row.version, owner, deps.config.leaseMs);
-    if (claimed) return claimed;
     const early = row.nextRunAt.getTime() - deps.now();
     const unleased = row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
     if (!unleased || early <= 0 || early > 2_000) return null;

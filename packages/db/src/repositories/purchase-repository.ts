@@ -91,7 +91,8 @@ function decodeRow<T>(columns: ReadonlyArray<readonly [string, { name: string; m
   return row as T;
 }
 
-function fromDriverRow(raw: Record<string, unknown>): PurchaseRow {
+/** A `purchases` row as the driver returns it from raw SQL (`RETURNING *`), typed like Drizzle's. */
+export function fromDriverRow(raw: Record<string, unknown>): PurchaseRow {
   return decodeRow<PurchaseRow>(PURCHASE_COLUMNS, raw);
 }
 

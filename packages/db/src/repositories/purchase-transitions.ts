@@ -3,8 +3,7 @@ import type { Database } from '../database';
 import { leases, purchaseEvents, purchases, walletSecrets, type PurchaseRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
 import type { HeldLease } from './lease-repository';
-
-const TERMINAL = ['completed', 'failed', 'reconciliation_required'];
+import { fromDriverRow } from './purchase-repository';
 
 /** Columns a step may write besides status/version/lease bookkeeping. */
 export type PurchaseChanges = Partial<
@@ -66,17 +65,18 @@ export class PurchaseTransitions {
   constructor(private readonly db: Database) {}
 
   /**
-   * Claims a due, unleased live purchase at the version the job was read at. Zero rows means a
-   * duplicate/stale job, a backoff not yet due, or another live holder: the caller exits.
+   * Claims a due, unleased live purchase (at `version` when given). Zero rows means a
+   * duplicate/stale job, a backoff not yet due, or another live holder. The claim bumps the
+   * version, so whoever held an older one is fenced out.
    */
-  async claim(id: string, version: number, owner: string, leaseMs: number): Promise<PurchaseRow | null> {
+  async claim(id: string, version: number | undefined, owner: string, leaseMs: number): Promise<PurchaseRow | null> {
     const [row] = await this.db
       .update(purchases)
       .set(leaseClaim(owner, leaseMs))
       .where(
         and(
           eq(purchases.id, id),
-          eq(purchases.version, version),
+          version === undefined ? undefined : eq(purchases.version, version),
           sql`${purchases.nextRunAt} <= now()`,
           sql`${purchases.status} NOT IN ('completed', 'failed', 'reconciliation_required')`,
           sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
@@ -97,46 +97,43 @@ export class PurchaseTransitions {
   }
 
   /**
-   * One fenced update plus (optionally) its audit event, in one short transaction. A terminal
-   * status also destroys the stored wallet secret in the same transaction. `release` clears the
-   * lease (the next step runs as a new job for the new version).
+   * One fenced update plus (optionally) its audit event, atomically. A terminal status also
+   * destroys the stored wallet secret in the same statement. `release` clears the lease (the next
+   * step runs as a new job for the new version).
    */
   async apply(
     fence: Fence,
     changes: PurchaseChanges,
     options: { event?: TransitionEvent; release?: boolean; fromStatus?: string; actor?: string } = {},
   ): Promise<PurchaseRow | null> {
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(purchases)
-        .set({
-          ...changes,
-          ...(options.release ? { leaseOwner: null, leaseExpiresAt: null } : {}),
-          version: sql`${purchases.version} + 1`,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(purchases.id, fence.id), eq(purchases.version, fence.version), eq(purchases.leaseOwner, fence.owner)))
-        .returning();
-      if (!row) return null;
-      if (options.event) {
-        await tx.insert(purchaseEvents).values({
-          purchaseId: row.id,
-          fromStatus: options.fromStatus ?? null,
-          toStatus: options.event.toStatus,
-          version: row.version,
-          actor: options.actor ?? fence.owner,
-          reason: options.event.reason,
-          data: options.event.data ?? null,
-        });
-      }
-      if (TERMINAL.includes(row.status)) {
-        await tx
-          .update(walletSecrets)
-          .set({ ciphertext: null, wrappedKey: null, destroyedAt: sql`now()` })
-          .where(and(eq(walletSecrets.purchaseId, row.id), isNull(walletSecrets.destroyedAt)));
-      }
-      return row;
-    });
+    const update = this.db
+      .update(purchases)
+      .set({
+        ...changes,
+        ...(options.release ? { leaseOwner: null, leaseExpiresAt: null } : {}),
+        version: sql`${purchases.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(purchases.id, fence.id), eq(purchases.version, fence.version), eq(purchases.leaseOwner, fence.owner)))
+      .returning();
+    const { event } = options;
+    // One statement (data-modifying CTEs run atomically): the update, its event and, on a terminal
+    // status, the secret's destruction cost one round trip instead of a transaction's four or five.
+    const result = await this.db.execute(sql`
+      WITH updated AS (${update.getSQL()}),
+      event AS (
+        INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data)
+        SELECT id, ${options.fromStatus ?? null}, ${event?.toStatus ?? null}, version, ${options.actor ?? fence.owner}, ${event?.reason ?? null},
+               ${event?.data === undefined ? null : JSON.stringify(event.data)}::jsonb
+        FROM updated WHERE ${event ? sql`true` : sql`false`}
+      ),
+      destroyed AS (
+        UPDATE wallet_secrets SET ciphertext = NULL, wrapped_key = NULL, destroyed_at = now()
+        WHERE purchase_id IN (SELECT id FROM updated WHERE status IN ('completed', 'failed', 'reconciliation_required')) AND destroyed_at IS NULL
+      )
+      SELECT * FROM updated`);
+    const raw = result.rows[0] as Record<string, unknown> | undefined;
+    return raw ? fromDriverRow(raw) : null;
   }
 
   /**
