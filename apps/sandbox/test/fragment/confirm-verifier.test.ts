@@ -1,5 +1,5 @@
 import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto';
-import { Address, beginCell, external, internal, storeMessage, toNano } from '@ton/core';
+import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
 import { WalletContractV5R1 } from '@ton/ton';
 import { verifyConfirmBoc } from '../../src/fragment/confirm-verifier';
 import type { Order } from '../../src/fragment/orders';
@@ -9,7 +9,7 @@ async function batchedExternal(count: number, own: { to: Address; value: bigint;
   const keys = await mnemonicToPrivateKey(await mnemonicNew());
   const wallet = WalletContractV5R1.create({ publicKey: keys.publicKey, workchain: 0 });
   const others = Array.from({ length: count - 1 }, (_, i) => internal({ to: wallet.address, value: BigInt(i + 1), bounce: false, body: `other ${i}` }));
-  const body = wallet.createTransfer({ seqno: 1, secretKey: keys.secretKey, messages: [...others, internal({ to: own.to, value: own.value, bounce: false, body: own.body.endCell() })], timeout: 2_000_000_000 });
+  const body = wallet.createTransfer({ seqno: 1, secretKey: keys.secretKey, messages: [...others, internal({ to: own.to, value: own.value, bounce: false, body: own.body.endCell() })], sendMode: SendMode.PAY_GAS_SEPARATELY, timeout: 2_000_000_000 });
   const message = external({ to: wallet.address, body });
   return { wallet, boc: beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64') };
 }

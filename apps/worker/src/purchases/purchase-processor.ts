@@ -36,9 +36,10 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
 
 /**
  * Claims the purchase in one statement when it is due and unheld; a job that loses the claim
- * (duplicate, stale, terminal, or not yet due) exits. Only then is the row read: a job that
- * arrives a few ms before `next_run_at` (clock skew between Redis and PostgreSQL) waits briefly
- * and claims again, so it does not fall back to the sweeper.
+ * (the row is held, terminal, or not yet due) exits. Any job of a due row may run its step, which
+ * the row's state decides, fenced by the claim's new version. Only on a lost claim is the row
+ * read: a job that arrives a few ms before `next_run_at` (clock skew between Redis and
+ * PostgreSQL) waits briefly and claims again, so it does not fall back to the sweeper.
  */
 async function claim(deps: StepDeps, id: string, owner: string): Promise<PurchaseRow | null> {
   for (let tries = 0; tries < 5; tries += 1) {
