@@ -74,7 +74,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         fragment: fragment
           ? {
               baseUrl: '/fragment',
-              cookies: demoFragmentCookies(seed),
+              // Several sessions of the demo account: the worker creates that many orders at once.
+              cookies: demoFragmentCookies(seed, 4),
               receivingAddresses: {
                 stars: fragment.receivingAddresses.stars.toString({ bounceable: false, urlSafe: true }),
                 premium: fragment.receivingAddresses.premium.toString({ bounceable: false, urlSafe: true }),
