@@ -35,7 +35,7 @@ describe('concurrent intake (requests share statements and commits)', () => {
     const rows = await purchasesFor(keys);
     expect(rows).toHaveLength(25);
     // A 202 means committed and enqueued: every purchase is readable and has its job.
-    const jobs = await gateway.queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+    const jobs = await gateway.queue.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed']);
     const jobPurchases = new Set(jobs.map((job) => job.data.purchaseId));
     for (const row of rows) expect(jobPurchases.has(row.id)).toBe(true);
     const reads = await Promise.all(rows.map((row) => request(gateway.app).get(`/api/v1/purchases/${row.id}`)));

@@ -69,9 +69,11 @@ describe('idempotency', () => {
     expect(await rowsFor(String(order.idempotency_key))).toBe(1);
 
     const [purchaseId] = [...ids] as string[];
-    const jobs = await gateway.queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+    const jobs = await gateway.queue.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed']);
     const mine = jobs.filter((job) => job.data.purchaseId === purchaseId);
     expect(mine.map((job) => job.id)).toEqual([purchaseJobId(purchaseId!, 1)]);
+    // A new purchase's first job is prioritized: purchases already under way are served first.
+    expect(mine[0]!.opts.priority).toBeGreaterThan(0);
     const events = await gateway.database.pool.query('SELECT count(*)::int AS n FROM purchase_events WHERE purchase_id = $1', [purchaseId]);
     expect(events.rows[0].n).toBe(1);
   });

@@ -206,7 +206,7 @@ export class WorkerHarness {
       (purchaseId) => this.vault.seal(purchaseId, input.seed),
       { fromStatus: null, toStatus: 'queued', actor: 'test', reason: 'purchase accepted' },
     );
-    if (options.enqueue !== false) await enqueuePurchase(this.queue, result.purchase.id, result.purchase.version);
+    if (options.enqueue !== false) await enqueuePurchase(this.queue, result.purchase.id, result.purchase.version, 0, { newPurchase: true });
     return result.purchase;
   }
 

@@ -220,9 +220,9 @@ export class PurchaseRepository {
   /**
    * Live purchases that nobody holds and that are due: the sweeper checks each one has a job.
    */
-  async listDueUnleased(limit: number): Promise<Array<Pick<PurchaseRow, 'id' | 'version' | 'nextRunAt'>>> {
+  async listDueUnleased(limit: number): Promise<Array<Pick<PurchaseRow, 'id' | 'version' | 'nextRunAt' | 'status'>>> {
     return this.db
-      .select({ id: purchases.id, version: purchases.version, nextRunAt: purchases.nextRunAt })
+      .select({ id: purchases.id, version: purchases.version, nextRunAt: purchases.nextRunAt, status: purchases.status })
       .from(purchases)
       .where(
         and(

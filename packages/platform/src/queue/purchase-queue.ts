@@ -64,13 +64,25 @@ export async function enqueuePurchase(
   purchaseId: string,
   version: number,
   delayMs = 0,
+  options: { newPurchase?: boolean } = {},
 ): Promise<void> {
-  await queue.add(PURCHASE_JOB, { purchaseId }, { jobId: purchaseJobId(purchaseId, version), delay: delayMs > 0 ? delayMs : undefined });
+  await queue.add(PURCHASE_JOB, { purchaseId }, { jobId: purchaseJobId(purchaseId, version), delay: delayMs > 0 ? delayMs : undefined, ...startPriority(options.newPurchase) });
 }
 
-/** Many enqueues in one Redis round trip (BullMQ sends the adds as one MULTI). */
+/**
+ * BullMQ hands out unprioritized jobs before prioritized ones. A new purchase's first job gets a
+ * priority, so the next steps of purchases already under way (send, confirm, poll) go first:
+ * a burst of new orders cannot hold every worker slot while a wallet's sender waits behind them.
+ */
+const NEW_PURCHASE_PRIORITY = 1;
+
+function startPriority(newPurchase: boolean | undefined): { priority?: number } {
+  return newPurchase ? { priority: NEW_PURCHASE_PRIORITY } : {};
+}
+
+/** New purchases' first jobs, many in one Redis round trip (BullMQ sends the adds as one MULTI). */
 export async function enqueuePurchases(queue: Queue<PurchaseJobData>, purchases: ReadonlyArray<{ purchaseId: string; version: number }>): Promise<void> {
   await queue.addBulk(
-    purchases.map(({ purchaseId, version }) => ({ name: PURCHASE_JOB, data: { purchaseId }, opts: { jobId: purchaseJobId(purchaseId, version) } })),
+    purchases.map(({ purchaseId, version }) => ({ name: PURCHASE_JOB, data: { purchaseId }, opts: { jobId: purchaseJobId(purchaseId, version), ...startPriority(true) } })),
   );
 }
