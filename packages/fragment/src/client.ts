@@ -166,6 +166,7 @@ export class FragmentClient {
   private readonly device: TonConnectDevice;
   private readonly flows: Record<FragmentProduct, FlowState>;
   private readonly syncMaxAgeMs: number;
+  private readonly configuredSessionId: string;
   private readonly syncedAt: Record<FragmentProduct, number> = { stars: 0, premium: 0 };
   /** The product of the last API call: confirm's Referer when the caller names none. */
   private lastProduct: FragmentProduct = 'stars';
@@ -173,6 +174,7 @@ export class FragmentClient {
   constructor(options: FragmentClientOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
     this.jar = new CookieJar(options.cookies ?? '');
+    this.configuredSessionId = createHash('sha256').update(this.jar.get('stel_ssid') ?? this.jar.cookieHeader()).digest('hex').slice(0, 12);
     this.logger = { ...silentLogger, ...options.logger };
     this.hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -208,11 +210,12 @@ export class FragmentClient {
   }
 
   /**
-   * A stable, non-secret name for this login's session: 12 hex of SHA-256 over `stel_ssid`. An
-   * order can only be confirmed by the session that created it, so purchases record this.
+   * A stable, non-secret name for this login's session: 12 hex of SHA-256 over the configured
+   * `stel_ssid`, fixed at construction (a later Set-Cookie does not rename it). An order can only
+   * be confirmed by the session that created it, so purchases record this.
    */
   sessionId(): string {
-    return createHash('sha256').update(this.jar.get('stel_ssid') ?? this.jar.cookieHeader()).digest('hex').slice(0, 12);
+    return this.configuredSessionId;
   }
 
   // ---------------------------------------------------------------- public API

@@ -96,8 +96,8 @@ export function orderTitle(order: Order): string {
   return order.product === 'stars' ? `${order.quantity.toLocaleString('en-US')} Telegram Stars` : `Telegram Premium for ${order.quantity === 12 ? '1 year' : `${order.quantity} months`}`;
 }
 
-/** One row per delivered order: title, recipient, price, and when it was delivered. */
-function historySection(title: string, orders: Order[]): string {
+/** The history table: one row per delivered order (title, recipient, price, when delivered). */
+export function historyTable(orders: Order[]): string {
   const rows = orders
     .map((o) => {
       const at = new Date(o.statusAt).toISOString().replace(/\.\d{3}Z$/, '+00:00');
@@ -106,7 +106,11 @@ function historySection(title: string, orders: Order[]): string {
     })
     .join('');
   const body = rows || '<tr><td colspan="3"><div class="table-cell tm-table-empty">No purchases yet</div></td></tr>';
-  return `<section class="tm-section tm-history"><h2 class="tm-section-header">${escapeHtml(title)}</h2><table class="table tm-table tm-table-fixed tm-history-table"><thead><tr><th>Purchase</th><th>Price</th><th>Date</th></tr></thead><tbody>${body}</tbody></table></section>`;
+  return `<table class="table tm-table tm-table-fixed tm-history-table"><thead><tr><th>Purchase</th><th>Price</th><th>Date</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+function historySection(title: string, orders: Order[]): string {
+  return `<section class="tm-section tm-history"><h2 class="tm-section-header">${escapeHtml(title)}</h2>${historyTable(orders)}</section>`;
 }
 
 export function renderPage(ctx: PageContext): RenderedPage {

@@ -43,7 +43,7 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
  */
 async function claim(deps: StepDeps, id: string, owner: string): Promise<PurchaseRow | null> {
   for (let tries = 0; tries < 5; tries += 1) {
-    const claimed = await deps.transitions.claim(id, undefined, owner, deps.config.leaseMs);
+    const claimed = await deps.transitions.claim(id, owner, deps.config.leaseMs);
     if (claimed) return claimed;
     const [row] = await deps.transitions.findMany([id]);
     if (!row || TERMINAL.has(row.status)) return null;

@@ -65,18 +65,16 @@ export class PurchaseTransitions {
   constructor(private readonly db: Database) {}
 
   /**
-   * Claims a due, unleased live purchase (at `version` when given). Zero rows means a
-   * duplicate/stale job, a backoff not yet due, or another live holder. The claim bumps the
-   * version, so whoever held an older one is fenced out.
+   * Claims a due, unleased live purchase. Zero rows means a terminal row, a backoff not yet due,
+   * or another live holder. The claim bumps the version, so whoever held an older one is fenced out.
    */
-  async claim(id: string, version: number | undefined, owner: string, leaseMs: number): Promise<PurchaseRow | null> {
+  async claim(id: string, owner: string, leaseMs: number): Promise<PurchaseRow | null> {
     const [row] = await this.db
       .update(purchases)
       .set(leaseClaim(owner, leaseMs))
       .where(
         and(
           eq(purchases.id, id),
-          version === undefined ? undefined : eq(purchases.version, version),
           sql`${purchases.nextRunAt} <= now()`,
           sql`${purchases.status} NOT IN ('completed', 'failed', 'reconciliation_required')`,
           sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,

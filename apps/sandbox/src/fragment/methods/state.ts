@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FragmentErrors } from '../errors';
-import { escapeHtml } from '../html';
 import type { Order } from '../orders';
-import { curPriceHtml, flowHtml, premiumOptionsHtml, starsOptionsHtml } from '../pages';
+import { curPriceHtml, flowHtml, historyTable, premiumOptionsHtml, starsOptionsHtml } from '../pages';
 import type { Product, Session } from '../sessions';
 import { type CallContext, fail, type MethodHandler, type SimulatorContext } from './context';
 
@@ -40,14 +39,6 @@ function sync(call: CallContext, product: Product): bigint {
   return rate;
 }
 
-function historyHtml(call: CallContext): string {
-  const rows = call.sim.orders
-    .deliveredFor(call.cookies['stel_token'] ?? '', 'premium')
-    .map((o) => `<tr><td><span class="tm-inline-nowrap">@${escapeHtml(o.username)}</span></td><td><span class="tm-nowrap">${o.quantity === 12 ? '1 year' : `${o.quantity} months`}</span></td><td><div class="tm-value icon-before icon-ton">${o.quote.tonText}</div></td></tr>`)
-    .join('');
-  return `<table class="table tm-table tm-table-fixed"><tbody>${rows}</tbody></table>`;
-}
-
 function stateResponse(call: CallContext, product: Product): Record<string, unknown> {
   const { sim, session } = call;
   const rate = sync(call, product);
@@ -61,7 +52,7 @@ function stateResponse(call: CallContext, product: Product): Record<string, unkn
     html: flowHtml(product, order, form),
     options_html: options,
   };
-  if (product === 'premium') out['history_html'] = historyHtml(call);
+  if (product === 'premium') out['history_html'] = historyTable(call.sim.orders.deliveredFor(call.cookies['stel_token'] ?? '', 'premium'));
   const lv = session.flows[product].lv;
   out['lv'] = lv === 0 ? false : lv;
   out['dh'] = dataHash(session, product, rate);
