@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     onError: (error) => logger.warn('idle PostgreSQL connection lost', { error }),
   });
   const redis = createRedisConnection(config.redisUrl);
-  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix);
+  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix, (error) => logger.warn('queue connection error', { error }));
   const vault = new SecretVault(
     loadKeyRing({ value: config.secretKey, dataDir: config.dataDir, allowGenerated: !config.production, warn: (message) => logger.warn(message) }),
   );

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   await migrateDatabase(config.databaseUrl);
   const database = connectDatabase(config.databaseUrl, { applicationName: 'starsgate-worker' });
   const purchases = new PurchaseRepository(database.db);
-  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix);
+  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix, (error) => logger.warn('queue connection error', { error }));
 
   const upstreams = createUpstreams(config, logger);
   const processor = createPurchaseProcessor({

@@ -8,7 +8,7 @@ export class PurchaseJobEnqueuer {
 
   constructor(queue: Queue<PurchaseJobData>, options = { maxBatchSize: 256, maxInFlight: 4 }) {
     this.batcher = new MicroBatcher<{ purchaseId: string; version: number }, void>(async (jobs) => {
-      await enqueuePurchases(queue, jobs);
+      await enqueuePurchases(queue, jobs, { newPurchase: true });
       return jobs.map(() => ({ ok: true as const, value: undefined }));
     }, options);
   }

@@ -50,13 +50,19 @@ export function redisConnectionOptions(url: string, options: { forWorker?: boole
   };
 }
 
-/** A Redis URL gives the queue its own connection, closed with the queue. */
-export function createPurchaseQueue(connection: string | ConnectionOptions, prefix?: string): Queue<PurchaseJobData> {
-  return new Queue<PurchaseJobData>(PURCHASE_QUEUE, {
+/**
+ * A Redis URL gives the queue its own connection, closed with the queue. Connection errors are
+ * passed to `onError`: without a listener, an 'error' event (Redis restarting, or a queue closed
+ * while still connecting) would crash the process. The commands that meet the error fail too.
+ */
+export function createPurchaseQueue(connection: string | ConnectionOptions, prefix?: string, onError: (error: Error) => void = () => undefined): Queue<PurchaseJobData> {
+  const queue = new Queue<PurchaseJobData>(PURCHASE_QUEUE, {
     connection: typeof connection === 'string' ? redisConnectionOptions(connection) : connection,
     prefix,
     defaultJobOptions: PURCHASE_JOB_OPTIONS,
   });
+  queue.on('error', onError);
+  return queue;
 }
 
 export async function enqueuePurchase(
@@ -80,9 +86,21 @@ function startPriority(newPurchase: boolean | undefined): { priority?: number } 
   return newPurchase ? { priority: NEW_PURCHASE_PRIORITY } : {};
 }
 
-/** New purchases' first jobs, many in one Redis round trip (BullMQ sends the adds as one MULTI). */
-export async function enqueuePurchases(queue: Queue<PurchaseJobData>, purchases: ReadonlyArray<{ purchaseId: string; version: number }>): Promise<void> {
+/**
+ * Many jobs in one Redis round trip (BullMQ sends the adds as one MULTI): new purchases' first
+ * jobs from the gateway, or the next steps of a batch's members from the worker.
+ */
+export async function enqueuePurchases(
+  queue: Queue<PurchaseJobData>,
+  purchases: ReadonlyArray<{ purchaseId: string; version: number; delayMs?: number }>,
+  options: { newPurchase?: boolean } = {},
+): Promise<void> {
+  if (purchases.length === 0) return;
   await queue.addBulk(
-    purchases.map(({ purchaseId, version }) => ({ name: PURCHASE_JOB, data: { purchaseId }, opts: { jobId: purchaseJobId(purchaseId, version), ...startPriority(true) } })),
+    purchases.map(({ purchaseId, version, delayMs = 0 }) => ({
+      name: PURCHASE_JOB,
+      data: { purchaseId },
+      opts: { jobId: purchaseJobId(purchaseId, version), ...(delayMs > 0 ? { delay: delayMs } : {}), ...startPriority(options.newPurchase) },
+    })),
   );
 }
