@@ -45,8 +45,9 @@ export class CookieJar {
   }
 
   /** Stores every `Set-Cookie` of a response. */
-  storeFrom(headers: Headers): void {
-    for (const header of headers.getSetCookie()) this.setCookie(header);
+  /** Every `Set-Cookie` header of one response. */
+  storeAll(setCookieHeaders: readonly string[]): void {
+    for (const header of setCookieHeaders) this.setCookie(header);
   }
 
   get(name: string): string | undefined {

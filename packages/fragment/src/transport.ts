@@ -1,5 +1,6 @@
 /**
- * HTTP to Fragment over Node's global fetch: headers of protocol reference §3.3, per-call timeout,
+ * HTTP to Fragment over undici's `request` (Node's own HTTP client, without the WHATWG stream layers
+ * that make `fetch` cost several times more CPU per call): headers of protocol reference §3.3, per-call timeout,
  * pacing between calls, the cookie jar fed from every response, and the mapping of HTTP-level
  * failures (429, Cloudflare 403, 401/403, 5xx, network, timeout) to FragmentError.
  *
@@ -10,6 +11,9 @@
  * may be repeated is the caller's decision (init and confirm must not be, §3.4 of the engineering
  * reference).
  */
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import { request } from 'undici';
 import { FragmentError } from './errors';
 import { isCloudflareChallenge } from './html-parsing';
 import { redactCookies, type CookieJar } from './session';
@@ -38,6 +42,30 @@ export interface TransportOptions {
 export interface PageResponse {
   status: number;
   body: string;
+}
+
+/** Browsers send Accept-Encoding, so we do too, and decode every answer (Cloudflare's error pages included: their text is how a challenge is recognised). */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+const DECODERS: Record<string, (data: Buffer) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+async function decodeBody(data: Buffer, contentEncoding: string | string[] | undefined): Promise<string> {
+  const encoding = (Array.isArray(contentEncoding) ? contentEncoding.join(',') : (contentEncoding ?? '')).trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return data.toString('utf8');
+  const decoder = DECODERS[encoding];
+  if (!decoder) throw new Error(`unsupported Content-Encoding ${encoding}`);
+  return (await decoder(data)).toString('utf8');
+}
+
+/** What the transport keeps of an HTTP answer: status, headers by lower-case name, the body once. */
+interface HttpAnswer {
+  status: number;
+  header(name: string): string | null;
+  text(): Promise<string>;
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -88,9 +116,9 @@ export class Transport {
         Cookie: this.options.jar.cookieHeader(),
       },
     });
-    const body = await this.readBody(label, response.response, false);
-    this.failOnHttpStatus(label, response.response.status, response.response.headers, body, false);
-    return { status: response.response.status, body };
+    const body = await this.readBody(label, response, false);
+    this.failOnHttpStatus(label, response, body, false);
+    return { status: response.status, body };
   }
 
   /**
@@ -123,9 +151,9 @@ export class Transport {
       },
       mayHaveExecuted,
     );
-    const { status, headers } = response.response;
-    const body = await this.readBody(method, response.response, mayHaveExecuted);
-    this.failOnHttpStatus(method, status, headers, body, mayHaveExecuted);
+    const { status } = response;
+    const body = await this.readBody(method, response, mayHaveExecuted);
+    this.failOnHttpStatus(method, response, body, mayHaveExecuted);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
@@ -149,13 +177,13 @@ export class Transport {
     return parsed as Record<string, unknown>;
   }
 
-  /** Pacing + timeout + network error mapping around fetch; stores Set-Cookie. */
+  /** Pacing + timeout + network error mapping around the request; stores Set-Cookie. */
   private async send(
     label: string,
     url: string,
-    init: RequestInit,
+    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
     mayHaveExecuted = false,
-  ): Promise<{ response: Response }> {
+  ): Promise<HttpAnswer> {
     const { minIntervalMs, timeoutMs, logger, jar } = this.options;
     if (minIntervalMs > 0) {
       const due = this.lastRequestAt + minIntervalMs - Date.now();
@@ -163,18 +191,33 @@ export class Transport {
     }
     this.lastRequestAt = Date.now();
     const started = Date.now();
-    let response: Response;
+    let answer: Awaited<ReturnType<typeof request>>;
     try {
-      response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      // Redirects are not followed (undici's default): a redirect means the page is not ours to see.
+      answer = await request(url, {
+        method: init.method,
+        headers: { ...init.headers, 'Accept-Encoding': ACCEPT_ENCODING },
+        body: init.body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (error) {
       throw this.networkError(label, error, mayHaveExecuted, timeoutMs);
     }
-    jar.storeFrom(response.headers);
-    logger.debug(`fragment ${redactCookies(label)} -> ${response.status} in ${Date.now() - started} ms`);
-    return { response };
+    const { statusCode, headers, body } = answer;
+    const setCookie = headers['set-cookie'];
+    jar.storeAll(setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie]);
+    logger.debug(`fragment ${redactCookies(label)} -> ${statusCode} in ${Date.now() - started} ms`);
+    return {
+      status: statusCode,
+      header: (name) => {
+        const value = headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+      text: async () => decodeBody(Buffer.from(await body.arrayBuffer()), headers['content-encoding']),
+    };
   }
 
-  private async readBody(label: string, response: Response, mayHaveExecuted: boolean): Promise<string> {
+  private async readBody(label: string, response: HttpAnswer, mayHaveExecuted: boolean): Promise<string> {
     try {
       return await response.text();
     } catch (error) {
@@ -202,17 +245,18 @@ export class Transport {
     });
   }
 
-  private failOnHttpStatus(label: string, status: number, headers: Headers, body: string, mayHaveExecuted: boolean): void {
+  private failOnHttpStatus(label: string, response: HttpAnswer, body: string, mayHaveExecuted: boolean): void {
+    const { status } = response;
     if (status >= 200 && status < 300) return;
     if (status === 429) {
-      const retryAfterMs = parseRetryAfter(headers.get('retry-after'));
+      const retryAfterMs = parseRetryAfter(response.header('retry-after'));
       throw new FragmentError('RATE_LIMITED', `Fragment ${label}: HTTP 429 rate limited`, { method: label, httpStatus: status, retryAfterMs });
     }
     if ((status === 403 || status === 503) && isCloudflareChallenge(body)) {
       throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge (HTTP ${status})`, {
         method: label,
         httpStatus: status,
-        retryAfterMs: parseRetryAfter(headers.get('retry-after')),
+        retryAfterMs: parseRetryAfter(response.header('retry-after')),
       });
     }
     if (status === 401 || status === 403) {
@@ -229,7 +273,7 @@ export class Transport {
         method: label,
         httpStatus: status,
         outcomeUnknown: mayHaveExecuted,
-        retryAfterMs: parseRetryAfter(headers.get('retry-after')),
+        retryAfterMs: parseRetryAfter(response.header('retry-after')),
       });
     }
     throw new FragmentError('UPSTREAM_REJECTED', `Fragment ${label}: HTTP ${status}`, { method: label, httpStatus: status });
