@@ -1,4 +1,4 @@
-import { Cell, loadMessage, loadMessageRelaxed, type MessageRelaxed } from '@ton/core';
+import { Cell, loadMessage, loadMessageRelaxed, type Message, type MessageRelaxed } from '@ton/core';
 import { readComment } from './comment-payload';
 import { parseJettonTransfer } from './jetton-payload';
 import type { Order } from './orders';
@@ -70,20 +70,14 @@ function mismatch(msg: MessageRelaxed, order: Order): string | undefined {
 export function verifyConfirmBoc(boc: string | undefined, order: Order, strict: boolean): ConfirmCheck {
   if (!order.message) return { ok: false, reason: 'no transaction was requested for this order' };
   if (!boc) return { ok: false, reason: 'missing boc' };
-  const root = decodeBoc(boc);
-  if (!root) return { ok: false, reason: 'boc does not decode' };
-  let external: ReturnType<typeof loadMessage> | undefined;
-  try {
-    external = loadMessage(root.beginParse());
-  } catch {
-    external = undefined;
-  }
+  const parsed = parseConfirmBoc(boc);
+  if (!parsed) return { ok: false, reason: 'boc does not decode' };
+  const { root, external, messages } = parsed;
   if (!external || external.info.type !== 'external-in') {
     if (!strict && root.hash().equals(order.message.payload.hash())) return { ok: true, externalHash: root.hash().toString('hex') };
     return { ok: false, reason: strict ? 'boc is not an external-in message' : 'boc matches neither an external message nor the payload' };
   }
   if (order.from && !external.info.dest.equals(order.from)) return { ok: false, reason: 'external message is not addressed to transaction.from' };
-  const messages = findInternalMessages(external.body);
   if (messages.length === 0) return { ok: false, reason: 'no internal message in the external message' };
   let reason = 'no matching internal message';
   for (const msg of messages) {
@@ -92,4 +86,32 @@ export function verifyConfirmBoc(boc: string | undefined, order: Order, strict: 
     reason = why;
   }
   return { ok: false, reason };
+}
+
+interface ParsedConfirmBoc {
+  root: Cell;
+  external: Message | undefined;
+  messages: MessageRelaxed[];
+}
+
+/** A batch's members confirm the same external one after another: its parse is kept for the next. */
+const recentlyParsed = new Map<string, ParsedConfirmBoc | undefined>();
+const RECENT_LIMIT = 8;
+
+function parseConfirmBoc(boc: string): ParsedConfirmBoc | undefined {
+  if (recentlyParsed.has(boc)) return recentlyParsed.get(boc);
+  let parsed: ParsedConfirmBoc | undefined;
+  const root = decodeBoc(boc);
+  if (root) {
+    let external: Message | undefined;
+    try {
+      external = loadMessage(root.beginParse());
+    } catch {
+      external = undefined;
+    }
+    parsed = { root, external, messages: external && external.info.type === 'external-in' ? findInternalMessages(external.body) : [] };
+  }
+  recentlyParsed.set(boc, parsed);
+  if (recentlyParsed.size > RECENT_LIMIT) recentlyParsed.delete(recentlyParsed.keys().next().value as string);
+  return parsed;
 }

@@ -10,7 +10,19 @@ export interface DecodedTransaction {
   outMsgs: { message: Message; cell: Cell }[];
 }
 
+/** Transactions never change: each is decoded once, however often providers' clients poll for it. */
+const decoded = new WeakMap<IndexedTransaction, DecodedTransaction>();
+
 export function decodeTransaction(entry: IndexedTransaction): DecodedTransaction {
+  let result = decoded.get(entry);
+  if (!result) {
+    result = decodeUncached(entry);
+    decoded.set(entry, result);
+  }
+  return result;
+}
+
+function decodeUncached(entry: IndexedTransaction): DecodedTransaction {
   const [raw] = Cell.fromBoc(entry.boc);
   if (!raw) throw new Error('corrupt transaction BOC');
   const tx = loadTransaction(raw.beginParse());
