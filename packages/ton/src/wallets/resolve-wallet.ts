@@ -4,7 +4,7 @@ import type { Network } from '../network';
 import type { SeedFormat } from '../keys/seed-format';
 import type { AccountState, ChainClient } from '../chain/chain-client';
 import { formatAddress } from './address';
-import { resolveWalletOffline, type WalletSelection } from './resolve-offline';
+import { resolveWalletOffline, type OfflineWalletResolution, type WalletSelection } from './resolve-offline';
 import type { WalletVersion } from './wallet-contracts';
 
 export interface ResolvedWallet {
@@ -43,35 +43,7 @@ export interface ResolveWalletDeps {
  */
 export async function resolveWallet(input: WalletSelection, deps: ResolveWalletDeps): Promise<ResolvedWallet> {
   const offline = await resolveWalletOffline(input, deps.network);
-  let chosen = offline.candidates[0];
-  if (!chosen) throw new Error('resolution produced no candidate');
-  let source: ResolvedWallet['version_source'] = 'selection';
-  const knownStates = new Map<string, AccountState>();
-
-  if (offline.candidates.length > 1) {
-    const results = await Promise.allSettled(offline.candidates.map((c) => deps.chain.getAccountState(c.address)));
-    if (results.some((r) => r.status === 'rejected')) {
-      source = 'default_chain_unavailable';
-    } else {
-      let best: { candidate: typeof chosen; balance: bigint } | null = null;
-      results.forEach((result, i) => {
-        const candidate = offline.candidates[i];
-        if (result.status !== 'fulfilled' || !candidate) return;
-        knownStates.set(candidate.version, result.value);
-        if (result.value.status === 'active' && (best === null || result.value.balance > best.balance)) {
-          best = { candidate, balance: result.value.balance };
-        }
-      });
-      const winner = best as { candidate: typeof chosen; balance: bigint } | null;
-      if (winner) {
-        chosen = winner.candidate;
-        source = 'deployed';
-      } else {
-        source = 'default';
-      }
-    }
-  }
-
+  const { chosen, source, knownStates } = await chooseWalletVersion(offline.candidates, deps.chain);
   const formatted = formatAddress(chosen.address, deps.network);
   const resolved: ResolvedWallet = {
     account_index: offline.accountIndex ?? 0,
@@ -93,4 +65,38 @@ export async function resolveWallet(input: WalletSelection, deps: ResolveWalletD
     resolved.balances_error = 'CHAIN_UNAVAILABLE';
   }
   return resolved;
+}
+
+export interface WalletVersionChoice {
+  chosen: WalletCandidate;
+  source: ResolvedWallet['version_source'];
+  /** Account states read while choosing, by version. */
+  knownStates: Map<WalletVersion, AccountState>;
+}
+
+type WalletCandidate = OfflineWalletResolution['candidates'][number];
+
+/**
+ * One candidate is the selection itself. Several (24-word/Base64 seed without wallet_address):
+ * the active one on chain; several active ⇒ most GRAM, ties ⇒ the first listed (newest version);
+ * none ⇒ the first (V5R1); the chain unreachable ⇒ the first, marked unverified.
+ */
+export async function chooseWalletVersion(candidates: readonly WalletCandidate[], chain: ChainClient): Promise<WalletVersionChoice> {
+  const first = candidates[0];
+  if (!first) throw new Error('resolution produced no candidate');
+  const knownStates = new Map<WalletVersion, AccountState>();
+  if (candidates.length === 1) return { chosen: first, source: 'selection', knownStates };
+  const results = await Promise.allSettled(candidates.map((c) => chain.getAccountState(c.address)));
+  if (results.some((r) => r.status === 'rejected')) return { chosen: first, source: 'default_chain_unavailable', knownStates };
+  let best: { candidate: WalletCandidate; balance: bigint } | null = null;
+  results.forEach((result, i) => {
+    const candidate = candidates[i];
+    if (result.status !== 'fulfilled' || !candidate) return;
+    knownStates.set(candidate.version, result.value);
+    if (result.value.status === 'active' && (best === null || result.value.balance > best.balance)) {
+      best = { candidate, balance: result.value.balance };
+    }
+  });
+  const winner = best as { candidate: WalletCandidate; balance: bigint } | null;
+  return winner ? { chosen: winner.candidate, source: 'deployed', knownStates } : { chosen: first, source: 'default', knownStates };
 }

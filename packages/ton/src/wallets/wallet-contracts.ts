@@ -31,6 +31,21 @@ export function createWalletContract(version: 'V3R2', publicKey: Buffer, network
 export function createWalletContract(version: WalletVersion, publicKey: Buffer, network: Network): WalletContract;
 export function createWalletContract(version: WalletVersion, publicKey: Buffer, network: Network): WalletContract {
   if (publicKey.length !== 32) throw new RangeError('an ed25519 public key is 32 bytes');
+  // @ton/ton parses the contract's code BOC on every construction; the worker builds the same
+  // few wallets for every purchase. Contracts hold public data only and are never mutated.
+  const key = `${version}:${network}:${publicKey.toString('hex')}`;
+  const cached = contracts.get(key);
+  if (cached) return cached;
+  const contract = buildWalletContract(version, Buffer.from(publicKey), network);
+  contracts.set(key, contract);
+  if (contracts.size > MAX_CACHED_CONTRACTS) contracts.delete(contracts.keys().next().value as string);
+  return contract;
+}
+
+const MAX_CACHED_CONTRACTS = 1_024;
+const contracts = new Map<string, WalletContract>();
+
+function buildWalletContract(version: WalletVersion, publicKey: Buffer, network: Network): WalletContract {
   switch (version) {
     case 'V5R1':
       return WalletContractV5R1.create({
