@@ -37,7 +37,7 @@ async function run(input: PurchaseInput) {
 async function expectFailed(input: PurchaseInput, code: string) {
   const row = await run(input);
   expect({ status: row.status, code: (row.error as { code?: string } | null)?.code }).toEqual({ status: 'failed', code });
-  expect(row.signedBoc).toBeNull();
+  expect(row.batchId).toBeNull();
   const secret = await h.database.pool.query('SELECT ciphertext, destroyed_at FROM wallet_secrets WHERE purchase_id = $1', [row.id]);
   expect(secret.rows[0].ciphertext).toBeNull();
   return row;
@@ -170,7 +170,7 @@ describe('after signing', () => {
     const created = await h.createPurchase(base64Order({ seed: wallet.seed, username: '@carol' }));
     const row = await h.waitFor(created.id, undefined, 60_000);
     expect({ status: row.status, code: (row.error as { code?: string }).code }).toEqual({ status: 'failed', code: 'NOT_EXECUTED' });
-    expect(row.signedBoc).not.toBeNull();
+    expect(row.batchId).not.toBeNull();
     expect(Date.now() / 1000).toBeGreaterThan(row.validUntil!);
     expect(await h.chain.getSeqno(Address.parse(wallet.rawAddress))).toBe(seqnoBefore);
     expect((await h.paymentsByRef(wallet.rawAddress)).get(row.fragmentRef!)).toBeUndefined();

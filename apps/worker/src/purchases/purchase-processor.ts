@@ -18,9 +18,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Runs the step the row's state calls for. Each step ends by releasing or by a terminal write. */
 async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   switch (purchase.row.status) {
-    case 'queued':
-      await purchase.move({ status: 'preparing' }, 'preparing started');
-      return prepareStep(deps, purchase);
+    // The claim itself moves a queued purchase to `preparing`.
     case 'preparing':
       return purchase.row.paymentRequest ? sendStep(deps, purchase) : prepareStep(deps, purchase);
     case 'sending':

@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, isNull, ne, sql, TransactionRollbackError } from 'drizzle-orm';
 import type { Database } from '../database';
-import { leases, purchaseEvents, purchases, walletSecrets, type PurchaseRow } from '../schema';
+import { leases, purchases, signedExternals, walletSecrets, type PurchaseRow, type SignedExternalRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
 import type { HeldLease } from './lease-repository';
+import { driverValue, fencedUpdateStatement } from './fenced-update-sql';
 import { fromDriverRow } from './purchase-repository';
 
 /** Columns a step may write besides status/version/lease bookkeeping. */
@@ -19,7 +20,6 @@ export type PurchaseChanges = Partial<
     | 'fragmentRef'
     | 'quoteNano'
     | 'paymentRequest'
-    | 'signedBoc'
     | 'normalizedHash'
     | 'seqno'
     | 'validUntil'
@@ -61,27 +61,40 @@ function leaseClaim(owner: string, leaseMs: number) {
   };
 }
 
+// The hottest statement of the worker: a named prepared statement, parsed and planned once per
+// connection. A queued purchase is moved to `preparing` by its claim (with its audit event), so
+// starting a purchase costs one round trip.
+const CLAIM_SQL = `
+  WITH before AS (
+    SELECT id, status AS from_status FROM purchases WHERE id = $1 FOR UPDATE
+  ),
+  claimed AS (
+    UPDATE purchases p SET lease_owner = $2, lease_expires_at = now() + $3 * interval '1 millisecond', version = p.version + 1, updated_at = now(),
+      status = CASE WHEN before.from_status = 'queued' THEN 'preparing' ELSE p.status END,
+      step_started_at = CASE WHEN before.from_status = 'queued' THEN now() ELSE p.step_started_at END
+    FROM before
+    WHERE p.id = before.id AND p.next_run_at <= now() AND p.status NOT IN ('completed', 'failed', 'reconciliation_required')
+      AND (p.lease_owner IS NULL OR p.lease_expires_at < now())
+    RETURNING p.*, before.from_status
+  ),
+  started AS (
+    INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason)
+    SELECT id, from_status, status, version, lease_owner, 'preparing started' FROM claimed WHERE from_status = 'queued'
+  )
+  SELECT * FROM claimed`;
+
 export class PurchaseTransitions {
   constructor(private readonly db: Database) {}
 
   /**
-   * Claims a due, unleased live purchase. Zero rows means a terminal row, a backoff not yet due,
-   * or another live holder. The claim bumps the version, so whoever held an older one is fenced out.
+   * Claims a due, unleased live purchase (a queued one starts `preparing`). Zero rows means a
+   * terminal row, a backoff not yet due, or another live holder. The claim bumps the version, so
+   * whoever held an older one is fenced out.
    */
   async claim(id: string, owner: string, leaseMs: number): Promise<PurchaseRow | null> {
-    const [row] = await this.db
-      .update(purchases)
-      .set(leaseClaim(owner, leaseMs))
-      .where(
-        and(
-          eq(purchases.id, id),
-          sql`${purchases.nextRunAt} <= now()`,
-          sql`${purchases.status} NOT IN ('completed', 'failed', 'reconciliation_required')`,
-          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
-        ),
-      )
-      .returning();
-    return row ?? null;
+    const result = await this.db.$client.query<Record<string, unknown>>({ name: 'purchase_claim', text: CLAIM_SQL, values: [id, owner, leaseMs] });
+    const [raw] = result.rows;
+    return raw ? fromDriverRow(raw) : null;
   }
 
   /** Extends the holder's lease without bumping the version (heartbeat). */
@@ -104,80 +117,99 @@ export class PurchaseTransitions {
     changes: PurchaseChanges,
     options: { event?: TransitionEvent; release?: boolean; fromStatus?: string; actor?: string } = {},
   ): Promise<PurchaseRow | null> {
-    const update = this.db
-      .update(purchases)
-      .set({
-        ...changes,
-        ...(options.release ? { leaseOwner: null, leaseExpiresAt: null } : {}),
-        version: sql`${purchases.version} + 1`,
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(purchases.id, fence.id), eq(purchases.version, fence.version), eq(purchases.leaseOwner, fence.owner)))
-      .returning();
-    const { event } = options;
-    // One statement (data-modifying CTEs run atomically): the update, its event and, on a terminal
-    // status, the secret's destruction cost one round trip instead of a transaction's four or five.
-    const result = await this.db.execute(sql`
-      WITH updated AS (${update.getSQL()}),
-      event AS (
-        INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data)
-        SELECT id, ${options.fromStatus ?? null}, ${event?.toStatus ?? null}, version, ${options.actor ?? fence.owner}, ${event?.reason ?? null},
-               ${event?.data === undefined ? null : JSON.stringify(event.data)}::jsonb
-        FROM updated WHERE ${event ? sql`true` : sql`false`}
-      ),
-      destroyed AS (
-        UPDATE wallet_secrets SET ciphertext = NULL, wrapped_key = NULL, destroyed_at = now()
-        WHERE purchase_id IN (SELECT id FROM updated WHERE status IN ('completed', 'failed', 'reconciliation_required')) AND destroyed_at IS NULL
-      )
-      SELECT * FROM updated`);
-    const raw = result.rows[0] as Record<string, unknown> | undefined;
-    return raw ? fromDriverRow(raw) : null;
+    const [row] = await this.applyMany([fence], changes, options);
+    return row ?? null;
   }
 
   /**
-   * Persists one signed external for a whole batch before it is broadcast: every row moves to
-   * `sending` with the same BOC/hash/seqno/valid_until/batch id, and the wallet lease is extended
-   * to cover the message's validity, all or nothing. Null when any fence (row or wallet lease)
-   * was lost: then nothing is stored and the BOC must never be broadcast.
+   * `apply` for many rows held under their own fences (a batch's members), with the same changes
+   * and event, in one statement; `mergeEvidence` adds keys to each row's own evidence. Returns the
+   * rows whose fence held; the caller compares counts.
+   */
+  async applyMany(
+    fences: readonly Fence[],
+    changes: PurchaseChanges,
+    options: { event?: TransitionEvent; release?: boolean; fromStatus?: string; actor?: string; mergeEvidence?: Record<string, unknown> } = {},
+  ): Promise<PurchaseRow[]> {
+    if (fences.length === 0) return [];
+    const keys = (Object.keys(changes) as Array<keyof PurchaseChanges>).filter((key) => changes[key] !== undefined);
+    const many = fences.length > 1;
+    const statement = fencedUpdateStatement({ keys, release: options.release ?? false, mergeEvidence: options.mergeEvidence !== undefined, many });
+    const { event } = options;
+    const values: unknown[] = [
+      many ? fences.map((f) => f.id) : fences[0]!.id,
+      many ? fences.map((f) => f.version) : fences[0]!.version,
+      many ? fences.map((f) => f.owner) : fences[0]!.owner,
+      options.fromStatus ?? null,
+      event?.toStatus ?? null,
+      event?.reason ?? null,
+      event?.data === undefined ? null : JSON.stringify(event.data),
+      options.actor ?? null,
+      ...(options.mergeEvidence !== undefined ? [JSON.stringify(options.mergeEvidence)] : []),
+      ...keys.map((key) => driverValue(key, changes[key])),
+    ];
+    const result = await this.db.$client.query<Record<string, unknown>>({ name: statement.name, text: statement.text, values });
+    return result.rows.map(fromDriverRow);
+  }
+
+  /**
+   * Persists one signed external for a whole batch before it is broadcast: the external itself
+   * (its BOC stored once), and every member moved to `sending` pointing at it, each with its own
+   * evidence and audit event; the wallet lease is extended to cover the message's validity. All or
+   * nothing: null when any fence (a row or the wallet lease) was lost. Then nothing is stored and
+   * the BOC must never be broadcast.
    */
   async persistSignedBatch(
-    members: Array<{ fence: Fence; changes: PurchaseChanges; event: TransitionEvent; fromStatus: string }>,
+    external: Omit<SignedExternalRow, 'createdAt'>,
+    members: ReadonlyArray<{ fence: Fence; fromStatus: string; evidence: Record<string, unknown>; eventData: unknown }>,
+    step: { stepStartedAt: Date; reason: string },
     walletLease: HeldLease,
     walletLeaseUntilMs: number,
   ): Promise<PurchaseRow[] | null> {
-    return this.db.transaction(async (tx) => {
-      const extended = await tx
-        .update(leases)
-        .set({ expiresAt: new Date(walletLeaseUntilMs), updatedAt: sql`now()` })
-        .where(and(eq(leases.name, walletLease.name), eq(leases.owner, walletLease.owner), eq(leases.fence, walletLease.fence), sql`${leases.expiresAt} > now()`))
-        .returning({ name: leases.name });
-      if (extended.length !== 1) {
-        tx.rollback();
-      }
-      const rows: PurchaseRow[] = [];
-      for (const member of members) {
-        const [row] = await tx
-          .update(purchases)
-          .set({ ...member.changes, version: sql`${purchases.version} + 1`, updatedAt: sql`now()` })
-          .where(and(eq(purchases.id, member.fence.id), eq(purchases.version, member.fence.version), eq(purchases.leaseOwner, member.fence.owner)))
-          .returning();
-        if (!row) tx.rollback();
-        await tx.insert(purchaseEvents).values({
-          purchaseId: row!.id,
-          fromStatus: member.fromStatus,
-          toStatus: member.event.toStatus,
-          version: row!.version,
-          actor: member.fence.owner,
-          reason: member.event.reason,
-          data: member.event.data ?? null,
-        });
-        rows.push(row!);
-      }
-      return rows;
-    }).catch((error: unknown) => {
-      if (error instanceof TransactionRollbackError) return null;
-      throw error;
-    });
+    return this.db
+      .transaction(async (tx) => {
+        const extended = await tx
+          .update(leases)
+          .set({ expiresAt: new Date(walletLeaseUntilMs), updatedAt: sql`now()` })
+          .where(and(eq(leases.name, walletLease.name), eq(leases.owner, walletLease.owner), eq(leases.fence, walletLease.fence), sql`${leases.expiresAt} > now()`))
+          .returning({ name: leases.name });
+        if (extended.length !== 1) tx.rollback();
+        await tx.insert(signedExternals).values(external);
+        const result = await tx.execute(sql`
+          WITH member AS (
+            SELECT * FROM unnest(
+              ${sql.param(members.map((m) => m.fence.id))}::uuid[], ${sql.param(members.map((m) => m.fence.version))}::int[], ${sql.param(members.map((m) => m.fence.owner))}::text[],
+              ${sql.param(members.map((m) => m.fromStatus))}::text[], ${sql.param(members.map((m) => JSON.stringify(m.evidence)))}::jsonb[], ${sql.param(members.map((m) => JSON.stringify(m.eventData ?? null)))}::jsonb[]
+            ) AS m(id, version, owner, from_status, evidence, event_data)
+          ),
+          updated AS (
+            UPDATE purchases p SET
+              status = 'sending', batch_id = ${external.batchId}, normalized_hash = ${external.normalizedHash}, seqno = ${external.seqno},
+              valid_until = ${external.validUntil}, step_started_at = ${step.stepStartedAt.toISOString()}, evidence = member.evidence,
+              version = p.version + 1, updated_at = now()
+            FROM member
+            WHERE p.id = member.id AND p.version = member.version AND p.lease_owner = member.owner
+            RETURNING p.*, member.from_status AS event_from_status, member.event_data AS event_data
+          ),
+          event AS (
+            INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data)
+            SELECT id, event_from_status, 'sending', version, lease_owner, ${step.reason}, event_data FROM updated
+          )
+          SELECT * FROM updated`);
+        if (result.rows.length !== members.length) tx.rollback();
+        const byId = new Map((result.rows as Array<Record<string, unknown>>).map((raw) => [raw.id as string, fromDriverRow(raw)]));
+        return members.map((m) => byId.get(m.fence.id)!);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof TransactionRollbackError) return null;
+        throw error;
+      });
+  }
+
+  /** The signed external a purchase points at (`batch_id`), or null if there is none. */
+  async signedExternal(batchId: string): Promise<SignedExternalRow | null> {
+    const [row] = await this.db.select().from(signedExternals).where(eq(signedExternals.batchId, batchId));
+    return row ?? null;
   }
 
   /**
@@ -194,7 +226,7 @@ export class PurchaseTransitions {
           eq(purchases.walletAddress, walletAddress),
           eq(purchases.status, 'preparing'),
           isNotNull(purchases.paymentRequest),
-          isNull(purchases.signedBoc),
+          isNull(purchases.batchId),
           ne(purchases.id, excludeId),
           sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
         ),
@@ -213,7 +245,7 @@ export class PurchaseTransitions {
       UPDATE purchases SET next_run_at = now(), version = version + 1, updated_at = now()
       WHERE id = (
         SELECT id FROM purchases
-        WHERE wallet_address = ${walletAddress} AND status = 'preparing' AND payment_request IS NOT NULL AND signed_boc IS NULL
+        WHERE wallet_address = ${walletAddress} AND status = 'preparing' AND payment_request IS NOT NULL AND batch_id IS NULL
           AND (lease_owner IS NULL OR lease_expires_at < now())
         ORDER BY created_at
         LIMIT 1
@@ -223,26 +255,23 @@ export class PurchaseTransitions {
     return result.rows[0] ?? null;
   }
 
-  /** Claims extra batch members regardless of their schedule (they wait for this very sender). */
-  async claimForBatch(rows: Array<Pick<PurchaseRow, 'id' | 'version'>>, owner: string, leaseMs: number): Promise<PurchaseRow[]> {
-    const claimed: PurchaseRow[] = [];
-    for (const candidate of rows) {
-      const [row] = await this.db
-        .update(purchases)
-        .set(leaseClaim(owner, leaseMs))
-        .where(
-          and(
-            eq(purchases.id, candidate.id),
-            eq(purchases.version, candidate.version),
-            eq(purchases.status, 'preparing'),
-            isNull(purchases.signedBoc),
-            sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
-          ),
-        )
-        .returning();
-      if (row) claimed.push(row);
-    }
-    return claimed;
+  /** Claims extra batch members regardless of their schedule (they wait for this very sender), in one statement. */
+  async claimForBatch(rows: ReadonlyArray<Pick<PurchaseRow, 'id' | 'version'>>, owner: string, leaseMs: number): Promise<PurchaseRow[]> {
+    if (rows.length === 0) return [];
+    const claimed = await this.db
+      .update(purchases)
+      .set(leaseClaim(owner, leaseMs))
+      .where(
+        and(
+          sql`(${purchases.id}, ${purchases.version}) IN (SELECT * FROM unnest(${sql.param(rows.map((r) => r.id))}::uuid[], ${sql.param(rows.map((r) => r.version))}::int[]))`,
+          eq(purchases.status, 'preparing'),
+          isNull(purchases.batchId),
+          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
+        ),
+      )
+      .returning();
+    const order = new Map(rows.map((row, index) => [row.id, index]));
+    return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
 
   /**
@@ -272,6 +301,17 @@ export class PurchaseTransitions {
     const [row] = await this.db.select().from(walletSecrets).where(eq(walletSecrets.purchaseId, purchaseId));
     if (!row || row.destroyedAt || !row.ciphertext || !row.wrappedKey) return null;
     return { keyId: row.keyId, wrappedKey: row.wrappedKey, ciphertext: row.ciphertext };
+  }
+
+  /** `sealedSecret` of many purchases in one query; destroyed secrets are absent. */
+  async sealedSecrets(purchaseIds: readonly string[]): Promise<Map<string, SealedSecret>> {
+    if (purchaseIds.length === 0) return new Map();
+    const rows = await this.db.select().from(walletSecrets).where(inArray(walletSecrets.purchaseId, [...purchaseIds]));
+    const sealed = new Map<string, SealedSecret>();
+    for (const row of rows) {
+      if (!row.destroyedAt && row.ciphertext && row.wrappedKey) sealed.set(row.purchaseId, { keyId: row.keyId, wrappedKey: row.wrappedKey, ciphertext: row.ciphertext });
+    }
+    return sealed;
   }
 
   async findMany(ids: string[]): Promise<PurchaseRow[]> {

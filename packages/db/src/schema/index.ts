@@ -1,3 +1,4 @@
 export * from './leases';
 export * from './purchases';
+export * from './signed-externals';
 export * from './wallet-secrets';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { signedExternals } from './signed-externals';
 
 /**
  * One row per logical order: the source of truth for its state. BullMQ jobs only carry the id.
@@ -42,12 +43,11 @@ export const purchases = pgTable(
     /** The exact payment Fragment asked for: destination, amount, payload, validUntil. */
     paymentRequest: jsonb('payment_request'),
 
-    /** Signed external: persisted before the first broadcast and only ever rebroadcast. */
-    signedBoc: text('signed_boc'),
+    /** The signed external paying this purchase (its BOC is in signed_externals), set before the first broadcast. */
     normalizedHash: text('normalized_hash'),
     seqno: integer('seqno'),
     validUntil: integer('valid_until'),
-    batchId: uuid('batch_id'),
+    batchId: uuid('batch_id').references(() => signedExternals.batchId),
 
     transactionHash: text('transaction_hash'),
     transactionLt: text('transaction_lt'),

@@ -1,6 +1,6 @@
 import { Address, type Transaction } from '@ton/core';
 import type { PurchaseRow } from '@starsgate/db';
-import { sharedRead } from './shared-read';
+import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
 
 /** The wallet's last transaction lt read before the external was signed: ours can only come later. */
@@ -21,5 +21,5 @@ export function findOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<Tr
  * its own seqno read (handleUnseen).
  */
 export function pollOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<Transaction | null> {
-  return sharedRead(deps.chain, `tx:${row.normalizedHash}`, { now: deps.now(), maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) }, () => findOwnTransaction(deps, row));
+  return sharedCall(deps.chain, `tx:${row.normalizedHash}`, { now: deps.now(), maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) }, () => findOwnTransaction(deps, row));
 }

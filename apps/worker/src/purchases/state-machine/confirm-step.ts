@@ -6,8 +6,21 @@ import { crashAt } from './crash-points';
 import { observeDelivery } from './delivery-check';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import { handleUnseen, releaseWallet } from './recover-step';
+import { signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './transition';
+import { rescheduleAll, type HeldPurchase } from './transition';
+
+/** Fragment's confirm for one purchase: its order, the batch's external BOC, its payer account. */
+async function confirmWithFragment(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+  const request = paymentRequestOf(purchase.row.paymentRequest)!;
+  await deps.fragment.session(request.fragmentSession).confirm({
+    confirmMethod: request.confirmMethod,
+    confirmParams: request.confirmParams,
+    boc: await signedBocOf(deps, purchase.row),
+    account: request.account,
+    product: request.product,
+  });
+}
 
 /**
  * `submitted`: bind the signed external to the Fragment order (`confirm`, protocol §8.1 —
@@ -15,17 +28,11 @@ import type { HeldPurchase } from './transition';
  * step's maximum age, then the purchase moves on and Fragment's own Ref# matching decides.
  */
 export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
-  const request = paymentRequestOf(purchase.row.paymentRequest)!;
   try {
-    await deps.fragment.session(request.fragmentSession).confirm({
-      confirmMethod: request.confirmMethod,
-      confirmParams: request.confirmParams,
-      boc: purchase.row.signedBoc!,
-      account: request.account,
-      product: request.product,
-    });
+    await confirmWithFragment(deps, purchase);
+    // The first chain lookup waits a poll interval: the external was broadcast moments ago.
     await purchase.reschedule(
-      0,
+      deps.config.pollIntervalMs,
       { status: 'confirming', stepStartedAt: new Date(deps.now()), evidence: purchase.evidenceWith({ confirm: { ok: true, at: new Date(deps.now()).toISOString() } }) },
       'confirmed with Fragment',
     );
@@ -48,6 +55,39 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
       { error: text },
     );
   }
+}
+
+/** At most this many confirms of one batch are in flight at once. */
+const BATCH_CONFIRM_CONCURRENCY = 16;
+
+/**
+ * The sender's follow-up to a broadcast batch, still holding every member: confirms each with
+ * Fragment, then moves those confirmed to `confirming` together (one statement, one enqueue).
+ * A member whose confirm failed is released as `submitted`, and its own job runs `submittedStep`
+ * with that step's retries and deadline.
+ */
+export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
+  const confirmed = new Array<boolean>(members.length).fill(false);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(BATCH_CONFIRM_CONCURRENCY, members.length) }, async () => {
+      while (next < members.length) {
+        const index = next++;
+        confirmed[index] = await confirmWithFragment(deps, members[index]!).then(
+          () => true,
+          () => false,
+        );
+      }
+    }),
+  );
+  const at = new Date(deps.now());
+  const settled = await Promise.allSettled([
+    rescheduleAll(deps, members.filter((_, i) => confirmed[i]), deps.config.pollIntervalMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
+      mergeEvidence: { confirm: { ok: true, at: at.toISOString() } },
+    }),
+    rescheduleAll(deps, members.filter((_, i) => !confirmed[i]), 0),
+  ]);
+  for (const result of settled) if (result.status === 'rejected') throw result.reason;
 }
 
 function messageHash(message: Message): string {

@@ -1,6 +1,6 @@
 import { statusTextNamesOrder, type FragmentClient, type HistoryRow } from '@starsgate/fragment';
 import type { PurchaseRow } from '@starsgate/db';
-import { sharedRead } from './shared-read';
+import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
 
 type Product = 'stars' | 'premium';
@@ -28,8 +28,8 @@ export async function observeDelivery(deps: StepDeps, row: PurchaseRow, client: 
   const order = { product, username: row.username, amount: row.amount };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const [history, status] = await Promise.all([
-    sharedRead<HistoryRow[] | Error>(client, `history:${product}`, reuse, () => client.deliveryHistory(product).catch((error: Error) => error)),
-    sharedRead(client, `status:${product}`, reuse, () =>
+    sharedCall<HistoryRow[] | Error>(client, `history:${product}`, reuse, () => client.deliveryHistory(product).catch((error: Error) => error)),
+    sharedCall(client, `status:${product}`, reuse, () =>
       client.pollOrderState(product).then(
         (state) => ({ done: state.done, statusText: state.statusText }),
         () => ({ done: false, statusText: '' }),

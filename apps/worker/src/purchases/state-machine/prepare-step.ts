@@ -1,8 +1,10 @@
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod } from '@starsgate/fragment';
-import { compareFunds, readBalances } from './funds-check';
+import { compareFunds, readBalances, type Balances } from './funds-check';
 import { checkPaymentPolicy } from './payment-policy';
 import { outflow } from './payment-request';
+import { sendStep } from './send-step';
+import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
 import type { HeldPurchase } from './transition';
 import { classifyPreSignError } from './upstream-errors';
@@ -12,8 +14,8 @@ const FRAGMENT_METHOD: Record<string, FragmentPaymentMethod> = { gram: 'ton', us
 
 /**
  * `preparing`: resolve the payer wallet, create the Fragment order (search → sync → init →
- * link), and accept its payment request only if the policy and the balances allow it. Ends with
- * the request stored and the purchase waiting for its wallet's sender; nothing is signed here.
+ * link), and accept its payment request only if the policy and the balances allow it. Nothing is
+ * signed here: with the request stored, the same job hands the purchase to its wallet's sender.
  */
 export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const row = purchase.row;
@@ -29,7 +31,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   try {
     const wallet = await resolvePayerWallet(deps, row);
     const account = tonConnectAccount(wallet, config.network);
-    const payerJettonWallet = paymentMethod === 'usdt' ? await deps.chain.getJettonWalletAddress(config.usdtMaster, wallet.address) : undefined;
+    const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
 
     stage = 'fragment';
     const { sessionId, result: order } = await deps.fragment.flow(async (client) => {
@@ -64,7 +66,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
 
     stage = 'funds';
     const need = outflow(verdict.request);
-    const funds = compareFunds(await readBalances(deps.chain, wallet.address, payerJettonWallet), need, config.gramFeeReserveNano);
+    const funds = compareFunds(await recentBalances(deps, row, wallet.address, payerJettonWallet), need, config.gramFeeReserveNano);
     if (!funds.ok) {
       await purchase.fail(
         { code: 'TOP_UP_REQUIRED', message: `The payer wallet is short of ${funds.details.filter((d) => d.shortfall !== '0').map((d) => `${d.shortfall} ${d.currency}`).join(' and ')}.`, details: funds.details },
@@ -73,8 +75,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
       return;
     }
 
-    await purchase.reschedule(
-      0,
+    await purchase.move(
       {
         walletAddress: wallet.address.toRawString(),
         walletVersion: wallet.version,
@@ -101,7 +102,29 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     // An init whose answer was lost may have created an order upstream; without our signature it
     // cannot be paid, so a fresh search+init is safe. Recorded for the audit trail.
     await purchase.retry(outcome.outcomeUnknown ? `${stage}: outcome unknown, redoing with a fresh order` : `${stage}: transient failure`, { cause: outcome.reason }, outcome.minDelayMs);
+    return;
   }
+  // Still holding the claim: go straight to the wallet's sender rather than through another job.
+  await sendStep(deps, purchase);
+}
+
+/** The payer's USDT jetton wallet: a pure function of master and owner, so one lookup serves a while. */
+function jettonWalletOf(deps: StepDeps, owner: Address): Promise<Address> {
+  return sharedCall(deps.chain, `jetton-wallet:${owner.toRawString()}`, { now: deps.now(), maxAgeMs: 10 * 60_000 }, () => deps.chain.getJettonWalletAddress(deps.config.usdtMaster, owner));
+}
+
+/**
+ * Balances for the early funds check, shared by purchases of one wallet preparing together: a read
+ * is reused only if it started after this purchase was accepted and at most a second ago. The
+ * sender checks the whole batch against a fresh snapshot before signing anyway.
+ */
+function recentBalances(deps: StepDeps, row: HeldPurchase['row'], wallet: Address, jettonWallet: Address | undefined): Promise<Balances> {
+  return sharedCall(
+    deps.chain,
+    `balances:${wallet.toRawString()}:${jettonWallet?.toRawString() ?? ''}`,
+    { now: deps.now(), notBefore: row.createdAt.getTime(), maxAgeMs: 1_000 },
+    () => readBalances(deps.chain, wallet, jettonWallet),
+  );
 }
 
 export function addressOrNull(text: string | null): Address | null {

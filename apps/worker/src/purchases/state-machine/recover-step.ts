@@ -1,6 +1,8 @@
 import { Address } from '@ton/core';
 import { ChainRequestError } from '@starsgate/ton';
 import { findOwnTransaction } from './chain-lookup';
+import { sharedCall } from './shared-call';
+import { broadcastExternal, signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { enqueueRow, type HeldPurchase } from './transition';
 
@@ -17,8 +19,9 @@ export function batchLeaseOwner(batchId: string): string {
  * chain (same seqno), a new signature never is. Returns whether the provider accepted it.
  */
 export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promise<{ ok: boolean; error?: string }> {
+  const boc = await signedBocOf(deps, purchase.row);
   try {
-    await deps.chain.sendBoc(purchase.row.signedBoc!);
+    await broadcastExternal(deps, purchase.row.batchId!, boc);
     return { ok: true };
   } catch (error) {
     // A refusal (e.g. seqno already used because it landed) is judged by the lookup, not here.
@@ -26,11 +29,17 @@ export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promi
   }
 }
 
-/** Frees the wallet for the next external once this batch's fate is known on chain. */
+/**
+ * Frees the wallet for the next external once this batch's fate is known on chain. Every member
+ * learns that fate; in this process the first one releases and wakes, the others reuse its answer.
+ */
 export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
-  if (!purchase.row.batchId || !purchase.row.walletAddress) return;
-  const released = await deps.leases.releaseOwnedBy(walletLeaseName(purchase.row.walletAddress), batchLeaseOwner(purchase.row.batchId));
-  if (released) await wakeNextSender(deps, purchase.row.walletAddress);
+  const { batchId, walletAddress } = purchase.row;
+  if (!batchId || !walletAddress) return;
+  await sharedCall(deps.leases, `release:${batchId}`, { now: deps.now(), maxAgeMs: 60_000 }, async () => {
+    const released = await deps.leases.releaseOwnedBy(walletLeaseName(walletAddress), batchLeaseOwner(batchId));
+    if (released) await wakeNextSender(deps, walletAddress);
+  });
 }
 
 /**

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
+import { confirmBatch } from './confirm-step';
 import { crashAt } from './crash-points';
 import { paymentRequestOf } from './payment-request';
 import { batchLeaseOwner, wakeNextSender, walletLeaseName } from './recover-step';
+import { broadcastExternal } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { LeaseLostError, type HeldPurchase } from './transition';
+import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './transition';
 import { assembleBatch } from './wallet-batcher';
 
 /** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
@@ -18,7 +20,8 @@ function payloadCell(payload: string): Cell {
 /**
  * The wallet's sender: holds the wallet lease (one in-flight external per wallet across all
  * replicas), signs one external for every ready purchase of the wallet, persists it for all of
- * them before broadcasting, then broadcasts. A busy wallet means "try again shortly", never a wait.
+ * them before broadcasting, broadcasts, then confirms each with Fragment (confirmBatch). A busy
+ * wallet parks the purchase until the holder wakes it; nobody waits holding a worker slot.
  */
 export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<void> {
   const { config } = deps;
@@ -71,25 +74,22 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
       crashAt('after_sign_before_persist');
 
       const rows = await deps.transitions.persistSignedBatch(
+        {
+          batchId,
+          walletAddress: walletRaw,
+          boc: signed.boc,
+          normalizedHash: signed.normalizedHash,
+          seqno: signed.seqno,
+          validUntil: signed.validUntil,
+          messageCount: batch.members.length,
+        },
         batch.members.map((member, index) => ({
           fence: member.fence,
           fromStatus: member.row.status,
-          changes: {
-            status: 'sending',
-            signedBoc: signed.boc,
-            normalizedHash: signed.normalizedHash,
-            seqno: signed.seqno,
-            validUntil: signed.validUntil,
-            batchId,
-            stepStartedAt: new Date(deps.now()),
-            evidence: member.evidenceWith({ batch: { id: batchId, index, size: batch.members.length, since_lt: batch.sinceLt.toString() } }),
-          },
-          event: {
-            toStatus: 'sending',
-            reason: 'signed; persisted before broadcast',
-            data: { batch_id: batchId, batch_index: index, batch_size: batch.members.length, seqno: signed.seqno, valid_until: signed.validUntil, normalized_hash: signed.normalizedHash },
-          },
+          evidence: member.evidenceWith({ batch: { id: batchId, index, size: batch.members.length, since_lt: batch.sinceLt.toString() } }),
+          eventData: { batch_id: batchId, batch_index: index, batch_size: batch.members.length, seqno: signed.seqno, valid_until: signed.validUntil, normalized_hash: signed.normalizedHash },
         })),
+        { stepStartedAt: new Date(deps.now()), reason: 'signed; persisted before broadcast' },
         lease,
         signed.validUntil * 1000 + config.validUntilMarginMs,
       );
@@ -100,25 +100,22 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
 
       let broadcastError: string | undefined;
       try {
-        await deps.chain.sendBoc(signed.boc);
+        await broadcastExternal(deps, batchId, signed.boc);
       } catch (error) {
         broadcastError = (error as Error).message;
       }
       crashAt('after_broadcast_before_confirm');
 
-      for (const member of batch.members) {
-        if (broadcastError === undefined) {
-          await member.reschedule(0, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
-        } else {
-          // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
-          await member.reschedule(config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', { error: broadcastError });
-        }
+      if (broadcastError === undefined) {
+        await moveAll(deps, batch.members, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
+        await confirmBatch(deps, batch.members);
+      } else {
+        // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
+        await rescheduleAll(deps, batch.members, config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', { error: broadcastError });
       }
     } catch (error) {
       // Nothing persisted: the other members go back to waiting at once rather than at lease expiry.
-      if (!persisted) {
-        for (const member of batch.members.slice(1)) await member.reschedule(0).catch(() => undefined);
-      }
+      if (!persisted) await rescheduleAll(deps, batch.members.slice(1), 0).catch(() => undefined);
       throw error;
     } finally {
       batch.keys.secretKey.fill(0);

@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
 import type { Fence, PurchaseChanges, PurchaseRow } from '@starsgate/db';
-import { enqueuePurchase } from '@starsgate/platform';
+import { enqueuePurchase, enqueuePurchases } from '@starsgate/platform';
 import type { StepDeps } from './step-deps';
 
 /** The row was claimed or changed by someone else: stop without side effects. */
@@ -132,6 +132,68 @@ export class HeldPurchase {
       this.deps.logger.warn('enqueue failed; the sweeper will restore the job', { purchase_id: row.id, error });
     }
   }
+}
+
+/**
+ * One fenced statement for many held purchases in the same status (a batch's members). Members
+ * whose fence held adopt their new rows; returns those rows and the first member whose fence was lost.
+ */
+async function writeAll(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  changes: PurchaseChanges,
+  options: { release: boolean; reason?: string; data?: unknown; mergeEvidence?: Record<string, unknown> },
+): Promise<{ rows: PurchaseRow[]; lost?: HeldPurchase }> {
+  const from = members[0]!.row.status;
+  if (members.some((member) => member.row.status !== from)) throw new TypeError('a batch write needs members in one status');
+  const rows = await deps.transitions.applyMany(
+    members.map((member) => member.fence),
+    changes,
+    {
+      release: options.release,
+      fromStatus: from,
+      ...(options.mergeEvidence ? { mergeEvidence: options.mergeEvidence } : {}),
+      ...(options.reason !== undefined ? { event: { toStatus: changes.status ?? from, reason: options.reason, data: options.data } } : {}),
+    },
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const member of members) {
+    const row = byId.get(member.row.id);
+    if (row) member.adopt(row);
+  }
+  return { rows, lost: members.find((member) => !byId.has(member.row.id)) };
+}
+
+/** `move` for many held purchases in one status: one statement; they stay held. */
+export async function moveAll(deps: StepDeps, members: readonly HeldPurchase[], changes: PurchaseChanges, reason: string, data?: unknown): Promise<void> {
+  if (members.length === 0) return;
+  const { lost } = await writeAll(deps, members, changes, { release: false, reason, data });
+  if (lost) throw new LeaseLostError(lost.row.id);
+}
+
+/**
+ * `reschedule` for many held purchases in one status: one fenced statement writes them all and
+ * one Redis round trip enqueues their next jobs. Members whose fence held are written and
+ * enqueued; if any fence was lost, LeaseLostError follows.
+ */
+export async function rescheduleAll(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  delayMs: number,
+  changes: PurchaseChanges = {},
+  reason?: string,
+  data?: unknown,
+  options: { mergeEvidence?: Record<string, unknown> } = {},
+): Promise<void> {
+  if (members.length === 0) return;
+  const delay = Math.max(0, Math.round(delayMs));
+  const { rows, lost } = await writeAll(deps, members, { ...changes, nextRunAt: new Date(deps.now() + delay) }, { release: true, reason, data, ...options });
+  try {
+    await enqueuePurchases(deps.queue, rows.map((row) => ({ purchaseId: row.id, version: row.version, delayMs: delay })));
+  } catch (error) {
+    deps.logger.warn('enqueue failed; the sweeper will restore the jobs', { purchase_ids: rows.map((row) => row.id), error });
+  }
+  if (lost) throw new LeaseLostError(lost.row.id);
 }
 
 /** Enqueue the current-version job of a row released elsewhere (batch members). */

@@ -4,7 +4,7 @@ import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
 import { outflow, paymentRequestOf } from './payment-request';
 import type { StepDeps } from './step-deps';
 import { HeldPurchase } from './transition';
-import { openKeyPair, SecretUnavailableError } from './wallet-identity';
+import { keyPairFromSealed, openKeyPair, SecretUnavailableError } from './wallet-identity';
 
 export interface Batch {
   members: HeldPurchase[];
@@ -31,6 +31,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
   const others = claimed.map((row) => new HeldPurchase(deps, row, leader.owner));
 
   const keys = await openKeyPair(deps, leader.row);
+  const sealed = await deps.transitions.sealedSecrets(others.map((other) => other.row.id));
   const members: HeldPurchase[] = [leader];
   const minValidUntil = Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5;
   for (const other of others) {
@@ -41,7 +42,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
     }
     let same = false;
     try {
-      const theirs = await openKeyPair(deps, other.row);
+      const theirs = await keyPairFromSealed(deps, other.row, sealed.get(other.row.id));
       same = theirs.secretKey.equals(keys.secretKey);
       theirs.secretKey.fill(0);
     } catch (error) {

@@ -1,19 +1,25 @@
 import { Address, beginCell, storeStateInit } from '@ton/core';
 import { AppError } from '@starsgate/domain';
-import type { PurchaseRow } from '@starsgate/db';
+import type { PurchaseRow, SealedSecret } from '@starsgate/db';
 import type { TonConnectAccount } from '@starsgate/fragment';
 import {
   ChainUnavailableError,
   createWalletContract,
+  chooseWalletVersion,
   deriveKeyPair,
   NETWORK_GLOBAL_ID,
-  resolveWallet,
+  resolveWalletOffline,
+  type OfflineWalletResolution,
   type SeedFormat,
   type WalletContract,
   type WalletKeyPair,
   type WalletVersion,
 } from '@starsgate/ton';
+import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
+
+/** How long one chain answer to "which version of this wallet is deployed" serves other purchases. */
+const VERSION_REUSE_MS = 30_000;
 
 export interface PayerWallet {
   contract: WalletContract;
@@ -35,7 +41,11 @@ export class SecretUnavailableError extends Error {
  * at once; the caller must `fill(0)` the returned secret key after signing.
  */
 export async function openKeyPair(deps: StepDeps, row: PurchaseRow): Promise<WalletKeyPair> {
-  const sealed = await deps.transitions.sealedSecret(row.id);
+  return keyPairFromSealed(deps, row, await deps.transitions.sealedSecret(row.id));
+}
+
+/** `openKeyPair` for a sealed secret already read (several purchases' secrets in one query). */
+export async function keyPairFromSealed(deps: StepDeps, row: PurchaseRow, sealed: SealedSecret | null | undefined): Promise<WalletKeyPair> {
   if (!sealed) throw new SecretUnavailableError(row.id);
   const bytes = deps.vault.open(row.id, sealed);
   try {
@@ -48,7 +58,7 @@ export async function openKeyPair(deps: StepDeps, row: PurchaseRow): Promise<Wal
 /**
  * The payer wallet per the spec's resolution rules: a 12-word seed's V5R1 account was fixed at
  * intake; a 24-word or Base64 seed uses the given wallet_address, else the version the chain
- * shows deployed (resolveWallet). Only the public half leaves this function.
+ * shows deployed (chooseWalletVersion). Only the public half leaves this function.
  */
 export async function resolvePayerWallet(deps: StepDeps, row: PurchaseRow): Promise<PayerWallet> {
   const { network } = deps.config;
@@ -64,22 +74,26 @@ export async function resolvePayerWallet(deps: StepDeps, row: PurchaseRow): Prom
   const sealed = await deps.transitions.sealedSecret(row.id);
   if (!sealed) throw new SecretUnavailableError(row.id);
   const bytes = deps.vault.open(row.id, sealed);
+  let offline: OfflineWalletResolution;
   try {
-    const resolved = await resolveWallet(
+    offline = await resolveWalletOffline(
       {
         seed: bytes.toString('utf8'),
         ...(row.requestedWalletAddress ? { wallet_address: row.requestedWalletAddress } : {}),
         ...(row.seedFormat === 'bip39_12' && row.accountIndex !== null ? { account_index: row.accountIndex } : {}),
       },
-      { network, chain: deps.chain, usdtMaster: deps.config.usdtMaster },
+      network,
     );
-    // Never guess a version we cannot check: a wrong guess would sign for an empty wallet.
-    if (resolved.version_source === 'default_chain_unavailable') throw new ChainUnavailableError('wallet version could not be read from the chain', 'resolveWallet');
-    const contract = createWalletContract(resolved.wallet_version, resolved.publicKey, network);
-    return { contract, version: resolved.wallet_version, address: contract.address, publicKey: resolved.publicKey };
   } finally {
     bytes.fill(0);
   }
+  // Many purchases of one wallet prepare at once: one chain read of its versions answers them all.
+  const candidates = offline.candidates.map((c) => c.address.toRawString()).join(',');
+  const choice = await sharedCall(deps.chain, `wallet-version:${candidates}`, { now: deps.now(), maxAgeMs: VERSION_REUSE_MS }, () => chooseWalletVersion(offline.candidates, deps.chain));
+  // Never guess a version we cannot check: a wrong guess would sign for an empty wallet.
+  if (choice.source === 'default_chain_unavailable') throw new ChainUnavailableError('wallet version could not be read from the chain', 'resolveWallet');
+  const contract = createWalletContract(choice.chosen.version, offline.publicKey, network);
+  return { contract, version: choice.chosen.version, address: contract.address, publicKey: offline.publicKey };
 }
 
 /** TON Connect `account` of the payer, as Fragment's get…Link and confirm take it. */

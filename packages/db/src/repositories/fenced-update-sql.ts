@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { getTableColumns } from 'drizzle-orm';
+import { purchases, type PurchaseRow } from '../schema';
+
+const COLUMNS = getTableColumns(purchases);
+
+export interface FencedUpdateShape {
+  /** The purchase columns the statement sets, by their TypeScript names, in parameter order. */
+  keys: ReadonlyArray<keyof PurchaseRow>;
+  release: boolean;
+  /** Merge a jsonb object into each row's `evidence` (its own keys kept) instead of setting it. */
+  mergeEvidence: boolean;
+  /** One fence (`id = $1 …`) or several (`unnest` of the fence arrays). */
+  many: boolean;
+}
+
+export interface FencedUpdateStatement {
+  name: string;
+  text: string;
+}
+
+const statements = new Map<string, FencedUpdateStatement>();
+
+/**
+ * The SQL of a fenced transition (PurchaseTransitions.applyMany), built once per shape and kept
+ * as a named prepared statement: the hottest write of the worker skips query building and
+ * PostgreSQL's parse and plan. Parameters: $1 ids, $2 versions, $3 owners (arrays when `many`),
+ * $4 from-status, $5 to-status, $6 reason (NULL: no event), $7 event data (jsonb), $8 actor
+ * (NULL: the fence's owner), then the evidence to merge (when `mergeEvidence`), then one per key.
+ */
+export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateStatement {
+  const signature = `${shape.many ? 'many' : 'one'}|${shape.release ? 'release' : 'keep'}|${shape.mergeEvidence ? 'merge' : 'set'}|${shape.keys.join(',')}`;
+  const cached = statements.get(signature);
+  if (cached) return cached;
+  if (shape.mergeEvidence && shape.keys.includes('evidence')) throw new TypeError('evidence is either set or merged, not both');
+  const firstKey = shape.mergeEvidence ? 10 : 9;
+  const assignments = shape.keys.map((key, index) => `${COLUMNS[key].name} = $${index + firstKey}`);
+  if (shape.mergeEvidence) assignments.push(`evidence = coalesce(p.evidence, '{}'::jsonb) || $9::jsonb`);
+  if (shape.release) assignments.push('lease_owner = NULL', 'lease_expires_at = NULL');
+  assignments.push('version = p.version + 1', 'updated_at = now()');
+  const fence = shape.many
+    ? `fence AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[]) AS f(id, version, owner)),`
+    : `fence AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS owner),`;
+  const text = `
+    WITH ${fence}
+    updated AS (
+      UPDATE purchases p SET ${assignments.join(', ')}
+      FROM fence WHERE p.id = fence.id AND p.version = fence.version AND p.lease_owner = fence.owner
+      RETURNING p.*, fence.owner AS fence_owner
+    ),
+    event AS (
+      INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data)
+      SELECT id, $4::text, coalesce($5::text, status), version, coalesce($8::text, fence_owner), $6::text, $7::jsonb
+      FROM updated WHERE $6::text IS NOT NULL
+    ),
+    destroyed AS (
+      UPDATE wallet_secrets SET ciphertext = NULL, wrapped_key = NULL, destroyed_at = now()
+      WHERE purchase_id IN (SELECT id FROM updated WHERE status IN ('completed', 'failed', 'reconciliation_required')) AND destroyed_at IS NULL
+    )
+    SELECT * FROM updated`;
+  const statement = { name: `fenced_update_${createHash('sha256').update(signature).digest('hex').slice(0, 16)}`, text };
+  statements.set(signature, statement);
+  return statement;
+}
+
+/** A change value as the driver takes it (jsonb as JSON text, timestamps as ISO strings, bigint as text). */
+export function driverValue(key: keyof PurchaseRow, value: unknown): unknown {
+  return value === null || value === undefined ? null : COLUMNS[key].mapToDriverValue(value as never);
+}
