@@ -138,6 +138,18 @@ describe('transient upstream failures are retried with backoff, then succeed', (
     expect(h.deliveredCount(row.fragmentRef)).toBe(1);
   });
 
+  test("a confirm refused once by the sender's batch confirm is repeated by the purchase's own submitted step", async () => {
+    h.sandbox.fragment!.configure({ faults: { methods: { confirmReq: { serverErrorRate: 1, serverErrorStatus: 502, count: 1 } } } });
+    const row = await run(base64Order({ username: '@carol' }));
+    expect(row.status).toBe('completed');
+    const reasons = (await h.purchases.events(row.id)).map((e) => e.reason);
+    const broadcast = reasons.indexOf('broadcast');
+    // The sender's confirm failed: the purchase was released still `submitted`, then its own job confirmed it.
+    expect(reasons.slice(broadcast + 1, broadcast + 3)).toEqual(["the sender's confirm failed; the purchase confirms on its own", 'confirmed with Fragment']);
+    expect(h.deliveredCount(row.fragmentRef)).toBe(1);
+    expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBe(1);
+  });
+
   test('an init whose answer is lost is redone with a fresh order (recorded), and only one is paid', async () => {
     h.sandbox.fragment!.configure({ faults: { methods: { initBuyStarsRequest: { timeoutRate: 1, count: 1 } } } });
     const row = await run(base64Order({ username: '@bob' }));

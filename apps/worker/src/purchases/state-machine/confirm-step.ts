@@ -67,25 +67,26 @@ const BATCH_CONFIRM_CONCURRENCY = 16;
  * with that step's retries and deadline.
  */
 export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
-  const confirmed = new Array<boolean>(members.length).fill(false);
+  const errors = new Array<string | undefined>(members.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(BATCH_CONFIRM_CONCURRENCY, members.length) }, async () => {
       while (next < members.length) {
         const index = next++;
-        confirmed[index] = await confirmWithFragment(deps, members[index]!).then(
-          () => true,
-          () => false,
+        errors[index] = await confirmWithFragment(deps, members[index]!).then(
+          () => undefined,
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
         );
       }
     }),
   );
   const at = new Date(deps.now());
+  const failed = members.filter((_, i) => errors[i] !== undefined);
   const settled = await Promise.allSettled([
-    rescheduleAll(deps, members.filter((_, i) => confirmed[i]), deps.config.pollIntervalMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
+    rescheduleAll(deps, members.filter((_, i) => errors[i] === undefined), deps.config.pollIntervalMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
       mergeEvidence: { confirm: { ok: true, at: at.toISOString() } },
     }),
-    rescheduleAll(deps, members.filter((_, i) => !confirmed[i]), 0),
+    rescheduleAll(deps, failed, 0, {}, "the sender's confirm failed; the purchase confirms on its own", { errors: [...new Set(errors.filter((e) => e !== undefined))] }),
   ]);
   for (const result of settled) if (result.status === 'rejected') throw result.reason;
 }

@@ -1,0 +1,98 @@
+/**
+ * The worker's fenced writes on real PostgreSQL: the claim that starts a queued purchase, and
+ * applyMany over several held rows (events, evidence merge, lost fences, secret destruction).
+ */
+import { randomUUID } from 'node:crypto';
+import { PurchaseTransitions } from '../src/repositories/purchase-transitions';
+import { createTestDatabase, type TestDatabase } from '../src/testing';
+
+let database: TestDatabase;
+let transitions: PurchaseTransitions;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  transitions = new PurchaseTransitions(database.db);
+});
+afterAll(() => database.drop());
+
+async function insertPurchase(status = 'queued', evidence: unknown = null): Promise<string> {
+  const id = randomUUID();
+  await database.pool.query(
+    `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format, evidence)
+     VALUES ($1, $2, 'f', 'k', $3, 'stars', '@alice', 50, 'gram', 'base64_key', $4)`,
+    [id, `key-${id}`, status, evidence === null ? null : JSON.stringify(evidence)],
+  );
+  await database.pool.query("INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext) VALUES ($1, 'k1', 'wrapped', 'sealed')", [id]);
+  return id;
+}
+
+async function events(id: string): Promise<Array<{ from_status: string | null; to_status: string; version: number; actor: string; reason: string | null; data: unknown }>> {
+  const result = await database.pool.query('SELECT from_status, to_status, version, actor, reason, data FROM purchase_events WHERE purchase_id = $1 ORDER BY id', [id]);
+  return result.rows;
+}
+
+describe('claim', () => {
+  it('starts a queued purchase: preparing, a new version and the audit event, in one statement', async () => {
+    const id = await insertPurchase();
+    const row = await transitions.claim(id, 'worker-a', 30_000);
+    expect(row).toMatchObject({ id, status: 'preparing', version: 2, leaseOwner: 'worker-a' });
+    expect(await events(id)).toEqual([{ from_status: 'queued', to_status: 'preparing', version: 2, actor: 'worker-a', reason: 'preparing started', data: null }]);
+  });
+
+  it('claims a purchase under way without an event, and refuses a held one', async () => {
+    const id = await insertPurchase('confirming');
+    const row = await transitions.claim(id, 'worker-a', 30_000);
+    expect(row).toMatchObject({ status: 'confirming', version: 2, leaseOwner: 'worker-a' });
+    expect(await transitions.claim(id, 'worker-b', 30_000)).toBeNull();
+    expect(await events(id)).toEqual([]);
+  });
+});
+
+describe('applyMany', () => {
+  it('writes every held row with its own event and merges evidence into each row', async () => {
+    const ids = [await insertPurchase('submitted', { batch: { index: 0 } }), await insertPurchase('submitted', { batch: { index: 1 } })];
+    const held = await Promise.all(ids.map((id) => transitions.claim(id, `owner-${id}`, 30_000)));
+    const rows = await transitions.applyMany(
+      held.map((row) => ({ id: row!.id, version: row!.version, owner: row!.leaseOwner! })),
+      { status: 'confirming', nextRunAt: new Date('2030-01-01T00:00:00Z') },
+      { release: true, fromStatus: 'submitted', event: { toStatus: 'confirming', reason: 'confirmed with Fragment', data: { n: 1 } }, mergeEvidence: { confirm: { ok: true } } },
+    );
+    expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+    for (const [index, id] of ids.entries()) {
+      const row = rows.find((r) => r.id === id)!;
+      expect(row).toMatchObject({ status: 'confirming', version: 3, leaseOwner: null, leaseExpiresAt: null, nextRunAt: new Date('2030-01-01T00:00:00Z') });
+      expect(row.evidence).toEqual({ batch: { index }, confirm: { ok: true } });
+      expect(await events(id)).toEqual([{ from_status: 'submitted', to_status: 'confirming', version: 3, actor: `owner-${id}`, reason: 'confirmed with Fragment', data: { n: 1 } }]);
+    }
+  });
+
+  it('skips a row whose fence was lost and writes the others', async () => {
+    const ids = [await insertPurchase('submitted'), await insertPurchase('submitted')];
+    const held = await Promise.all(ids.map((id) => transitions.claim(id, 'owner', 30_000)));
+    const rows = await transitions.applyMany(
+      [
+        { id: held[0]!.id, version: held[0]!.version, owner: 'owner' },
+        { id: held[1]!.id, version: held[1]!.version - 1, owner: 'owner' },
+      ],
+      { attempt: 4 },
+      { fromStatus: 'submitted', event: { toStatus: 'submitted', reason: 'retry' } },
+    );
+    expect(rows.map((row) => row.id)).toEqual([ids[0]]);
+    const untouched = await database.pool.query('SELECT attempt, version FROM purchases WHERE id = $1', [ids[1]]);
+    expect(untouched.rows[0]).toEqual({ attempt: 0, version: 2 });
+    expect(await events(ids[1]!)).toEqual([]);
+  });
+
+  it('destroys the wallet secrets of rows it ends', async () => {
+    const ids = [await insertPurchase('confirming'), await insertPurchase('confirming')];
+    const held = await Promise.all(ids.map((id) => transitions.claim(id, 'owner', 30_000)));
+    await transitions.applyMany(
+      held.map((row) => ({ id: row!.id, version: row!.version, owner: 'owner' })),
+      { status: 'failed', error: { code: 'NOT_EXECUTED' }, completedAt: new Date() },
+      { release: true, fromStatus: 'confirming', event: { toStatus: 'failed', reason: 'expired' } },
+    );
+    const secrets = await database.pool.query('SELECT ciphertext, wrapped_key, destroyed_at FROM wallet_secrets WHERE purchase_id = ANY($1)', [ids]);
+    expect(secrets.rows).toHaveLength(2);
+    for (const secret of secrets.rows) expect(secret).toMatchObject({ ciphertext: null, wrapped_key: null, destroyed_at: expect.any(Date) });
+  });
+});
