@@ -41,7 +41,7 @@ export class TestWallet {
 
   /** External-in message BOC (base64) paying exactly the returned messages, signed as the worker does. */
   async sign(chain: LocalChain, tx: FragmentTransaction): Promise<string> {
-    const signed = buildSignedExternal({
+    const signed = await buildSignedExternal({
       wallet: this.wallet,
       secretKey: this.keys.secretKey,
       seqno: await this.seqno(chain),

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 
 /** A key pair in @ton/crypto's layout: `secretKey` = 32-byte seed ‖ 32-byte public key. */
 export interface WalletKeyPair {
@@ -22,6 +22,21 @@ export function keyPairFromSeed(seed: Buffer): WalletKeyPair {
     const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
     const publicKey = Buffer.from(spki.subarray(spki.length - 32));
     return { publicKey, secretKey: Buffer.concat([seed, publicKey]) };
+  } finally {
+    der.fill(0);
+  }
+}
+
+/**
+ * ed25519 signature of `data` with a @ton/crypto secret key (seed ‖ public key), by node:crypto:
+ * the same deterministic signature as tweetnacl's `sign.detached`, about 50× faster, so signing
+ * an external no longer stalls the worker's event loop for milliseconds.
+ */
+export function signEd25519(data: Buffer, secretKey: Buffer): Buffer {
+  if (secretKey.length !== 64) throw new RangeError('secretKey must be 64 bytes (seed ‖ public key)');
+  const der = Buffer.concat([PKCS8_ED25519_PREFIX, secretKey.subarray(0, 32)]);
+  try {
+    return sign(null, data, createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }));
   } finally {
     der.fill(0);
   }

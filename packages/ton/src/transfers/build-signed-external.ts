@@ -1,5 +1,6 @@
 import { beginCell, external, internal, SendMode, storeMessage, type Address, type Cell, type StateInit } from '@ton/core';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { signEd25519 } from '../keys/ed25519';
 import { MAX_MESSAGES, walletVersionOf, type WalletContract } from '../wallets/wallet-contracts';
 import { normalizedExternalHash } from './normalized-hash';
 
@@ -28,15 +29,16 @@ export const PAYMENT_SEND_MODE = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_E
 /**
  * Build and sign one external-in message for `wallet` carrying `messages` (V5R1 ≤255, V4R2/V3R2
  * ≤4), mode 3, with the wallet's StateInit when `seqno === 0`. Returns everything the worker must
- * persist before broadcasting. Does not wipe `secretKey` (the caller owns it).
+ * persist before broadcasting. Does not wipe `secretKey` (the caller owns it). Signs with
+ * node:crypto through @ton/ton's `signer` hook, which is why it returns a promise.
  */
-export function buildSignedExternal(args: {
+export async function buildSignedExternal(args: {
   wallet: WalletContractV5R1 | WalletContractV4 | WalletContractV3R2;
   secretKey: Buffer;
   seqno: number;
   validUntil: number;
   messages: OutgoingMessage[];
-}): SignedExternal {
+}): Promise<SignedExternal> {
   const { wallet, secretKey, seqno, validUntil, messages } = args;
   const version = walletVersionOf(wallet as WalletContract);
   if (!Number.isInteger(seqno) || seqno < 0 || seqno > 0xffffffff) throw new RangeError('seqno must be a uint32');
@@ -52,11 +54,12 @@ export function buildSignedExternal(args: {
     return internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body, init: m.init });
   });
 
+  const signer = async (signingMessage: Cell): Promise<Buffer> => signEd25519(signingMessage.hash(), secretKey);
   let body: Cell;
   if (wallet instanceof WalletContractV5R1) {
-    body = wallet.createTransfer({ seqno, secretKey, messages: relaxed, sendMode: PAYMENT_SEND_MODE, timeout: validUntil });
+    body = await wallet.createTransfer({ seqno, signer, messages: relaxed, sendMode: PAYMENT_SEND_MODE, timeout: validUntil });
   } else {
-    body = wallet.createTransfer({ seqno, secretKey, messages: relaxed, sendMode: PAYMENT_SEND_MODE, timeout: validUntil });
+    body = await wallet.createTransfer({ seqno, signer, messages: relaxed, sendMode: PAYMENT_SEND_MODE, timeout: validUntil });
   }
   const message = external({ to: wallet.address, init: seqno === 0 ? wallet.init : undefined, body });
   const cell = beginCell().store(storeMessage(message)).endCell();

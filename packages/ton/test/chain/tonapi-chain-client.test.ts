@@ -15,7 +15,7 @@ describe('TonapiChainClient (shapes only)', () => {
     const key = await deriveKeyPair(randomBytes(32).toString('base64'), 'base64_key');
     const wallet = createWalletContract('V4R2', key.publicKey, 'mainnet');
     await fund(blockchain, wallet.address, toNano('2'));
-    const signed = buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: new Address(0, randomBytes(32)), value: toNano('0.1'), bounce: false }] });
+    const signed = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: new Address(0, randomBytes(32)), value: toNano('0.1'), bounce: false }] });
     const { tx } = await sendBoc(blockchain, signed.boc, wallet.address);
     const contract = await blockchain.getContract(wallet.address);
     const st = contract.accountState;

@@ -143,7 +143,7 @@ describe('ToncenterChainClient', () => {
     expect(uninit.balance).toBe(toNano('3'));
 
     const to = new Address(0, randomBytes(32));
-    const signed = buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to, value: toNano('1'), bounce: false }] });
+    const signed = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to, value: toNano('1'), bounce: false }] });
     expect(await client.sendBoc(signed.boc)).toEqual({ normalizedHash: signed.normalizedHash });
 
     const active = await client.getAccountState(wallet.address);
@@ -156,7 +156,7 @@ describe('ToncenterChainClient', () => {
     expect(seqnoByGetMethod.exitCode).toBe(0);
     expect(seqnoByGetMethod.stack.readNumber()).toBe(1);
 
-    const second = buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 1, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to, value: toNano('0.5'), bounce: false }] });
+    const second = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 1, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to, value: toNano('0.5'), bounce: false }] });
     await client.sendBoc(second.boc);
 
     const txs = await client.getTransactions(wallet.address, { limit: 10 });
@@ -187,7 +187,7 @@ describe('ToncenterChainClient', () => {
     expect(before).toMatchObject({ wallet_version: 'V5R1', version_source: 'default', account_index: 0, seed_format: 'ton_24', balances_error: 'CHAIN_UNAVAILABLE' });
 
     await fund(blockchain, v4.address, toNano('1.5'));
-    const deploy = buildSignedExternal({ wallet: v4, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: v4.address, value: 1n, bounce: false }] });
+    const deploy = await buildSignedExternal({ wallet: v4, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: v4.address, value: 1n, bounce: false }] });
     await client.sendBoc(deploy.boc);
     const after = await resolveWallet({ seed: words }, { network: 'mainnet', chain: client, usdtMaster: noUsdt });
     expect(after).toMatchObject({ wallet_version: 'V4R2', version_source: 'deployed', raw_address: v4.address.toRawString() });
@@ -210,7 +210,7 @@ describe('ToncenterChainClient', () => {
     await expect(client.getSeqno(address)).rejects.toBeInstanceOf(ChainRequestError);
     const key = await deriveKeyPair(randomBytes(32).toString('base64'), 'base64_key');
     const wallet = createWalletContract('V5R1', key.publicKey, 'mainnet');
-    const boc = buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: address, value: 1n, bounce: false }] }).boc;
+    const boc = (await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: address, value: 1n, bounce: false }] })).boc;
     faults.status.push(503, 503);
     const before = state.requests.length;
     await expect(client.sendBoc(boc)).rejects.toBeInstanceOf(ChainUnavailableError);

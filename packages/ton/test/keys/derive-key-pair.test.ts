@@ -1,7 +1,7 @@
-import { keyPairFromSeed as tonKeyPairFromSeed, mnemonicNew, mnemonicToPrivateKey, deriveEd25519Path } from '@ton/crypto';
+import { keyPairFromSeed as tonKeyPairFromSeed, mnemonicNew, mnemonicToPrivateKey, deriveEd25519Path, sign, signVerify } from '@ton/crypto';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { randomBytes } from 'node:crypto';
-import { clearKeyCache, deriveKeyPair, keyPairFromSeed } from '../../src';
+import { clearKeyCache, deriveKeyPair, keyPairFromSeed, signEd25519 } from '../../src';
 
 const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncle term abuse';
 
@@ -89,5 +89,21 @@ describe('deriveKeyPair', () => {
     // eslint-disable-next-line no-console
     console.log(`ton_24 derivation: single ${singleMs} ms; 50 concurrent ${totalMs.toFixed(0)} ms; max event-loop gap ${maxGap.toFixed(1)} ms`);
     expect(maxGap).toBeLessThan(250);
+  });
+});
+
+describe('signEd25519', () => {
+  it('gives the same deterministic signature as @ton/crypto (tweetnacl) and verifies', () => {
+    for (let i = 0; i < 20; i += 1) {
+      const pair = tonKeyPairFromSeed(randomBytes(32));
+      const data = randomBytes(32);
+      const signature = signEd25519(data, pair.secretKey);
+      expect(signature.equals(sign(data, pair.secretKey))).toBe(true);
+      expect(signVerify(data, signature, pair.publicKey)).toBe(true);
+    }
+  });
+
+  it('refuses a key that is not seed ‖ public key', () => {
+    expect(() => signEd25519(randomBytes(32), randomBytes(32))).toThrow(/64 bytes/);
   });
 });

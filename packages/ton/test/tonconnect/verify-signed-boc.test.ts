@@ -17,16 +17,16 @@ import {
 import { comment, fund, quietBlockchain, sandboxAccountState, sendBoc } from '../helpers/sandbox';
 
 /** Plays the user's wallet: signs exactly what the request says (optionally tampered). */
-function walletSigns(
+async function walletSigns(
   version: WalletVersion,
   key: WalletKeyPair,
   request: SendTransactionRequest,
   opts: { seqno: number; validUntil?: number; tamper?: (msgs: ReturnType<typeof toOutgoing>) => void },
-): string {
+): Promise<string> {
   const wallet = createWalletContract(version, key.publicKey, 'mainnet');
   const messages = toOutgoing(request);
   opts.tamper?.(messages);
-  return buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: opts.seqno, validUntil: opts.validUntil ?? request.validUntil, messages }).boc;
+  return (await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: opts.seqno, validUntil: opts.validUntil ?? request.validUntil, messages })).boc;
 }
 
 function toOutgoing(request: SendTransactionRequest) {
@@ -81,7 +81,7 @@ describe('TON Connect checkout', () => {
 
   it('accepts an undeployed V5R1 wallet signing with init (seqno 0), and the BOC then executes', async () => {
     const request = requestFor('V5R1');
-    const boc = walletSigns('V5R1', key, request, { seqno: 0 });
+    const boc = await walletSigns('V5R1', key, request, { seqno: 0 });
     const verified = await verifySignedBoc(boc, request, deps());
     expect(verified).toMatchObject({ walletVersion: 'V5R1', seqno: 0, deploys: true, validUntil: request.validUntil });
     expect(verified.publicKey.equals(key.publicKey)).toBe(true);
@@ -94,12 +94,12 @@ describe('TON Connect checkout', () => {
   it('accepts a deployed V4R2 wallet (key and seqno from account state)', async () => {
     const wallet = createWalletContract('V4R2', key.publicKey, 'mainnet');
     await fund(blockchain, wallet.address, toNano('2'));
-    const deploy = buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: now + 60, messages: [{ to: merchant, value: 1n, bounce: false }] });
+    const deploy = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: now + 60, messages: [{ to: merchant, value: 1n, bounce: false }] });
     await sendBoc(blockchain, deploy.boc, wallet.address);
     const request = requestFor('V4R2');
-    const boc = walletSigns('V4R2', key, request, { seqno: 1 });
+    const boc = await walletSigns('V4R2', key, request, { seqno: 1 });
     expect(await verifySignedBoc(boc, request, deps())).toMatchObject({ walletVersion: 'V4R2', seqno: 1, deploys: false });
-    await expect(verifySignedBoc(walletSigns('V4R2', key, request, { seqno: 0 }), request, deps())).rejects.toMatchObject({ code: 'CHECKOUT_SEQNO_MISMATCH' });
+    await expect(verifySignedBoc(await walletSigns('V4R2', key, request, { seqno: 0 }), request, deps())).rejects.toMatchObject({ code: 'CHECKOUT_SEQNO_MISMATCH' });
   });
 
   const code = async (promise: Promise<unknown>) => {
@@ -122,7 +122,7 @@ describe('TON Connect checkout', () => {
       (m) => m.reverse(),
     ];
     for (const tamper of cases) {
-      expect(await code(verifySignedBoc(walletSigns('V5R1', key, request, { seqno: 0, tamper }), request, deps()))).toBe('CHECKOUT_MESSAGE_MISMATCH');
+      expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 0, tamper }), request, deps()))).toBe('CHECKOUT_MESSAGE_MISMATCH');
     }
   });
 
@@ -130,13 +130,13 @@ describe('TON Connect checkout', () => {
     const request = requestFor('V5R1');
     const wallet = createWalletContract('V5R1', key.publicKey, 'mainnet');
     const msgs = toOutgoing(request).map((m, i) => (i === 0 ? { ...m, init: { code: Cell.EMPTY, data: Cell.EMPTY } } : m));
-    const boc = buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: request.validUntil, messages: msgs }).boc;
+    const boc = (await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: request.validUntil, messages: msgs })).boc;
     expect(await code(verifySignedBoc(boc, request, deps()))).toBe('CHECKOUT_MESSAGE_MISMATCH');
   });
 
   it('rejects a forged signature', async () => {
     const request = requestFor('V5R1');
-    const boc = walletSigns('V5R1', key, request, { seqno: 0 });
+    const boc = await walletSigns('V5R1', key, request, { seqno: 0 });
     const msg = loadMessage(Cell.fromBase64(boc).beginParse());
     const s = msg.body.beginParse();
     const bits = s.loadBits(msg.body.bits.length - 512);
@@ -157,9 +157,9 @@ describe('TON Connect checkout', () => {
 
   it('rejects expired messages and validity beyond the checkout', async () => {
     const request = requestFor('V5R1');
-    expect(await code(verifySignedBoc(walletSigns('V5R1', key, request, { seqno: 0, validUntil: now }), request, deps()))).toBe('CHECKOUT_EXPIRED');
-    expect(await code(verifySignedBoc(walletSigns('V5R1', key, request, { seqno: 0, validUntil: request.validUntil + 1 }), request, deps()))).toBe('CHECKOUT_EXPIRED');
-    const boc = walletSigns('V5R1', key, request, { seqno: 0 });
+    expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 0, validUntil: now }), request, deps()))).toBe('CHECKOUT_EXPIRED');
+    expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 0, validUntil: request.validUntil + 1 }), request, deps()))).toBe('CHECKOUT_EXPIRED');
+    const boc = await walletSigns('V5R1', key, request, { seqno: 0 });
     expect(await code(verifySignedBoc(boc, request, { ...deps(), now: request.validUntil }))).toBe('CHECKOUT_EXPIRED');
     expect(await code(verifySignedBoc(boc, request, { ...deps(), now: request.validUntil - 1 }))).toBe('ACCEPTED');
   });
@@ -167,9 +167,9 @@ describe('TON Connect checkout', () => {
   it('rejects a wrong payer', async () => {
     const request = requestFor('V5R1');
     const other = await deriveKeyPair(randomBytes(32).toString('base64'), 'base64_key');
-    expect(await code(verifySignedBoc(walletSigns('V5R1', other, request, { seqno: 0 }), request, deps()))).toBe('CHECKOUT_WRONG_PAYER');
+    expect(await code(verifySignedBoc(await walletSigns('V5R1', other, request, { seqno: 0 }), request, deps()))).toBe('CHECKOUT_WRONG_PAYER');
     // Same key, other version: a different address too.
-    expect(await code(verifySignedBoc(walletSigns('V4R2', key, request, { seqno: 0 }), request, deps()))).toBe('CHECKOUT_WRONG_PAYER');
+    expect(await code(verifySignedBoc(await walletSigns('V4R2', key, request, { seqno: 0 }), request, deps()))).toBe('CHECKOUT_WRONG_PAYER');
   });
 
   it('rejects a wrong wallet id (testnet id signed for the mainnet wallet)', async () => {
@@ -184,12 +184,12 @@ describe('TON Connect checkout', () => {
   it('rejects a wrong seqno for an undeployed wallet', async () => {
     const request = requestFor('V5R1');
     // A wallet would only sign seqno 1 for a deployed account; force the StateInit in to reach the seqno check.
-    const signed = loadMessage(Cell.fromBase64(walletSigns('V5R1', key, request, { seqno: 1 })).beginParse());
+    const signed = loadMessage(Cell.fromBase64(await walletSigns('V5R1', key, request, { seqno: 1 })).beginParse());
     const withInit = { ...signed, init: createWalletContract('V5R1', key.publicKey, 'mainnet').init };
     const boc = beginCell().store(storeMessage(withInit)).endCell().toBoc().toString('base64');
     expect(await code(verifySignedBoc(boc, request, deps()))).toBe('CHECKOUT_SEQNO_MISMATCH');
     // Without any StateInit an undeployed wallet cannot execute it at all.
-    expect(await code(verifySignedBoc(walletSigns('V5R1', key, request, { seqno: 1 }), request, deps()))).toBe('CHECKOUT_BOC_INVALID');
+    expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 1 }), request, deps()))).toBe('CHECKOUT_BOC_INVALID');
   });
 
   it('rejects BOCs that are not one external-in message, and a StateInit of another address', async () => {
@@ -200,7 +200,7 @@ describe('TON Connect checkout', () => {
     for (const bad of [internalMsg, 'not base64 at all!', truncated, Cell.EMPTY.toBoc().toString('base64')]) {
       expect(await code(verifySignedBoc(bad, request, deps()))).toBe('CHECKOUT_BOC_INVALID');
     }
-    const good = loadMessage(Cell.fromBase64(walletSigns('V5R1', key, request, { seqno: 0 })).beginParse());
+    const good = loadMessage(Cell.fromBase64(await walletSigns('V5R1', key, request, { seqno: 0 })).beginParse());
     const v4 = createWalletContract('V4R2', key.publicKey, 'mainnet');
     const wrongInit = beginCell().store(storeMessage({ ...good, init: v4.init })).endCell().toBoc().toString('base64');
     expect(await code(verifySignedBoc(wrongInit, request, deps()))).toBe('CHECKOUT_BOC_INVALID');

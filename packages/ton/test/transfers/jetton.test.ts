@@ -100,7 +100,7 @@ describeJetton('judgeJettonTransfer on a real TEP-74 jetton in @ton/sandbox', ()
     const recipient = new Address(0, randomBytes(32));
     const seqno = 0; // fresh payer: first external deploys it
     const body = buildJettonTransferBody({ queryId: 77n, amount: 1_000_000n, destination: recipient, responseDestination: payer.address, forwardPayload: comment('ok') });
-    const signed = buildSignedExternal({ wallet: payer, secretKey, seqno, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: payerJetton, value: DEFAULT_JETTON_TRANSFER_ATTACH, bounce: true, body }] });
+    const signed = await buildSignedExternal({ wallet: payer, secretKey, seqno, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: payerJetton, value: DEFAULT_JETTON_TRANSFER_ATTACH, bounce: true, body }] });
     const { tx, all } = await sendBoc(blockchain, signed.boc, payer.address);
     expect(judgeWalletTransaction(tx, 1)).toEqual({ ok: true });
     const jtx = txOf(all, payerJetton)!;
@@ -116,7 +116,7 @@ describeJetton('judgeJettonTransfer on a real TEP-74 jetton in @ton/sandbox', ()
     const { payer, secretKey, payerJetton } = await setupPayer(5_000_000n);
     const seqno = 0;
     const body = buildJettonTransferBody({ queryId: 78n, amount: 999_000_000_000n, destination: new Address(0, randomBytes(32)), responseDestination: payer.address, forwardPayload: comment('too much') });
-    const signed = buildSignedExternal({ wallet: payer, secretKey, seqno, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: payerJetton, value: DEFAULT_JETTON_TRANSFER_ATTACH, bounce: true, body }] });
+    const signed = await buildSignedExternal({ wallet: payer, secretKey, seqno, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: payerJetton, value: DEFAULT_JETTON_TRANSFER_ATTACH, bounce: true, body }] });
     const { tx, all } = await sendBoc(blockchain, signed.boc, payer.address);
     expect(judgeWalletTransaction(tx, 1)).toEqual({ ok: true }); // the wallet part succeeded…
     const jtx = txOf(all, payerJetton)!;
@@ -132,7 +132,7 @@ describeJetton('judgeJettonTransfer on a real TEP-74 jetton in @ton/sandbox', ()
     const { payer, secretKey, payerJetton } = await setupPayer(5_000_000n);
     const seqno = 0;
     const body = buildJettonTransferBody({ queryId: 79n, amount: 1_000_000n, destination: new Address(0, randomBytes(32)), responseDestination: payer.address, forwardTonAmount: toNano('0.5'), forwardPayload: comment('x') });
-    const signed = buildSignedExternal({ wallet: payer, secretKey, seqno, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: payerJetton, value: toNano('0.01'), bounce: true, body }] });
+    const signed = await buildSignedExternal({ wallet: payer, secretKey, seqno, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: payerJetton, value: toNano('0.01'), bounce: true, body }] });
     const { tx, all } = await sendBoc(blockchain, signed.boc, payer.address);
     expect(judgeWalletTransaction(tx, 1)).toEqual({ ok: true });
     const verdict = judgeJettonTransfer({ payerJettonWalletTx: txOf(all, payerJetton)! });

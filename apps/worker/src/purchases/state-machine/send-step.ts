@@ -63,7 +63,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
       const requests = batch.members.map((member) => paymentRequestOf(member.row.paymentRequest)!);
       const validUntil = Math.min(...requests.map((r) => r.validUntil));
       const contract = createWalletContract(leader.row.walletVersion as WalletVersion, batch.keys.publicKey, config.network);
-      const signed = buildSignedExternal({
+      const signed = await buildSignedExternal({
         wallet: contract,
         secretKey: batch.keys.secretKey,
         seqno,
@@ -99,6 +99,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
       crashAt('after_persist_before_broadcast');
 
       let broadcastError: string | undefined;
+      const broadcastAt = deps.now();
       try {
         await broadcastExternal(deps, batchId, signed.boc);
       } catch (error) {
@@ -108,7 +109,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
 
       if (broadcastError === undefined) {
         await moveAll(deps, batch.members, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
-        await confirmBatch(deps, batch.members);
+        await confirmBatch(deps, batch.members, broadcastAt);
       } else {
         // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
         await rescheduleAll(deps, batch.members, config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', { error: broadcastError });
