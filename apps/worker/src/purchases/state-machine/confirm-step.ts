@@ -66,7 +66,7 @@ const BATCH_CONFIRM_CONCURRENCY = 16;
  * A member whose confirm failed is released as `submitted`, and its own job runs `submittedStep`
  * with that step's retries and deadline.
  */
-export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
+export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[], broadcastAt: number): Promise<void> {
   const errors = new Array<string | undefined>(members.length);
   let next = 0;
   await Promise.all(
@@ -82,8 +82,10 @@ export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchas
   );
   const at = new Date(deps.now());
   const failed = members.filter((_, i) => errors[i] !== undefined);
+  // The first chain lookup is due a poll interval after the broadcast; a large batch's confirms may have taken most of it.
+  const firstPollDelayMs = Math.max(0, broadcastAt + deps.config.pollIntervalMs - at.getTime());
   const settled = await Promise.allSettled([
-    rescheduleAll(deps, members.filter((_, i) => errors[i] === undefined), deps.config.pollIntervalMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
+    rescheduleAll(deps, members.filter((_, i) => errors[i] === undefined), firstPollDelayMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
       mergeEvidence: { confirm: { ok: true, at: at.toISOString() } },
     }),
     rescheduleAll(deps, failed, 0, {}, "the sender's confirm failed; the purchase confirms on its own", { errors: [...new Set(errors.filter((e) => e !== undefined))] }),
