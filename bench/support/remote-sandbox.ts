@@ -6,7 +6,7 @@ import type { RemoteUpstream } from '../../apps/worker/test/support/worker-harne
 
 /** Starts bench/support/sandbox-process.ts and waits for its READY line. */
 export async function startRemoteSandbox(options: SandboxOptions): Promise<RemoteUpstream & { fund(address: Address, gram: string, usdt: string): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${__dirname}/sandbox-process.ts`, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_SANDBOX_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', `${__dirname}/sandbox-process.ts`, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (text) => {
