@@ -87,11 +87,15 @@ export async function resolvePayerWallet(deps: StepDeps, row: PurchaseRow): Prom
   } finally {
     bytes.fill(0);
   }
-  // Many purchases of one wallet prepare at once: one chain read of its versions answers them all.
+  // Many purchases of one wallet prepare at once: one chain read of its versions answers them all
+  // (a failed read is not shared, so the next purchase asks again).
   const candidates = offline.candidates.map((c) => c.address.toRawString()).join(',');
-  const choice = await sharedCall(deps.chain, `wallet-version:${candidates}`, { now: deps.now(), maxAgeMs: VERSION_REUSE_MS }, () => chooseWalletVersion(offline.candidates, deps.chain));
-  // Never guess a version we cannot check: a wrong guess would sign for an empty wallet.
-  if (choice.source === 'default_chain_unavailable') throw new ChainUnavailableError('wallet version could not be read from the chain', 'resolveWallet');
+  const choice = await sharedCall(deps.chain, `wallet-version:${candidates}`, { now: deps.now(), maxAgeMs: VERSION_REUSE_MS }, async () => {
+    const chosen = await chooseWalletVersion(offline.candidates, deps.chain);
+    // Never guess a version we cannot check: a wrong guess would sign for an empty wallet.
+    if (chosen.source === 'default_chain_unavailable') throw new ChainUnavailableError('wallet version could not be read from the chain', 'resolveWallet');
+    return chosen;
+  });
   const contract = createWalletContract(choice.chosen.version, offline.publicKey, network);
   return { contract, version: choice.chosen.version, address: contract.address, publicKey: offline.publicKey };
 }
