@@ -4,6 +4,7 @@ import { judgeJettonTransfer, judgeWalletTransaction } from '@starsgate/ton';
 import { pollOwnTransaction } from './chain-lookup';
 import { crashAt } from './crash-points';
 import { observeDelivery } from './delivery-check';
+import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import { handleUnseen, releaseWallet } from './recover-step';
 import { signedBocOf } from './signed-external';
@@ -30,9 +31,9 @@ async function confirmWithFragment(deps: StepDeps, purchase: HeldPurchase): Prom
 export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   try {
     await confirmWithFragment(deps, purchase);
-    // The first chain lookup waits a poll interval: the external was broadcast moments ago.
+    // The external was broadcast moments ago: the first chain lookup is aimed at when recent ones landed.
     await purchase.reschedule(
-      deps.config.pollIntervalMs,
+      firstLookupAfterMs(deps),
       { status: 'confirming', stepStartedAt: new Date(deps.now()), evidence: purchase.evidenceWith({ confirm: { ok: true, at: new Date(deps.now()).toISOString() } }) },
       'confirmed with Fragment',
     );
@@ -55,6 +56,10 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
       { error: text },
     );
   }
+}
+
+function firstLookupAfterMs(deps: StepDeps): number {
+  return landingEstimate(deps).firstLookupAfterMs(deps.config.pollIntervalMs, 10 * deps.config.pollIntervalMs);
 }
 
 /** At most this many confirms of one batch are in flight at once. */
@@ -82,8 +87,9 @@ export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchas
   );
   const at = new Date(deps.now());
   const failed = members.filter((_, i) => errors[i] !== undefined);
-  // The first chain lookup is due a poll interval after the broadcast; a large batch's confirms may have taken most of it.
-  const firstPollDelayMs = Math.max(0, broadcastAt + deps.config.pollIntervalMs - at.getTime());
+  // The first chain lookup is aimed at when recent externals landed, counted from the broadcast:
+  // a large batch's confirms may already have taken part of that time.
+  const firstPollDelayMs = Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime());
   const settled = await Promise.allSettled([
     rescheduleAll(deps, members.filter((_, i) => errors[i] === undefined), firstPollDelayMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
       mergeEvidence: { confirm: { ok: true, at: at.toISOString() } },
@@ -142,6 +148,7 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
       await handleUnseen(deps, purchase, config.maxAges.confirmingMs);
       return;
     }
+    landingEstimate(deps).found(row.batchId!, deps.now());
     await releaseWallet(deps, purchase);
     const batchSize = (evidence.batch as { size?: number } | undefined)?.size ?? 1;
     const txHash = tx.hash().toString('hex');

@@ -3,6 +3,7 @@ import { Address, Cell } from '@ton/core';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { confirmBatch } from './confirm-step';
 import { crashAt } from './crash-points';
+import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
 import { batchLeaseOwner, wakeNextSender, walletLeaseName } from './recover-step';
 import { broadcastExternal } from './signed-external';
@@ -100,6 +101,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
 
       let broadcastError: string | undefined;
       const broadcastAt = deps.now();
+      landingEstimate(deps).broadcast(batchId, broadcastAt);
       try {
         await broadcastExternal(deps, batchId, signed.boc);
       } catch (error) {
