@@ -66,6 +66,18 @@ describe('applyMany', () => {
     }
   });
 
+  it("records each row's own event data when given per row", async () => {
+    const ids = [await insertPurchase('confirming'), await insertPurchase('confirming')];
+    const held = await Promise.all(ids.map((id) => transitions.claim(id, 'owner', 30_000)));
+    await transitions.applyMany(
+      held.map((row) => ({ id: row!.id, version: row!.version, owner: 'owner' })),
+      { status: 'completed', completedAt: new Date() },
+      { release: true, fromStatus: 'confirming', event: { toStatus: 'completed', reason: 'delivered', dataPerRow: [{ seen: 'first' }, { seen: 'second' }] } },
+    );
+    expect((await events(ids[0]!))[0]!.data).toEqual({ seen: 'first' });
+    expect((await events(ids[1]!))[0]!.data).toEqual({ seen: 'second' });
+  });
+
   it('skips a row whose fence was lost and writes the others', async () => {
     const ids = [await insertPurchase('submitted'), await insertPurchase('submitted')];
     const held = await Promise.all(ids.map((id) => transitions.claim(id, 'owner', 30_000)));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { PurchaseRow } from '@starsgate/db';
-import type { PurchaseJobData } from '@starsgate/platform';
+import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
 import { confirmingStep, submittedStep } from './state-machine/confirm-step';
 import { crashAt } from './state-machine/crash-points';
 import { prepareStep } from './state-machine/prepare-step';
@@ -37,14 +37,16 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
  * (the row is held, terminal, or not yet due) exits. Any job of a due row may run its step, which
  * the row's state decides, fenced by the claim's new version. Only on a lost claim is the row
  * read: a job that arrives a few ms before `next_run_at` (clock skew between Redis and
- * PostgreSQL) waits briefly and claims again, so it does not fall back to the sweeper.
+ * PostgreSQL) waits briefly and claims again, so it does not fall back to the sweeper; a job
+ * whose version the row has moved past is stale (whoever moved it enqueued its own) and exits.
  */
-async function claim(deps: StepDeps, id: string, owner: string): Promise<PurchaseRow | null> {
+async function claim(deps: StepDeps, id: string, owner: string, jobVersion: number | undefined): Promise<PurchaseRow | null> {
   for (let tries = 0; tries < 5; tries += 1) {
     const claimed = await deps.transitions.claim(id, owner, deps.config.leaseMs);
     if (claimed) return claimed;
     const [row] = await deps.transitions.findMany([id]);
     if (!row || TERMINAL.has(row.status)) return null;
+    if (jobVersion !== undefined && row.version !== jobVersion) return null;
     const early = row.nextRunAt.getTime() - deps.now();
     const unleased = row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
     if (!unleased || early <= 0 || early > 2_000) return null;
@@ -60,7 +62,7 @@ async function claim(deps: StepDeps, id: string, owner: string): Promise<Purchas
 export function createPurchaseProcessor(deps: StepDeps) {
   return async (job: Job<PurchaseJobData>): Promise<void> => {
     const owner = `${deps.workerId}:${randomUUID().slice(0, 8)}`;
-    const claimed = await claim(deps, job.data.purchaseId, owner);
+    const claimed = await claim(deps, job.data.purchaseId, owner, purchaseJobVersion(job.id));
     if (!claimed) return;
     crashAt('after_claim');
     const purchase = new HeldPurchase(deps, claimed, owner);

@@ -24,8 +24,9 @@ const statements = new Map<string, FencedUpdateStatement>();
 /**
  * The SQL of a fenced transition (PurchaseTransitions.applyMany), built once per shape and kept
  * as a named prepared statement: the hottest write of the worker skips query building and
- * PostgreSQL's parse and plan. Parameters: $1 ids, $2 versions, $3 owners (arrays when `many`),
- * $4 from-status, $5 to-status, $6 reason (NULL: no event), $7 event data (jsonb), $8 actor
+ * PostgreSQL's parse and plan. Parameters: $1 ids, $2 versions, $3 owners, $7 event data (jsonb;
+ * all four arrays, one entry per row, when `many`), $4 from-status, $5 to-status, $6 reason
+ * (NULL: no event), $8 actor
  * (NULL: the fence's owner), then the evidence to merge (when `mergeEvidence`), then one per key.
  */
 export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateStatement {
@@ -39,18 +40,18 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
   if (shape.release) assignments.push('lease_owner = NULL', 'lease_expires_at = NULL');
   assignments.push('version = p.version + 1', 'updated_at = now()');
   const fence = shape.many
-    ? `fence AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[]) AS f(id, version, owner)),`
-    : `fence AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS owner),`;
+    ? `fence AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $7::jsonb[]) AS f(id, version, owner, event_data)),`
+    : `fence AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS owner, $7::jsonb AS event_data),`;
   const text = `
     WITH ${fence}
     updated AS (
       UPDATE purchases p SET ${assignments.join(', ')}
       FROM fence WHERE p.id = fence.id AND p.version = fence.version AND p.lease_owner = fence.owner
-      RETURNING p.*, fence.owner AS fence_owner
+      RETURNING p.*, fence.owner AS fence_owner, fence.event_data AS fence_event_data
     ),
     event AS (
       INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data)
-      SELECT id, $4::text, coalesce($5::text, status), version, coalesce($8::text, fence_owner), $6::text, $7::jsonb
+      SELECT id, $4::text, coalesce($5::text, status), version, coalesce($8::text, fence_owner), $6::text, fence_event_data
       FROM updated WHERE $6::text IS NOT NULL
     ),
     destroyed AS (

@@ -36,6 +36,8 @@ export interface TransitionEvent {
   toStatus: string;
   reason: string;
   data?: unknown;
+  /** applyMany: each row's own event data, in the order of the fences (instead of `data`). */
+  dataPerRow?: readonly unknown[];
 }
 
 /** A row as held by one worker: the version it last wrote and the lease owner it wrote it as. */
@@ -59,6 +61,11 @@ function leaseClaim(owner: string, leaseMs: number) {
     version: sql`${purchases.version} + 1`,
     updatedAt: sql`now()`,
   };
+}
+
+function eventData(event: TransitionEvent | undefined, index: number): string | null {
+  const data = event?.dataPerRow ? event.dataPerRow[index] : event?.data;
+  return data === undefined ? null : JSON.stringify(data);
 }
 
 // The hottest statement of the worker: a named prepared statement, parsed and planned once per
@@ -143,7 +150,7 @@ export class PurchaseTransitions {
       options.fromStatus ?? null,
       event?.toStatus ?? null,
       event?.reason ?? null,
-      event?.data === undefined ? null : JSON.stringify(event.data),
+      many ? fences.map((_, index) => eventData(event, index)) : eventData(event, 0),
       options.actor ?? null,
       ...(options.mergeEvidence !== undefined ? [JSON.stringify(options.mergeEvidence)] : []),
       ...keys.map((key) => driverValue(key, changes[key])),
@@ -272,6 +279,29 @@ export class PurchaseTransitions {
       .returning();
     const order = new Map(rows.map((row, index) => [row.id, index]));
     return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  }
+
+  /**
+   * Claims the other members of a batch that wait in `confirming` and that nobody holds, so the
+   * member that found the batch's transaction settles them with it: `paid` false takes those whose
+   * payment is not yet recorded, true those waiting for delivery. Only GRAM purchases: a USDT
+   * payment is judged by its own jetton transfer.
+   */
+  async claimBatchSiblings(batchId: string, excludeId: string, paid: boolean, owner: string, leaseMs: number): Promise<PurchaseRow[]> {
+    return this.db
+      .update(purchases)
+      .set(leaseClaim(owner, leaseMs))
+      .where(
+        and(
+          eq(purchases.batchId, batchId),
+          ne(purchases.id, excludeId),
+          eq(purchases.status, 'confirming'),
+          eq(purchases.paymentMethod, 'gram'),
+          paid ? isNotNull(purchases.transactionHash) : isNull(purchases.transactionHash),
+          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
+        ),
+      )
+      .returning();
   }
 
   /**

@@ -17,6 +17,12 @@ export function purchaseJobId(purchaseId: string, version: number): string {
   return `p-${purchaseId}-v${version}`;
 }
 
+/** The row version a job was enqueued for (from its id); undefined for an id of another shape. */
+export function purchaseJobVersion(jobId: string | undefined): number | undefined {
+  const match = jobId ? /-v(\d+)$/.exec(jobId) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
 export const PURCHASE_JOB_OPTIONS: JobsOptions = {
   // Attempts and backoff live in PostgreSQL; BullMQ only dispatches.
   attempts: 1,

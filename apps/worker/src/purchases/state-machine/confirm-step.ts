@@ -1,11 +1,11 @@
-import { Address, beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
+import { Address, beginCell, storeMessage, type Message, type Transaction } from '@ton/core';
 import { FragmentError } from '@starsgate/fragment';
-import { judgeJettonTransfer, judgeWalletTransaction } from '@starsgate/ton';
+import { judgeJettonTransfer } from '@starsgate/ton';
+import { adoptBatchSiblings, failUnpaid, ownOutMessage, scheduleBatchPoll, settleDeliveries, settlePaidBatch, type ChainEvidence } from './batch-settlement';
 import { pollOwnTransaction } from './chain-lookup';
 import { crashAt } from './crash-points';
-import { observeDelivery } from './delivery-check';
 import { landingEstimate } from './landing-estimate';
-import { paymentRequestOf, type PaymentRequest } from './payment-request';
+import { paymentRequestOf } from './payment-request';
 import { handleUnseen, releaseWallet } from './recover-step';
 import { signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
@@ -91,7 +91,7 @@ export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchas
   // a large batch's confirms may already have taken part of that time.
   const firstPollDelayMs = Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime());
   const settled = await Promise.allSettled([
-    rescheduleAll(deps, members.filter((_, i) => errors[i] === undefined), firstPollDelayMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
+    scheduleBatchPoll(deps, members.filter((_, i) => errors[i] === undefined), firstPollDelayMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
       mergeEvidence: { confirm: { ok: true, at: at.toISOString() } },
     }),
     rescheduleAll(deps, failed, 0, {}, "the sender's confirm failed; the purchase confirms on its own", { errors: [...new Set(errors.filter((e) => e !== undefined))] }),
@@ -103,24 +103,11 @@ function messageHash(message: Message): string {
   return beginCell().store(storeMessage(message)).endCell().hash().toString('hex');
 }
 
-/** This purchase's own out-message in the (possibly batched) wallet transaction. */
-function ownOutMessage(tx: Transaction, request: PaymentRequest): Message | undefined {
-  const destination = Address.parse(request.message.address);
-  const [payload] = Cell.fromBoc(Buffer.from(request.message.payload, 'base64url'));
-  return [...tx.outMessages.values()].find(
-    (m) => m.info.type === 'internal' && m.info.dest.equals(destination) && m.info.value.coins === BigInt(request.message.amount) && !!payload && m.body.hash().equals(payload.hash()),
-  );
-}
-
-interface ChainEvidence {
-  tx_hash: string;
-  lt: string;
-  jetton_tx_hash?: string;
-}
-
 /**
  * `confirming`: find the wallet transaction by the normalized hash, judge this purchase's own
  * message (and for USDT its jetton transfer), then wait for Fragment to report the order done.
+ * A GRAM purchase settles, with its transaction, the other members of its batch that nobody holds
+ * (settlePaidBatch, settleDeliveries): one job and a few statements for the whole batch.
  * Money that left but was never delivered by the deadline → reconciliation_required, never a repay.
  */
 export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
@@ -130,87 +117,64 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
   const { config } = deps;
   const age = deps.now() - row.stepStartedAt.getTime();
   const evidence = (row.evidence as Record<string, unknown> | null) ?? {};
-  let chainEvidence = evidence.chain as ChainEvidence | undefined;
-
-  if (!chainEvidence) {
-    let tx: Transaction | null;
-    try {
-      tx = await pollOwnTransaction(deps, row);
-    } catch (error) {
-      if (age > config.maxAges.confirmingMs) {
-        await purchase.reconcile({ code: 'OUTCOME_UNKNOWN' }, { lookup_error: (error as Error).message, normalized_hash: row.normalizedHash }, 'the chain could not be asked before the deadline');
-        return;
-      }
-      await purchase.retry('chain lookup failed', { error: (error as Error).message });
-      return;
-    }
-    if (!tx) {
-      await handleUnseen(deps, purchase, config.maxAges.confirmingMs);
-      return;
-    }
-    landingEstimate(deps).found(row.batchId!, deps.now());
-    await releaseWallet(deps, purchase);
-    const batchSize = (evidence.batch as { size?: number } | undefined)?.size ?? 1;
-    const txHash = tx.hash().toString('hex');
-    const own = ownOutMessage(tx, request);
-    if (!own) {
-      const verdict = judgeWalletTransaction(tx, batchSize);
-      await purchase.fail(
-        {
-          code: 'TRANSACTION_FAILED',
-          message: `The wallet transaction executed but did not send this payment: ${verdict.ok ? 'its message is missing' : verdict.detail}.`,
-          details: [{ reason: verdict.ok ? 'MESSAGE_MISSING' : verdict.reason, transaction_hash: txHash }],
-        },
-        'executed without paying',
-        { transaction_hash: txHash },
-      );
-      return;
-    }
-    chainEvidence = { tx_hash: txHash, lt: tx.lt.toString() };
-
-    if (request.jetton) {
-      const jettonTx = await deps.chain.findTransactionByInMessageHash(Address.parse(request.jetton.jettonWallet), messageHash(own)).catch(() => null);
-      if (!jettonTx) {
-        if (age > config.maxAges.confirmingMs) {
-          await purchase.reconcile({ code: 'OUTCOME_UNKNOWN', message: 'The GRAM message left the wallet but the jetton transfer was not found before the deadline.' }, { chain: chainEvidence }, 'jetton trace not found');
-          return;
-        }
-        await purchase.reschedule(config.pollIntervalMs);
-        return;
-      }
-      const verdict = judgeJettonTransfer({ payerJettonWalletTx: jettonTx, expectedQueryId: BigInt(request.jetton.queryId) });
-      if (!verdict.ok) {
-        await purchase.fail(
-          { code: 'TRANSACTION_FAILED', message: `The USDT transfer failed: ${verdict.detail}.`, details: [{ reason: verdict.reason, transaction_hash: txHash }] },
-          'jetton transfer failed',
-          { transaction_hash: txHash, jetton_transaction_hash: jettonTx.hash().toString('hex') },
-        );
-        return;
-      }
-      chainEvidence.jetton_tx_hash = jettonTx.hash().toString('hex');
-    }
-    await purchase.move(
-      { transactionHash: txHash, transactionLt: chainEvidence.lt, evidence: purchase.evidenceWith({ chain: chainEvidence }) },
-      'payment found on chain',
-      chainEvidence,
-    );
-  }
-
-  const delivery = await observeDelivery(deps, row, deps.fragment.session(request.fragmentSession), row.stepStartedAt.getTime());
-  if (delivery.delivered) {
-    await purchase.complete({ transactionHash: chainEvidence.tx_hash, transactionLt: chainEvidence.lt }, `delivered: paid on chain, confirmed, Fragment's ${delivery.via} shows this order`, {
-      transaction_hash: chainEvidence.tx_hash,
-      fragment: delivery.detail,
-    });
+  if (evidence.chain) {
+    await settleDeliveries(deps, request.jetton ? [purchase] : [purchase, ...(await adoptBatchSiblings(deps, purchase, true))]);
     return;
   }
-  if (age > config.maxAges.confirmingMs) {
-    await purchase.reconcile(
-      { code: 'DELIVERY_UNCONFIRMED', details: [{ ref: row.fragmentRef, transaction_hash: chainEvidence.tx_hash }] },
-      { chain: chainEvidence, fragment_done: false, fragment: delivery.detail, ref: row.fragmentRef },
-      'paid on chain but Fragment did not report delivery before the deadline',
+
+  let tx: Transaction | null;
+  try {
+    tx = await pollOwnTransaction(deps, row);
+  } catch (error) {
+    if (age > config.maxAges.confirmingMs) {
+      await purchase.reconcile({ code: 'OUTCOME_UNKNOWN' }, { lookup_error: (error as Error).message, normalized_hash: row.normalizedHash }, 'the chain could not be asked before the deadline');
+      return;
+    }
+    await purchase.retry('chain lookup failed', { error: (error as Error).message });
+    return;
+  }
+  if (!tx) {
+    await handleUnseen(deps, purchase, config.maxAges.confirmingMs);
+    return;
+  }
+  landingEstimate(deps).found(row.batchId!, deps.now());
+  await releaseWallet(deps, purchase);
+  if (!request.jetton) {
+    const paid = await settlePaidBatch(deps, [purchase, ...(await adoptBatchSiblings(deps, purchase, false))], tx);
+    await settleDeliveries(deps, paid);
+    return;
+  }
+
+  const txHash = tx.hash().toString('hex');
+  const own = ownOutMessage(tx, request);
+  if (!own) {
+    await failUnpaid(purchase, tx);
+    return;
+  }
+  const chainEvidence: ChainEvidence = { tx_hash: txHash, lt: tx.lt.toString() };
+  const jettonTx = await deps.chain.findTransactionByInMessageHash(Address.parse(request.jetton.jettonWallet), messageHash(own)).catch(() => null);
+  if (!jettonTx) {
+    if (age > config.maxAges.confirmingMs) {
+      await purchase.reconcile({ code: 'OUTCOME_UNKNOWN', message: 'The GRAM message left the wallet but the jetton transfer was not found before the deadline.' }, { chain: chainEvidence }, 'jetton trace not found');
+      return;
+    }
+    await purchase.reschedule(config.pollIntervalMs);
+    return;
+  }
+  const verdict = judgeJettonTransfer({ payerJettonWalletTx: jettonTx, expectedQueryId: BigInt(request.jetton.queryId) });
+  if (!verdict.ok) {
+    await purchase.fail(
+      { code: 'TRANSACTION_FAILED', message: `The USDT transfer failed: ${verdict.detail}.`, details: [{ reason: verdict.reason, transaction_hash: txHash }] },
+      'jetton transfer failed',
+      { transaction_hash: txHash, jetton_transaction_hash: jettonTx.hash().toString('hex') },
     );
     return;
   }
-  await purchase.reschedule(config.pollIntervalMs);
+  chainEvidence.jetton_tx_hash = jettonTx.hash().toString('hex');
+  await purchase.move(
+    { transactionHash: txHash, transactionLt: chainEvidence.lt, evidence: purchase.evidenceWith({ chain: chainEvidence }) },
+    'payment found on chain',
+    chainEvidence,
+  );
+  await settleDeliveries(deps, [purchase]);
 }

@@ -134,6 +134,16 @@ export class HeldPurchase {
   }
 }
 
+export interface BatchWriteOptions {
+  /** Recorded as one audit event per member. */
+  reason?: string;
+  data?: unknown;
+  /** Each member's own event data, in member order (instead of `data`). */
+  dataPerMember?: readonly unknown[];
+  /** Keys merged into each member's own evidence. */
+  mergeEvidence?: Record<string, unknown>;
+}
+
 /**
  * One fenced statement for many held purchases in the same status (a batch's members). Members
  * whose fence held adopt their new rows; returns those rows and the first member whose fence was lost.
@@ -142,7 +152,7 @@ async function writeAll(
   deps: StepDeps,
   members: readonly HeldPurchase[],
   changes: PurchaseChanges,
-  options: { release: boolean; reason?: string; data?: unknown; mergeEvidence?: Record<string, unknown> },
+  options: BatchWriteOptions & { release: boolean },
 ): Promise<{ rows: PurchaseRow[]; lost?: HeldPurchase }> {
   const from = members[0]!.row.status;
   if (members.some((member) => member.row.status !== from)) throw new TypeError('a batch write needs members in one status');
@@ -153,7 +163,9 @@ async function writeAll(
       release: options.release,
       fromStatus: from,
       ...(options.mergeEvidence ? { mergeEvidence: options.mergeEvidence } : {}),
-      ...(options.reason !== undefined ? { event: { toStatus: changes.status ?? from, reason: options.reason, data: options.data } } : {}),
+      ...(options.reason !== undefined
+        ? { event: { toStatus: changes.status ?? from, reason: options.reason, data: options.data, ...(options.dataPerMember ? { dataPerRow: options.dataPerMember } : {}) } }
+        : {}),
     },
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -165,9 +177,17 @@ async function writeAll(
 }
 
 /** `move` for many held purchases in one status: one statement; they stay held. */
-export async function moveAll(deps: StepDeps, members: readonly HeldPurchase[], changes: PurchaseChanges, reason: string, data?: unknown): Promise<void> {
+export async function moveAll(deps: StepDeps, members: readonly HeldPurchase[], changes: PurchaseChanges, reason: string, data?: unknown, options: BatchWriteOptions = {}): Promise<void> {
   if (members.length === 0) return;
-  const { lost } = await writeAll(deps, members, changes, { release: false, reason, data });
+  const { lost } = await writeAll(deps, members, changes, { release: false, reason, data, ...options });
+  if (lost) throw new LeaseLostError(lost.row.id);
+}
+
+/** `complete` for many held purchases in one status: one statement ends them all and destroys their secrets. */
+export async function completeAll(deps: StepDeps, members: readonly HeldPurchase[], reason: string, dataPerMember: readonly unknown[]): Promise<void> {
+  if (members.length === 0) return;
+  const now = new Date(deps.now());
+  const { lost } = await writeAll(deps, members, { status: 'completed', completedAt: now, stepStartedAt: now }, { release: true, reason, dataPerMember });
   if (lost) throw new LeaseLostError(lost.row.id);
 }
 
@@ -183,7 +203,7 @@ export async function rescheduleAll(
   changes: PurchaseChanges = {},
   reason?: string,
   data?: unknown,
-  options: { mergeEvidence?: Record<string, unknown> } = {},
+  options: BatchWriteOptions = {},
 ): Promise<void> {
   if (members.length === 0) return;
   const delay = Math.max(0, Math.round(delayMs));

@@ -1,0 +1,134 @@
+import { Address, Cell, type Message, type Transaction } from '@ton/core';
+import { judgeWalletTransaction } from '@starsgate/ton';
+import { observeDelivery, type DeliveryObservation } from './delivery-check';
+import { paymentRequestOf, type PaymentRequest } from './payment-request';
+import type { StepDeps } from './step-deps';
+import { completeAll, HeldPurchase, moveAll, rescheduleAll, type BatchWriteOptions } from './transition';
+
+export interface ChainEvidence {
+  tx_hash: string;
+  lt: string;
+  jetton_tx_hash?: string;
+}
+
+/** This purchase's own out-message in the (possibly batched) wallet transaction. */
+export function ownOutMessage(tx: Transaction, request: PaymentRequest): Message | undefined {
+  const destination = Address.parse(request.message.address);
+  const [payload] = Cell.fromBoc(Buffer.from(request.message.payload, 'base64url'));
+  return [...tx.outMessages.values()].find(
+    (m) => m.info.type === 'internal' && m.info.dest.equals(destination) && m.info.value.coins === BigInt(request.message.amount) && !!payload && m.body.hash().equals(payload.hash()),
+  );
+}
+
+/** The wallet transaction executed but did not send this purchase's payment. */
+export async function failUnpaid(purchase: HeldPurchase, tx: Transaction): Promise<void> {
+  const batchSize = ((purchase.row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1) as number;
+  const verdict = judgeWalletTransaction(tx, batchSize);
+  const txHash = tx.hash().toString('hex');
+  await purchase.fail(
+    {
+      code: 'TRANSACTION_FAILED',
+      message: `The wallet transaction executed but did not send this payment: ${verdict.ok ? 'its message is missing' : verdict.detail}.`,
+      details: [{ reason: verdict.ok ? 'MESSAGE_MISSING' : verdict.reason, transaction_hash: txHash }],
+    },
+    'executed without paying',
+    { transaction_hash: txHash },
+  );
+}
+
+const isGram = (member: HeldPurchase): boolean => member.row.paymentMethod === 'gram';
+
+/**
+ * The other members of this purchase's batch in `confirming` that nobody holds, claimed under this
+ * job's owner so it settles them together: `paid` false for those whose payment is not recorded
+ * yet, true for those waiting for delivery. Their own jobs then find nothing to do.
+ */
+export async function adoptBatchSiblings(deps: StepDeps, purchase: HeldPurchase, paid: boolean): Promise<HeldPurchase[]> {
+  const { batchId } = purchase.row;
+  if (!batchId || ((purchase.row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1) < 2) return [];
+  const rows = await deps.transitions.claimBatchSiblings(batchId, purchase.row.id, paid, purchase.owner, deps.config.leaseMs);
+  return rows.map((row) => new HeldPurchase(deps, row, purchase.owner));
+}
+
+/**
+ * Releases a batch's members for their next poll: the first GRAM member is due after `delayMs`
+ * and settles the other GRAM members with it (adoptBatchSiblings); those are due a poll interval
+ * later, only in case it could not. Were they all due together, each job would claim its own row
+ * first and the batch would be polled member by member. USDT members (judged one by one) are due
+ * after `delayMs`.
+ */
+export async function scheduleBatchPoll(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  delayMs: number,
+  changes: Parameters<typeof rescheduleAll>[3] = {},
+  reason?: string,
+  data?: unknown,
+  options: BatchWriteOptions = {},
+): Promise<void> {
+  const first = members.find(isGram);
+  const later = members.filter((member) => isGram(member) && member !== first);
+  const settled = await Promise.allSettled([
+    rescheduleAll(deps, members.filter((member) => !later.includes(member)), delayMs, changes, reason, data, options),
+    rescheduleAll(deps, later, delayMs + deps.config.pollIntervalMs, changes, reason, data, options),
+  ]);
+  for (const result of settled) if (result.status === 'rejected') throw result.reason;
+}
+
+/**
+ * Records one GRAM transaction as the payment of every member whose own message it carries (one
+ * statement) and fails the members it did not pay. Returns the paid members.
+ */
+export async function settlePaidBatch(deps: StepDeps, members: readonly HeldPurchase[], tx: Transaction): Promise<HeldPurchase[]> {
+  const paid: HeldPurchase[] = [];
+  for (const member of members) {
+    if (ownOutMessage(tx, paymentRequestOf(member.row.paymentRequest)!)) paid.push(member);
+    else await failUnpaid(member, tx);
+  }
+  const chain: ChainEvidence = { tx_hash: tx.hash().toString('hex'), lt: tx.lt.toString() };
+  await moveAll(deps, paid, { transactionHash: chain.tx_hash, transactionLt: chain.lt }, 'payment found on chain', chain, { mergeEvidence: { chain } });
+  return paid;
+}
+
+/**
+ * Paid members waiting for Fragment: those it shows delivered complete (one statement per
+ * signal), those past the step's deadline go to reconciliation_required with the evidence, the
+ * rest poll again.
+ */
+export async function settleDeliveries(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
+  const observed = await Promise.all(
+    members.map(async (member) => {
+      const request = paymentRequestOf(member.row.paymentRequest)!;
+      const delivery = await observeDelivery(deps, member.row, deps.fragment.session(request.fragmentSession), member.row.stepStartedAt.getTime());
+      return { member, delivery };
+    }),
+  );
+  const byVia = new Map<DeliveryObservation['via'], Array<{ member: HeldPurchase; delivery: DeliveryObservation }>>();
+  const waiting: HeldPurchase[] = [];
+  for (const entry of observed) {
+    const { member, delivery } = entry;
+    if (delivery.delivered) {
+      byVia.set(delivery.via, [...(byVia.get(delivery.via) ?? []), entry]);
+      continue;
+    }
+    const chain = (member.row.evidence as { chain: ChainEvidence }).chain;
+    if (deps.now() - member.row.stepStartedAt.getTime() > deps.config.maxAges.confirmingMs) {
+      await member.reconcile(
+        { code: 'DELIVERY_UNCONFIRMED', details: [{ ref: member.row.fragmentRef, transaction_hash: chain.tx_hash }] },
+        { chain, fragment_done: false, fragment: delivery.detail, ref: member.row.fragmentRef },
+        'paid on chain but Fragment did not report delivery before the deadline',
+      );
+      continue;
+    }
+    waiting.push(member);
+  }
+  for (const [via, entries] of byVia) {
+    await completeAll(
+      deps,
+      entries.map((entry) => entry.member),
+      `delivered: paid on chain, confirmed, Fragment's ${via} shows this order`,
+      entries.map(({ member, delivery }) => ({ transaction_hash: member.row.transactionHash, fragment: delivery.detail })),
+    );
+  }
+  await scheduleBatchPoll(deps, waiting, deps.config.pollIntervalMs);
+}

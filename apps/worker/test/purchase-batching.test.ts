@@ -1,0 +1,65 @@
+/**
+ * Batching on the sandbox with real PostgreSQL/Redis: purchases of one wallet queued together are
+ * paid by shared externals, each keeps its own order, status and delivery, a batch's BOC is stored
+ * once, and the member that finds the batch's transaction settles its unheld siblings in the same
+ * job.
+ */
+import { WorkerHarness } from './support/worker-harness';
+
+jest.setTimeout(180_000);
+
+let h: WorkerHarness;
+
+beforeAll(async () => {
+  // A long poll interval keeps each batch's other members due well after its first member's poll,
+  // so that poll settles them all however slowly a loaded test machine runs the jobs.
+  h = await WorkerHarness.start({ worker: false, env: { WALLET_BUSY_RETRY_MS: '60000', POLL_INTERVAL_MS: '2000' } });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+it('pays purchases of one wallet with shared externals and settles each batch together', async () => {
+  const seed = h.wallet('base64-v5r1').seed;
+  const created = [];
+  for (const amount of [61, 62, 63, 64, 65, 66, 67, 68]) created.push(await h.createPurchase({ product: 'stars', amount, payment_method: 'gram', username: '@alice', seed }));
+  h.startWorker(16);
+  const rows = await h.waitForAll(created.map((c) => c.id), 90_000);
+
+  expect(rows.map((r) => r.status)).toEqual(rows.map(() => 'completed'));
+  for (const row of rows) {
+    expect(h.deliveredCount(row.fragmentRef)).toBe(1);
+    expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBe(1);
+    expect(h.transactionExists(row.walletAddress!, row.transactionHash!)).toBe(true);
+  }
+  expect(new Set(rows.map((r) => r.fragmentRef)).size).toBe(rows.length);
+
+  const members = new Map<string, typeof rows>();
+  for (const row of rows) members.set(row.batchId!, [...(members.get(row.batchId!) ?? []), row]);
+  // The first prepared purchase finds the wallet free and goes alone; the others wait and share.
+  expect(members.size).toBeLessThan(rows.length);
+
+  const externals = await h.database.pool.query<{ batch_id: string; message_count: number; normalized_hash: string; seqno: number }>(
+    'SELECT batch_id, message_count, normalized_hash, seqno FROM signed_externals WHERE batch_id = ANY($1)',
+    [[...members.keys()]],
+  );
+  expect(externals.rows).toHaveLength(members.size);
+  for (const external of externals.rows) {
+    const batch = members.get(external.batch_id)!;
+    expect(external.message_count).toBe(batch.length);
+    for (const row of batch) expect({ hash: row.normalizedHash, seqno: row.seqno, tx: row.transactionHash }).toEqual({ hash: external.normalized_hash, seqno: external.seqno, tx: batch[0]!.transactionHash });
+  }
+
+  // In a shared batch, the first member's job recorded the payment of every member: their
+  // "payment found on chain" events carry one actor.
+  const [largest] = [...members.values()].sort((a, b) => b.length - a.length);
+  const actors = new Set<string>();
+  for (const row of largest!) {
+    const found = (await h.purchases.events(row.id)).find((e) => e.reason === 'payment found on chain');
+    expect(found).toBeDefined();
+    actors.add(found!.actor);
+  }
+  expect(largest!.length).toBeGreaterThan(1);
+  expect(actors.size).toBe(1);
+});
