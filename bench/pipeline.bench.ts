@@ -8,8 +8,10 @@
  *      p50/p95 from acceptance (202) to completed, and the service's own time: inside worker jobs
  *      minus time awaiting the chain/Fragment (block waits and poll delays fall between jobs and
  *      are excluded), summed per purchase over all its jobs (polls included) and per job. A batch
- *      is charged to the purchase whose job signed it. Under this burst the worker's event loop
- *      is busy, so own time includes queueing behind other purchases' work.
+ *      is charged to the purchase whose job signed it, and its settlement (recording the payment,
+ *      checking delivery) to the purchase whose job settled it, so the total is exact but the
+ *      spread between purchases is wide. Under this burst the worker's event loop is busy, so own
+ *      time includes queueing behind other purchases' work.
  *   2. The same run with batching off (BATCH_MAX=1), and the ratio.
  *   3. Paced: BENCH_PACED_N (100) purchases arriving at BENCH_PACED_RATE (5) per second, below
  *      capacity: the own time each purchase costs when nothing queues.
