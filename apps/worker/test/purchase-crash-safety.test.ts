@@ -37,7 +37,10 @@ describe.each(CRASH_POINTS.map((point) => [point]))('SIGKILL at %s', (point) => 
     const input: PurchaseInput = { product: 'stars', username: '@alice', amount: 50, payment_method: point === 'during_confirming' ? 'usdt' : 'gram', seed: h.wallet('base64-v5r1').seed };
     const created = await h.createPurchase(input);
     const doomed = start({ STARSGATE_CRASH_AT: point });
-    const exit = await Promise.race([doomed.exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const exit = await Promise.race([doomed.exited, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 60_000)))]);
+    // A pending 60 s timer would keep jest's worker process alive after the suite.
+    clearTimeout(timer);
     expect(exit).toEqual({ code: null, signal: 'SIGKILL' });
     const afterCrash = await h.find(created.id);
     expect(['queued', 'preparing', 'sending', 'submitted', 'confirming']).toContain(afterCrash.status);
