@@ -3,7 +3,7 @@
  * applyMany over several held rows (events, evidence merge, lost fences, secret destruction).
  */
 import { randomUUID } from 'node:crypto';
-import { PurchaseTransitions } from '../src/repositories/purchase-transitions';
+import { lookalikeKey, PurchaseTransitions } from '../src/repositories/purchase-transitions';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 let database: TestDatabase;
@@ -106,5 +106,28 @@ describe('applyMany', () => {
     const secrets = await database.pool.query('SELECT ciphertext, wrapped_key, destroyed_at FROM wallet_secrets WHERE purchase_id = ANY($1)', [ids]);
     expect(secrets.rows).toHaveLength(2);
     for (const secret of secrets.rows) expect(secret).toMatchObject({ ciphertext: null, wrapped_key: null, destroyed_at: expect.any(Date) });
+  });
+});
+
+describe('paidLookalikesSince', () => {
+  it('lists paid, not failed look-alikes of several orders in one query, as countPaidLookalikes counts them', async () => {
+    const since = new Date(Date.now() - 60_000);
+    const make = async (username: string, amount: number, paid: boolean, status = 'confirming') => {
+      const id = await insertPurchase(status);
+      await database.pool.query('UPDATE purchases SET username = $2, amount = $3, transaction_hash = $4 WHERE id = $1', [id, username, amount, paid ? 'ab'.repeat(32) : null]);
+    };
+    await make('@Lookalike', 77, true);
+    await make('@lookalike', 77, true, 'completed');
+    await make('@lookalike', 77, false);
+    await make('@lookalike', 77, true, 'failed');
+    await make('@lookalike', 78, true);
+    const orders = [
+      { product: 'stars', username: '@LOOKALIKE', amount: 77 },
+      { product: 'stars', username: '@lookalike', amount: 78 },
+      { product: 'stars', username: '@nobody', amount: 77 },
+    ];
+    const byKey = await transitions.paidLookalikesSince(orders, since);
+    expect(orders.map((order) => byKey.get(lookalikeKey(order))?.length ?? 0)).toEqual([2, 1, 0]);
+    for (const order of orders) expect(byKey.get(lookalikeKey(order))?.length ?? 0).toBe(await transitions.countPaidLookalikes(order, since));
   });
 });

@@ -420,6 +420,15 @@ export class FragmentClient {
    * `statusText` is the visible text of the page's status screen (e.g. "50 Telegram Stars were
    * sent to @alice."), which callers match against their own order before trusting `done`.
    */
+  /**
+   * `pollOrderState` only when no purchase flow holds or waits for this session; undefined
+   * otherwise. For callers to whom the status screen is a fallback not worth queueing behind
+   * every order being created.
+   */
+  async pollOrderStateIfIdle(product: FragmentProduct): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string } | undefined> {
+    return this.mutex.busy() ? undefined : this.pollOrderState(product);
+  }
+
   pollOrderState(product: FragmentProduct): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string }> {
     return this.mutex.run(async () => {
       const state = await this.updateState(product);

@@ -9,6 +9,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export class ReentrantMutex {
   private readonly owner = new AsyncLocalStorage<ReentrantMutex>();
   private tail: Promise<void> = Promise.resolve();
+  /** Holders and waiters (nested re-entrant calls not counted). */
+  private pending = 0;
+
+  /** Whether anyone holds the mutex or waits for it. */
+  busy(): boolean {
+    return this.pending > 0;
+  }
 
   /** Whether the current async context holds this mutex. */
   held(): boolean {
@@ -22,10 +29,12 @@ export class ReentrantMutex {
     this.tail = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await previous;
+    this.pending += 1;
     try {
+      await previous;
       return await this.owner.run(this, task);
     } finally {
+      this.pending -= 1;
       release();
     }
   }

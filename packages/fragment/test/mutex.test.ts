@@ -46,4 +46,20 @@ describe('ReentrantMutex', () => {
     await Promise.all([holder, outsider]);
     expect(log).toEqual(['holder:1', 'holder:nested', 'holder:2', 'outsider']);
   });
+
+  it('is busy while anyone holds or waits for it, and idle again after failures', async () => {
+    const mutex = new ReentrantMutex();
+    expect(mutex.busy()).toBe(false);
+    let busyInside = false;
+    const holder = mutex.run(async () => {
+      await tick();
+      busyInside = mutex.busy();
+    });
+    const waiter = mutex.run(async () => Promise.reject(new Error('boom')));
+    expect(mutex.busy()).toBe(true);
+    await holder;
+    expect(busyInside).toBe(true);
+    await expect(waiter).rejects.toThrow('boom');
+    expect(mutex.busy()).toBe(false);
+  });
 });

@@ -63,6 +63,11 @@ function leaseClaim(owner: string, leaseMs: number) {
   };
 }
 
+/** Orders that look alike in Fragment's history: same recipient (case-insensitive), product and quantity. */
+export function lookalikeKey(order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>): string {
+  return `${order.username.toLowerCase()}|${order.product}|${order.amount}`;
+}
+
 function eventData(event: TransitionEvent | undefined, index: number): string | null {
   const data = event?.dataPerRow ? event.dataPerRow[index] : event?.data;
   return data === undefined ? null : JSON.stringify(data);
@@ -324,6 +329,25 @@ export class PurchaseTransitions {
         ),
       );
     return row?.count ?? 0;
+  }
+
+  /**
+   * `countPaidLookalikes` for many orders with one query: when each paid look-alike created since
+   * `since` was created, by order key (`lookalikeKey`); callers count per purchase.
+   */
+  async paidLookalikesSince(orders: ReadonlyArray<Pick<PurchaseRow, 'product' | 'username' | 'amount'>>, since: Date): Promise<Map<string, Date[]>> {
+    const byKey = new Map<string, Date[]>();
+    if (orders.length === 0) return byKey;
+    const result = await this.db.execute<{ username: string; product: string; amount: number; created_at: string | Date }>(sql`
+      SELECT lower(username) AS username, product, amount, created_at FROM purchases
+      WHERE (lower(username), product, amount) IN (
+              SELECT * FROM unnest(${sql.param(orders.map((o) => o.username.toLowerCase()))}::text[], ${sql.param(orders.map((o) => o.product))}::text[], ${sql.param(orders.map((o) => o.amount))}::int[]))
+        AND created_at >= ${since.toISOString()} AND transaction_hash IS NOT NULL AND status <> 'failed'`);
+    for (const row of result.rows) {
+      const key = lookalikeKey(row);
+      byKey.set(key, [...(byKey.get(key) ?? []), new Date(row.created_at)]);
+    }
+    return byKey;
   }
 
   /** The sealed wallet secret, or null once destroyed. */

@@ -1,6 +1,8 @@
 import { Address, Cell, type Message, type Transaction } from '@ton/core';
+import { lookalikeKey } from '@starsgate/db';
+import { purchaseJobId } from '@starsgate/platform';
 import { judgeWalletTransaction } from '@starsgate/ton';
-import { observeDelivery, type DeliveryObservation } from './delivery-check';
+import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import type { StepDeps } from './step-deps';
 import { completeAll, HeldPurchase, moveAll, rescheduleAll, type BatchWriteOptions } from './transition';
@@ -47,6 +49,9 @@ export async function adoptBatchSiblings(deps: StepDeps, purchase: HeldPurchase,
   const { batchId } = purchase.row;
   if (!batchId || ((purchase.row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1) < 2) return [];
   const rows = await deps.transitions.claimBatchSiblings(batchId, purchase.row.id, paid, purchase.owner, deps.config.leaseMs);
+  // Their own next-poll jobs (for the version before this claim) are stale now: drop them rather
+  // than let each wake up only to find the row moved on. One that cannot be removed exits anyway.
+  await Promise.all(rows.map((row) => deps.queue.remove(purchaseJobId(row.id, row.version - 1)).catch(() => 0)));
   return rows.map((row) => new HeldPurchase(deps, row, purchase.owner));
 }
 
@@ -96,10 +101,11 @@ export async function settlePaidBatch(deps: StepDeps, members: readonly HeldPurc
  * rest poll again.
  */
 export async function settleDeliveries(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
+  const countLookalikes = groupLookalikeCounter(deps, members);
   const observed = await Promise.all(
     members.map(async (member) => {
       const request = paymentRequestOf(member.row.paymentRequest)!;
-      const delivery = await observeDelivery(deps, member.row, deps.fragment.session(request.fragmentSession), member.row.stepStartedAt.getTime());
+      const delivery = await observeDelivery(deps, member.row, deps.fragment.session(request.fragmentSession), member.row.stepStartedAt.getTime(), countLookalikes);
       return { member, delivery };
     }),
   );
@@ -131,4 +137,19 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
     );
   }
   await scheduleBatchPoll(deps, waiting, deps.config.pollIntervalMs);
+}
+
+/**
+ * Paid look-alikes of every member of a group, read with one query on first use (only a member
+ * that the history or status screen may vouch for needs them) and counted per member.
+ */
+function groupLookalikeCounter(deps: StepDeps, members: readonly HeldPurchase[]): LookalikeCounter | undefined {
+  if (members.length < 2) return undefined;
+  const earliest = Math.min(...members.map((member) => member.row.createdAt.getTime())) - CLOCK_SKEW_MS;
+  let read: Promise<Map<string, Date[]>> | undefined;
+  return async (row, since) => {
+    read ??= deps.transitions.paidLookalikesSince(members.map((member) => member.row), new Date(earliest));
+    const createdAt = (await read).get(lookalikeKey(row)) ?? [];
+    return createdAt.filter((at) => at.getTime() >= since.getTime()).length;
+  };
 }

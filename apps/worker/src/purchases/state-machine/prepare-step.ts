@@ -3,7 +3,7 @@ import type { FragmentPaymentMethod } from '@starsgate/fragment';
 import { compareFunds, readBalances, type Balances } from './funds-check';
 import { checkPaymentPolicy } from './payment-policy';
 import { outflow } from './payment-request';
-import { sendStep } from './send-step';
+import { sendStep, type AcceptedRequest } from './send-step';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
 import type { HeldPurchase } from './transition';
@@ -15,7 +15,7 @@ const FRAGMENT_METHOD: Record<string, FragmentPaymentMethod> = { gram: 'ton', us
 /**
  * `preparing`: resolve the payer wallet, create the Fragment order (search → sync → init →
  * link), and accept its payment request only if the policy and the balances allow it. Nothing is
- * signed here: with the request stored, the same job hands the purchase to its wallet's sender.
+ * signed here: the same job hands the accepted request to its wallet's sender, which stores it.
  */
 export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const row = purchase.row;
@@ -28,6 +28,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   const paymentMethod = row.paymentMethod as 'gram' | 'usdt';
 
   let stage = 'wallet';
+  let accepted: AcceptedRequest;
   try {
     const wallet = await resolvePayerWallet(deps, row);
     const account = tonConnectAccount(wallet, config.network);
@@ -75,8 +76,8 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
       return;
     }
 
-    await purchase.move(
-      {
+    accepted = {
+      changes: {
         walletAddress: wallet.address.toRawString(),
         walletVersion: wallet.version,
         fragmentReqId: order.init.reqId,
@@ -86,9 +87,9 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
         attempt: 0,
         stepStartedAt: new Date(deps.now()),
       },
-      'payment request accepted; waiting for the wallet sender',
-      { fragment_req_id: order.init.reqId, ref: verdict.request.ref, currency: verdict.request.currency, amount: verdict.request.jetton?.amount ?? verdict.request.message.amount, valid_until: verdict.request.validUntil },
-    );
+      reason: 'payment request accepted; waiting for the wallet sender',
+      data: { fragment_req_id: order.init.reqId, ref: verdict.request.ref, currency: verdict.request.currency, amount: verdict.request.jetton?.amount ?? verdict.request.message.amount, valid_until: verdict.request.validUntil },
+    };
   } catch (error) {
     if (error instanceof SecretUnavailableError) {
       await purchase.fail({ code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' }, 'secret unavailable');
@@ -104,8 +105,9 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     await purchase.retry(outcome.outcomeUnknown ? `${stage}: outcome unknown, redoing with a fresh order` : `${stage}: transient failure`, { cause: outcome.reason }, outcome.minDelayMs);
     return;
   }
-  // Still holding the claim: go straight to the wallet's sender rather than through another job.
-  await sendStep(deps, purchase);
+  // Still holding the claim: go straight to the wallet's sender rather than through another job;
+  // it stores the accepted request with its first write.
+  await sendStep(deps, purchase, accepted);
 }
 
 /** The payer's USDT jetton wallet: a pure function of master and owner, so one lookup serves a while. */

@@ -5,14 +5,7 @@ import { sharedCall } from './shared-call';
 import { broadcastExternal, signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { enqueueRow, type HeldPurchase } from './transition';
-
-export function walletLeaseName(walletRaw: string): string {
-  return `wallet:${walletRaw}`;
-}
-
-export function batchLeaseOwner(batchId: string): string {
-  return `batch:${batchId}`;
-}
+import { batchLeaseOwner, walletLeaseName, walletsHeldHere } from './wallet-lease';
 
 /**
  * Broadcasts the persisted BOC again. Only ever these bytes: identical bytes are idempotent on
@@ -37,6 +30,7 @@ export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Pro
   const { batchId, walletAddress } = purchase.row;
   if (!batchId || !walletAddress) return;
   await sharedCall(deps.leases, `release:${batchId}`, { now: deps.now(), maxAgeMs: 60_000 }, async () => {
+    walletsHeldHere(deps).delete(walletAddress);
     const released = await deps.leases.releaseOwnedBy(walletLeaseName(walletAddress), batchLeaseOwner(batchId));
     if (released) await wakeNextSender(deps, walletAddress);
   });

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
+import type { PurchaseChanges } from '@starsgate/db';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { confirmBatch } from './confirm-step';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
-import { batchLeaseOwner, wakeNextSender, walletLeaseName } from './recover-step';
+import { wakeNextSender } from './recover-step';
 import { broadcastExternal } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './transition';
 import { assembleBatch } from './wallet-batcher';
+import { batchLeaseOwner, walletLeaseName, walletsHeldHere } from './wallet-lease';
 
 /** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
 function payloadCell(payload: string): Cell {
@@ -18,38 +20,54 @@ function payloadCell(payload: string): Cell {
   return cell;
 }
 
+/** A payment request prepareStep accepted and has not stored yet: the sender stores it with its first write. */
+export interface AcceptedRequest {
+  changes: PurchaseChanges;
+  reason: string;
+  data: unknown;
+}
+
 /**
  * The wallet's sender: holds the wallet lease (one in-flight external per wallet across all
  * replicas), signs one external for every ready purchase of the wallet, persists it for all of
  * them before broadcasting, broadcasts, then confirms each with Fragment (confirmBatch). A busy
  * wallet parks the purchase until the holder wakes it; nobody waits holding a worker slot.
+ * `accepted` is the request prepareStep just accepted: stored by the park or before batching,
+ * so a purchase that finds its wallet busy costs one write.
  */
-export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<void> {
+export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: AcceptedRequest): Promise<void> {
   const { config } = deps;
-  const request = paymentRequestOf(leader.row.paymentRequest)!;
-  if (deps.now() - leader.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
+  const request = paymentRequestOf(accepted ? accepted.changes.paymentRequest : leader.row.paymentRequest)!;
+  if (!accepted && deps.now() - leader.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
     await leader.fail({ code: 'STEP_TIMED_OUT', message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.` }, 'step timed out');
     return;
   }
-  if (request.validUntil < Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5) {
+  if (!accepted && request.validUntil < Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5) {
     // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
     await leader.reschedule(0, { paymentRequest: null, fragmentReqId: null, fragmentRef: null, quoteNano: null, stepStartedAt: new Date(deps.now()) }, 'payment request expired before signing; preparing a fresh one');
     return;
   }
 
   const batchId = randomUUID();
-  const walletRaw = leader.row.walletAddress!;
-  const lease = await deps.leases.acquire(walletLeaseName(walletRaw), batchLeaseOwner(batchId), config.leaseMs);
+  const walletRaw = (accepted?.changes.walletAddress ?? leader.row.walletAddress)!;
+  const heldHere = walletsHeldHere(deps);
+  // A purchase just prepared for a wallet this process is sending from parks without asking.
+  const lease = accepted && heldHere.has(walletRaw) ? null : await deps.leases.acquire(walletLeaseName(walletRaw), batchLeaseOwner(batchId), config.leaseMs);
   if (!lease) {
     // Park until the holder frees the wallet and wakes us. Checked again after parking: a holder
     // that freed the wallet in between saw no parked row, so the wake-up is ours to do.
-    await leader.reschedule(config.walletBusyRetryMs * (0.5 + Math.random()));
-    if (!(await deps.leases.isHeld(walletLeaseName(walletRaw)))) await wakeNextSender(deps, walletRaw);
+    await leader.reschedule(config.walletBusyRetryMs * (0.5 + Math.random()), accepted?.changes, accepted?.reason, accepted?.data);
+    if (!(await deps.leases.isHeld(walletLeaseName(walletRaw)))) {
+      heldHere.delete(walletRaw);
+      await wakeNextSender(deps, walletRaw);
+    }
     return;
   }
+  heldHere.add(walletRaw);
 
   let persisted = false;
   try {
+    if (accepted) await leader.move(accepted.changes, accepted.reason, accepted.data);
     const batch = await assembleBatch(deps, leader);
     try {
       if (batch.leaderShortfall) {
@@ -125,6 +143,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase): Promise<vo
     }
   } finally {
     if (!persisted) {
+      heldHere.delete(walletRaw);
       await deps.leases.release(lease);
       await wakeNextSender(deps, walletRaw);
     }
