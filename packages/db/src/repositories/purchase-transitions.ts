@@ -315,20 +315,7 @@ export class PurchaseTransitions {
    * not the order can be trusted only when it holds at least this many matching rows.
    */
   async countPaidLookalikes(order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>, since: Date): Promise<number> {
-    const [row] = await this.db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(purchases)
-      .where(
-        and(
-          sql`lower(${purchases.username}) = lower(${order.username})`,
-          eq(purchases.product, order.product),
-          eq(purchases.amount, order.amount),
-          sql`${purchases.createdAt} >= ${since.toISOString()}`,
-          isNotNull(purchases.transactionHash),
-          ne(purchases.status, 'failed'),
-        ),
-      );
-    return row?.count ?? 0;
+    return (await this.paidLookalikesSince([order], since)).get(lookalikeKey(order))?.length ?? 0;
   }
 
   /**

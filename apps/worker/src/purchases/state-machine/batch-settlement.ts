@@ -143,8 +143,7 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
  * Paid look-alikes of every member of a group, read with one query on first use (only a member
  * that the history or status screen may vouch for needs them) and counted per member.
  */
-function groupLookalikeCounter(deps: StepDeps, members: readonly HeldPurchase[]): LookalikeCounter | undefined {
-  if (members.length < 2) return undefined;
+function groupLookalikeCounter(deps: StepDeps, members: readonly HeldPurchase[]): LookalikeCounter {
   const earliest = Math.min(...members.map((member) => member.row.createdAt.getTime())) - CLOCK_SKEW_MS;
   let read: Promise<Map<string, Date[]>> | undefined;
   return async (row, since) => {
