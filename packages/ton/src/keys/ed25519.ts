@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 
 /** A key pair in @ton/crypto's layout: `secretKey` = 32-byte seed ‖ 32-byte public key. */
 export interface WalletKeyPair {
@@ -16,12 +16,16 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
  */
 export function keyPairFromSeed(seed: Buffer): WalletKeyPair {
   if (seed.length !== 32) throw new RangeError('an ed25519 seed is 32 bytes');
+  const spki = createPublicKey(privateKeyOf(seed)).export({ format: 'der', type: 'spki' });
+  const publicKey = Buffer.from(spki.subarray(spki.length - 32));
+  return { publicKey, secretKey: Buffer.concat([seed, publicKey]) };
+}
+
+/** node:crypto's key object for a 32-byte ed25519 seed; the DER copy of the seed is wiped at once. */
+function privateKeyOf(seed: Buffer): KeyObject {
   const der = Buffer.concat([PKCS8_ED25519_PREFIX, seed]);
   try {
-    const privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
-    const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
-    const publicKey = Buffer.from(spki.subarray(spki.length - 32));
-    return { publicKey, secretKey: Buffer.concat([seed, publicKey]) };
+    return createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
   } finally {
     der.fill(0);
   }
@@ -34,10 +38,5 @@ export function keyPairFromSeed(seed: Buffer): WalletKeyPair {
  */
 export function signEd25519(data: Buffer, secretKey: Buffer): Buffer {
   if (secretKey.length !== 64) throw new RangeError('secretKey must be 64 bytes (seed ‖ public key)');
-  const der = Buffer.concat([PKCS8_ED25519_PREFIX, secretKey.subarray(0, 32)]);
-  try {
-    return sign(null, data, createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }));
-  } finally {
-    der.fill(0);
-  }
+  return sign(null, data, privateKeyOf(secretKey.subarray(0, 32)));
 }

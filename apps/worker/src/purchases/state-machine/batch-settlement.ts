@@ -22,10 +22,14 @@ export function ownOutMessage(tx: Transaction, request: PaymentRequest): Message
   );
 }
 
+/** How many purchases the external that paid this one carried (recorded when it was signed). */
+function batchSizeOf(purchase: HeldPurchase): number {
+  return (purchase.row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1;
+}
+
 /** The wallet transaction executed but did not send this purchase's payment. */
 export async function failUnpaid(purchase: HeldPurchase, tx: Transaction): Promise<void> {
-  const batchSize = ((purchase.row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1) as number;
-  const verdict = judgeWalletTransaction(tx, batchSize);
+  const verdict = judgeWalletTransaction(tx, batchSizeOf(purchase));
   const txHash = tx.hash().toString('hex');
   await purchase.fail(
     {
@@ -47,7 +51,7 @@ const isGram = (member: HeldPurchase): boolean => member.row.paymentMethod === '
  */
 export async function adoptBatchSiblings(deps: StepDeps, purchase: HeldPurchase, paid: boolean): Promise<HeldPurchase[]> {
   const { batchId } = purchase.row;
-  if (!batchId || ((purchase.row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1) < 2) return [];
+  if (!batchId || batchSizeOf(purchase) < 2) return [];
   const rows = await deps.transitions.claimBatchSiblings(batchId, purchase.row.id, paid, purchase.owner, deps.config.leaseMs);
   // Their own next-poll jobs (for the version before this claim) are stale now: drop them rather
   // than let each wake up only to find the row moved on. One that cannot be removed exits anyway.

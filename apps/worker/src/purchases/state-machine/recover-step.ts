@@ -4,7 +4,7 @@ import { findOwnTransaction } from './chain-lookup';
 import { sharedCall } from './shared-call';
 import { broadcastExternal, signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { enqueueRow, type HeldPurchase } from './transition';
+import { enqueueNext, type HeldPurchase } from './transition';
 import { batchLeaseOwner, walletLeaseName, walletsHeldHere } from './wallet-lease';
 
 /**
@@ -43,7 +43,7 @@ export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Pro
  */
 export async function wakeNextSender(deps: StepDeps, walletRaw: string): Promise<void> {
   const next = await deps.transitions.wakeNextToSend(walletRaw);
-  if (next) await enqueueRow(deps, next);
+  if (next) await enqueueNext(deps, [next]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
 import type { Fence, PurchaseChanges, PurchaseRow } from '@starsgate/db';
-import { enqueuePurchase, enqueuePurchases } from '@starsgate/platform';
+import { enqueuePurchases } from '@starsgate/platform';
 import type { StepDeps } from './step-deps';
 
 /** The row was claimed or changed by someone else: stop without side effects. */
@@ -61,17 +61,9 @@ export class HeldPurchase {
     this.current = row;
   }
 
-  private async write(changes: PurchaseChanges, options: { reason?: string; data?: unknown; release?: boolean } = {}): Promise<PurchaseRow> {
-    const from = this.current.status;
-    const to = changes.status ?? from;
-    const row = await this.deps.transitions.apply(this.fence, changes, {
-      ...(options.reason !== undefined ? { event: { toStatus: to, reason: options.reason, data: options.data } } : {}),
-      fromStatus: from,
-      release: options.release ?? false,
-    });
-    if (!row) throw new LeaseLostError(this.current.id);
-    this.current = row;
-    return row;
+  private async write(changes: PurchaseChanges, options: { reason?: string; data?: unknown; release?: boolean } = {}): Promise<void> {
+    const { lost } = await writeAll(this.deps, [this], changes, { release: options.release ?? false, reason: options.reason, data: options.data });
+    if (lost) throw new LeaseLostError(this.current.id);
   }
 
   /** Status change (or a notable same-status step outcome) that keeps the lease. */
@@ -79,16 +71,9 @@ export class HeldPurchase {
     await this.write({ ...changes, ...(changes.status && changes.status !== this.current.status ? { stepStartedAt: new Date(this.deps.now()) } : {}) }, { reason, data });
   }
 
-  /** Silent bookkeeping write (no event). */
-  async save(changes: PurchaseChanges): Promise<void> {
-    await this.write(changes);
-  }
-
   /** Ends this job: release the lease and run the next step after `delayMs` as a new job. */
   async reschedule(delayMs: number, changes: PurchaseChanges = {}, reason?: string, data?: unknown): Promise<void> {
-    const delay = Math.max(0, Math.round(delayMs));
-    const row = await this.write({ ...changes, nextRunAt: new Date(this.deps.now() + delay) }, { release: true, ...(reason !== undefined ? { reason, data } : {}) });
-    await this.enqueue(row, delay);
+    await rescheduleAll(this.deps, [this], delayMs, changes, reason, data);
   }
 
   /** Retry of the current step after a transient failure: attempt + 1, capped backoff. */
@@ -113,25 +98,11 @@ export class HeldPurchase {
     );
   }
 
-  async complete(changes: PurchaseChanges, reason: string, data?: unknown): Promise<void> {
-    await this.write(
-      { ...changes, status: 'completed', completedAt: new Date(this.deps.now()), stepStartedAt: new Date(this.deps.now()) },
-      { release: true, reason, data },
-    );
-  }
-
   /** Merges keys into the `evidence` jsonb. */
   evidenceWith(extra: Record<string, unknown>): Record<string, unknown> {
     return { ...((this.current.evidence as Record<string, unknown> | null) ?? {}), ...extra };
   }
 
-  private async enqueue(row: PurchaseRow, delayMs: number): Promise<void> {
-    try {
-      await enqueuePurchase(this.deps.queue, row.id, row.version, delayMs);
-    } catch (error) {
-      this.deps.logger.warn('enqueue failed; the sweeper will restore the job', { purchase_id: row.id, error });
-    }
-  }
 }
 
 export interface BatchWriteOptions {
@@ -208,19 +179,18 @@ export async function rescheduleAll(
   if (members.length === 0) return;
   const delay = Math.max(0, Math.round(delayMs));
   const { rows, lost } = await writeAll(deps, members, { ...changes, nextRunAt: new Date(deps.now() + delay) }, { release: true, reason, data, ...options });
-  try {
-    await enqueuePurchases(deps.queue, rows.map((row) => ({ purchaseId: row.id, version: row.version, delayMs: delay })));
-  } catch (error) {
-    deps.logger.warn('enqueue failed; the sweeper will restore the jobs', { purchase_ids: rows.map((row) => row.id), error });
-  }
+  await enqueueNext(deps, rows, delay);
   if (lost) throw new LeaseLostError(lost.row.id);
 }
 
-/** Enqueue the current-version job of a row released elsewhere (batch members). */
-export async function enqueueRow(deps: StepDeps, row: Pick<PurchaseRow, 'id' | 'version'>, delayMs = 0): Promise<void> {
+/**
+ * Enqueues the current-version jobs of released rows in one round trip. A failure is only logged:
+ * the rows are committed, and the sweeper restores any live row's missing job.
+ */
+export async function enqueueNext(deps: StepDeps, rows: ReadonlyArray<Pick<PurchaseRow, 'id' | 'version'>>, delayMs = 0): Promise<void> {
   try {
-    await enqueuePurchase(deps.queue, row.id, row.version, delayMs);
+    await enqueuePurchases(deps.queue, rows.map((row) => ({ purchaseId: row.id, version: row.version, delayMs })));
   } catch (error) {
-    deps.logger.warn('enqueue failed; the sweeper will restore the job', { purchase_id: row.id, error });
+    deps.logger.warn('enqueue failed; the sweeper will restore the jobs', { purchase_ids: rows.map((row) => row.id), error });
   }
 }
