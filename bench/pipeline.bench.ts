@@ -27,7 +27,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { FragmentSessionPool } from '@starsgate/fragment';
+import { FragmentSessionPool, FragmentClient } from '@starsgate/fragment';
+const FP: Record<string, number[]> = {};
+{
+  const proto = FragmentClient.prototype as any;
+  const origCall = proto.call; proto.call = async function (this: any, product: any, method: string, ...rest: any[]) { const t = performance.now(); try { return await origCall.call(this, product, method, ...rest); } finally { (FP[method] ??= []).push(performance.now() - t); } };
+  const origEx = proto.exclusive; proto.exclusive = function (this: any, flow: any) { const q = performance.now(); return origEx.call(this, async (c: any) => { const t = performance.now(); (FP['wait'] ??= []).push(t - q); try { return await flow(c); } finally { (FP['flow'] ??= []).push(performance.now() - t); } }); };
+  process.on('exit', () => { for (const [k, v] of Object.entries(FP)) { v.sort((a, b) => a - b); console.log(k.padEnd(28), v.length, 'p50', v[Math.floor(v.length / 2)]!.toFixed(1), 'p90', v[Math.floor(v.length * 0.9)]!.toFixed(1), 'sum', v.reduce((a, b) => a + b, 0).toFixed(0)); } });
+}
 import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
 import { createPurchaseProcessor } from '../apps/worker/src/purchases/purchase-processor';
 import { WorkerHarness } from '../apps/worker/test/support/worker-harness';
@@ -241,6 +248,18 @@ async function printTimeline(h: WorkerHarness, clockStart: number): Promise<void
     [clockStart],
   );
   for (const r of result.rows) process.stdout.write(`    ${String(r.n).padStart(4)}× ${r.reason.slice(0, 60).padEnd(60)} first ${r.first} ms  median ${r.median} ms  last ${r.last} ms\n`);
+  const batches = await h.database.db.$client.query<{ n: number; accepted: number; signed: number; found: number; delivered: number }>(
+    `SELECT count(DISTINCT p.id)::int AS n,
+            (extract(epoch FROM max(e.created_at) FILTER (WHERE e.reason LIKE 'payment request accepted%')) * 1000 - $1)::int AS accepted,
+            (extract(epoch FROM min(e.created_at) FILTER (WHERE e.reason LIKE 'signed%')) * 1000 - $1)::int AS signed,
+            (extract(epoch FROM min(e.created_at) FILTER (WHERE e.reason LIKE 'payment found%')) * 1000 - $1)::int AS found,
+            (extract(epoch FROM max(e.created_at) FILTER (WHERE e.reason LIKE 'delivered%')) * 1000 - $1)::int AS delivered
+     FROM purchases p JOIN purchase_events e ON e.purchase_id = p.id
+     WHERE p.batch_id IS NOT NULL GROUP BY p.batch_id ORDER BY signed`,
+    [clockStart],
+  );
+  process.stdout.write('    per external: members, last accepted → signed → found on chain → last delivered (ms)\n');
+  for (const b of batches.rows) process.stdout.write(`    ${String(b.n).padStart(4)}  ${b.accepted} → ${b.signed} → ${b.found} → ${b.delivered}\n`);
 }
 
 function line(r: RunResult): string {

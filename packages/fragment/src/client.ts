@@ -2,13 +2,15 @@
  * FragmentClient: the production adapter for Fragment's web API (protocol reference §2–§5, §15).
  *
  * One instance = one Fragment login (one cookie session). Concurrency: every call that reads or
- * moves the page's flow state takes the instance's mutex, so those never overlap (Fragment keeps
- * flow state per cookie session, §12). A purchase flow is several calls (search → sync → init →
- * link); to keep another caller's calls (an availability search, another purchase) from landing
- * between them, run the whole flow inside `client.exclusive(...)` — the mutex is re-entrant, so the
- * flow's own calls go through. `confirm` (it names its order) and `deliveryHistory` (a page read)
- * do not touch that state and skip the mutex. Use one client per login session; do not share a
- * session across processes. Several sessions: `FragmentSessionPool`.
+ * moves the page's flow state takes the instance's flow mutex, so those never overlap (Fragment
+ * keeps flow state per cookie session, §12). A purchase flow is several calls (sync → init →
+ * link); to keep another caller's calls (another purchase) from landing between them, run the
+ * whole flow inside `client.exclusive(...)`, whose client view calls straight through. The search
+ * reads no flow state (its token is stable per username per session, §14.2): searches take their
+ * own lane, one at a time, beside the flow, so the next order's search overlaps this order's init
+ * and link. `confirm` (it names its order) and `deliveryHistory` (a page read) take neither. Use
+ * one client per login session; do not share a session across processes. Several sessions:
+ * `FragmentSessionPool`.
  *
  * Retries: reads (page GETs, search, update…State, updateStarsPrices, get…Link) retry on 429 and
  * 5xx/network/timeout with capped jittered backoff, ≤3 tries, Retry-After ≤60 s honoured. Writes
@@ -25,7 +27,7 @@ import { FragmentError, errorFromText } from './errors';
 import { encodeForm, type FormFields } from './form';
 import { createHash } from 'node:crypto';
 import { htmlToText, parseAjInit, parseCurPrice, parseHistoryRows, parseImgSrc, parsePremiumOptions, parseWalletInit, isCloudflareChallenge, unescapeHtml, type HistoryRow } from './html-parsing';
-import { ReentrantMutex } from './mutex';
+import { Mutex } from './mutex';
 import { ApiHashCache, CookieJar } from './session';
 import { DEFAULT_RETRY_POLICY, DEFAULT_USER_AGENT, Transport, sleep, silentLogger, withRetries, type FragmentLogger, type RetryPolicy } from './transport';
 import type {
@@ -159,7 +161,10 @@ export class FragmentClient {
   private readonly transport: Transport;
   private readonly jar: CookieJar;
   private readonly hash: ApiHashCache;
-  private readonly mutex = new ReentrantMutex();
+  /** Held by every call that reads or moves the page's flow state. */
+  private readonly mutex = new Mutex();
+  /** Searches, one at a time per session, beside the flow. */
+  private readonly searchLane = new Mutex();
   private readonly logger: FragmentLogger;
   private readonly retryPolicy: RetryPolicy;
   private readonly priceChangedRetries: number;
@@ -169,7 +174,7 @@ export class FragmentClient {
   private readonly configuredSessionId: string;
   private readonly syncedAt: Record<FragmentProduct, number> = { stars: 0, premium: 0 };
   /** The product of the last API call: confirm's Referer when the caller names none. */
-  private lastProduct: FragmentProduct = 'stars';
+  private readonly last: { product: FragmentProduct } = { product: 'stars' };
 
   constructor(options: FragmentClientOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
@@ -197,11 +202,21 @@ export class FragmentClient {
   }
 
   /**
-   * Runs `flow` while holding this login's mutex: no other call on this client interleaves.
-   * The client's own methods called inside `flow` pass through (re-entrant).
+   * Runs `flow` while holding this login's flow mutex: no other flow call on this client
+   * interleaves. `flow` gets a view of this client whose calls skip the mutex it already holds;
+   * once `flow` has settled, the view takes the mutex again like the client itself.
    */
   exclusive<T>(flow: (client: this) => Promise<T>): Promise<T> {
-    return this.mutex.run(() => flow(this));
+    return this.locked(async () => {
+      let open = true;
+      const locked = <U>(task: () => Promise<U>): Promise<U> => (open ? task() : this.mutex.run(task));
+      const view = Object.create(this, { locked: { value: locked } }) as this;
+      try {
+        return await flow(view);
+      } finally {
+        open = false;
+      }
+    });
   }
 
   /** Names of the cookies currently held (values never exposed). */
@@ -222,7 +237,7 @@ export class FragmentClient {
 
   /** `search…Recipient`: @username (or `t.me/…`) → the recipient token. */
   searchRecipient(product: FragmentProduct, username: string, amount: number): Promise<RecipientInfo> {
-    return this.mutex.run(async () => {
+    return this.searchLane.run(async () => {
       const routes = ROUTES[product];
       const query = username.trim().replace(/^@/, '');
       if (query === '') throw new TypeError('username is required');
@@ -234,9 +249,6 @@ export class FragmentClient {
         throw new FragmentError('RECIPIENT_NOT_FOUND', `Fragment ${routes.search}: no recipient for this username`, { method: routes.search });
       }
       const details = found as Record<string, unknown>;
-      const flow = this.flows[product];
-      flow.recipient = recipient;
-      flow.amount = amount;
       const photoUrl = typeof details.photo === 'string' ? parseImgSrc(details.photo) : undefined;
       return {
         recipient,
@@ -248,12 +260,12 @@ export class FragmentClient {
 
   /** `update…State` echoing `mode`/`lv`/`dh` (step 2; also the completion poll). */
   syncState(product: FragmentProduct): Promise<OrderState> {
-    return this.mutex.run(() => this.updateState(product));
+    return this.locked(() => this.updateState(product));
   }
 
   /** `updateStarsPrices`: the current price of `quantity` stars (binding only at init). */
   quoteStars(quantity: number): Promise<PriceQuote> {
-    return this.mutex.run(async () => {
+    return this.locked(async () => {
       validateAmount('stars', quantity);
       const json = await this.updateStarsPrices(quantity);
       const html = typeof json.cur_price === 'string' ? json.cur_price : undefined;
@@ -265,7 +277,7 @@ export class FragmentClient {
 
   /** Premium 3/6/12-month prices from the `/premium/gift` option labels (§9). */
   premiumPrices(): Promise<Record<PremiumMonths, PriceQuote>> {
-    return this.mutex.run(async () => {
+    return this.locked(async () => {
       const html = await this.loadPage('premium');
       const options = parsePremiumOptions(html);
       const result: Partial<Record<PremiumMonths, PriceQuote>> = {};
@@ -280,7 +292,7 @@ export class FragmentClient {
 
   /** USD per TON from the Stars page's `ajInit` state, as the decimal string Fragment wrote. */
   tonRate(): Promise<string> {
-    return this.mutex.run(async () => {
+    return this.locked(async () => {
       const html = await this.loadPage('stars');
       const rate = parseAjInit(html).tonRate;
       if (rate === undefined) throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment /stars/buy: no tonRate in ajInit state', { method: 'GET /stars/buy' });
@@ -299,7 +311,7 @@ export class FragmentClient {
     amount: number;
     paymentMethod: FragmentPaymentMethod;
   }): Promise<{ reqId: string; amount: string }> {
-    return this.mutex.run(async () => {
+    return this.locked(async () => {
       const { product, recipient, amount, paymentMethod } = args;
       validateAmount(product, amount);
       if (paymentMethod !== 'ton' && paymentMethod !== 'usdt_ton') throw new TypeError('paymentMethod must be ton or usdt_ton');
@@ -346,7 +358,7 @@ export class FragmentClient {
     device?: TonConnectDevice;
     showSender?: boolean;
   }): Promise<FragmentTransaction> {
-    return this.mutex.run(async () => {
+    return this.locked(async () => {
       const { product, reqId, account } = args;
       validateAccount(account);
       if (!reqId) throw new TypeError('reqId is required');
@@ -391,7 +403,7 @@ export class FragmentClient {
       params[name] = String(value);
     }
     const json = await this.call(
-      args.product ?? this.lastProduct,
+      args.product ?? this.last.product,
       confirmMethod,
       { ...params, boc, account: { ...account }, device: { ...(args.device ?? this.device) } },
       'write',
@@ -416,11 +428,6 @@ export class FragmentClient {
   }
 
   /**
-   * The session's flow state. `done` is about the session's latest order, not a given one:
-   * `statusText` is the visible text of the page's status screen (e.g. "50 Telegram Stars were
-   * sent to @alice."), which callers match against their own order before trusting `done`.
-   */
-  /**
    * `pollOrderState` only when no purchase flow holds or waits for this session; undefined
    * otherwise. For callers to whom the status screen is a fallback not worth queueing behind
    * every order being created.
@@ -429,14 +436,24 @@ export class FragmentClient {
     return this.mutex.busy() ? undefined : this.pollOrderState(product);
   }
 
+  /**
+   * The session's flow state. `done` is about the session's latest order, not a given one:
+   * `statusText` is the visible text of the page's status screen (e.g. "50 Telegram Stars were
+   * sent to @alice."), which callers match against their own order before trusting `done`.
+   */
   pollOrderState(product: FragmentProduct): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string }> {
-    return this.mutex.run(async () => {
+    return this.locked(async () => {
       const state = await this.updateState(product);
       return { mode: state.mode, needUpdate: state.needUpdate, done: state.mode === 'done' && !state.needUpdate, statusText: state.statusText };
     });
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** Runs `task` holding the flow mutex (an `exclusive` view replaces this with a direct call). */
+  private locked<T>(task: () => Promise<T>): Promise<T> {
+    return this.mutex.run(task);
+  }
 
   private async updateState(product: FragmentProduct): Promise<OrderState> {
     const method = ROUTES[product].updateState;
@@ -478,7 +495,7 @@ export class FragmentClient {
    * writes too, since the rejection is definitive.
    */
   private async call(product: FragmentProduct, method: string, fields: FormFields, kind: 'read' | 'write'): Promise<Record<string, unknown>> {
-    this.lastProduct = product;
+    this.last.product = product;
     const body = encodeForm(method, fields);
     const referer = this.referer(product);
     const hash = this.hash.current() ?? (await this.refreshHash(product));

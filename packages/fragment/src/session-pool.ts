@@ -2,7 +2,7 @@ import type { FragmentClient } from './client';
 
 /**
  * Several Fragment login sessions used as one. Fragment allows one purchase flow at a time per
- * session (§12), so a single session serializes every order's search → init → link; with N
+ * session (§12), so a single session serializes every order's sync → init → link; with N
  * sessions N flows run at once. A flow goes to the session with the fewest flows in progress.
  * An order can only be confirmed by the session that created it: callers keep the returned
  * `sessionId` with the order and pass it to `session()` later.
@@ -20,12 +20,20 @@ export class FragmentSessionPool {
     }
   }
 
-  /** Runs `flow` holding one session's flow mutex; resolves with that session's id and the result. */
-  async flow<T>(flow: (client: FragmentClient) => Promise<T>): Promise<{ sessionId: string; result: T }> {
+  /**
+   * Runs `flow` holding one session's flow mutex; resolves with that session's id and the result.
+   * `before` (a search) runs on the same session first, outside the flow mutex, while the
+   * session's current flow goes on; its result is handed to `flow`.
+   */
+  async flow<T, B = undefined>(
+    flow: (client: FragmentClient, before: B) => Promise<T>,
+    before?: (client: FragmentClient) => Promise<B>,
+  ): Promise<{ sessionId: string; result: T }> {
     const client = this.leastBusy();
     this.busy.set(client, (this.busy.get(client) ?? 0) + 1);
     try {
-      const result = await client.exclusive(flow);
+      const prepared = before ? await before(client) : (undefined as B);
+      const result = await client.exclusive((view) => flow(view, prepared));
       return { sessionId: client.sessionId(), result };
     } finally {
       this.busy.set(client, (this.busy.get(client) ?? 1) - 1);

@@ -163,21 +163,57 @@ describe('session mechanics', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 
-  it('serialises concurrent calls on one client and keeps an exclusive flow uninterrupted', async () => {
+  it('keeps an exclusive flow uninterrupted by other flow calls, in arrival order', async () => {
     const seen: string[] = [];
     const client = newClient({ logger: { debug: (m: string) => seen.push(m.replace(/ -> .*/, '')) } });
     const flow = client.exclusive(async (c) => {
       const found = await c.searchRecipient('stars', 'carol', 50);
       return c.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' });
     });
-    const searches = Promise.all(['alice', 'bob', 'dave'].map((u) => client.searchRecipient('stars', u, 50)));
-    const [order, found] = await Promise.all([flow, searches]);
+    const quotes = Promise.all([100, 200].map((quantity) => client.quoteStars(quantity)));
+    const [order, quoted] = await Promise.all([flow, quotes]);
     expect(order.amount).toBe('0.4412');
-    expect(found.map((f) => f.name)).toEqual(['Alice Anders', 'Bob Brown', 'Dave Dias']);
+    expect(quoted).toHaveLength(2);
     const calls = seen.filter((m) => m.startsWith('fragment ') && !m.includes(':'));
     const initAt = calls.findIndex((m) => m.includes('initBuyStarsRequest'));
-    // The flow (page, search, sync, prices, init) ran before any of the other three searches.
-    expect(calls.slice(0, initAt + 1).filter((m) => m.includes('searchStarsRecipient'))).toHaveLength(1);
-    expect(calls.slice(initAt + 1).filter((m) => m.includes('searchStarsRecipient'))).toHaveLength(3);
+    // The flow's sync (update state, prices) and init ran before either outside quote.
+    expect(calls.slice(0, initAt + 1).filter((m) => m.includes('updateStarsPrices'))).toHaveLength(1);
+    expect(calls.slice(initAt + 1).filter((m) => m.includes('updateStarsPrices'))).toHaveLength(2);
+  });
+
+  it('searches beside a flow in progress; flow calls wait for it', async () => {
+    const client = newClient();
+    let releaseFlow!: () => void;
+    const held = client.exclusive(() => new Promise<void>((resolve) => (releaseFlow = resolve)));
+    // The search reads no flow state: it does not wait for the flow.
+    await expect(client.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: 'Alice Anders' });
+    let quoted = false;
+    const quote = client.quoteStars(100).then(() => (quoted = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(quoted).toBe(false);
+    releaseFlow();
+    await held;
+    await quote;
+    expect(quoted).toBe(true);
+  });
+
+  it('lets a flow view skip the mutex only while its flow runs', async () => {
+    const client = newClient();
+    let view!: FragmentClient;
+    // Inside the flow the view calls straight through: waiting for the mutex here would deadlock.
+    await client.exclusive(async (c) => {
+      view = c;
+      await c.quoteStars(50);
+    });
+    let releaseFlow!: () => void;
+    const held = client.exclusive(() => new Promise<void>((resolve) => (releaseFlow = resolve)));
+    let quoted = false;
+    const late = view.quoteStars(100).then(() => (quoted = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(quoted).toBe(false);
+    releaseFlow();
+    await held;
+    await late;
+    expect(quoted).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
-import { ReentrantMutex } from '../src/mutex';
+import { Mutex } from '../src/mutex';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
-describe('ReentrantMutex', () => {
+describe('Mutex', () => {
   it('runs holders one at a time in arrival order', async () => {
-    const mutex = new ReentrantMutex();
+    const mutex = new Mutex();
     const log: string[] = [];
     let active = 0;
     const task = (name: string) =>
@@ -21,34 +21,14 @@ describe('ReentrantMutex', () => {
     expect(log).toEqual(['a:start', 'a:end', 'b:start', 'b:end', 'c:start', 'c:end']);
   });
 
-  it('lets the holder re-enter and releases after a failure', async () => {
-    const mutex = new ReentrantMutex();
-    const nested = await mutex.run(async () => {
-      expect(mutex.held()).toBe(true);
-      return mutex.run(async () => 'inner');
-    });
-    expect(nested).toBe('inner');
-    expect(mutex.held()).toBe(false);
+  it('releases after a failure', async () => {
+    const mutex = new Mutex();
     await expect(mutex.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(mutex.run(async () => 'after')).resolves.toBe('after');
   });
 
-  it('does not let an outside caller in while a holder awaits', async () => {
-    const mutex = new ReentrantMutex();
-    const log: string[] = [];
-    const holder = mutex.run(async () => {
-      log.push('holder:1');
-      await tick();
-      await mutex.run(async () => log.push('holder:nested'));
-      log.push('holder:2');
-    });
-    const outsider = mutex.run(async () => log.push('outsider'));
-    await Promise.all([holder, outsider]);
-    expect(log).toEqual(['holder:1', 'holder:nested', 'holder:2', 'outsider']);
-  });
-
   it('is busy while anyone holds or waits for it, and idle again after failures', async () => {
-    const mutex = new ReentrantMutex();
+    const mutex = new Mutex();
     expect(mutex.busy()).toBe(false);
     let busyInside = false;
     const holder = mutex.run(async () => {

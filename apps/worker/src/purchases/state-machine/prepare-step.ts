@@ -1,5 +1,5 @@
 import { Address } from '@ton/core';
-import type { FragmentPaymentMethod } from '@starsgate/fragment';
+import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { compareFunds, readBalances, type Balances } from './funds-check';
 import { checkPaymentPolicy } from './payment-policy';
 import { outflow } from './payment-request';
@@ -35,14 +35,17 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
 
     stage = 'fragment';
-    const { sessionId, result: order } = await deps.fragment.flow(async (client) => {
-      const recipient = await client.searchRecipient(product, row.username, row.amount);
-      // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
-      // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
-      const init = await client.initRequest({ product, recipient: recipient.recipient, amount: row.amount, paymentMethod: FRAGMENT_METHOD[paymentMethod]! });
-      const transaction = await client.getTransaction({ product, reqId: init.reqId, account });
-      return { init, transaction };
-    });
+    const { sessionId, result: order } = await deps.fragment.flow(
+      async (client, recipient: RecipientInfo) => {
+        // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
+        // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
+        const init = await client.initRequest({ product, recipient: recipient.recipient, amount: row.amount, paymentMethod: FRAGMENT_METHOD[paymentMethod]! });
+        const transaction = await client.getTransaction({ product, reqId: init.reqId, account });
+        return { init, transaction };
+      },
+      // The search reads no flow state: it runs while the session's previous order is created.
+      (client) => client.searchRecipient(product, row.username, row.amount),
+    );
 
     const verdict = checkPaymentPolicy({
       config,
