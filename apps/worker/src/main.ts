@@ -41,6 +41,11 @@ async function main(): Promise<void> {
     now: Date.now,
   });
 
+  void upstreams.fragment.warmUp().then((sessions) => {
+    for (const { sessionId, error } of sessions) {
+      if (error) logger.warn('fragment session not usable at start', { session: sessionId, error: error.message });
+    }
+  });
   const worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, processor, {
     connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
     prefix: config.bullPrefix,

@@ -3,14 +3,14 @@
  *
  * One instance = one Fragment login (one cookie session). Concurrency: every call that reads or
  * moves the page's flow state takes the instance's flow mutex, so those never overlap (Fragment
- * keeps flow state per cookie session, §12). A purchase flow is several calls (sync → init →
- * link); to keep another caller's calls (another purchase) from landing between them, run the
+ * keeps flow state per cookie session, §12). A purchase flow is the calls that move it (sync →
+ * init); to keep another caller's calls (another purchase) from landing between them, run the
  * whole flow inside `client.exclusive(...)`, whose client view calls straight through. The search
  * reads no flow state (its token is stable per username per session, §14.2): searches take their
- * own lane, one at a time, beside the flow, so the next order's search overlaps this order's init
- * and link. `confirm` (it names its order) and `deliveryHistory` (a page read) take neither. Use
- * one client per login session; do not share a session across processes. Several sessions:
- * `FragmentSessionPool`.
+ * own lane, one at a time, beside the flow, so the next order's search overlaps this order's init.
+ * `get…Link` and `confirm` name their order and move only it; they and `deliveryHistory` (a page
+ * read) take no lock. Use one client per login session; do not share a session across processes.
+ * Several sessions: `FragmentSessionPool`.
  *
  * Retries: reads (page GETs, search, update…State, updateStarsPrices, get…Link) retry on 429 and
  * 5xx/network/timeout with capped jittered backoff, ≤3 tries, Retry-After ≤60 s honoured. Writes
@@ -350,32 +350,35 @@ export class FragmentClient {
     });
   }
 
-  /** `get…Link` with `transaction=1`: the TonConnect request to sign, and how to confirm it. */
-  getTransaction(args: {
+  /**
+   * `get…Link` with `transaction=1`: the TonConnect request to sign, and how to confirm it. It
+   * names its order (`id`) and moves only that order (to awaiting payment, §14), not the page's
+   * flow state, so like `confirm` it does not wait for the flow mutex: the session inits the next
+   * order meanwhile.
+   */
+  async getTransaction(args: {
     product: FragmentProduct;
     reqId: string;
     account: TonConnectAccount;
     device?: TonConnectDevice;
     showSender?: boolean;
   }): Promise<FragmentTransaction> {
-    return this.locked(async () => {
-      const { product, reqId, account } = args;
-      validateAccount(account);
-      if (!reqId) throw new TypeError('reqId is required');
-      const method = ROUTES[product].link;
-      const json = await this.read(product, method, {
-        id: reqId,
-        show_sender: args.showSender ?? false,
-        transaction: true,
-        account: { ...account },
-        device: { ...(args.device ?? this.device) },
-      });
-      this.raiseBusinessError(json, method);
-      if (asBoolean(json.evm)) {
-        throw new FragmentError('PAYMENT_METHOD_UNAVAILABLE', `Fragment ${method}: order is for an EVM payment method`, { method });
-      }
-      return this.parseTransaction(json, method);
+    const { product, reqId, account } = args;
+    validateAccount(account);
+    if (!reqId) throw new TypeError('reqId is required');
+    const method = ROUTES[product].link;
+    const json = await this.read(product, method, {
+      id: reqId,
+      show_sender: args.showSender ?? false,
+      transaction: true,
+      account: { ...account },
+      device: { ...(args.device ?? this.device) },
     });
+    this.raiseBusinessError(json, method);
+    if (asBoolean(json.evm)) {
+      throw new FragmentError('PAYMENT_METHOD_UNAVAILABLE', `Fragment ${method}: order is for an EVM payment method`, { method });
+    }
+    return this.parseTransaction(json, method);
   }
 
   /**

@@ -2,8 +2,8 @@ import type { FragmentClient } from './client';
 
 /**
  * Several Fragment login sessions used as one. Fragment allows one purchase flow at a time per
- * session (§12), so a single session serializes every order's sync → init → link; with N
- * sessions N flows run at once. A flow goes to the session with the fewest flows in progress.
+ * session (§12), so a single session serializes every order's sync → init; with N sessions N
+ * flows run at once. A flow goes to the session with the fewest flows in progress.
  * An order can only be confirmed by the session that created it: callers keep the returned
  * `sessionId` with the order and pass it to `session()` later.
  */
@@ -38,6 +38,25 @@ export class FragmentSessionPool {
     } finally {
       this.busy.set(client, (this.busy.get(client) ?? 1) - 1);
     }
+  }
+
+  /**
+   * Reads each session's pages and syncs its flow state for both products, all sessions at once,
+   * so the first orders skip that work, and a dead login shows at start rather than on a
+   * purchase. Never throws: resolves with each session's error, if any.
+   */
+  async warmUp(): Promise<Array<{ sessionId: string; error?: Error }>> {
+    return Promise.all(
+      this.clients.map(async (client) => {
+        try {
+          await client.syncState('stars');
+          await client.syncState('premium');
+          return { sessionId: client.sessionId() };
+        } catch (error) {
+          return { sessionId: client.sessionId(), error: error instanceof Error ? error : new Error(String(error)) };
+        }
+      }),
+    );
   }
 
   /**

@@ -181,12 +181,16 @@ describe('session mechanics', () => {
     expect(calls.slice(initAt + 1).filter((m) => m.includes('updateStarsPrices'))).toHaveLength(2);
   });
 
-  it('searches beside a flow in progress; flow calls wait for it', async () => {
+  it('searches and links beside a flow in progress; flow calls wait for it', async () => {
     const client = newClient();
+    const found = await client.searchRecipient('stars', 'bob', 60);
+    const order = await client.initRequest({ product: 'stars', recipient: found.recipient, amount: 60, paymentMethod: 'ton' });
     let releaseFlow!: () => void;
     const held = client.exclusive(() => new Promise<void>((resolve) => (releaseFlow = resolve)));
-    // The search reads no flow state: it does not wait for the flow.
+    // The search reads no flow state and the link names its order: neither waits for the flow.
     await expect(client.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: 'Alice Anders' });
+    const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() });
+    expect(tx.messages).toHaveLength(1);
     let quoted = false;
     const quote = client.quoteStars(100).then(() => (quoted = true));
     await new Promise((r) => setTimeout(r, 100));

@@ -1,7 +1,8 @@
 /**
  * FragmentSessionPool over real clients and the sandbox's Fragment simulator: flows on different
- * sessions run at the same time, an order is confirmed through the session that created it, and
- * confirm does not wait for a session's flow mutex.
+ * sessions run at the same time, an order is confirmed through the session that created it,
+ * confirm does not wait for a session's flow mutex, and warming up syncs every live session and
+ * names the dead ones.
  */
 import { FragmentClient, FragmentSessionPool } from '../src';
 import { startSimulator, type SimulatorServer } from './support/simulator-server';
@@ -72,6 +73,22 @@ describe('FragmentSessionPool', () => {
     await creator.confirm({ confirmMethod: tx.confirmMethod, confirmParams: tx.confirmParams, boc, account, product: 'stars' });
     releaseFlow();
     await held;
+  });
+
+  it('warms up every session: live ones are synced for their first order, a dead one is named', async () => {
+    const live = newClient();
+    const dead = new FragmentClient({ baseUrl: server.baseUrl, cookies: server.freshCookies().replace(/stel_token=[^;]+/, 'stel_token=00ff'), timeoutMs: 5_000 });
+    const pool = new FragmentSessionPool([live, dead]);
+    const results = await pool.warmUp();
+    expect(results.find((r) => r.sessionId === live.sessionId())).toEqual({ sessionId: live.sessionId() });
+    expect(results.find((r) => r.sessionId === dead.sessionId())!.error).toMatchObject({ kind: 'SESSION_INVALID' });
+
+    // Synced at warm-up: the first order's init needs no state sync of its own.
+    const calls = () => server.sim.stats().calls;
+    const syncsBefore = (calls()['updateStarsBuyState'] ?? 0) + (calls()['updateStarsPrices'] ?? 0);
+    const found = await live.searchRecipient('stars', 'alice', 50);
+    await live.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' });
+    expect((calls()['updateStarsBuyState'] ?? 0) + (calls()['updateStarsPrices'] ?? 0)).toBe(syncsBefore);
   });
 
   it('falls back to the first session for an unknown id', () => {

@@ -35,17 +35,15 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
 
     stage = 'fragment';
-    const { sessionId, result: order } = await deps.fragment.flow(
-      async (client, recipient: RecipientInfo) => {
-        // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
-        // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
-        const init = await client.initRequest({ product, recipient: recipient.recipient, amount: row.amount, paymentMethod: FRAGMENT_METHOD[paymentMethod]! });
-        const transaction = await client.getTransaction({ product, reqId: init.reqId, account });
-        return { init, transaction };
-      },
+    const { sessionId, result: init } = await deps.fragment.flow(
+      // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
+      // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
+      (client, recipient: RecipientInfo) => client.initRequest({ product, recipient: recipient.recipient, amount: row.amount, paymentMethod: FRAGMENT_METHOD[paymentMethod]! }),
       // The search reads no flow state: it runs while the session's previous order is created.
       (client) => client.searchRecipient(product, row.username, row.amount),
     );
+    // The link names its order: the session creates the next order meanwhile.
+    const order = { init, transaction: await deps.fragment.session(sessionId).getTransaction({ product, reqId: init.reqId, account }) };
 
     const verdict = checkPaymentPolicy({
       config,
