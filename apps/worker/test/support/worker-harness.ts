@@ -63,6 +63,7 @@ export interface PurchaseInput {
 export class WorkerHarness {
   worker?: Worker<PurchaseJobData>;
   sweeper?: Sweeper;
+  private warmUp: Promise<unknown> = Promise.resolve();
   private readonly connections: Redis[] = [];
   private constructor(
     private readonly upstream: StartedSandbox | RemoteUpstream,
@@ -146,7 +147,12 @@ export class WorkerHarness {
     return this.upstream;
   }
 
-  startWorker(concurrency = 16, processor: (job: Job<PurchaseJobData>) => Promise<void> = createPurchaseProcessor(this.deps)): void {
+  /**
+   * Starts a worker as the worker's main does (Fragment sessions warm up while the first jobs are
+   * fetched). `paused`: connected but taking no jobs until `runWorker()`.
+   */
+  startWorker(concurrency = 16, processor: (job: Job<PurchaseJobData>) => Promise<void> = createPurchaseProcessor(this.deps), options: { paused?: boolean } = {}): void {
+    this.warmUp = this.deps.fragment.warmUp();
     const connection = createRedisConnection(this.env.REDIS_URL!, { forWorker: true });
     this.connections.push(connection);
     this.worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, processor, {
@@ -155,6 +161,7 @@ export class WorkerHarness {
       concurrency,
       lockDuration: this.config.jobLockMs,
       stalledInterval: this.config.jobLockMs,
+      autorun: !options.paused,
     });
     this.sweeper = new Sweeper({
       purchases: this.purchases,
@@ -165,6 +172,12 @@ export class WorkerHarness {
       intervalMs: this.config.sweepIntervalMs,
     });
     this.sweeper.start();
+  }
+
+  /** A paused worker, once connected and its sessions warm, starts taking jobs. */
+  async runWorker(): Promise<void> {
+    await Promise.all([this.worker!.waitUntilReady(), this.warmUp]);
+    void this.worker!.run();
   }
 
   async stopWorker(): Promise<void> {
