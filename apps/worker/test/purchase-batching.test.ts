@@ -16,6 +16,10 @@ beforeAll(async () => {
   h = await WorkerHarness.start({ worker: false, env: { WALLET_BUSY_RETRY_MS: '60000', POLL_INTERVAL_MS: '2000' } });
 });
 
+afterEach(async () => {
+  await h.stopWorker();
+});
+
 afterAll(async () => {
   await h?.close();
 });
@@ -62,4 +66,25 @@ it('pays purchases of one wallet with shared externals and settles each batch to
   }
   expect(largest!.length).toBeGreaterThan(1);
   expect(actors.size).toBe(1);
+});
+
+it("frees the wallet when its batch lands, before the batch's confirms end", async () => {
+  // Confirms take 1.5 s; the chain lands the batch within a few 200 ms blocks.
+  h.sandbox.fragment!.configure({ faults: { methods: { confirmReq: { latency: { minMs: 1500, maxMs: 1500 } } } } });
+  try {
+    const seed = h.wallet('base64-v5r1').seed;
+    const first = await h.createPurchase({ product: 'stars', amount: 71, payment_method: 'gram', username: '@alice', seed });
+    h.startWorker(16);
+    await h.waitFor(first.id, ['submitted']);
+    const second = await h.createPurchase({ product: 'stars', amount: 72, payment_method: 'gram', username: '@alice', seed });
+    const rows = await h.waitForAll([first.id, second.id], 90_000);
+    expect(rows.map((r) => r.status)).toEqual(['completed', 'completed']);
+    expect(rows[1]!.seqno).toBe(rows[0]!.seqno! + 1);
+
+    const at = async (id: string, reason: string) => (await h.purchases.events(id)).find((e) => e.reason === reason)!.createdAt.getTime();
+    // The second purchase was signed while the first one's confirm was still in flight.
+    expect(await at(second.id, 'signed; persisted before broadcast')).toBeLessThan(await at(first.id, 'confirmed with Fragment'));
+  } finally {
+    h.sandbox.fragment!.configure({ faults: { methods: {} } });
+  }
 });

@@ -20,6 +20,21 @@ export function findOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<Tr
  * poll interval old answers all of them. Never for judging expiry, which needs a lookup made after
  * its own seqno read (handleUnseen).
  */
-export function pollOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<Transaction | null> {
-  return sharedCall(deps.chain, `tx:${row.normalizedHash}`, { now: deps.now(), maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) }, () => findOwnTransaction(deps, row));
+export function pollOwnTransaction(deps: StepDeps, row: PurchaseRow, maxAgeMs = Math.max(50, deps.config.pollIntervalMs / 2)): Promise<Transaction | null> {
+  return sharedCall(deps.chain, `tx:${row.normalizedHash}`, { now: deps.now(), maxAgeMs }, () => findOwnTransaction(deps, row));
+}
+
+/** Looks for a just-broadcast external's transaction every LANDING_POLL_MS from `fromMs` until `untilMs`. */
+export async function watchForLanding(deps: StepDeps, row: PurchaseRow, fromMs: number, untilMs: number): Promise<Transaction | null> {
+  const { landingPollMs } = deps.config;
+  await sleep(fromMs - deps.now());
+  for (;;) {
+    const tx = await pollOwnTransaction(deps, row, landingPollMs / 2);
+    if (tx || deps.now() + landingPollMs > untilMs) return tx;
+    await sleep(landingPollMs);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

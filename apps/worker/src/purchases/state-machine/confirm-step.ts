@@ -2,7 +2,7 @@ import { Address, beginCell, storeMessage, type Message, type Transaction } from
 import { FragmentError } from '@starsgate/fragment';
 import { judgeJettonTransfer } from '@starsgate/ton';
 import { adoptBatchSiblings, failUnpaid, ownOutMessage, scheduleBatchPoll, settleDeliveries, settlePaidBatch, type ChainEvidence } from './batch-settlement';
-import { pollOwnTransaction } from './chain-lookup';
+import { pollOwnTransaction, watchForLanding } from './chain-lookup';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
@@ -65,13 +65,39 @@ function firstLookupAfterMs(deps: StepDeps): number {
 /** At most this many confirms of one batch are in flight at once. */
 const BATCH_CONFIRM_CONCURRENCY = 16;
 
+/** For this many poll intervals past its expected landing, the sender watches a batch's landing. */
+const LANDING_WATCH_POLLS = 3;
+
+/**
+ * The sender, right after its broadcast: looks for the batch's transaction every LANDING_POLL_MS
+ * from when recent externals landed, and frees the wallet as soon as it is found, while the batch
+ * is still being confirmed with Fragment: the wallet's next batch is signed without waiting for
+ * those confirms or for a poll job. Not found within a few poll intervals: the members' polling
+ * goes on as usual. Resolves whether it was found.
+ */
+export async function watchBatchLanding(deps: StepDeps, leader: HeldPurchase, broadcastAt: number): Promise<boolean> {
+  const { landingPollMs, pollIntervalMs } = deps.config;
+  const dueAt = broadcastAt + landingEstimate(deps).firstLookupAfterMs(landingPollMs, 10 * pollIntervalMs);
+  try {
+    const tx = await watchForLanding(deps, leader.row, dueAt, dueAt + LANDING_WATCH_POLLS * pollIntervalMs);
+    if (!tx) return false;
+    landingEstimate(deps).found(leader.row.batchId!, deps.now());
+    await releaseWallet(deps, leader);
+    return true;
+  } catch {
+    // The members' own lookups judge the batch; this was only a head start.
+    return false;
+  }
+}
+
 /**
  * The sender's follow-up to a broadcast batch, still holding every member: confirms each with
- * Fragment, then moves those confirmed to `confirming` together (one statement, one enqueue).
- * A member whose confirm failed is released as `submitted`, and its own job runs `submittedStep`
- * with that step's retries and deadline.
+ * Fragment, then moves those confirmed to `confirming` together (one statement, one enqueue),
+ * due at once if `landed` found the transaction meanwhile. A member whose confirm failed is
+ * released as `submitted`, and its own job runs `submittedStep` with that step's retries and
+ * deadline.
  */
-export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[], broadcastAt: number): Promise<void> {
+export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[], broadcastAt: number, landed: Promise<boolean> = Promise.resolve(false)): Promise<void> {
   const errors = new Array<string | undefined>(members.length);
   let next = 0;
   await Promise.all(
@@ -89,7 +115,7 @@ export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchas
   const failed = members.filter((_, i) => errors[i] !== undefined);
   // The first chain lookup is aimed at when recent externals landed, counted from the broadcast:
   // a large batch's confirms may already have taken part of that time.
-  const firstPollDelayMs = Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime());
+  const firstPollDelayMs = (await landed) ? 0 : Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime());
   const settled = await Promise.allSettled([
     scheduleBatchPoll(deps, members.filter((_, i) => errors[i] === undefined), firstPollDelayMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
       mergeEvidence: { confirm: { ok: true, at: at.toISOString() } },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
 import type { PurchaseChanges } from '@starsgate/db';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
-import { confirmBatch } from './confirm-step';
+import { confirmBatch, watchBatchLanding } from './confirm-step';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
@@ -128,8 +128,9 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       crashAt('after_broadcast_before_confirm');
 
       if (broadcastError === undefined) {
+        const landed = watchBatchLanding(deps, leader, broadcastAt);
         await moveAll(deps, batch.members, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
-        await confirmBatch(deps, batch.members, broadcastAt);
+        await confirmBatch(deps, batch.members, broadcastAt, landed);
       } else {
         // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
         await rescheduleAll(deps, batch.members, config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', { error: broadcastError });
