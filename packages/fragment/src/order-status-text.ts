@@ -1,5 +1,30 @@
 import type { FragmentProduct } from './types';
 
+interface OrderMatcher {
+  handle: RegExp;
+  amount: RegExp;
+}
+
+/** Compiled per order, since a delivery check tests every history row against each order. */
+const matchers = new Map<string, OrderMatcher>();
+const MAX_MATCHERS = 2_000;
+
+function matcherOf(order: { product: FragmentProduct; username: string; amount: number }): OrderMatcher {
+  const handle = order.username.replace(/^@/, '').toLowerCase();
+  const key = `${order.product}:${handle}:${order.amount}`;
+  let matcher = matchers.get(key);
+  if (!matcher) {
+    const duration = order.amount === 12 ? '(?:1 year|12 months)' : `${order.amount} months`;
+    matcher = {
+      handle: new RegExp(`@${handle}(?![a-z0-9_])`),
+      amount: order.product === 'stars' ? new RegExp(`(?<![0-9])${order.amount} telegram stars`) : new RegExp(`telegram premium for ${duration}`),
+    };
+    if (matchers.size >= MAX_MATCHERS) matchers.clear();
+    matchers.set(key, matcher);
+  }
+  return matcher;
+}
+
 /**
  * Fragment's completion state belongs to the cookie session's latest order, so a "done" page can
  * be another order's. Its success screen names what was sent and to whom ("50 Telegram Stars were
@@ -7,10 +32,16 @@ import type { FragmentProduct } from './types';
  * names this order's recipient and quantity before its "done" is believed.
  */
 export function statusTextNamesOrder(statusText: string, order: { product: FragmentProduct; username: string; amount: number }): boolean {
-  const text = statusText.toLowerCase().replace(/(\d)[,\s\u00a0](?=\d{3}\b)/g, '$1');
-  const handle = order.username.replace(/^@/, '').toLowerCase();
-  if (!new RegExp(`@${handle}(?![a-z0-9_])`).test(text)) return false;
-  if (order.product === 'stars') return new RegExp(`(?<![0-9])${order.amount} telegram stars`).test(text);
-  const duration = order.amount === 12 ? '(?:1 year|12 months)' : `${order.amount} months`;
-  return new RegExp(`telegram premium for ${duration}`).test(text);
+  return normalizedTextNamesOrder(normalizeStatusText(statusText), order);
+}
+
+/** Lower case, thousands separators dropped ("1,000" → "1000"): the form the matchers read. */
+export function normalizeStatusText(statusText: string): string {
+  return statusText.toLowerCase().replace(/(\d)[,\s\u00a0](?=\d{3}\b)/g, '$1');
+}
+
+/** `statusTextNamesOrder` for a text already normalized (a history row tested against many orders). */
+export function normalizedTextNamesOrder(text: string, order: { product: FragmentProduct; username: string; amount: number }): boolean {
+  const matcher = matcherOf(order);
+  return matcher.handle.test(text) && matcher.amount.test(text);
 }

@@ -40,7 +40,7 @@ export class LeaseRepository {
 
   /** Whether someone holds `name` now. */
   async isHeld(name: string): Promise<boolean> {
-    const result = await this.db.execute(sql`SELECT 1 FROM leases WHERE name = ${name} AND expires_at > now()`);
+    const result = await this.db.$client.query({ name: 'lease_is_held', text: 'SELECT 1 FROM leases WHERE name = $1 AND expires_at > now()', values: [name] });
     return result.rows.length > 0;
   }
 

@@ -1,4 +1,4 @@
-import { statusTextNamesOrder, type FragmentClient, type HistoryRow } from '@starsgate/fragment';
+import { normalizedTextNamesOrder, normalizeStatusText, statusTextNamesOrder, type FragmentClient, type HistoryRow } from '@starsgate/fragment';
 import type { PurchaseRow } from '@starsgate/db';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
@@ -17,6 +17,18 @@ export interface DeliveryObservation {
 
 /** Our paid look-alikes of an order created since a time (one query each, or a group's shared read). */
 export type LookalikeCounter = (row: PurchaseRow, since: Date) => Promise<number>;
+
+/** One history read serves a whole batch: its dated rows are normalized once, not per member. */
+const normalizedReads = new WeakMap<HistoryRow[], Array<{ at: number; text: string }>>();
+
+function deliveredRows(history: HistoryRow[]): Array<{ at: number; text: string }> {
+  let rows = normalizedReads.get(history);
+  if (!rows) {
+    rows = history.flatMap((entry) => (entry.deliveredAt !== undefined ? [{ at: entry.deliveredAt, text: normalizeStatusText(entry.text) }] : []));
+    normalizedReads.set(history, rows);
+  }
+  return rows;
+}
 
 /**
  * Whether Fragment delivered this purchase's order (protocol §8.3), by two signals:
@@ -39,8 +51,7 @@ export async function observeDelivery(
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const history = await sharedCall<HistoryRow[] | Error>(client, `history:${product}`, reuse, () => client.deliveryHistory(product).catch((error: Error) => error));
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
-  const inHistory =
-    history instanceof Error ? 0 : history.filter((entry) => entry.deliveredAt !== undefined && entry.deliveredAt >= since && statusTextNamesOrder(entry.text, order)).length;
+  const inHistory = history instanceof Error ? 0 : deliveredRows(history).filter((entry) => entry.at >= since && normalizedTextNamesOrder(entry.text, order)).length;
   let needed: number | undefined;
   if (inHistory > 0) {
     needed = await countLookalikes(row, new Date(since));

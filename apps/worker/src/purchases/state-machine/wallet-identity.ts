@@ -100,12 +100,18 @@ export async function resolvePayerWallet(deps: StepDeps, row: PurchaseRow): Prom
   return { contract, version: choice.chosen.version, address: contract.address, publicKey: offline.publicKey };
 }
 
+/** Wallet contracts are built once per key (createWalletContract), so their accounts can be too. */
+const accounts = new WeakMap<PayerWallet['contract'], Partial<Record<'mainnet' | 'testnet', TonConnectAccount>>>();
+
 /** TON Connect `account` of the payer, as Fragment's get…Link and confirm take it. */
 export function tonConnectAccount(wallet: PayerWallet, network: 'mainnet' | 'testnet'): TonConnectAccount {
-  return {
+  let byNetwork = accounts.get(wallet.contract);
+  if (!byNetwork) accounts.set(wallet.contract, (byNetwork = {}));
+  byNetwork[network] ??= Object.freeze({
     address: wallet.address.toRawString(),
     chain: String(NETWORK_GLOBAL_ID[network]) as '-239' | '-3',
     walletStateInit: beginCell().store(storeStateInit(wallet.contract.init)).endCell().toBoc().toString('base64'),
     publicKey: wallet.publicKey.toString('hex'),
-  };
+  });
+  return byNetwork[network];
 }
