@@ -57,6 +57,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
     const app = express();
     app.disable('x-powered-by');
+    // No client of the sandbox revalidates; hashing every body for an ETag only costs CPU.
+    app.set('etag', false);
     app.use('/toncenter', createToncenterRouter(chain));
     app.use('/faucet', createFaucetRouter(chain));
     app.use('/admin', createFaultsRouter(chain));

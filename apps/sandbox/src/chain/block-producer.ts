@@ -1,6 +1,8 @@
 /**
  * Emulated block clock: calls `produce` every `intervalMs` (default 400 ms, mainnet's block time
- * since Catchain 2.0). Ticks never overlap; a slow block delays the next one instead of queueing.
+ * since Catchain 2.0), on a fixed cadence: the time a block takes to emulate does not stretch the
+ * interval, as it would not on a real chain. Ticks never overlap; a block that takes longer than
+ * the interval is followed by the next one at once instead of queueing more.
  */
 export class BlockProducer {
   private timer: NodeJS.Timeout | undefined;
@@ -18,19 +20,19 @@ export class BlockProducer {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.schedule();
+    this.schedule(performance.now() + this.intervalMs);
   }
 
-  private schedule(): void {
+  private schedule(dueAt: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.produce()
         .catch(this.onError)
         .finally(() => {
           this.running = undefined;
-          this.schedule();
+          this.schedule(Math.max(dueAt + this.intervalMs, performance.now()));
         });
-    }, this.intervalMs);
+    }, Math.max(0, dueAt - performance.now()));
   }
 
   /** Stops the clock and waits for a block in progress. */

@@ -8,6 +8,8 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
  */
 export class SeededRandom {
   private counter = 0;
+  private floatBlock: Buffer = Buffer.alloc(0);
+  private floatOffset = 0;
 
   constructor(private readonly seed: string) {}
 
@@ -30,7 +32,14 @@ export class SeededRandom {
 
   /** Uniform float in [0, 1): latency and fault decisions only, never money. */
   float(): number {
-    return this.bytes(6, 'float').readUIntBE(0, 6) / 2 ** 48;
+    // Every API call draws latency and faults: one HMAC block serves five draws.
+    if (this.floatOffset + 6 > this.floatBlock.length) {
+      this.floatBlock = this.bytes(30, 'float');
+      this.floatOffset = 0;
+    }
+    const value = this.floatBlock.readUIntBE(this.floatOffset, 6) / 2 ** 48;
+    this.floatOffset += 6;
+    return value;
   }
 
   /** Uniform integer in [min, max]. */
