@@ -52,10 +52,11 @@ export interface WorkerConfig {
   /** Fragment/chain polling while confirming. */
   pollIntervalMs: number;
   /**
-   * While a just-broadcast external is due to land, its lookup repeats this often (for up to one
-   * poll interval, one lookup per external), so the wallet is free for the next batch sooner.
+   * How often an outcome that is due is looked up again: a just-broadcast external while it is
+   * due to land (one lookup per external, for a few poll intervals), so the wallet is free for the
+   * next batch sooner; a batch's remaining deliveries once Fragment showed its first ones.
    */
-  landingPollMs: number;
+  fastPollMs: number;
   /**
    * A purchase that finds its wallet busy parks; the sender that frees the wallet wakes it. This is
    * the fallback re-check should that wake-up be lost (a crashed sender).
@@ -154,7 +155,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (me
     retryBaseMs: read.integer('RETRY_BASE_MS', 1_000, { min: 10, max: 600_000 }),
     retryMaxMs: read.integer('RETRY_MAX_MS', 60_000, { min: 10, max: 3_600_000 }),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', 1_000, { min: 10, max: 60_000 }),
-    landingPollMs: read.integer('LANDING_POLL_MS', 100, { min: 10, max: 60_000 }),
+    fastPollMs: read.integer('FAST_POLL_MS', 100, { min: 10, max: 60_000 }),
     walletBusyRetryMs: read.integer('WALLET_BUSY_RETRY_MS', 15_000, { min: 10, max: 60_000 }),
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
     minValiditySeconds: read.integer('MIN_VALIDITY_SECONDS', 15, { min: 1, max: 600 }),

@@ -70,6 +70,8 @@ export interface DeliveredOrder {
   quantity: number;
   paymentMethod: TonPaymentMethod;
   txHash: string;
+  /** When Fragment delivered it (simulator clock, ms). */
+  at: number;
 }
 
 const HISTORY_PAGE_ROWS = 1_000;
@@ -196,6 +198,7 @@ export class OrderBook {
       quantity: order.quantity,
       paymentMethod: order.paymentMethod,
       txHash: order.payment.txHash,
+      at: this.clock(),
     });
     this.setStatus(order, 'done');
     this.deliveredOrders.push(order);

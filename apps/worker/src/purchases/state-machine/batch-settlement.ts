@@ -102,23 +102,52 @@ export async function settlePaidBatch(deps: StepDeps, members: readonly HeldPurc
 /**
  * Paid members waiting for Fragment: those it shows delivered complete (one statement per
  * signal), those past the step's deadline go to reconciliation_required with the evidence, the
- * rest poll again.
+ * rest poll again. Fragment delivers a batch's orders close together: once a look showed some,
+ * this job looks again every FAST_POLL_MS, as long as each poll interval brings more, before the
+ * rest poll.
  */
 export async function settleDeliveries(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
+  const { fastPollMs, pollIntervalMs, leaseMs } = deps.config;
+  // The members' leases were taken for leaseMs: the watch ends well before they run out.
+  const watchEndsBy = deps.now() + leaseMs / 2;
+  let waiting = members;
+  let watchUntil: number | undefined;
+  for (let lookedAt = 0; ; ) {
+    const delivered = await settleDeliveriesOnce(deps, waiting, lookedAt);
+    waiting = waiting.filter((member) => !delivered.settled.has(member));
+    if (waiting.length === 0) return;
+    if (delivered.count > 0) watchUntil = Math.min(deps.now() + pollIntervalMs, watchEndsBy);
+    if (watchUntil === undefined || deps.now() + fastPollMs > watchUntil) break;
+    await new Promise((resolve) => setTimeout(resolve, fastPollMs));
+    lookedAt = deps.now();
+  }
+  await scheduleBatchPoll(deps, waiting, pollIntervalMs);
+}
+
+/**
+ * One look at Fragment for `members` (reads made before `notBefore` are not reused): completes the
+ * delivered, reconciles those past the deadline. Returns the members it settled either way and how
+ * many were delivered.
+ */
+async function settleDeliveriesOnce(deps: StepDeps, members: readonly HeldPurchase[], notBefore: number): Promise<{ settled: Set<HeldPurchase>; count: number }> {
   const countLookalikes = groupLookalikeCounter(deps, members);
   const observed = await Promise.all(
     members.map(async (member) => {
       const request = paymentRequestOf(member.row.paymentRequest)!;
-      const delivery = await observeDelivery(deps, member.row, deps.fragment.session(request.fragmentSession), member.row.stepStartedAt.getTime(), countLookalikes);
+      const since = Math.max(member.row.stepStartedAt.getTime(), notBefore);
+      const delivery = await observeDelivery(deps, member.row, deps.fragment.session(request.fragmentSession), since, countLookalikes);
       return { member, delivery };
     }),
   );
   const byVia = new Map<DeliveryObservation['via'], Array<{ member: HeldPurchase; delivery: DeliveryObservation }>>();
-  const waiting: HeldPurchase[] = [];
+  const settled = new Set<HeldPurchase>();
+  let count = 0;
   for (const entry of observed) {
     const { member, delivery } = entry;
     if (delivery.delivered) {
       byVia.set(delivery.via, [...(byVia.get(delivery.via) ?? []), entry]);
+      settled.add(member);
+      count += 1;
       continue;
     }
     const chain = (member.row.evidence as { chain: ChainEvidence }).chain;
@@ -128,9 +157,8 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
         { chain, fragment_done: false, fragment: delivery.detail, ref: member.row.fragmentRef },
         'paid on chain but Fragment did not report delivery before the deadline',
       );
-      continue;
+      settled.add(member);
     }
-    waiting.push(member);
   }
   for (const [via, entries] of byVia) {
     await completeAll(
@@ -140,7 +168,7 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
       entries.map(({ member, delivery }) => ({ transaction_hash: member.row.transactionHash, fragment: delivery.detail })),
     );
   }
-  await scheduleBatchPoll(deps, waiting, deps.config.pollIntervalMs);
+  return { settled, count };
 }
 
 /**

@@ -24,14 +24,14 @@ export function pollOwnTransaction(deps: StepDeps, row: PurchaseRow, maxAgeMs = 
   return sharedCall(deps.chain, `tx:${row.normalizedHash}`, { now: deps.now(), maxAgeMs }, () => findOwnTransaction(deps, row));
 }
 
-/** Looks for a just-broadcast external's transaction every LANDING_POLL_MS from `fromMs` until `untilMs`. */
+/** Looks for a just-broadcast external's transaction every FAST_POLL_MS from `fromMs` until `untilMs`. */
 export async function watchForLanding(deps: StepDeps, row: PurchaseRow, fromMs: number, untilMs: number): Promise<Transaction | null> {
-  const { landingPollMs } = deps.config;
+  const { fastPollMs } = deps.config;
   await sleep(fromMs - deps.now());
   for (;;) {
-    const tx = await pollOwnTransaction(deps, row, landingPollMs / 2);
-    if (tx || deps.now() + landingPollMs > untilMs) return tx;
-    await sleep(landingPollMs);
+    const tx = await pollOwnTransaction(deps, row, fastPollMs / 2);
+    if (tx || deps.now() + fastPollMs > untilMs) return tx;
+    await sleep(fastPollMs);
   }
 }
 

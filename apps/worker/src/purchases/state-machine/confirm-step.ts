@@ -69,15 +69,15 @@ const BATCH_CONFIRM_CONCURRENCY = 16;
 const LANDING_WATCH_POLLS = 3;
 
 /**
- * The sender, right after its broadcast: looks for the batch's transaction every LANDING_POLL_MS
+ * The sender, right after its broadcast: looks for the batch's transaction every FAST_POLL_MS
  * from when recent externals landed, and frees the wallet as soon as it is found, while the batch
  * is still being confirmed with Fragment: the wallet's next batch is signed without waiting for
  * those confirms or for a poll job. Not found within a few poll intervals: the members' polling
  * goes on as usual. Resolves whether it was found.
  */
 export async function watchBatchLanding(deps: StepDeps, leader: HeldPurchase, broadcastAt: number): Promise<boolean> {
-  const { landingPollMs, pollIntervalMs } = deps.config;
-  const dueAt = broadcastAt + landingEstimate(deps).firstLookupAfterMs(landingPollMs, 10 * pollIntervalMs);
+  const { fastPollMs, pollIntervalMs } = deps.config;
+  const dueAt = broadcastAt + landingEstimate(deps).firstLookupAfterMs(fastPollMs, 10 * pollIntervalMs);
   try {
     const tx = await watchForLanding(deps, leader.row, dueAt, dueAt + LANDING_WATCH_POLLS * pollIntervalMs);
     if (!tx) return false;
