@@ -18,16 +18,48 @@ export interface DeliveryObservation {
 /** Our paid look-alikes of an order created since a time (one query each, or a group's shared read). */
 export type LookalikeCounter = (row: PurchaseRow, since: Date) => Promise<number>;
 
-/** One history read serves a whole batch: its dated rows are normalized once, not per member. */
-const normalizedReads = new WeakMap<HistoryRow[], Array<{ at: number; text: string }>>();
+interface DeliveredRow {
+  at: number;
+  /** normalizeStatusText of the row. */
+  text: string;
+}
 
-function deliveredRows(history: HistoryRow[]): Array<{ at: number; text: string }> {
-  let rows = normalizedReads.get(history);
-  if (!rows) {
-    rows = history.flatMap((entry) => (entry.deliveredAt !== undefined ? [{ at: entry.deliveredAt, text: normalizeStatusText(entry.text) }] : []));
-    normalizedReads.set(history, rows);
+/**
+ * One history read serves a whole batch, and the history holds many rows: its dated rows are
+ * normalized once and filed under every `handle#number` pair they name, so each order is tested
+ * only against rows that name its recipient and its quantity.
+ */
+const indexedReads = new WeakMap<HistoryRow[], Map<string, DeliveredRow[]>>();
+
+/** How many rows of one history read, delivered at or after `since`, name this order. */
+export function deliveriesNaming(history: HistoryRow[], order: { product: Product; username: string; amount: number }, since: number): number {
+  return rowsNaming(history, order).filter((row) => row.at >= since).length;
+}
+
+function rowsNaming(history: HistoryRow[], order: { product: Product; username: string; amount: number }): DeliveredRow[] {
+  let index = indexedReads.get(history);
+  if (!index) {
+    index = new Map();
+    for (const entry of history) {
+      if (entry.deliveredAt === undefined) continue;
+      const row = { at: entry.deliveredAt, text: normalizeStatusText(entry.text) };
+      const numbers = new Set(row.text.match(/\d+/g) ?? []);
+      for (const [, handle] of row.text.matchAll(/@([a-z0-9_]+)/g)) {
+        for (const number of numbers) {
+          const key = `${handle}#${number}`;
+          const filed = index.get(key);
+          if (filed) filed.push(row);
+          else index.set(key, [row]);
+        }
+      }
+    }
+    indexedReads.set(history, index);
   }
-  return rows;
+  const handle = order.username.replace(/^@/, '').toLowerCase();
+  // Premium for 12 months reads "1 year" on Fragment's screens.
+  const numbers = order.product === 'premium' && order.amount === 12 ? ['12', '1'] : [String(order.amount)];
+  const candidates = new Set(numbers.flatMap((number) => index.get(`${handle}#${number}`) ?? []));
+  return [...candidates].filter((row) => normalizedTextNamesOrder(row.text, order));
 }
 
 /**
@@ -51,7 +83,7 @@ export async function observeDelivery(
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const history = await sharedCall<HistoryRow[] | Error>(client, `history:${product}`, reuse, () => client.deliveryHistory(product).catch((error: Error) => error));
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
-  const inHistory = history instanceof Error ? 0 : deliveredRows(history).filter((entry) => entry.at >= since && normalizedTextNamesOrder(entry.text, order)).length;
+  const inHistory = history instanceof Error ? 0 : deliveriesNaming(history, order, since);
   let needed: number | undefined;
   if (inHistory > 0) {
     needed = await countLookalikes(row, new Date(since));
