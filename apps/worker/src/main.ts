@@ -13,6 +13,7 @@ import {
 } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
+import { sleep } from './purchases/state-machine/step-deps';
 import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
 import { Sweeper } from './sweeper/sweeper';
 import { createUpstreams } from './upstreams';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     logger,
     workerId: `worker-${randomUUID().slice(0, 8)}`,
     now: Date.now,
+    sleep,
   });
 
   void upstreams.fragment.warmUp().then((sessions) => {

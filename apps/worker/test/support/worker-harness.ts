@@ -19,7 +19,7 @@ import type { DemoWallet } from '../../../sandbox/src/demo/demo-wallets';
 import { parseIndexed } from '../../../sandbox/src/chain/transaction-index';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
 import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
-import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
+import { sleep, type StepDeps } from '../../src/purchases/state-machine/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
 
 export const FAST_FRAGMENT: FragmentConfigPatch = {
@@ -134,6 +134,7 @@ export class WorkerHarness {
       logger,
       workerId: `test-${randomBytes(3).toString('hex')}`,
       now: Date.now,
+      sleep,
     };
     const harness = new WorkerHarness(sandbox, database, redis, queue, bullPrefix, vault, secretKeyEnv, env, config, chain, new PurchaseRepository(database.db), deps);
     harness.connections.push(queueConnection);

@@ -118,7 +118,7 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
     if (waiting.length === 0) return;
     if (delivered.count > 0) watchUntil = Math.min(deps.now() + pollIntervalMs, watchEndsBy);
     if (watchUntil === undefined || deps.now() + fastPollMs > watchUntil) break;
-    await new Promise((resolve) => setTimeout(resolve, fastPollMs));
+    await deps.sleep(fastPollMs);
     lookedAt = deps.now();
   }
   await scheduleBatchPoll(deps, waiting, pollIntervalMs);

@@ -27,14 +27,10 @@ export function pollOwnTransaction(deps: StepDeps, row: PurchaseRow, maxAgeMs = 
 /** Looks for a just-broadcast external's transaction every FAST_POLL_MS from `fromMs` until `untilMs`. */
 export async function watchForLanding(deps: StepDeps, row: PurchaseRow, fromMs: number, untilMs: number): Promise<Transaction | null> {
   const { fastPollMs } = deps.config;
-  await sleep(fromMs - deps.now());
+  await deps.sleep(fromMs - deps.now());
   for (;;) {
     const tx = await pollOwnTransaction(deps, row, fastPollMs / 2);
     if (tx || deps.now() + fastPollMs > untilMs) return tx;
-    await sleep(fastPollMs);
+    await deps.sleep(fastPollMs);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

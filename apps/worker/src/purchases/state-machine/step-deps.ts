@@ -20,4 +20,15 @@ export interface StepDeps {
   workerId: string;
   /** Wall clock, ms (tests never need to fake it; kept injectable for clarity). */
   now: () => number;
+  /**
+   * Waits inside a job for an upstream outcome that is due (a batch landing, the rest of a
+   * batch's deliveries): the only place a step pauses. Injectable so such waits can be told
+   * apart from the service's own time (bench:pipeline).
+   */
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** `StepDeps.sleep` on the wall clock. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
