@@ -26,7 +26,7 @@ interface DeliveredRow {
 
 /**
  * One history read serves a whole batch, and the history holds many rows: its dated rows are
- * normalized once and filed under every `handle#number` pair they name, so each order is tested
+ * normalized once and filed under every `handle#quantity` pair they name, so each order is tested
  * only against rows that name its recipient and its quantity.
  */
 const indexedReads = new WeakMap<HistoryRow[], Map<string, DeliveredRow[]>>();
@@ -43,7 +43,8 @@ function rowsNaming(history: HistoryRow[], order: { product: Product; username: 
     for (const entry of history) {
       if (entry.deliveredAt === undefined) continue;
       const row = { at: entry.deliveredAt, text: normalizeStatusText(entry.text) };
-      const numbers = new Set(row.text.match(/\d+/g) ?? []);
+      // Only the quantities the order matchers look for: "<n> telegram stars", "telegram premium for <n> …".
+      const numbers = new Set([...row.text.matchAll(/(\d+) telegram stars|telegram premium for (\d+)/g)].map((match) => match[1] ?? match[2]!));
       for (const [, handle] of row.text.matchAll(/@([a-z0-9_]+)/g)) {
         for (const number of numbers) {
           const key = `${handle}#${number}`;
