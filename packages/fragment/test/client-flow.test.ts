@@ -23,6 +23,29 @@ function newClient(options: Partial<ConstructorParameters<typeof FragmentClient>
   return new FragmentClient({ baseUrl: server.baseUrl, cookies: server.freshCookies(), timeoutMs: 5_000, ...options });
 }
 
+/** Holds the client's flow mutex until `release()`. */
+function holdFlow(client: FragmentClient): { release(): Promise<void> } {
+  let releaseFlow!: () => void;
+  const held = client.exclusive(() => new Promise<void>((resolve) => (releaseFlow = resolve)));
+  return {
+    release: async () => {
+      releaseFlow();
+      await held;
+    },
+  };
+}
+
+/** `call` does not settle while `flow` is held, and does once it is released. */
+async function expectToWaitFor(flow: { release(): Promise<void> }, call: Promise<unknown>): Promise<void> {
+  let settled = false;
+  const done = call.then(() => (settled = true));
+  await new Promise((r) => setTimeout(r, 100));
+  expect(settled).toBe(false);
+  await flow.release();
+  await done;
+  expect(settled).toBe(true);
+}
+
 async function waitDone(client: FragmentClient, product: 'stars' | 'premium'): Promise<string[]> {
   const modes: string[] = [];
   const deadline = Date.now() + 15_000;
@@ -185,20 +208,12 @@ describe('session mechanics', () => {
     const client = newClient();
     const found = await client.searchRecipient('stars', 'bob', 60);
     const order = await client.initRequest({ product: 'stars', recipient: found.recipient, amount: 60, paymentMethod: 'ton' });
-    let releaseFlow!: () => void;
-    const held = client.exclusive(() => new Promise<void>((resolve) => (releaseFlow = resolve)));
+    const flow = holdFlow(client);
     // The search reads no flow state and the link names its order: neither waits for the flow.
     await expect(client.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: 'Alice Anders' });
     const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() });
     expect(tx.messages).toHaveLength(1);
-    let quoted = false;
-    const quote = client.quoteStars(100).then(() => (quoted = true));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(quoted).toBe(false);
-    releaseFlow();
-    await held;
-    await quote;
-    expect(quoted).toBe(true);
+    await expectToWaitFor(flow, client.quoteStars(100));
   });
 
   it('lets a flow view skip the mutex only while its flow runs', async () => {
@@ -209,15 +224,7 @@ describe('session mechanics', () => {
       view = c;
       await c.quoteStars(50);
     });
-    let releaseFlow!: () => void;
-    const held = client.exclusive(() => new Promise<void>((resolve) => (releaseFlow = resolve)));
-    let quoted = false;
-    const late = view.quoteStars(100).then(() => (quoted = true));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(quoted).toBe(false);
-    releaseFlow();
-    await held;
-    await late;
-    expect(quoted).toBe(true);
+    const flow = holdFlow(client);
+    await expectToWaitFor(flow, view.quoteStars(100));
   });
 });
