@@ -172,6 +172,7 @@ export class FragmentClient {
   private readonly flows: Record<FragmentProduct, FlowState>;
   private readonly syncMaxAgeMs: number;
   private readonly configuredSessionId: string;
+  private readonly configuredAccountId: string;
   private readonly syncedAt: Record<FragmentProduct, number> = { stars: 0, premium: 0 };
   /** The product of the last API call: confirm's Referer when the caller names none. */
   private readonly last: { product: FragmentProduct } = { product: 'stars' };
@@ -180,6 +181,8 @@ export class FragmentClient {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
     this.jar = new CookieJar(options.cookies ?? '');
     this.configuredSessionId = createHash('sha256').update(this.jar.get('stel_ssid') ?? this.jar.cookieHeader()).digest('hex').slice(0, 12);
+    const token = this.jar.get('stel_token');
+    this.configuredAccountId = token !== undefined ? createHash('sha256').update(`account:${token}`).digest('hex').slice(0, 12) : this.configuredSessionId;
     this.logger = { ...silentLogger, ...options.logger };
     this.hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -231,6 +234,14 @@ export class FragmentClient {
    */
   sessionId(): string {
     return this.configuredSessionId;
+  }
+
+  /**
+   * A stable, non-secret name for the Telegram login (`stel_token`, §4) this session belongs to:
+   * sessions of one account see one purchase history. Without a login cookie, the session's id.
+   */
+  accountId(): string {
+    return this.configuredAccountId;
   }
 
   // ---------------------------------------------------------------- public API

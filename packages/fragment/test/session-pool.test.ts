@@ -91,6 +91,16 @@ describe('FragmentSessionPool', () => {
     expect((calls()['updateStarsBuyState'] ?? 0) + (calls()['updateStarsPrices'] ?? 0)).toBe(syncsBefore);
   });
 
+  it('names the account a session belongs to: sessions of one login share it', () => {
+    const a = newClient();
+    const b = newClient();
+    const other = new FragmentClient({ baseUrl: server.baseUrl, cookies: server.freshCookies().replace(/stel_token=[^;]+/, 'stel_token=00ff') });
+    expect(a.sessionId()).not.toBe(b.sessionId());
+    expect(a.accountId()).toBe(b.accountId());
+    expect(other.accountId()).not.toBe(a.accountId());
+    expect(a.accountId()).toMatch(/^[0-9a-f]{12}$/);
+  });
+
   it('falls back to the first session for an unknown id', () => {
     const pool = new FragmentSessionPool([newClient(), newClient()]);
     expect(pool.session('not-a-session')).toBe(pool.clients[0]);

@@ -82,7 +82,8 @@ export async function observeDelivery(
   const product = row.product as Product;
   const order = { product, username: row.username, amount: row.amount };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
-  const history = await sharedCall<HistoryRow[] | Error>(client, `history:${product}`, reuse, () => client.deliveryHistory(product).catch((error: Error) => error));
+  // The history belongs to the account: one read serves every session logged in to it.
+  const history = await sharedCall<HistoryRow[] | Error>(deps.fragment, `history:${product}:${client.accountId()}`, reuse, () => client.deliveryHistory(product).catch((error: Error) => error));
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
   const inHistory = history instanceof Error ? 0 : deliveriesNaming(history, order, since);
   let needed: number | undefined;
