@@ -36,6 +36,20 @@ function optionalCell(value: unknown): Cell | undefined {
   return typeof value === 'string' && value.length > 0 ? Cell.fromBase64(value) : undefined;
 }
 
+/** Every wallet of one version runs the same code: its hash is computed once per code BOC. */
+const codeHashes = new Map<string, string>();
+
+function codeHashOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  let hash = codeHashes.get(value);
+  if (hash === undefined) {
+    hash = Cell.fromBase64(value).hash().toString('hex');
+    if (codeHashes.size >= 64) codeHashes.clear();
+    codeHashes.set(value, hash);
+  }
+  return hash;
+}
+
 /**
  * ChainClient over toncenter's HTTP API (v2 for state, get-methods, sending and raw transactions;
  * v3 for lookups by message hash). Uses only: v2 getAddressInformation, getWalletInformation,
@@ -80,8 +94,7 @@ export class ToncenterChainClient implements ChainClient {
     const lastTransaction = last && lastLt > 0n && typeof last['hash'] === 'string' ? { lt: lastLt, hash: hashToHex(last['hash']) } : undefined;
     const state = r['state'];
     if (state === 'active') {
-      const code = optionalCell(r['code']);
-      return { status: 'active', balance, codeHash: code?.hash().toString('hex'), data: optionalCell(r['data']), lastTransaction };
+      return { status: 'active', balance, codeHash: codeHashOf(r['code']), data: optionalCell(r['data']), lastTransaction };
     }
     if (state === 'frozen') return { status: 'frozen', balance, lastTransaction };
     if (state === 'uninitialized' || state === 'uninit' || state === 'nonexist') {

@@ -7,7 +7,7 @@ import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
 import { wakeNextSender } from './recover-step';
-import { broadcastExternal } from './signed-external';
+import { broadcastExternal, rememberSignedBoc } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './transition';
 import { assembleBatch } from './wallet-batcher';
@@ -115,6 +115,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       if (!rows) throw new LeaseLostError(leader.row.id);
       persisted = true;
       rows.forEach((row, index) => batch.members[index]!.adopt(row));
+      rememberSignedBoc(deps, batchId, signed.boc);
       crashAt('after_persist_before_broadcast');
 
       let broadcastError: string | undefined;
