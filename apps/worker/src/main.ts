@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
 import { connectDatabase, LeaseRepository, migrateDatabase, PurchaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
 import {
@@ -13,7 +14,6 @@ import {
 } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
-import { sleep } from './purchases/state-machine/step-deps';
 import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
 import { Sweeper } from './sweeper/sweeper';
 import { createUpstreams } from './upstreams';

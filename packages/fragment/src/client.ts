@@ -157,6 +157,11 @@ function decimalText(value: unknown): string | undefined {
   return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? text : undefined;
 }
 
+/** 12 hex of SHA-256: a stable, non-secret name for a credential. */
+function shortId(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
 export class FragmentClient {
   private readonly transport: Transport;
   private readonly jar: CookieJar;
@@ -180,9 +185,9 @@ export class FragmentClient {
   constructor(options: FragmentClientOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
     this.jar = new CookieJar(options.cookies ?? '');
-    this.configuredSessionId = createHash('sha256').update(this.jar.get('stel_ssid') ?? this.jar.cookieHeader()).digest('hex').slice(0, 12);
+    this.configuredSessionId = shortId(this.jar.get('stel_ssid') ?? this.jar.cookieHeader());
     const token = this.jar.get('stel_token');
-    this.configuredAccountId = token !== undefined ? createHash('sha256').update(`account:${token}`).digest('hex').slice(0, 12) : this.configuredSessionId;
+    this.configuredAccountId = token !== undefined ? shortId(`account:${token}`) : this.configuredSessionId;
     this.logger = { ...silentLogger, ...options.logger };
     this.hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
 import type { PurchaseRow } from '@starsgate/db';
 import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
@@ -13,7 +14,6 @@ import { HeldPurchase, LeaseLostError } from './state-machine/transition';
 export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
 
 const TERMINAL = new Set(['completed', 'failed', 'reconciliation_required']);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Runs the step the row's state calls for. Each step ends by releasing or by a terminal write. */
 async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {

@@ -5,6 +5,7 @@
  * same offline wallet resolution, same sealed secret) and enqueued.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Address } from '@ton/core';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -19,7 +20,7 @@ import type { DemoWallet } from '../../../sandbox/src/demo/demo-wallets';
 import { parseIndexed } from '../../../sandbox/src/chain/transaction-index';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
 import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
-import { sleep, type StepDeps } from '../../src/purchases/state-machine/step-deps';
+import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
 
 export const FAST_FRAGMENT: FragmentConfigPatch = {

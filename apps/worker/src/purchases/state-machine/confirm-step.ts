@@ -11,13 +11,16 @@ import { signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { rescheduleAll, type HeldPurchase } from './transition';
 
-/** Fragment's confirm for one purchase: its order, the batch's external BOC, its payer account. */
-async function confirmWithFragment(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+/**
+ * Fragment's confirm for one purchase: its order, the batch's external BOC (read from storage
+ * unless the caller holds the bytes it just persisted), its payer account.
+ */
+async function confirmWithFragment(deps: StepDeps, purchase: HeldPurchase, boc?: string): Promise<void> {
   const request = paymentRequestOf(purchase.row.paymentRequest)!;
   await deps.fragment.session(request.fragmentSession).confirm({
     confirmMethod: request.confirmMethod,
     confirmParams: request.confirmParams,
-    boc: await signedBocOf(deps, purchase.row),
+    boc: boc ?? (await signedBocOf(deps, purchase.row)),
     account: request.account,
     product: request.product,
   });
@@ -91,20 +94,20 @@ export async function watchBatchLanding(deps: StepDeps, leader: HeldPurchase, br
 }
 
 /**
- * The sender's follow-up to a broadcast batch, still holding every member: confirms each with
- * Fragment, then moves those confirmed to `confirming` together (one statement, one enqueue),
+ * The sender's follow-up to a broadcast batch (`boc`, as persisted), still holding every member:
+ * confirms each with Fragment, then moves those confirmed to `confirming` together (one statement, one enqueue),
  * due at once if `landed` found the transaction meanwhile. A member whose confirm failed is
  * released as `submitted`, and its own job runs `submittedStep` with that step's retries and
  * deadline.
  */
-export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[], broadcastAt: number, landed: Promise<boolean> = Promise.resolve(false)): Promise<void> {
+export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[], boc: string, broadcastAt: number, landed: Promise<boolean>): Promise<void> {
   const errors = new Array<string | undefined>(members.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(BATCH_CONFIRM_CONCURRENCY, members.length) }, async () => {
       while (next < members.length) {
         const index = next++;
-        errors[index] = await confirmWithFragment(deps, members[index]!).then(
+        errors[index] = await confirmWithFragment(deps, members[index]!, boc).then(
           () => undefined,
           (error: unknown) => (error instanceof Error ? error.message : String(error)),
         );

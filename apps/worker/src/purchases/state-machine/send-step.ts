@@ -7,7 +7,7 @@ import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
 import { wakeNextSender } from './recover-step';
-import { broadcastExternal, rememberSignedBoc } from './signed-external';
+import { broadcastExternal } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './transition';
 import { assembleBatch } from './wallet-batcher';
@@ -115,7 +115,6 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       if (!rows) throw new LeaseLostError(leader.row.id);
       persisted = true;
       rows.forEach((row, index) => batch.members[index]!.adopt(row));
-      rememberSignedBoc(deps, batchId, signed.boc);
       crashAt('after_persist_before_broadcast');
 
       let broadcastError: string | undefined;
@@ -131,7 +130,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       if (broadcastError === undefined) {
         const landed = watchBatchLanding(deps, leader, broadcastAt);
         await moveAll(deps, batch.members, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
-        await confirmBatch(deps, batch.members, broadcastAt, landed);
+        await confirmBatch(deps, batch.members, signed.boc, broadcastAt, landed);
       } else {
         // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
         await rescheduleAll(deps, batch.members, config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', { error: broadcastError });

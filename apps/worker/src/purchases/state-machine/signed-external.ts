@@ -18,11 +18,6 @@ export function signedBocOf(deps: StepDeps, row: PurchaseRow): Promise<string> {
   });
 }
 
-/** The sender just persisted these bytes for `batchId`: its members' confirms need not read them back. */
-export function rememberSignedBoc(deps: StepDeps, batchId: string, boc: string): void {
-  void sharedCall(deps.transitions, `external:${batchId}`, { now: deps.now(), maxAgeMs: REUSE_MS }, async () => boc);
-}
-
 /** A broadcast accepted this recently stands for every member that would repeat it. */
 const REBROADCAST_AFTER_MS = 2_000;
 

@@ -27,8 +27,3 @@ export interface StepDeps {
    */
   sleep: (ms: number) => Promise<void>;
 }
-
-/** `StepDeps.sleep` on the wall clock. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
