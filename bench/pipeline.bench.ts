@@ -7,8 +7,9 @@
  *      clients while the worker runs, batching on: purchases/s,
  *      p50/p95 from acceptance (202) to completed, and the service's own time: inside worker jobs
  *      minus time awaiting the chain/Fragment (block waits and poll delays fall between jobs or in
- *      a step's waits for a due outcome, and are excluded), summed per purchase over all its jobs
- *      (polls included) and per job. A batch
+ *      a step's waits for a due outcome, and are excluded; so is waiting for an answer another job
+ *      asked for), summed per purchase over all its jobs (polls included) and per job, with each
+ *      step's PostgreSQL statements and their time. A batch
  *      is charged to the purchase whose job signed it, and its settlement (recording the payment,
  *      checking delivery) to the purchase whose job settled it, so the total is exact but the
  *      spread between purchases is wide. Under this burst the worker's event loop is busy, so own
@@ -33,6 +34,7 @@ import { performance } from 'node:perf_hooks';
 import { FragmentSessionPool } from '@starsgate/fragment';
 import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
 import { createPurchaseProcessor } from '../apps/worker/src/purchases/purchase-processor';
+import { sharedCallObserver } from '../apps/worker/src/purchases/state-machine/shared-call';
 import { WorkerHarness } from '../apps/worker/test/support/worker-harness';
 import { startRemoteSandbox } from './support/remote-sandbox';
 
@@ -73,6 +75,10 @@ interface UpstreamClock {
   upstreamMs: number;
   /** The status the job found its purchase in (its step). */
   step?: string;
+  /** Of the own time: waiting for a pooled PostgreSQL connection, and statements in flight. */
+  pgWaitMs: number;
+  pgMs: number;
+  pgCount: number;
 }
 
 const als = new AsyncLocalStorage<UpstreamClock>();
@@ -104,6 +110,45 @@ function timed<T extends object>(target: T): T {
       };
     },
   });
+}
+
+type Callback = (...args: unknown[]) => void;
+const countedPools = new WeakSet<object>();
+
+/**
+ * Splits out own time's PostgreSQL part: statements through the pool (`query`: wait for a pooled
+ * connection, then the round trip), and of that the wait. Attributed to the job that issued the
+ * call, captured when called: pg-pool runs a waiting caller's callback from whichever job
+ * released the connection. Patches the pool class once.
+ */
+function countPostgres(pool: object): void {
+  const proto = Object.getPrototypeOf(pool) as { query: Callback; connect: Callback };
+  if (countedPools.has(proto)) return;
+  countedPools.add(proto);
+  const track = (field: 'pgMs' | 'pgWaitMs', args: unknown[], call: (args: unknown[]) => unknown) => {
+    const clock = als.getStore();
+    if (!clock) return call(args);
+    const started = performance.now();
+    const done = () => {
+      clock[field] += performance.now() - started;
+      if (field === 'pgMs') clock.pgCount += 1;
+    };
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      return call([...args.slice(0, -1), (...results: unknown[]) => { done(); (last as Callback)(...results); }]);
+    }
+    const result = call(args);
+    if (result instanceof Promise) return result.finally(done);
+    done();
+    return result;
+  };
+  const { query, connect } = proto;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    return track('pgMs', args, (a) => query.apply(this, a));
+  };
+  proto.connect = function (this: unknown, ...args: unknown[]) {
+    return track('pgWaitMs', args, (a) => connect.apply(this, a));
+  };
 }
 
 function percentile(values: number[], p: number): number {
@@ -145,33 +190,42 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
   });
   try {
     if (measureOwnTime) {
+      countPostgres(h.database.pool);
       h.deps.chain = timed(h.deps.chain);
       h.deps.fragment = new FragmentSessionPool(h.deps.fragment.clients.map(timed));
       // A step's in-job waits (for a landing or deliveries that are due) are upstream time too.
       const waits = timed({ sleep: h.deps.sleep });
+      const joinedWaits = timed({ wait: <T>(result: Promise<T>) => result });
       h.deps.sleep = (ms) => waits.sleep(ms);
+      // A job that joins an upstream call another job started (sharedCall) waits for upstream too.
+      const upstreamScopes = new Set<object>([h.deps.chain, h.deps.fragment, ...h.deps.fragment.clients]);
+      sharedCallObserver.joined = (scope, result) => (upstreamScopes.has(scope) ? joinedWaits.wait(result) : result);
       const claim = h.deps.transitions.claim.bind(h.deps.transitions);
       h.deps.transitions.claim = async (...args) => {
-        const row = await claim(...args);
+        const claimed = await claim(...args);
         const clock = als.getStore();
-        if (row && clock) clock.step = row.status;
-        return row;
+        if (claimed?.claimed && clock) clock.step = claimed.row.status;
+        return claimed;
       };
     }
-    const byStep = new Map<string, number[]>();
+    const byStep = new Map<string, { own: number[]; pg: number[]; pgWait: number[]; statements: number }>();
     const overhead = new Map<string, number>();
     const jobOwn: number[] = [];
     const inner = createPurchaseProcessor(h.deps);
     const startWorker = (paused = false) =>
       h.startWorker(64, !measureOwnTime ? inner : async (job) => {
-        const store: UpstreamClock = { inFlight: 0, since: 0, upstreamMs: 0 };
+        const store: UpstreamClock = { inFlight: 0, since: 0, upstreamMs: 0, pgWaitMs: 0, pgMs: 0, pgCount: 0 };
         const started = performance.now();
         await als.run(store, () => inner(job));
         const own = performance.now() - started - store.upstreamMs;
         overhead.set(job.data.purchaseId, (overhead.get(job.data.purchaseId) ?? 0) + own);
         jobOwn.push(own);
-        const step = store.step ?? 'not claimed';
-        byStep.set(step, [...(byStep.get(step) ?? []), own]);
+        const step = byStep.get(store.step ?? 'not claimed') ?? { own: [], pg: [], pgWait: [], statements: 0 };
+        step.own.push(own);
+        step.pg.push(store.pgMs);
+        step.pgWait.push(store.pgWaitMs);
+        step.statements += store.pgCount;
+        byStep.set(store.step ?? 'not claimed', step);
       }, { paused });
     const seeds = await fundedSeeds(sandbox, walletCount);
     const ids: string[] = new Array<string>(total);
@@ -231,9 +285,12 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
       measuredOwnTime: measureOwnTime,
       eventLoopBusy,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      steps: [...byStep].map(([step, values]) => `${step} ${values.length}× p50 ${percentile(values, 50).toFixed(1)} ms`).join(', '),
+      steps: [...byStep]
+        .map(([step, t]) => `${step} ${t.own.length}× p50 ${percentile(t.own, 50).toFixed(1)} ms (PostgreSQL ${(t.statements / t.own.length).toFixed(1)} statements, p50 ${percentile(t.pg, 50).toFixed(1)} ms incl. pool wait p50 ${percentile(t.pgWait, 50).toFixed(1)} ms)`)
+        .join(',\n      '),
     };
   } finally {
+    sharedCallObserver.joined = undefined;
     await h.close();
   }
 }
@@ -253,7 +310,7 @@ async function printTimeline(h: WorkerHarness, clockStart: number): Promise<void
     `SELECT count(DISTINCT p.id)::int AS n,
             (extract(epoch FROM max(e.created_at) FILTER (WHERE e.reason LIKE 'payment request accepted%')) * 1000 - $1)::int AS accepted,
             (extract(epoch FROM min(e.created_at) FILTER (WHERE e.reason LIKE 'signed%')) * 1000 - $1)::int AS signed,
-            (extract(epoch FROM min(e.created_at) FILTER (WHERE e.reason LIKE 'payment found%')) * 1000 - $1)::int AS found,
+            (extract(epoch FROM min(e.created_at) FILTER (WHERE e.reason LIKE '%payment found%')) * 1000 - $1)::int AS found,
             (extract(epoch FROM max(e.created_at) FILTER (WHERE e.reason LIKE 'delivered%')) * 1000 - $1)::int AS delivered
      FROM purchases p JOIN purchase_events e ON e.purchase_id = p.id
      WHERE p.batch_id IS NOT NULL GROUP BY p.batch_id ORDER BY signed`,
@@ -270,7 +327,7 @@ function line(r: RunResult): string {
   return (
     `${r.label.padEnd(44)} ${r.seconds.toFixed(1).padStart(7)} s  ${r.perSecond.toFixed(2).padStart(7)} /s  p50 ${(r.p50 / 1000).toFixed(2)} s  p95 ${(r.p95 / 1000).toFixed(2)} s${own}, ${r.externals} externals${r.failed ? `  NOT COMPLETED: ${r.failed}` : ''}\n` +
     `    worker event loop busy ${(r.eventLoopBusy * 100).toFixed(0)} %, worker CPU ${r.cpuSeconds.toFixed(1)} s\n` +
-    (r.measuredOwnTime ? `    own time per step: ${r.steps}\n` : '')
+    (r.measuredOwnTime ? `    own time per job, by step:\n      ${r.steps}\n` : '')
   );
 }
 

@@ -31,19 +31,29 @@ async function events(id: string): Promise<Array<{ from_status: string | null; t
   return result.rows;
 }
 
+async function claimRow(id: string, owner: string) {
+  const attempt = await transitions.claim(id, owner, 30_000);
+  return attempt?.claimed ? attempt.row : null;
+}
+
 describe('claim', () => {
   it('starts a queued purchase: preparing, a new version and the audit event, in one statement', async () => {
     const id = await insertPurchase();
-    const row = await transitions.claim(id, 'worker-a', 30_000);
-    expect(row).toMatchObject({ id, status: 'preparing', version: 2, leaseOwner: 'worker-a' });
+    const claimed = await transitions.claim(id, 'worker-a', 30_000);
+    expect(claimed).toMatchObject({ claimed: true, row: { id, status: 'preparing', version: 2, leaseOwner: 'worker-a' } });
+    // Its step derives the wallet's keys: the claim brings the sealed secret along.
+    expect(claimed).toMatchObject({ sealedSecret: { keyId: 'k1', wrappedKey: Buffer.from('wrapped'), ciphertext: Buffer.from('sealed') } });
     expect(await events(id)).toEqual([{ from_status: 'queued', to_status: 'preparing', version: 2, actor: 'worker-a', reason: 'preparing started', data: null }]);
   });
 
-  it('claims a purchase under way without an event, and refuses a held one', async () => {
+  it('claims a purchase under way without an event, and refuses a held one with the row as found', async () => {
     const id = await insertPurchase('confirming');
-    const row = await transitions.claim(id, 'worker-a', 30_000);
-    expect(row).toMatchObject({ status: 'confirming', version: 2, leaseOwner: 'worker-a' });
-    expect(await transitions.claim(id, 'worker-b', 30_000)).toBeNull();
+    const claimed = await transitions.claim(id, 'worker-a', 30_000);
+    expect(claimed?.row).toMatchObject({ status: 'confirming', version: 2, leaseOwner: 'worker-a' });
+    expect(claimed).toMatchObject({ claimed: true, sealedSecret: null });
+    // Refused: the row as the claim found it, held by worker-a.
+    expect(await transitions.claim(id, 'worker-b', 30_000)).toMatchObject({ claimed: false, row: { id, version: 2, leaseOwner: 'worker-a' } });
+    expect(await transitions.claim(randomUUID(), 'worker-b', 30_000)).toBeNull();
     expect(await events(id)).toEqual([]);
   });
 });
@@ -51,7 +61,7 @@ describe('claim', () => {
 describe('applyMany', () => {
   it('writes every held row with its own event and merges evidence into each row', async () => {
     const ids = [await insertPurchase('submitted', { batch: { index: 0 } }), await insertPurchase('submitted', { batch: { index: 1 } })];
-    const held = await Promise.all(ids.map((id) => transitions.claim(id, `owner-${id}`, 30_000)));
+    const held = await Promise.all(ids.map((id) => claimRow(id, `owner-${id}`)));
     const rows = await transitions.applyMany(
       held.map((row) => ({ id: row!.id, version: row!.version, owner: row!.leaseOwner! })),
       { status: 'confirming', nextRunAt: new Date('2030-01-01T00:00:00Z') },
@@ -68,7 +78,7 @@ describe('applyMany', () => {
 
   it("records each row's own event data when given per row", async () => {
     const ids = [await insertPurchase('confirming'), await insertPurchase('confirming')];
-    const held = await Promise.all(ids.map((id) => transitions.claim(id, 'owner', 30_000)));
+    const held = await Promise.all(ids.map((id) => claimRow(id, 'owner')));
     await transitions.applyMany(
       held.map((row) => ({ id: row!.id, version: row!.version, owner: 'owner' })),
       { status: 'completed', completedAt: new Date() },
@@ -80,7 +90,7 @@ describe('applyMany', () => {
 
   it('skips a row whose fence was lost and writes the others', async () => {
     const ids = [await insertPurchase('submitted'), await insertPurchase('submitted')];
-    const held = await Promise.all(ids.map((id) => transitions.claim(id, 'owner', 30_000)));
+    const held = await Promise.all(ids.map((id) => claimRow(id, 'owner')));
     const rows = await transitions.applyMany(
       [
         { id: held[0]!.id, version: held[0]!.version, owner: 'owner' },
@@ -97,7 +107,7 @@ describe('applyMany', () => {
 
   it('destroys the wallet secrets of rows it ends', async () => {
     const ids = [await insertPurchase('confirming'), await insertPurchase('confirming')];
-    const held = await Promise.all(ids.map((id) => transitions.claim(id, 'owner', 30_000)));
+    const held = await Promise.all(ids.map((id) => claimRow(id, 'owner')));
     await transitions.applyMany(
       held.map((row) => ({ id: row!.id, version: row!.version, owner: 'owner' })),
       { status: 'failed', error: { code: 'NOT_EXECUTED' }, completedAt: new Date() },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
-import type { PurchaseRow } from '@starsgate/db';
+import type { ClaimedPurchase } from '@starsgate/db';
 import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
 import { confirmingStep, submittedStep } from './state-machine/confirm-step';
 import { crashAt } from './state-machine/crash-points';
@@ -35,17 +35,18 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
 /**
  * Claims the purchase in one statement when it is due and unheld; a job that loses the claim
  * (the row is held, terminal, or not yet due) exits. Any job of a due row may run its step, which
- * the row's state decides, fenced by the claim's new version. Only on a lost claim is the row
- * read: a job that arrives a few ms before `next_run_at` (clock skew between Redis and
+ * the row's state decides, fenced by the claim's new version. A refused claim answers with the
+ * row: a job that arrives a few ms before `next_run_at` (clock skew between Redis and
  * PostgreSQL) waits briefly and claims again, so it does not fall back to the sweeper; a job
  * whose version the row has moved past is stale (whoever moved it enqueued its own) and exits.
  */
-async function claim(deps: StepDeps, id: string, owner: string, jobVersion: number | undefined): Promise<PurchaseRow | null> {
+async function claim(deps: StepDeps, id: string, owner: string, jobVersion: number | undefined): Promise<ClaimedPurchase | null> {
   for (let tries = 0; tries < 5; tries += 1) {
-    const claimed = await deps.transitions.claim(id, owner, deps.config.leaseMs);
-    if (claimed) return claimed;
-    const [row] = await deps.transitions.findMany([id]);
-    if (!row || TERMINAL.has(row.status)) return null;
+    const attempt = await deps.transitions.claim(id, owner, deps.config.leaseMs);
+    if (!attempt) return null;
+    if (attempt.claimed) return attempt;
+    const { row } = attempt;
+    if (TERMINAL.has(row.status)) return null;
     if (jobVersion !== undefined && row.version !== jobVersion) return null;
     const early = row.nextRunAt.getTime() - deps.now();
     const unleased = row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
@@ -65,7 +66,7 @@ export function createPurchaseProcessor(deps: StepDeps) {
     const claimed = await claim(deps, job.data.purchaseId, owner, purchaseJobVersion(job.id));
     if (!claimed) return;
     crashAt('after_claim');
-    const purchase = new HeldPurchase(deps, claimed, owner);
+    const purchase = new HeldPurchase(deps, claimed.row, owner, claimed.sealedSecret);
     const heartbeat = setInterval(() => {
       deps.transitions.heartbeat(purchase.fence, deps.config.leaseMs).catch(() => undefined);
     }, Math.max(250, Math.floor(deps.config.leaseMs / 3)));
@@ -73,12 +74,12 @@ export function createPurchaseProcessor(deps: StepDeps) {
       await advance(deps, purchase);
     } catch (error) {
       if (error instanceof LeaseLostError) {
-        deps.logger.warn('lease lost; stopping without side effects', { purchase_id: claimed.id });
+        deps.logger.warn('lease lost; stopping without side effects', { purchase_id: purchase.row.id });
         return;
       }
-      deps.logger.error('purchase step failed', { purchase_id: claimed.id, status: purchase.row.status, error });
+      deps.logger.error('purchase step failed', { purchase_id: purchase.row.id, status: purchase.row.status, error });
       await purchase.retry('step raised an unexpected error', { error: error instanceof Error ? error.message : String(error) }).catch((retryError: unknown) => {
-        deps.logger.warn('could not reschedule after an error; the sweeper will', { purchase_id: claimed.id, error: retryError });
+        deps.logger.warn('could not reschedule after an error; the sweeper will', { purchase_id: purchase.row.id, error: retryError });
       });
     } finally {
       clearInterval(heartbeat);

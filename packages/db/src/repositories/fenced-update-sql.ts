@@ -12,6 +12,12 @@ export interface FencedUpdateShape {
   mergeEvidence: boolean;
   /** One fence (`id = $1 …`) or several (`unnest` of the fence arrays). */
   many: boolean;
+  /**
+   * Enter the wallet's sender (PurchaseTransitions.enterWalletSender): take the wallet lease
+   * named by the parameters after the keys if it is free, and keep the row held; else release
+   * the row, due at the last parameter. Answers `wallet_lease_fence` (NULL: not taken).
+   */
+  enterWalletSender?: boolean;
 }
 
 export interface FencedUpdateStatement {
@@ -27,23 +33,47 @@ const statements = new Map<string, FencedUpdateStatement>();
  * PostgreSQL's parse and plan. Parameters: $1 ids, $2 versions, $3 owners, $7 event data (jsonb;
  * all four arrays, one entry per row, when `many`), $4 from-status, $5 to-status, $6 reason
  * (NULL: no event), $8 actor
- * (NULL: the fence's owner), then the evidence to merge (when `mergeEvidence`), then one per key.
+ * (NULL: the fence's owner), then the evidence to merge (when `mergeEvidence`), then one per key,
+ * then (when `enterWalletSender`) the wallet lease's name, its owner, its ttl in ms, and when the
+ * row is due if it parks.
  */
 export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateStatement {
-  const signature = `${shape.many ? 'many' : 'one'}|${shape.release ? 'release' : 'keep'}|${shape.mergeEvidence ? 'merge' : 'set'}|${shape.keys.join(',')}`;
+  const signature = `${shape.many ? 'many' : 'one'}|${shape.release ? 'release' : 'keep'}|${shape.mergeEvidence ? 'merge' : 'set'}|${shape.enterWalletSender ? 'sender' : ''}|${shape.keys.join(',')}`;
   const cached = statements.get(signature);
   if (cached) return cached;
   if (shape.mergeEvidence && shape.keys.includes('evidence')) throw new TypeError('evidence is either set or merged, not both');
   const firstKey = shape.mergeEvidence ? 10 : 9;
   const assignments = shape.keys.map((key, index) => `${COLUMNS[key].name} = $${index + firstKey}`);
   if (shape.mergeEvidence) assignments.push(`evidence = coalesce(p.evidence, '{}'::jsonb) || $9::jsonb`);
+  if (shape.release && shape.enterWalletSender) throw new TypeError('a purchase entering its wallet sender is released only if it parks');
   if (shape.release) assignments.push('lease_owner = NULL', 'lease_expires_at = NULL');
+  const leaseParameter = firstKey + shape.keys.length;
+  if (shape.enterWalletSender) {
+    const taken = 'EXISTS (SELECT 1 FROM wallet_lease)';
+    assignments.push(
+      `lease_owner = CASE WHEN ${taken} THEN p.lease_owner END`,
+      `lease_expires_at = CASE WHEN ${taken} THEN p.lease_expires_at END`,
+      `next_run_at = CASE WHEN ${taken} THEN p.next_run_at ELSE $${leaseParameter + 3}::timestamptz END`,
+    );
+  }
   assignments.push('version = p.version + 1', 'updated_at = now()');
   const fence = shape.many
     ? `fence AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $7::jsonb[]) AS f(id, version, owner, event_data)),`
     : `fence AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS owner, $7::jsonb AS event_data),`;
+  // Takes the lease row's lock even when it is not free (ON CONFLICT DO UPDATE locks the row it
+  // finds): a holder freeing the wallet meanwhile waits for this statement, so its wake-up, sent
+  // after, finds this row parked; a release committed first leaves the lease free to take.
+  const walletLease = shape.enterWalletSender
+    ? `wallet_lease AS (
+      INSERT INTO leases (name, owner, fence, expires_at)
+      VALUES ($${leaseParameter}::text, $${leaseParameter + 1}::text, 1, now() + $${leaseParameter + 2}::int * interval '1 millisecond')
+      ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, fence = leases.fence + 1, expires_at = EXCLUDED.expires_at, updated_at = now()
+      WHERE leases.expires_at < now()
+      RETURNING fence
+    ),`
+    : '';
   const text = `
-    WITH ${fence}
+    WITH ${walletLease}${fence}
     updated AS (
       UPDATE purchases p SET ${assignments.join(', ')}
       FROM fence WHERE p.id = fence.id AND p.version = fence.version AND p.lease_owner = fence.owner
@@ -58,7 +88,11 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
       UPDATE wallet_secrets SET ciphertext = NULL, wrapped_key = NULL, destroyed_at = now()
       WHERE purchase_id IN (SELECT id FROM updated WHERE status IN ('completed', 'failed', 'reconciliation_required')) AND destroyed_at IS NULL
     )
-    SELECT * FROM updated`;
+    ${
+      shape.enterWalletSender
+        ? `SELECT (SELECT fence FROM wallet_lease) AS wallet_lease_fence, updated.* FROM (SELECT 1) AS one LEFT JOIN updated ON true`
+        : `SELECT * FROM updated`
+    }`;
   const statement = { name: `fenced_update_${createHash('sha256').update(signature).digest('hex').slice(0, 16)}`, text };
   statements.set(signature, statement);
   return statement;

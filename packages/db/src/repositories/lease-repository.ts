@@ -38,12 +38,6 @@ export class LeaseRepository {
     return (result.rowCount ?? 0) === 1;
   }
 
-  /** Whether someone holds `name` now. */
-  async isHeld(name: string): Promise<boolean> {
-    const result = await this.db.$client.query({ name: 'lease_is_held', text: 'SELECT 1 FROM leases WHERE name = $1 AND expires_at > now()', values: [name] });
-    return result.rows.length > 0;
-  }
-
   async release(lease: HeldLease): Promise<void> {
     await this.db.execute(sql`
       UPDATE leases SET expires_at = now() - interval '1 millisecond', updated_at = now()

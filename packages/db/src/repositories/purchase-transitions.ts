@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, isNull, ne, sql, TransactionRollbackError } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../database';
-import { leases, purchases, signedExternals, walletSecrets, type PurchaseRow, type SignedExternalRow } from '../schema';
+import { purchases, signedExternals, type PurchaseRow, type SignedExternalRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
 import type { HeldLease } from './lease-repository';
 import { driverValue, fencedUpdateStatement } from './fenced-update-sql';
@@ -73,40 +73,121 @@ function eventData(event: TransitionEvent | undefined, index: number): string | 
   return data === undefined ? null : JSON.stringify(data);
 }
 
+const SEALED_SECRET_COLUMNS = 's.key_id AS sealed_key_id, s.wrapped_key AS sealed_wrapped_key, s.ciphertext AS sealed_ciphertext';
+
+/** A claimed row, with its sealed wallet secret when the claim read it. */
+export interface ClaimedPurchase {
+  claimed: true;
+  row: PurchaseRow;
+  /** Read with claims of `preparing` purchases (the steps that derive keys and sign); null otherwise or once destroyed. */
+  sealedSecret: SealedSecret | null;
+}
+
+/** A claim that failed: the row as the claim found it (held, not due, or terminal). */
+export interface RefusedClaim {
+  claimed: false;
+  row: PurchaseRow;
+}
+
+function claimedFromRaw(raw: Record<string, unknown>): ClaimedPurchase {
+  const wrappedKey = raw.sealed_wrapped_key as Buffer | null;
+  const ciphertext = raw.sealed_ciphertext as Buffer | null;
+  return { claimed: true, row: fromDriverRow(raw), sealedSecret: wrappedKey && ciphertext ? { keyId: raw.sealed_key_id as string, wrappedKey, ciphertext } : null };
+}
+
 // The hottest statement of the worker: a named prepared statement, parsed and planned once per
 // connection. A queued purchase is moved to `preparing` by its claim (with its audit event), so
-// starting a purchase costs one round trip.
+// starting a purchase costs one round trip; a claim that fails answers with the row as it found
+// it (locked, so as of the latest commit), so its job can tell early from stale without asking again.
 const CLAIM_SQL = `
   WITH before AS (
-    SELECT id, status AS from_status FROM purchases WHERE id = $1 FOR UPDATE
+    SELECT * FROM purchases WHERE id = $1 FOR UPDATE
   ),
   claimed AS (
     UPDATE purchases p SET lease_owner = $2, lease_expires_at = now() + $3 * interval '1 millisecond', version = p.version + 1, updated_at = now(),
-      status = CASE WHEN before.from_status = 'queued' THEN 'preparing' ELSE p.status END,
-      step_started_at = CASE WHEN before.from_status = 'queued' THEN now() ELSE p.step_started_at END
+      status = CASE WHEN before.status = 'queued' THEN 'preparing' ELSE p.status END,
+      step_started_at = CASE WHEN before.status = 'queued' THEN now() ELSE p.step_started_at END
     FROM before
     WHERE p.id = before.id AND p.next_run_at <= now() AND p.status NOT IN ('completed', 'failed', 'reconciliation_required')
       AND (p.lease_owner IS NULL OR p.lease_expires_at < now())
-    RETURNING p.*, before.from_status
+    RETURNING p.*, before.status AS from_status
   ),
   started AS (
     INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason)
     SELECT id, from_status, status, version, lease_owner, 'preparing started' FROM claimed WHERE from_status = 'queued'
   )
-  SELECT * FROM claimed`;
+  SELECT claimed.*, true AS claimed_now, ${SEALED_SECRET_COLUMNS} FROM claimed
+  LEFT JOIN wallet_secrets s ON s.purchase_id = claimed.id AND s.destroyed_at IS NULL AND claimed.status = 'preparing'
+  UNION ALL
+  SELECT before.*, before.status, false, NULL, NULL, NULL FROM before WHERE NOT EXISTS (SELECT 1 FROM claimed)`;
+
+// Claims the oldest purchases of a wallet that wait to be sent and that nobody holds, with their
+// sealed secrets: the extra members of a sender's batch, in one statement.
+const CLAIM_READY_TO_SEND_SQL = `
+  WITH ready AS (
+    SELECT id FROM purchases
+    WHERE wallet_address = $1 AND status = 'preparing' AND payment_request IS NOT NULL AND batch_id IS NULL AND id <> $2
+      AND (lease_owner IS NULL OR lease_expires_at < now())
+    ORDER BY created_at
+    LIMIT $3
+    FOR UPDATE SKIP LOCKED
+  ),
+  claimed AS (
+    UPDATE purchases p SET lease_owner = $4, lease_expires_at = now() + $5 * interval '1 millisecond', version = p.version + 1, updated_at = now()
+    FROM ready WHERE p.id = ready.id
+    RETURNING p.*
+  )
+  SELECT claimed.*, ${SEALED_SECRET_COLUMNS} FROM claimed
+  LEFT JOIN wallet_secrets s ON s.purchase_id = claimed.id AND s.destroyed_at IS NULL
+  ORDER BY claimed.created_at`;
+
+// The signed external and its members, in one statement: the wallet lease is extended (only if
+// still ours), then every member moved to `sending` (only if the lease was), then the external
+// stored only if every member was. purchases.batch_id references signed_externals, so a member
+// written without its external fails the whole statement: all or nothing.
+const PERSIST_SIGNED_BATCH_SQL = `
+  WITH member AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[]) AS m(id, version, owner, from_status, evidence, event_data)
+  ),
+  extended AS (
+    UPDATE leases SET expires_at = $7::timestamptz, updated_at = now()
+    WHERE name = $8::text AND owner = $9::text AND fence = $10::bigint AND expires_at > now()
+    RETURNING name
+  ),
+  updated AS (
+    UPDATE purchases p SET
+      status = 'sending', batch_id = $11::uuid, normalized_hash = $12::text, seqno = $13::int, valid_until = $14::int, step_started_at = $15::timestamptz,
+      evidence = member.evidence, version = p.version + 1, updated_at = now()
+    FROM member
+    WHERE p.id = member.id AND p.version = member.version AND p.lease_owner = member.owner AND EXISTS (SELECT 1 FROM extended)
+    RETURNING p.*, member.from_status AS event_from_status, member.event_data AS event_data
+  ),
+  external AS (
+    INSERT INTO signed_externals (batch_id, wallet_address, boc, normalized_hash, seqno, valid_until, message_count)
+    SELECT $11::uuid, $16::text, $17::text, $12::text, $13::int, $14::int, $18::int WHERE (SELECT count(*) FROM updated) = $18::int
+  ),
+  event AS (
+    INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data)
+    SELECT id, event_from_status, 'sending', version, lease_owner, $19::text, event_data FROM updated
+  )
+  SELECT * FROM updated`;
+
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export class PurchaseTransitions {
   constructor(private readonly db: Database) {}
 
   /**
-   * Claims a due, unleased live purchase (a queued one starts `preparing`). Zero rows means a
-   * terminal row, a backoff not yet due, or another live holder. The claim bumps the version, so
-   * whoever held an older one is fenced out.
+   * Claims a due, unleased live purchase (a queued one starts `preparing`). The claim bumps the
+   * version, so whoever held an older one is fenced out. A `preparing` purchase comes with its
+   * sealed secret, which its step needs, so that costs no second round trip. Refused (a terminal
+   * row, a backoff not yet due, or another live holder): the row as found. Null: no such purchase.
    */
-  async claim(id: string, owner: string, leaseMs: number): Promise<PurchaseRow | null> {
+  async claim(id: string, owner: string, leaseMs: number): Promise<ClaimedPurchase | RefusedClaim | null> {
     const result = await this.db.$client.query<Record<string, unknown>>({ name: 'purchase_claim', text: CLAIM_SQL, values: [id, owner, leaseMs] });
     const [raw] = result.rows;
-    return raw ? fromDriverRow(raw) : null;
+    if (!raw) return null;
+    return raw.claimed_now === true ? claimedFromRaw(raw) : { claimed: false, row: fromDriverRow(raw) };
   }
 
   /** Extends the holder's lease without bumping the version (heartbeat). */
@@ -143,10 +224,54 @@ export class PurchaseTransitions {
     changes: PurchaseChanges,
     options: { event?: TransitionEvent; release?: boolean; fromStatus?: string; actor?: string; mergeEvidence?: Record<string, unknown> } = {},
   ): Promise<PurchaseRow[]> {
+    return (await this.fencedUpdate(fences, changes, options)).map(fromDriverRow);
+  }
+
+  /**
+   * A held purchase whose payment request waits to be signed enters its wallet's sender, with
+   * `changes`, in one statement: if the wallet lease is free it takes it (a fresh fence, owned by
+   * `walletLease.owner`) and the purchase stays held; otherwise the purchase is released, due at
+   * `parkUntil`, for the lease's holder to wake. The lease row is locked either way, so a holder
+   * freeing the wallet meanwhile cannot miss the parked row. `row` is null when the purchase's
+   * fence was lost; `walletLease` is then still reported if taken, for the caller to free.
+   */
+  async enterWalletSender(
+    fence: Fence,
+    changes: PurchaseChanges,
+    options: { event?: TransitionEvent; fromStatus?: string },
+    walletLease: { name: string; owner: string; ttlMs: number },
+    parkUntil: Date,
+  ): Promise<{ row: PurchaseRow | null; walletLease: HeldLease | null }> {
+    const [raw] = await this.fencedUpdate([fence], changes, { ...options, walletSender: { ...walletLease, parkUntil } });
+    const leaseFence = raw?.wallet_lease_fence;
+    return {
+      row: raw?.id ? fromDriverRow(raw) : null,
+      walletLease: leaseFence === null || leaseFence === undefined ? null : { name: walletLease.name, owner: walletLease.owner, fence: Number(leaseFence) },
+    };
+  }
+
+  private async fencedUpdate(
+    fences: readonly Fence[],
+    changes: PurchaseChanges,
+    options: {
+      event?: TransitionEvent;
+      release?: boolean;
+      fromStatus?: string;
+      actor?: string;
+      mergeEvidence?: Record<string, unknown>;
+      walletSender?: { name: string; owner: string; ttlMs: number; parkUntil: Date };
+    },
+  ): Promise<Array<Record<string, unknown>>> {
     if (fences.length === 0) return [];
     const keys = (Object.keys(changes) as Array<keyof PurchaseChanges>).filter((key) => changes[key] !== undefined);
     const many = fences.length > 1;
-    const statement = fencedUpdateStatement({ keys, release: options.release ?? false, mergeEvidence: options.mergeEvidence !== undefined, many });
+    const statement = fencedUpdateStatement({
+      keys,
+      release: options.release ?? false,
+      mergeEvidence: options.mergeEvidence !== undefined,
+      many,
+      enterWalletSender: options.walletSender !== undefined,
+    });
     const { event } = options;
     const values: unknown[] = [
       many ? fences.map((f) => f.id) : fences[0]!.id,
@@ -159,9 +284,10 @@ export class PurchaseTransitions {
       options.actor ?? null,
       ...(options.mergeEvidence !== undefined ? [JSON.stringify(options.mergeEvidence)] : []),
       ...keys.map((key) => driverValue(key, changes[key])),
+      ...(options.walletSender ? [options.walletSender.name, options.walletSender.owner, options.walletSender.ttlMs, options.walletSender.parkUntil.toISOString()] : []),
     ];
     const result = await this.db.$client.query<Record<string, unknown>>({ name: statement.name, text: statement.text, values });
-    return result.rows.map(fromDriverRow);
+    return result.rows;
   }
 
   /**
@@ -178,44 +304,42 @@ export class PurchaseTransitions {
     walletLease: HeldLease,
     walletLeaseUntilMs: number,
   ): Promise<PurchaseRow[] | null> {
-    return this.db
-      .transaction(async (tx) => {
-        const extended = await tx
-          .update(leases)
-          .set({ expiresAt: new Date(walletLeaseUntilMs), updatedAt: sql`now()` })
-          .where(and(eq(leases.name, walletLease.name), eq(leases.owner, walletLease.owner), eq(leases.fence, walletLease.fence), sql`${leases.expiresAt} > now()`))
-          .returning({ name: leases.name });
-        if (extended.length !== 1) tx.rollback();
-        await tx.insert(signedExternals).values(external);
-        const result = await tx.execute(sql`
-          WITH member AS (
-            SELECT * FROM unnest(
-              ${sql.param(members.map((m) => m.fence.id))}::uuid[], ${sql.param(members.map((m) => m.fence.version))}::int[], ${sql.param(members.map((m) => m.fence.owner))}::text[],
-              ${sql.param(members.map((m) => m.fromStatus))}::text[], ${sql.param(members.map((m) => JSON.stringify(m.evidence)))}::jsonb[], ${sql.param(members.map((m) => JSON.stringify(m.eventData ?? null)))}::jsonb[]
-            ) AS m(id, version, owner, from_status, evidence, event_data)
-          ),
-          updated AS (
-            UPDATE purchases p SET
-              status = 'sending', batch_id = ${external.batchId}, normalized_hash = ${external.normalizedHash}, seqno = ${external.seqno},
-              valid_until = ${external.validUntil}, step_started_at = ${step.stepStartedAt.toISOString()}, evidence = member.evidence,
-              version = p.version + 1, updated_at = now()
-            FROM member
-            WHERE p.id = member.id AND p.version = member.version AND p.lease_owner = member.owner
-            RETURNING p.*, member.from_status AS event_from_status, member.event_data AS event_data
-          ),
-          event AS (
-            INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data)
-            SELECT id, event_from_status, 'sending', version, lease_owner, ${step.reason}, event_data FROM updated
-          )
-          SELECT * FROM updated`);
-        if (result.rows.length !== members.length) tx.rollback();
-        const byId = new Map((result.rows as Array<Record<string, unknown>>).map((raw) => [raw.id as string, fromDriverRow(raw)]));
-        return members.map((m) => byId.get(m.fence.id)!);
-      })
-      .catch((error: unknown) => {
-        if (error instanceof TransactionRollbackError) return null;
-        throw error;
-      });
+    if (external.messageCount !== members.length) throw new TypeError('a signed external pays each of its members once');
+    let rows: Array<Record<string, unknown>>;
+    try {
+      ({ rows } = await this.db.$client.query<Record<string, unknown>>({
+        name: 'persist_signed_batch',
+        text: PERSIST_SIGNED_BATCH_SQL,
+        values: [
+          members.map((m) => m.fence.id),
+          members.map((m) => m.fence.version),
+          members.map((m) => m.fence.owner),
+          members.map((m) => m.fromStatus),
+          members.map((m) => JSON.stringify(m.evidence)),
+          members.map((m) => JSON.stringify(m.eventData ?? null)),
+          new Date(walletLeaseUntilMs).toISOString(),
+          walletLease.name,
+          walletLease.owner,
+          walletLease.fence,
+          external.batchId,
+          external.normalizedHash,
+          external.seqno,
+          external.validUntil,
+          step.stepStartedAt.toISOString(),
+          external.walletAddress,
+          external.boc,
+          external.messageCount,
+          step.reason,
+        ],
+      }));
+    } catch (error) {
+      // Some members' fences held and others not: the statement failed as a whole.
+      if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return null;
+      throw error;
+    }
+    if (rows.length !== members.length) return null;
+    const byId = new Map(rows.map((raw) => [raw.id as string, fromDriverRow(raw)]));
+    return members.map((m) => byId.get(m.fence.id)!);
   }
 
   /** The signed external a purchase points at (`batch_id`), or null if there is none. */
@@ -225,26 +349,19 @@ export class PurchaseTransitions {
   }
 
   /**
-   * Purchases of `walletAddress` that finished `preparing` (payment request stored, nothing
-   * signed) and that nobody holds: the candidates a sender may batch.
+   * Claims, for a sender holding the wallet lease, up to `limit` purchases of `walletAddress`
+   * other than its own that finished `preparing` (payment request stored, nothing signed) and that
+   * nobody holds, oldest first, whatever their schedule (they wait for this very sender), each
+   * with its sealed secret.
    */
-  async listReadyToSend(walletAddress: string, excludeId: string, limit: number): Promise<PurchaseRow[]> {
+  async claimReadyToSend(walletAddress: string, excludeId: string, limit: number, owner: string, leaseMs: number): Promise<ClaimedPurchase[]> {
     if (limit <= 0) return [];
-    return this.db
-      .select()
-      .from(purchases)
-      .where(
-        and(
-          eq(purchases.walletAddress, walletAddress),
-          eq(purchases.status, 'preparing'),
-          isNotNull(purchases.paymentRequest),
-          isNull(purchases.batchId),
-          ne(purchases.id, excludeId),
-          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
-        ),
-      )
-      .orderBy(asc(purchases.createdAt))
-      .limit(limit);
+    const result = await this.db.$client.query<Record<string, unknown>>({
+      name: 'purchase_claim_ready_to_send',
+      text: CLAIM_READY_TO_SEND_SQL,
+      values: [walletAddress, excludeId, limit, owner, leaseMs],
+    });
+    return result.rows.map(claimedFromRaw);
   }
 
   /**
@@ -265,25 +382,6 @@ export class PurchaseTransitions {
       )
       RETURNING id, version`);
     return result.rows[0] ?? null;
-  }
-
-  /** Claims extra batch members regardless of their schedule (they wait for this very sender), in one statement. */
-  async claimForBatch(rows: ReadonlyArray<Pick<PurchaseRow, 'id' | 'version'>>, owner: string, leaseMs: number): Promise<PurchaseRow[]> {
-    if (rows.length === 0) return [];
-    const claimed = await this.db
-      .update(purchases)
-      .set(leaseClaim(owner, leaseMs))
-      .where(
-        and(
-          sql`(${purchases.id}, ${purchases.version}) IN (SELECT * FROM unnest(${sql.param(rows.map((r) => r.id))}::uuid[], ${sql.param(rows.map((r) => r.version))}::int[]))`,
-          eq(purchases.status, 'preparing'),
-          isNull(purchases.batchId),
-          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
-        ),
-      )
-      .returning();
-    const order = new Map(rows.map((row, index) => [row.id, index]));
-    return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
 
   /**
@@ -335,30 +433,6 @@ export class PurchaseTransitions {
       byKey.set(key, [...(byKey.get(key) ?? []), new Date(row.created_at)]);
     }
     return byKey;
-  }
-
-  /** The sealed wallet secret, or null once destroyed. */
-  async sealedSecret(purchaseId: string): Promise<SealedSecret | null> {
-    // Read once or twice per purchase: a prepared statement, without the query builder's cost.
-    const result = await this.db.$client.query<{ key_id: string; wrapped_key: Buffer | null; ciphertext: Buffer | null }>({
-      name: 'wallet_secret_sealed',
-      text: 'SELECT key_id, wrapped_key, ciphertext FROM wallet_secrets WHERE purchase_id = $1 AND destroyed_at IS NULL',
-      values: [purchaseId],
-    });
-    const [row] = result.rows;
-    if (!row || !row.ciphertext || !row.wrapped_key) return null;
-    return { keyId: row.key_id, wrappedKey: row.wrapped_key, ciphertext: row.ciphertext };
-  }
-
-  /** `sealedSecret` of many purchases in one query; destroyed secrets are absent. */
-  async sealedSecrets(purchaseIds: readonly string[]): Promise<Map<string, SealedSecret>> {
-    if (purchaseIds.length === 0) return new Map();
-    const rows = await this.db.select().from(walletSecrets).where(inArray(walletSecrets.purchaseId, [...purchaseIds]));
-    const sealed = new Map<string, SealedSecret>();
-    for (const row of rows) {
-      if (!row.destroyedAt && row.ciphertext && row.wrappedKey) sealed.set(row.purchaseId, { keyId: row.keyId, wrappedKey: row.wrappedKey, ciphertext: row.ciphertext });
-    }
-    return sealed;
   }
 
   async findMany(ids: string[]): Promise<PurchaseRow[]> {

@@ -1,5 +1,5 @@
 import { Address, Cell, type Message, type Transaction } from '@ton/core';
-import { lookalikeKey } from '@starsgate/db';
+import { lookalikeKey, type PurchaseChanges } from '@starsgate/db';
 import { purchaseJobId } from '@starsgate/platform';
 import { judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
@@ -85,17 +85,24 @@ export async function scheduleBatchPoll(
 }
 
 /**
- * Records one GRAM transaction as the payment of every member whose own message it carries (one
- * statement) and fails the members it did not pay. Returns the paid members.
+ * Records one GRAM transaction as the payment of every member whose own message it carries, in
+ * one statement that also makes the `alongside` changes (evidence merged, reason prefixed), and
+ * fails the members it did not pay. Returns the paid members.
  */
-export async function settlePaidBatch(deps: StepDeps, members: readonly HeldPurchase[], tx: Transaction): Promise<HeldPurchase[]> {
+export async function settlePaidBatch(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  tx: Transaction,
+  alongside: { changes?: PurchaseChanges; evidence?: Record<string, unknown>; reason?: string } = {},
+): Promise<HeldPurchase[]> {
   const paid: HeldPurchase[] = [];
   for (const member of members) {
     if (ownOutMessage(tx, paymentRequestOf(member.row.paymentRequest)!)) paid.push(member);
     else await failUnpaid(member, tx);
   }
   const chain: ChainEvidence = { tx_hash: tx.hash().toString('hex'), lt: tx.lt.toString() };
-  await moveAll(deps, paid, { transactionHash: chain.tx_hash, transactionLt: chain.lt }, 'payment found on chain', chain, { mergeEvidence: { chain } });
+  const reason = alongside.reason ? `${alongside.reason}; payment found on chain` : 'payment found on chain';
+  await moveAll(deps, paid, { ...alongside.changes, transactionHash: chain.tx_hash, transactionLt: chain.lt }, reason, chain, { mergeEvidence: { ...alongside.evidence, chain } });
   return paid;
 }
 

@@ -76,31 +76,43 @@ const LANDING_WATCH_POLLS = 3;
  * from when recent externals landed, and frees the wallet as soon as it is found, while the batch
  * is still being confirmed with Fragment: the wallet's next batch is signed without waiting for
  * those confirms or for a poll job. Not found within a few poll intervals: the members' polling
- * goes on as usual. Resolves whether it was found.
+ * goes on as usual. Resolves the transaction if it was found.
  */
-export async function watchBatchLanding(deps: StepDeps, leader: HeldPurchase, broadcastAt: number): Promise<boolean> {
+export async function watchBatchLanding(deps: StepDeps, leader: HeldPurchase, broadcastAt: number): Promise<Transaction | null> {
   const { fastPollMs, pollIntervalMs } = deps.config;
   const dueAt = broadcastAt + landingEstimate(deps).firstLookupAfterMs(fastPollMs, 10 * pollIntervalMs);
   try {
     const tx = await watchForLanding(deps, leader.row, dueAt, dueAt + LANDING_WATCH_POLLS * pollIntervalMs);
-    if (!tx) return false;
+    if (!tx) return null;
     landingEstimate(deps).found(leader.row.batchId!, deps.now());
     await releaseWallet(deps, leader);
-    return true;
+    return tx;
   } catch {
     // The members' own lookups judge the batch; this was only a head start.
-    return false;
+    return null;
   }
 }
 
 /**
  * The sender's follow-up to a broadcast batch (`boc`, as persisted), still holding every member:
- * confirms each with Fragment, then moves those confirmed to `confirming` together (one statement, one enqueue),
- * due at once if `landed` found the transaction meanwhile. A member whose confirm failed is
- * released as `submitted`, and its own job runs `submittedStep` with that step's retries and
- * deadline.
+ * confirms each with Fragment while `submitted` records the broadcast. If `landed` found the
+ * transaction meanwhile and the batch is all GRAM, those confirmed move to `confirming` with
+ * their payment recorded, in one statement, and this job goes on to their deliveries
+ * (settleDeliveries): no poll job in between. Otherwise they move to `confirming` together (one
+ * statement, one enqueue), their first lookup aimed at when recent externals landed. A member
+ * whose confirm failed is released as `submitted`, and its own job runs `submittedStep` with that
+ * step's retries and deadline.
  */
-export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchase[], boc: string, broadcastAt: number, landed: Promise<boolean>): Promise<void> {
+export async function confirmBatch(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  boc: string,
+  broadcastAt: number,
+  landed: Promise<Transaction | null>,
+  submitted: Promise<void>,
+): Promise<void> {
+  // Awaited after the confirms; a rejection meanwhile must not count as unhandled.
+  submitted.catch(() => undefined);
   const errors = new Array<string | undefined>(members.length);
   let next = 0;
   await Promise.all(
@@ -114,15 +126,20 @@ export async function confirmBatch(deps: StepDeps, members: readonly HeldPurchas
       }
     }),
   );
+  await submitted;
   const at = new Date(deps.now());
+  const confirmed = members.filter((_, i) => errors[i] === undefined);
   const failed = members.filter((_, i) => errors[i] !== undefined);
-  // The first chain lookup is aimed at when recent externals landed, counted from the broadcast:
-  // a large batch's confirms may already have taken part of that time.
-  const firstPollDelayMs = (await landed) ? 0 : Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime());
+  const tx = await landed;
+  const toConfirming = { changes: { status: 'confirming', stepStartedAt: at }, evidence: { confirm: { ok: true, at: at.toISOString() } }, reason: 'confirmed with Fragment' };
   const settled = await Promise.allSettled([
-    scheduleBatchPoll(deps, members.filter((_, i) => errors[i] === undefined), firstPollDelayMs, { status: 'confirming', stepStartedAt: at }, 'confirmed with Fragment', undefined, {
-      mergeEvidence: { confirm: { ok: true, at: at.toISOString() } },
-    }),
+    tx && confirmed.length > 0 && !confirmed.some((member) => paymentRequestOf(member.row.paymentRequest)!.jetton)
+      ? settlePaidBatch(deps, confirmed, tx, toConfirming).then((paid) => settleDeliveries(deps, paid))
+      : // The first chain lookup is aimed at when recent externals landed, counted from the
+        // broadcast: a large batch's confirms may already have taken part of that time.
+        scheduleBatchPoll(deps, confirmed, tx ? 0 : Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime()), toConfirming.changes, toConfirming.reason, undefined, {
+          mergeEvidence: toConfirming.evidence,
+        }),
     rescheduleAll(deps, failed, 0, {}, "the sender's confirm failed; the purchase confirms on its own", { errors: [...new Set(errors.filter((e) => e !== undefined))] }),
   ]);
   for (const result of settled) if (result.status === 'rejected') throw result.reason;

@@ -30,7 +30,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   let stage = 'wallet';
   let accepted: AcceptedRequest;
   try {
-    const wallet = await resolvePayerWallet(deps, row);
+    const wallet = await resolvePayerWallet(deps, purchase);
     const account = tonConnectAccount(wallet, config.network);
     const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
 

@@ -5,7 +5,7 @@ import { sharedCall } from './shared-call';
 import { broadcastExternal, signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { enqueueNext, type HeldPurchase } from './transition';
-import { batchLeaseOwner, walletLeaseName, walletsHeldHere } from './wallet-lease';
+import { batchLeaseOwner, walletLeaseName } from './wallet-lease';
 
 /**
  * Broadcasts the persisted BOC again. Only ever these bytes: identical bytes are idempotent on
@@ -30,7 +30,6 @@ export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Pro
   const { batchId, walletAddress } = purchase.row;
   if (!batchId || !walletAddress) return;
   await sharedCall(deps.leases, `release:${batchId}`, { now: deps.now(), maxAgeMs: 60_000 }, async () => {
-    walletsHeldHere(deps).delete(walletAddress);
     const released = await deps.leases.releaseOwnedBy(walletLeaseName(walletAddress), batchLeaseOwner(batchId));
     if (released) await wakeNextSender(deps, walletAddress);
   });

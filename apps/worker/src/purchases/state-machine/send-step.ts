@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
-import type { PurchaseChanges } from '@starsgate/db';
+import type { HeldLease, PurchaseChanges } from '@starsgate/db';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { confirmBatch, watchBatchLanding } from './confirm-step';
 import { crashAt } from './crash-points';
@@ -11,7 +11,7 @@ import { broadcastExternal } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './transition';
 import { assembleBatch } from './wallet-batcher';
-import { batchLeaseOwner, walletLeaseName, walletsHeldHere } from './wallet-lease';
+import { batchLeaseOwner, walletLeaseName } from './wallet-lease';
 
 /** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
 function payloadCell(payload: string): Cell {
@@ -32,8 +32,8 @@ export interface AcceptedRequest {
  * replicas), signs one external for every ready purchase of the wallet, persists it for all of
  * them before broadcasting, broadcasts, then confirms each with Fragment (confirmBatch). A busy
  * wallet parks the purchase until the holder wakes it; nobody waits holding a worker slot.
- * `accepted` is the request prepareStep just accepted: stored by the park or before batching,
- * so a purchase that finds its wallet busy costs one write.
+ * `accepted` is the request prepareStep just accepted, stored by the statement that takes the
+ * wallet or parks: either way, one write.
  */
 export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: AcceptedRequest): Promise<void> {
   const { config } = deps;
@@ -50,24 +50,23 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
 
   const batchId = randomUUID();
   const walletRaw = (accepted?.changes.walletAddress ?? leader.row.walletAddress)!;
-  const heldHere = walletsHeldHere(deps);
-  // A purchase just prepared for a wallet this process is sending from parks without asking.
-  const lease = accepted && heldHere.has(walletRaw) ? null : await deps.leases.acquire(walletLeaseName(walletRaw), batchLeaseOwner(batchId), config.leaseMs);
-  if (!lease) {
-    // Park until the holder frees the wallet and wakes us. Checked again after parking: a holder
-    // that freed the wallet in between saw no parked row, so the wake-up is ours to do.
-    await leader.reschedule(config.walletBusyRetryMs * (0.5 + Math.random()), accepted?.changes, accepted?.reason, accepted?.data);
-    if (!(await deps.leases.isHeld(walletLeaseName(walletRaw)))) {
-      heldHere.delete(walletRaw);
-      await wakeNextSender(deps, walletRaw);
-    }
-    return;
+  // Becomes the wallet's sender, storing the accepted request with the same statement, or parks
+  // until the sender wakes it.
+  const { lease, lost } = await leader.enterWalletSender(
+    { name: walletLeaseName(walletRaw), owner: batchLeaseOwner(batchId), ttlMs: config.leaseMs },
+    config.walletBusyRetryMs * (0.5 + Math.random()),
+    accepted?.changes,
+    accepted?.reason,
+    accepted?.data,
+  );
+  if (lost) {
+    if (lease) await freeWallet(deps, lease, walletRaw);
+    throw new LeaseLostError(leader.row.id);
   }
-  heldHere.add(walletRaw);
+  if (!lease) return;
 
   let persisted = false;
   try {
-    if (accepted) await leader.move(accepted.changes, accepted.reason, accepted.data);
     const batch = await assembleBatch(deps, leader);
     try {
       if (batch.leaderShortfall) {
@@ -129,8 +128,9 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
 
       if (broadcastError === undefined) {
         const landed = watchBatchLanding(deps, leader, broadcastAt);
-        await moveAll(deps, batch.members, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
-        await confirmBatch(deps, batch.members, signed.boc, broadcastAt, landed);
+        // Recorded while Fragment's confirms are in flight: they read only the payment requests.
+        const submitted = moveAll(deps, batch.members, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
+        await confirmBatch(deps, batch.members, signed.boc, broadcastAt, landed, submitted);
       } else {
         // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
         await rescheduleAll(deps, batch.members, config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', { error: broadcastError });
@@ -143,10 +143,12 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       batch.keys.secretKey.fill(0);
     }
   } finally {
-    if (!persisted) {
-      heldHere.delete(walletRaw);
-      await deps.leases.release(lease);
-      await wakeNextSender(deps, walletRaw);
-    }
+    if (!persisted) await freeWallet(deps, lease, walletRaw);
   }
+}
+
+/** Frees a wallet lease taken for a batch that was never persisted, and wakes the wallet's next sender. */
+async function freeWallet(deps: StepDeps, lease: HeldLease, walletRaw: string): Promise<void> {
+  await deps.leases.release(lease);
+  await wakeNextSender(deps, walletRaw);
 }

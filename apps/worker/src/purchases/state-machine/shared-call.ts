@@ -6,6 +6,13 @@ interface SharedCall {
 const calls = new WeakMap<object, Map<string, SharedCall>>();
 
 /**
+ * `joined` sees every caller that is handed a call already in flight or done, with the call's
+ * scope, and may wrap what it awaits: bench:pipeline counts the wait for an upstream answer
+ * another job asked for as upstream time.
+ */
+export const sharedCallObserver: { joined?: <T>(scope: object, result: Promise<T>) => Promise<T> } = {};
+
+/**
  * Many purchases ask the same upstream question at the same time (one batch's transaction, one
  * session's history, one wallet's version) or repeat the same idempotent act (rebroadcasting one
  * batch's BOC, releasing its wallet); one call answers all of them in this process. A call is
@@ -20,7 +27,10 @@ export function sharedCall<T>(scope: object, key: string, options: { now: number
   }
   const { now, notBefore = 0, maxAgeMs } = options;
   const cached = byKey.get(key);
-  if (cached && cached.startedAt >= notBefore && now - cached.startedAt <= maxAgeMs) return cached.result as Promise<T>;
+  if (cached && cached.startedAt >= notBefore && now - cached.startedAt <= maxAgeMs) {
+    const result = cached.result as Promise<T>;
+    return sharedCallObserver.joined ? sharedCallObserver.joined(scope, result) : result;
+  }
   if (byKey.size > 1_000) {
     for (const [staleKey, entry] of byKey) if (now - entry.startedAt > maxAgeMs) byKey.delete(staleKey);
   }

@@ -1,5 +1,5 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
-import type { Fence, PurchaseChanges, PurchaseRow } from '@starsgate/db';
+import type { Fence, HeldLease, PurchaseChanges, PurchaseRow, SealedSecret } from '@starsgate/db';
 import { enqueuePurchases } from '@starsgate/platform';
 import type { StepDeps } from './step-deps';
 
@@ -46,6 +46,8 @@ export class HeldPurchase {
     private readonly deps: StepDeps,
     private current: PurchaseRow,
     readonly owner: string,
+    /** The sealed wallet secret, as read with the claim of a purchase that may sign (`preparing`). */
+    readonly sealedSecret: SealedSecret | null = null,
   ) {}
 
   get row(): PurchaseRow {
@@ -74,6 +76,33 @@ export class HeldPurchase {
   /** Ends this job: release the lease and run the next step after `delayMs` as a new job. */
   async reschedule(delayMs: number, changes: PurchaseChanges = {}, reason?: string, data?: unknown): Promise<void> {
     await rescheduleAll(this.deps, [this], delayMs, changes, reason, data);
+  }
+
+  /**
+   * Enters the wallet's sender with `changes` (one statement): takes the wallet lease if it is
+   * free, owned by `walletLease.owner`, and keeps this purchase held; otherwise ends this job
+   * until the lease's holder wakes it, or `parkDelayMs` passes. `lost`: this purchase's fence was
+   * lost, and `lease` (if taken anyway) is the caller's to free.
+   */
+  async enterWalletSender(
+    walletLease: { name: string; owner: string; ttlMs: number },
+    parkDelayMs: number,
+    changes: PurchaseChanges = {},
+    reason?: string,
+    data?: unknown,
+  ): Promise<{ lease: HeldLease | null; lost: boolean }> {
+    const delay = Math.max(0, Math.round(parkDelayMs));
+    const entered = await this.deps.transitions.enterWalletSender(
+      this.fence,
+      changes,
+      { fromStatus: this.current.status, ...(reason !== undefined ? { event: { toStatus: changes.status ?? this.current.status, reason, data } } : {}) },
+      walletLease,
+      new Date(this.deps.now() + delay),
+    );
+    if (!entered.row) return { lease: entered.walletLease, lost: true };
+    this.current = entered.row;
+    if (!entered.walletLease) await enqueueNext(this.deps, [entered.row], delay);
+    return { lease: entered.walletLease, lost: false };
   }
 
   /** Retry of the current step after a transient failure: attempt + 1, capped backoff. */

@@ -4,7 +4,7 @@ import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
 import { outflow, paymentRequestOf } from './payment-request';
 import type { StepDeps } from './step-deps';
 import { HeldPurchase } from './transition';
-import { keyPairFromSealed, openKeyPair, SecretUnavailableError } from './wallet-identity';
+import { openKeyPair, SecretUnavailableError } from './wallet-identity';
 
 export interface Batch {
   members: HeldPurchase[];
@@ -26,12 +26,10 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
   const { config } = deps;
   const wallet = leader.row.walletAddress!;
   const limit = Math.min(config.batchMax, MAX_MESSAGES[leader.row.walletVersion as WalletVersion]);
-  const candidates = await deps.transitions.listReadyToSend(wallet, leader.row.id, limit - 1);
-  const claimed = await deps.transitions.claimForBatch(candidates, leader.owner, config.leaseMs);
-  const others = claimed.map((row) => new HeldPurchase(deps, row, leader.owner));
+  const claimed = await deps.transitions.claimReadyToSend(wallet, leader.row.id, limit - 1, leader.owner, config.leaseMs);
+  const others = claimed.map(({ row, sealedSecret }) => new HeldPurchase(deps, row, leader.owner, sealedSecret));
 
-  const keys = await openKeyPair(deps, leader.row);
-  const sealed = await deps.transitions.sealedSecrets(others.map((other) => other.row.id));
+  const keys = await openKeyPair(deps, leader);
   const members: HeldPurchase[] = [leader];
   const minValidUntil = Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5;
   for (const other of others) {
@@ -42,7 +40,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
     }
     let same = false;
     try {
-      const theirs = await keyPairFromSealed(deps, other.row, sealed.get(other.row.id));
+      const theirs = await openKeyPair(deps, other);
       same = theirs.secretKey.equals(keys.secretKey);
       theirs.secretKey.fill(0);
     } catch (error) {

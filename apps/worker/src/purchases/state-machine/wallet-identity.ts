@@ -1,6 +1,5 @@
 import { Address, beginCell, storeStateInit } from '@ton/core';
 import { AppError } from '@starsgate/domain';
-import type { PurchaseRow, SealedSecret } from '@starsgate/db';
 import type { TonConnectAccount } from '@starsgate/fragment';
 import {
   ChainUnavailableError,
@@ -17,6 +16,7 @@ import {
 } from '@starsgate/ton';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
+import type { HeldPurchase } from './transition';
 
 /** How long one chain answer to "which version of this wallet is deployed" serves other purchases. */
 const VERSION_REUSE_MS = 30_000;
@@ -37,17 +37,13 @@ export class SecretUnavailableError extends Error {
 }
 
 /**
- * Decrypts the purchase's sealed seed and derives its key pair. The decrypted bytes are wiped
- * at once; the caller must `fill(0)` the returned secret key after signing.
+ * Decrypts the held purchase's sealed seed (read with its claim) and derives its key pair. The
+ * decrypted bytes are wiped at once; the caller must `fill(0)` the returned secret key after signing.
  */
-export async function openKeyPair(deps: StepDeps, row: PurchaseRow): Promise<WalletKeyPair> {
-  return keyPairFromSealed(deps, row, await deps.transitions.sealedSecret(row.id));
-}
-
-/** `openKeyPair` for a sealed secret already read (several purchases' secrets in one query). */
-export async function keyPairFromSealed(deps: StepDeps, row: PurchaseRow, sealed: SealedSecret | null | undefined): Promise<WalletKeyPair> {
-  if (!sealed) throw new SecretUnavailableError(row.id);
-  const bytes = deps.vault.open(row.id, sealed);
+export async function openKeyPair(deps: StepDeps, purchase: HeldPurchase): Promise<WalletKeyPair> {
+  const { row, sealedSecret } = purchase;
+  if (!sealedSecret) throw new SecretUnavailableError(row.id);
+  const bytes = deps.vault.open(row.id, sealedSecret);
   try {
     return await deriveKeyPair(bytes.toString('utf8'), row.seedFormat as SeedFormat, row.accountIndex ?? 0);
   } finally {
@@ -60,10 +56,11 @@ export async function keyPairFromSealed(deps: StepDeps, row: PurchaseRow, sealed
  * intake; a 24-word or Base64 seed uses the given wallet_address, else the version the chain
  * shows deployed (chooseWalletVersion). Only the public half leaves this function.
  */
-export async function resolvePayerWallet(deps: StepDeps, row: PurchaseRow): Promise<PayerWallet> {
+export async function resolvePayerWallet(deps: StepDeps, purchase: HeldPurchase): Promise<PayerWallet> {
   const { network } = deps.config;
+  const { row, sealedSecret: sealed } = purchase;
   if (row.walletAddress && row.walletVersion) {
-    const keys = await openKeyPair(deps, row);
+    const keys = await openKeyPair(deps, purchase);
     keys.secretKey.fill(0);
     const contract = createWalletContract(row.walletVersion as WalletVersion, keys.publicKey, network);
     if (contract.address.toRawString() !== row.walletAddress) {
@@ -71,7 +68,6 @@ export async function resolvePayerWallet(deps: StepDeps, row: PurchaseRow): Prom
     }
     return { contract, version: row.walletVersion as WalletVersion, address: contract.address, publicKey: keys.publicKey };
   }
-  const sealed = await deps.transitions.sealedSecret(row.id);
   if (!sealed) throw new SecretUnavailableError(row.id);
   const bytes = deps.vault.open(row.id, sealed);
   let offline: OfflineWalletResolution;
