@@ -1,9 +1,13 @@
 /**
  * Batching on the sandbox with real PostgreSQL/Redis: purchases of one wallet queued together are
  * paid by shared externals, each keeps its own order, status and delivery, a batch's BOC is stored
- * once, and the member that finds the batch's transaction settles its unheld siblings in the same
- * job.
+ * once, the member that finds the batch's transaction settles its unheld siblings in the same
+ * job, and a parked purchase's fallback job goes once the sender wakes it.
  */
+import { purchaseJobId } from '@starsgate/platform';
+import { wakeNextSender } from '../src/purchases/state-machine/recover-step';
+import { HeldPurchase } from '../src/purchases/state-machine/transition';
+import { batchLeaseOwner, walletLeaseName } from '../src/purchases/state-machine/wallet-lease';
 import { WorkerHarness } from './support/worker-harness';
 
 jest.setTimeout(180_000);
@@ -121,4 +125,25 @@ it("polls a batch's remaining deliveries soon after Fragment showed its first on
   } finally {
     h.sandbox.fragment!.configure({ doneDelay: { minMs: 60, maxMs: 120 } });
   }
+});
+
+it("drops a parked purchase's fallback job when the wallet's sender wakes it", async () => {
+  const { seed, rawAddress: wallet } = h.wallet('base64-v5r1');
+  const created = await h.createPurchase({ product: 'stars', amount: 91, payment_method: 'gram', username: '@alice', seed }, { enqueue: false });
+  const holder = (await h.deps.leases.acquire(walletLeaseName(wallet), batchLeaseOwner('sending'), 30_000))!;
+  const attempt = await h.deps.transitions.claim(created.id, 'job', 30_000);
+  if (!attempt?.claimed) throw new Error('not claimed');
+  const purchase = new HeldPurchase(h.deps, attempt.row, 'job', attempt.sealedSecret);
+  // A payment request was accepted while the wallet was busy: parked, with a fallback job a minute out.
+  const entered = await purchase.enterWalletSender({ name: walletLeaseName(wallet), owner: batchLeaseOwner('next'), ttlMs: 30_000 }, 60_000, { walletAddress: wallet, paymentRequest: { ref: 'r' } });
+  expect(entered).toEqual({ lease: null, lost: false });
+  const parkedJob = purchaseJobId(created.id, purchase.row.version);
+  expect(await (await h.queue.getJob(parkedJob))?.getState()).toBe('delayed');
+
+  await h.deps.leases.release(holder);
+  await wakeNextSender(h.deps, wallet);
+  const woken = await h.find(created.id);
+  expect(woken.version).toBe(purchase.row.version + 1);
+  expect(await h.queue.getJob(purchaseJobId(created.id, woken.version))).toBeDefined();
+  expect(await h.queue.getJob(parkedJob)).toBeUndefined();
 });

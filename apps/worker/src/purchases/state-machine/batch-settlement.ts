@@ -1,11 +1,10 @@
 import { Address, Cell, type Message, type Transaction } from '@ton/core';
 import { lookalikeKey, type PurchaseChanges } from '@starsgate/db';
-import { purchaseJobId } from '@starsgate/platform';
 import { judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import type { StepDeps } from './step-deps';
-import { completeAll, HeldPurchase, moveAll, rescheduleAll, type BatchWriteOptions } from './transition';
+import { completeAll, dropStaleJobs, HeldPurchase, moveAll, rescheduleAll, type BatchWriteOptions } from './transition';
 
 export interface ChainEvidence {
   tx_hash: string;
@@ -53,9 +52,7 @@ export async function adoptBatchSiblings(deps: StepDeps, purchase: HeldPurchase,
   const { batchId } = purchase.row;
   if (!batchId || batchSizeOf(purchase) < 2) return [];
   const rows = await deps.transitions.claimBatchSiblings(batchId, purchase.row.id, paid, purchase.owner, deps.config.leaseMs);
-  // Their own next-poll jobs (for the version before this claim) are stale now: drop them rather
-  // than let each wake up only to find the row moved on. One that cannot be removed exits anyway.
-  await Promise.all(rows.map((row) => deps.queue.remove(purchaseJobId(row.id, row.version - 1)).catch(() => 0)));
+  await dropStaleJobs(deps, rows);
   return rows.map((row) => new HeldPurchase(deps, row, purchase.owner));
 }
 

@@ -4,7 +4,7 @@ import { findOwnTransaction } from './chain-lookup';
 import { sharedCall } from './shared-call';
 import { broadcastExternal, signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { enqueueNext, type HeldPurchase } from './transition';
+import { dropStaleJobs, enqueueNext, type HeldPurchase } from './transition';
 import { batchLeaseOwner, walletLeaseName } from './wallet-lease';
 
 /**
@@ -42,7 +42,8 @@ export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Pro
  */
 export async function wakeNextSender(deps: StepDeps, walletRaw: string): Promise<void> {
   const next = await deps.transitions.wakeNextToSend(walletRaw);
-  if (next) await enqueueNext(deps, [next]);
+  // Its parked fallback job is stale once woken.
+  if (next) await Promise.all([enqueueNext(deps, [next]), dropStaleJobs(deps, [next])]);
 }
 
 /**

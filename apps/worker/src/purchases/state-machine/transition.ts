@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
 import type { Fence, HeldLease, PurchaseChanges, PurchaseRow, SealedSecret } from '@starsgate/db';
-import { enqueuePurchases } from '@starsgate/platform';
+import { enqueuePurchases, purchaseJobId } from '@starsgate/platform';
 import type { StepDeps } from './step-deps';
 
 /** The row was claimed or changed by someone else: stop without side effects. */
@@ -222,4 +222,13 @@ export async function enqueueNext(deps: StepDeps, rows: ReadonlyArray<Pick<Purch
   } catch (error) {
     deps.logger.warn('enqueue failed; the sweeper will restore the jobs', { purchase_ids: rows.map((row) => row.id), error });
   }
+}
+
+/**
+ * Rows this job just claimed for a batch had a job of their own, for the version before the claim
+ * (a parked purchase's fallback, a wake-up, a next poll): stale now. Dropped rather than left to
+ * wake up only to find the row held or moved on; one already running exits at its claim.
+ */
+export async function dropStaleJobs(deps: StepDeps, claimed: ReadonlyArray<Pick<PurchaseRow, 'id' | 'version'>>): Promise<void> {
+  await Promise.all(claimed.map((row) => deps.queue.remove(purchaseJobId(row.id, row.version - 1)).catch(() => 0)));
 }

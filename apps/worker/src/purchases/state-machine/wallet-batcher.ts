@@ -3,7 +3,7 @@ import { MAX_MESSAGES, type WalletKeyPair, type WalletVersion } from '@starsgate
 import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
 import { outflow, paymentRequestOf } from './payment-request';
 import type { StepDeps } from './step-deps';
-import { HeldPurchase } from './transition';
+import { dropStaleJobs, HeldPurchase } from './transition';
 import { openKeyPair, SecretUnavailableError } from './wallet-identity';
 
 export interface Batch {
@@ -28,6 +28,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
   const limit = Math.min(config.batchMax, MAX_MESSAGES[leader.row.walletVersion as WalletVersion]);
   const claimed = await deps.transitions.claimReadyToSend(wallet, leader.row.id, limit - 1, leader.owner, config.leaseMs);
   const others = claimed.map(({ row, sealedSecret }) => new HeldPurchase(deps, row, leader.owner, sealedSecret));
+  const dropped = dropStaleJobs(deps, claimed.map(({ row }) => row));
 
   const keys = await openKeyPair(deps, leader);
   const members: HeldPurchase[] = [leader];
@@ -71,10 +72,12 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
       usdt += flow.usdt;
     } else if (member === leader) {
       for (const other of members.slice(1)) await other.reschedule(0);
+      await dropped;
       return { members: [leader], keys, leaderShortfall: funds.details, sinceLt: balances.lastLt };
     } else {
       await member.reschedule(config.walletBusyRetryMs);
     }
   }
+  await dropped;
   return { members: fitted, keys, sinceLt: balances.lastLt };
 }
