@@ -1,8 +1,9 @@
 /**
  * npm run bench:pipeline — the purchase pipeline end to end on the sandbox (400 ms blocks, Fragment
  * simulator with injected latency, BENCH_FRAGMENT_SESSIONS (8) login sessions of one account) in
- * a child process, as remote upstreams would be; real PostgreSQL and Redis; the worker in this
- * process, so its CPU is the service's own:
+ * a child process at a lower CPU priority (BENCH_SANDBOX_NICE, default 10; 0 for equal), as remote
+ * upstreams would be, taking none of the service's CPU; real PostgreSQL and Redis; the worker in
+ * this process, so its CPU is the service's own:
  *   1. BENCH_N (500) purchases over BENCH_WALLETS (10) funded wallets arriving from 8 concurrent
  *      clients while the worker runs, batching on: purchases/s,
  *      p50/p95 from acceptance (202) to completed, and the service's own time: inside worker jobs
@@ -30,13 +31,14 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { FragmentSessionPool } from '@starsgate/fragment';
 import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
 import { createPurchaseProcessor } from '../apps/worker/src/purchases/purchase-processor';
 import { sharedCallObserver } from '../apps/worker/src/purchases/state-machine/shared-call';
 import { WorkerHarness } from '../apps/worker/test/support/worker-harness';
-import { startRemoteSandbox } from './support/remote-sandbox';
+import { SANDBOX_NICENESS, startRemoteSandbox } from './support/remote-sandbox';
 
 type RemoteSandbox = Awaited<ReturnType<typeof startRemoteSandbox>>;
 
@@ -334,7 +336,9 @@ function line(r: RunResult): string {
 const RUNS = new Set((process.env.BENCH_RUNS ?? 'streaming,paced,single').split(',').map((part) => part.trim()));
 
 async function main(): Promise<void> {
-  process.stdout.write(`bench:pipeline — Node ${process.version}, 400 ms blocks, Fragment latency 20–40 ms, ${SESSIONS} Fragment login sessions\n\n`);
+  process.stdout.write(
+    `bench:pipeline — Node ${process.version}, ${cpus().length} CPUs, 400 ms blocks, Fragment latency 20–40 ms, ${SESSIONS} Fragment login sessions, sandbox process at nice ${SANDBOX_NICENESS}\n\n`,
+  );
   if (RUNS.has('streaming')) {
     const batched = await run(`${N} purchases / ${WALLETS} wallets, batching on`, N, WALLETS, 255, 'streaming', true);
     process.stdout.write(line(batched));
