@@ -2,12 +2,13 @@
  * Batching on the sandbox with real PostgreSQL/Redis: purchases of one wallet queued together are
  * paid by shared externals, each keeps its own order, status and delivery, a batch's BOC is stored
  * once, the member that finds the batch's transaction settles its unheld siblings in the same
- * job, and a parked purchase's fallback job goes once the sender wakes it.
+ * job, and a parked purchase waits for the sender's wake-up, with the sweeper as its fallback.
  */
 import { purchaseJobId } from '@starsgate/platform';
 import { wakeNextSender } from '../src/purchases/state-machine/recover-step';
 import { HeldPurchase } from '../src/purchases/state-machine/transition';
 import { batchLeaseOwner, walletLeaseName } from '../src/purchases/state-machine/wallet-lease';
+import { Sweeper } from '../src/sweeper/sweeper';
 import { WorkerHarness } from './support/worker-harness';
 
 jest.setTimeout(180_000);
@@ -127,19 +128,25 @@ it("polls a batch's remaining deliveries soon after Fragment showed its first on
   }
 });
 
-it("drops a parked purchase's fallback job when the wallet's sender wakes it", async () => {
+it('parks without a job of its own: the sender wakes it, and only a missed wake-up falls back to the sweeper', async () => {
   const { seed, rawAddress: wallet } = h.wallet('base64-v5r1');
   const created = await h.createPurchase({ product: 'stars', amount: 91, payment_method: 'gram', username: '@alice', seed }, { enqueue: false });
   const holder = (await h.deps.leases.acquire(walletLeaseName(wallet), batchLeaseOwner('sending'), 30_000))!;
   const attempt = await h.deps.transitions.claim(created.id, 'job', 30_000);
   if (!attempt?.claimed) throw new Error('not claimed');
   const purchase = new HeldPurchase(h.deps, attempt.row, 'job', attempt.sealedSecret);
-  // A payment request was accepted while the wallet was busy: parked, with a fallback job a minute out.
+  // A payment request was accepted while the wallet was busy: parked, due in a minute, no job.
   const entered = await purchase.enterWalletSender({ name: walletLeaseName(wallet), owner: batchLeaseOwner('next'), ttlMs: 30_000 }, 60_000, { walletAddress: wallet, paymentRequest: { ref: 'r' } });
   expect(entered).toEqual({ lease: null, lost: false });
   const parkedJob = purchaseJobId(created.id, purchase.row.version);
+  expect(await h.queue.getJob(parkedJob)).toBeUndefined();
+
+  // Still parked when the sweeper passes: it gets its fallback job, delayed until it is due.
+  const sweeper = new Sweeper({ purchases: h.purchases, leases: h.deps.leases, queue: h.queue, logger: h.deps.logger, batchSize: 1_000, intervalMs: 60_000 });
+  await sweeper.sweepOnce();
   expect(await (await h.queue.getJob(parkedJob))?.getState()).toBe('delayed');
 
+  // The sender frees the wallet and wakes it: its job for the new version runs now, the fallback goes.
   await h.deps.leases.release(holder);
   await wakeNextSender(h.deps, wallet);
   const woken = await h.find(created.id);

@@ -81,8 +81,12 @@ export class HeldPurchase {
   /**
    * Enters the wallet's sender with `changes` (one statement): takes the wallet lease if it is
    * free, owned by `walletLease.owner`, and keeps this purchase held; otherwise ends this job
-   * until the lease's holder wakes it, or `parkDelayMs` passes. `lost`: this purchase's fence was
-   * lost, and `lease` (if taken anyway) is the caller's to free.
+   * until the lease's holder wakes it (or batches it). No job is enqueued for a parked purchase:
+   * it is due after `parkDelayMs`, and should its wake-up be lost (its holder crashed), the
+   * sweeper gives it its job then, as it does any live row without one. Enqueuing a fallback job
+   * for every park cost a Redis round trip, and dropping it again another, for a case that needs
+   * a crash. `lost`: this purchase's fence was lost, and `lease` (if taken anyway) is the
+   * caller's to free.
    */
   async enterWalletSender(
     walletLease: { name: string; owner: string; ttlMs: number },
@@ -101,7 +105,6 @@ export class HeldPurchase {
     );
     if (!entered.row) return { lease: entered.walletLease, lost: true };
     this.current = entered.row;
-    if (!entered.walletLease) await enqueueNext(this.deps, [entered.row], delay);
     return { lease: entered.walletLease, lost: false };
   }
 
