@@ -1,15 +1,29 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, isAppError } from '@starsgate/domain';
 import { IdempotencyKeyLockedError, PurchaseRowRejectedError } from '@starsgate/db';
+import { MaxRetriesPerRequestError } from 'ioredis/built/errors';
 
 interface BodyParserError {
   type?: string;
   status?: number;
 }
 
+/** How long a client should wait before retrying while Redis cannot be reached. */
+const REDIS_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Redis cannot be reached (down, restarting, not yet up): ioredis gave up on the command after
+ * its retries, or the connection was closed under it. The request was not served, through no
+ * fault of the client's: 503 with Retry-After, never a 500.
+ */
+function isRedisUnavailable(error: unknown): boolean {
+  return error instanceof MaxRetriesPerRequestError || (error instanceof Error && error.message === 'Connection is closed.');
+}
+
 /** Maps anything a handler throws to the one error body; a client mistake is never a 500. */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
+  if (isRedisUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', { retryAfterSeconds: REDIS_RETRY_AFTER_SECONDS, cause: error });
   if (error instanceof IdempotencyKeyLockedError) {
     return new AppError('IDEMPOTENCY_REQUEST_IN_PROGRESS', { retryAfterSeconds: 1 });
   }

@@ -29,7 +29,7 @@ export const CLIENT_ERRORS = {
     content: json(ref('ErrorBody')),
   },
   '500': errorResponse('Internal error: keep the same idempotency key and read the purchase status first.'),
-  '503': errorResponse('Temporarily unavailable: retry later with the same idempotency key.'),
+  '503': errorResponse('Temporarily unavailable (SERVICE_UNAVAILABLE, e.g. Redis cannot be reached; nothing was stored): retry after `Retry-After` seconds with the same idempotency key.'),
 };
 
 /** Path items other features add (wallets, availability, prices, checkouts). */
@@ -92,6 +92,7 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
             '200': { description: 'The purchase.', content: json(ref('Purchase')) },
             '404': errorResponse('PURCHASE_NOT_FOUND: check purchase_id and the environment.'),
             '429': CLIENT_ERRORS['429'],
+            '503': errorResponse('SERVICE_UNAVAILABLE: Redis (which counts requests for the rate limit) cannot be reached. Retry after `Retry-After` seconds.'),
           },
         },
       },

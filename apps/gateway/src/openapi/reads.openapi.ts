@@ -9,6 +9,9 @@ import {
 } from '@starsgate/domain';
 import { CLIENT_ERRORS, type OpenApiContribution } from './openapi-document';
 
+/** Every route that counts requests in Redis (the rate limit) answers this while Redis cannot be reached. */
+const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE: Redis cannot be reached.';
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const errorBody = json(ref('ErrorBody'));
@@ -47,7 +50,7 @@ export const readsOpenApi: OpenApiContribution = {
             content: errorBody,
           },
           '503': {
-            description: 'AVAILABILITY_TEMPORARILY_UNAVAILABLE: Fragment cannot answer (timeout, 5xx, session problem). Keep payment disabled and retry later.',
+            description: `AVAILABILITY_TEMPORARILY_UNAVAILABLE: Fragment cannot answer (timeout, 5xx, session problem). ${SERVICE_UNAVAILABLE} Keep payment disabled and retry later.`,
             headers: RETRY_AFTER,
             content: errorBody,
           },
@@ -63,7 +66,11 @@ export const readsOpenApi: OpenApiContribution = {
           '200': { description: 'The price list.', content: json(ref('PriceList')) },
           '400': CLIENT_ERRORS['400'],
           '429': CLIENT_ERRORS['429'],
-          '503': { description: 'PRICES_UNAVAILABLE: no price was ever fetched and Fragment cannot answer now. Retry later.', headers: RETRY_AFTER, content: errorBody },
+          '503': {
+            description: `PRICES_UNAVAILABLE: no price was ever fetched and Fragment cannot answer now. ${SERVICE_UNAVAILABLE} Retry later.`,
+            headers: RETRY_AFTER,
+            content: errorBody,
+          },
         },
       },
     },
@@ -86,7 +93,7 @@ export const readsOpenApi: OpenApiContribution = {
           '200': { description: 'The quote.', content: json(ref('PriceQuote')) },
           '400': CLIENT_ERRORS['400'],
           '429': CLIENT_ERRORS['429'],
-          '503': { description: 'PRICES_UNAVAILABLE: nothing known and Fragment cannot answer now. Retry later.', headers: RETRY_AFTER, content: errorBody },
+          '503': { description: `PRICES_UNAVAILABLE: nothing known and Fragment cannot answer now. ${SERVICE_UNAVAILABLE} Retry later.`, headers: RETRY_AFTER, content: errorBody },
         },
       },
     },
