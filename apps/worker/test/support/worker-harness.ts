@@ -165,6 +165,8 @@ export class WorkerHarness {
       stalledInterval: this.config.jobLockMs,
       autorun: !options.paused,
     });
+    // As the worker's main does: a Redis error (a flush mid-job, in purchase-redis-loss) is logged, not thrown.
+    this.worker.on('error', (error) => this.deps.logger.error('worker error', { error }));
     this.sweeper = new Sweeper({
       purchases: this.purchases,
       leases: new LeaseRepository(this.database.db),
