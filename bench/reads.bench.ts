@@ -24,7 +24,7 @@ import express from 'express';
 const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase } from '@starsgate/db/testing';
-import { createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
+import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
 import { startSandbox } from '../apps/sandbox/src/server';
 import { demoFragmentCookies } from '../apps/sandbox/src/fragment';
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => gw.server.close(() => resolve()));
     await new Promise<void>((resolve) => plain.server.close(() => resolve()));
     gw.server.closeAllConnections?.();
-    await queue.close();
+    await closeQueue(queue);
     await redis.quit();
     await database.drop();
     await sandbox.close();

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
+import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
 import { buildGateway, type Gateway } from '../../apps/gateway/src/app';
 import { loadGatewayConfig } from '../../apps/gateway/src/config';
@@ -108,7 +108,7 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await queue.obliterate({ force: true });
-      await queue.close();
+      await closeQueue(queue);
       await redis.quit();
       await database.drop();
     },

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connectDatabase, loadKeyRing, migrateDatabase, SecretVault } from '@starsgate/db';
-import { createLogger, createPurchaseQueue, createRedisConnection, onTerminationSignals, redactUrl, runMain } from '@starsgate/platform';
+import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection, onTerminationSignals, redactUrl, runMain } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     server.closeIdleConnections();
     await closed;
     clearTimeout(deadline);
-    await Promise.allSettled([queue.close(), redis.quit(), database.close()]);
+    await Promise.allSettled([closeQueue(queue), redis.quit(), database.close()]);
     logger.info('stopped');
     logger.end();
   };

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
 import { connectDatabase, LeaseRepository, migrateDatabase, PurchaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
 import {
+  closeQueue,
   createLogger,
   createPurchaseQueue,
   createRedisConnection,
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
     await priceRefresher?.stop();
     await pricesRedis?.quit();
     await worker.close();
-    await Promise.allSettled([queue.close(), database.close()]);
+    await Promise.allSettled([closeQueue(queue), database.close()]);
     clearTimeout(deadline);
     logger.info('stopped');
     logger.end();

@@ -6,7 +6,7 @@ import type { Queue } from 'bullmq';
 import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { createLogger, createPurchaseQueue, createRedisConnection, type PurchaseJobData } from '@starsgate/platform';
+import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection, type PurchaseJobData } from '@starsgate/platform';
 import { buildGateway, type Gateway } from '../../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
 import { createGatewayMetrics, type GatewayMetrics } from '../../src/observability/metrics';
@@ -59,7 +59,7 @@ export async function createTestGateway(
     logLines,
     bullPrefix,
     close: async () => {
-      await queue.close();
+      await closeQueue(queue);
       // A Redis that cannot be reached refuses QUIT too (redis-outage.test.ts): then drop the connection.
       await redis.quit().catch(() => redis.disconnect());
       await database.drop();

@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import { LeaseRepository, parseKeyRing, PurchaseRepository, PurchaseTransitions, SecretVault, type PurchaseRow } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
-import { createLogger, createPurchaseQueue, createRedisConnection, enqueuePurchase, PURCHASE_QUEUE, type PurchaseJobData } from '@starsgate/platform';
+import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection, enqueuePurchase, PURCHASE_QUEUE, type PurchaseJobData } from '@starsgate/platform';
 import { resolveWalletOffline, ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { startSandbox, type StartedSandbox } from '../../../sandbox/src/server';
 import { demoFragmentCookies, type FragmentConfigPatch } from '../../../sandbox/src/fragment';
@@ -294,7 +294,7 @@ export class WorkerHarness {
   async close(): Promise<void> {
     await this.stopWorker();
     await this.queue.obliterate({ force: true }).catch(() => undefined);
-    await this.queue.close();
+    await closeQueue(this.queue);
     await this.redis.quit();
     await Promise.all(this.connections.map((c) => c.quit().catch(() => undefined)));
     await this.upstream.close();

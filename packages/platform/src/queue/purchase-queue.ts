@@ -71,6 +71,23 @@ export function createPurchaseQueue(connection: string | ConnectionOptions, pref
   return queue;
 }
 
+/**
+ * Closes a queue without tripping BullMQ's close-while-connecting race (taskforcesh/bullmq#3546):
+ * a queue closed before its connection is ready later emits the failed connection attempt as an
+ * 'error' on an emitter whose listeners close() already removed, an unhandled error that fails a
+ * test run or a shutdown. So it waits for the connection first, up to `readyWithinMs` (Redis may
+ * be down; the queue is closed anyway then).
+ */
+export async function closeQueue(queue: Queue<PurchaseJobData>, readyWithinMs = 2_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, readyWithinMs);
+  });
+  await Promise.race([queue.waitUntilReady().then(() => undefined, () => undefined), gaveUp]);
+  clearTimeout(timer);
+  await queue.close();
+}
+
 export async function enqueuePurchase(
   queue: Queue<PurchaseJobData>,
   purchaseId: string,
