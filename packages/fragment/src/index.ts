@@ -32,4 +32,4 @@ export { encodeForm } from './form';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';
 export type * from './types';
 export * from './reads';
-export { normalizeStatusText, normalizedTextNamesOrder, statusTextNamesOrder } from './order-status-text';
+export { normalizeStatusText, normalizedTextNamesOrder, orderKeys, orderKeysNamedIn, statusTextNamesOrder } from './order-status-text';

@@ -1,4 +1,4 @@
-import { normalizedTextNamesOrder, normalizeStatusText, statusTextNamesOrder, type FragmentClient, type HistoryRow } from '@starsgate/fragment';
+import { normalizedTextNamesOrder, normalizeStatusText, orderKeys, orderKeysNamedIn, statusTextNamesOrder, type FragmentClient, type HistoryRow } from '@starsgate/fragment';
 import type { PurchaseRow } from '@starsgate/db';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
@@ -26,8 +26,8 @@ interface DeliveredRow {
 
 /**
  * One history read serves a whole batch, and the history holds many rows: its dated rows are
- * normalized once and filed under every `handle#quantity` pair they name, so each order is tested
- * only against rows that name its recipient and its quantity.
+ * normalized once and filed under every key they name (orderKeysNamedIn), so each order is
+ * tested only against rows that name its recipient and its quantity.
  */
 const indexedReads = new WeakMap<HistoryRow[], Map<string, DeliveredRow[]>>();
 
@@ -43,23 +43,15 @@ function rowsNaming(history: HistoryRow[], order: { product: Product; username: 
     for (const entry of history) {
       if (entry.deliveredAt === undefined) continue;
       const row = { at: entry.deliveredAt, text: normalizeStatusText(entry.text) };
-      // Only the quantities the order matchers look for: "<n> telegram stars", "telegram premium for <n> …".
-      const numbers = new Set([...row.text.matchAll(/(\d+) telegram stars|telegram premium for (\d+)/g)].map((match) => match[1] ?? match[2]!));
-      for (const [, handle] of row.text.matchAll(/@([a-z0-9_]+)/g)) {
-        for (const number of numbers) {
-          const key = `${handle}#${number}`;
-          const filed = index.get(key);
-          if (filed) filed.push(row);
-          else index.set(key, [row]);
-        }
+      for (const key of orderKeysNamedIn(row.text)) {
+        const filed = index.get(key);
+        if (filed) filed.push(row);
+        else index.set(key, [row]);
       }
     }
     indexedReads.set(history, index);
   }
-  const handle = order.username.replace(/^@/, '').toLowerCase();
-  // Premium for 12 months reads "1 year" on Fragment's screens.
-  const numbers = order.product === 'premium' && order.amount === 12 ? ['12', '1'] : [String(order.amount)];
-  const candidates = new Set(numbers.flatMap((number) => index.get(`${handle}#${number}`) ?? []));
+  const candidates = new Set(orderKeys(order).flatMap((key) => index.get(key) ?? []));
   return [...candidates].filter((row) => normalizedTextNamesOrder(row.text, order));
 }
 
