@@ -63,4 +63,3 @@ export function orderKeys(order: { product: FragmentProduct; username: string; a
   const quantities = order.product === 'premium' && order.amount === 12 ? ['12', '1'] : [String(order.amount)];
   return quantities.map((quantity) => `${handle}#${quantity}`);
 }
-

@@ -32,4 +32,3 @@ describe('orderKeysNamedIn and orderKeys', () => {
     expect(orderKeys({ product: 'stars', username: '@alice', amount: 150 }).some((key) => keys.includes(key))).toBe(false);
   });
 });
-
