@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Worker } from 'bullmq';
 import { connectDatabase, LeaseRepository, migrateDatabase, PurchaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
 import {
   closeQueue,
@@ -11,10 +10,10 @@ import {
   PURCHASE_QUEUE,
   redisConnectionOptions,
   runMain,
-  type PurchaseJobData,
 } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
+import { startPurchaseWorker } from './purchases/purchase-worker';
 import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
 import { Sweeper } from './sweeper/sweeper';
 import { createUpstreams } from './upstreams';
@@ -44,21 +43,15 @@ async function main(): Promise<void> {
     sleep,
   });
 
-  void upstreams.fragment.warmUp().then((sessions) => {
-    for (const { sessionId, error } of sessions) {
-      if (error) logger.warn('fragment session not usable at start', { session: sessionId, error: error.message });
-    }
-  });
-  const worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, processor, {
+  const { worker } = startPurchaseWorker({
     connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
     prefix: config.bullPrefix,
     concurrency: config.concurrency,
-    // Only dispatch: a job of a killed worker is handed out again after this; PostgreSQL fences it.
-    lockDuration: config.jobLockMs,
-    stalledInterval: config.jobLockMs,
+    jobLockMs: config.jobLockMs,
+    processor,
+    fragment: upstreams.fragment,
+    logger,
   });
-  worker.on('failed', (job, error) => logger.error('purchase job failed', { job_id: job?.id, error }));
-  worker.on('error', (error) => logger.error('worker error', { error }));
 
   const sweeper = new Sweeper({
     purchases,

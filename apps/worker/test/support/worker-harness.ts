@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import { LeaseRepository, parseKeyRing, PurchaseRepository, PurchaseTransitions, SecretVault, type PurchaseRow } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
-import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection, enqueuePurchase, PURCHASE_QUEUE, type PurchaseJobData } from '@starsgate/platform';
+import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection, enqueuePurchase, type PurchaseJobData } from '@starsgate/platform';
 import { resolveWalletOffline, ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { startSandbox, type StartedSandbox } from '../../../sandbox/src/server';
 import { demoFragmentCookies, type FragmentConfigPatch } from '../../../sandbox/src/fragment';
@@ -20,6 +20,7 @@ import type { DemoWallet } from '../../../sandbox/src/demo/demo-wallets';
 import { parseIndexed } from '../../../sandbox/src/chain/transaction-index';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
 import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
+import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
 import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
 
@@ -154,19 +155,20 @@ export class WorkerHarness {
    * fetched). `paused`: connected but taking no jobs until `runWorker()`.
    */
   startWorker(concurrency = 16, processor: (job: Job<PurchaseJobData>) => Promise<void> = createPurchaseProcessor(this.deps), options: { paused?: boolean } = {}): void {
-    this.warmUp = this.deps.fragment.warmUp();
     const connection = createRedisConnection(this.env.REDIS_URL!, { forWorker: true });
     this.connections.push(connection);
-    this.worker = new Worker<PurchaseJobData>(PURCHASE_QUEUE, processor, {
+    const started = startPurchaseWorker({
       connection,
       prefix: this.bullPrefix,
       concurrency,
-      lockDuration: this.config.jobLockMs,
-      stalledInterval: this.config.jobLockMs,
+      jobLockMs: this.config.jobLockMs,
+      processor,
+      fragment: this.deps.fragment,
+      logger: this.deps.logger,
       autorun: !options.paused,
     });
-    // As the worker's main does: a Redis error (a flush mid-job, in purchase-redis-loss) is logged, not thrown.
-    this.worker.on('error', (error) => this.deps.logger.error('worker error', { error }));
+    this.worker = started.worker;
+    this.warmUp = started.warm;
     this.sweeper = new Sweeper({
       purchases: this.purchases,
       leases: new LeaseRepository(this.database.db),
