@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
 import { purchases, type PurchaseRow } from '../schema';
+import { acquireLeaseSql } from './lease-repository';
 
 const COLUMNS = getTableColumns(purchases);
 
@@ -60,16 +61,12 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
   const fence = shape.many
     ? `fence AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $7::jsonb[]) AS f(id, version, owner, event_data)),`
     : `fence AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS owner, $7::jsonb AS event_data),`;
-  // Takes the lease row's lock even when it is not free (ON CONFLICT DO UPDATE locks the row it
-  // finds): a holder freeing the wallet meanwhile waits for this statement, so its wake-up, sent
-  // after, finds this row parked; a release committed first leaves the lease free to take.
+  // Takes the lease row's lock even when it is not free: a holder freeing the wallet meanwhile
+  // waits for this statement, so its wake-up, sent after, finds this row parked; a release
+  // committed first leaves the lease free to take.
   const walletLease = shape.enterWalletSender
     ? `wallet_lease AS (
-      INSERT INTO leases (name, owner, fence, expires_at)
-      VALUES ($${leaseParameter}::text, $${leaseParameter + 1}::text, 1, now() + $${leaseParameter + 2}::int * interval '1 millisecond')
-      ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, fence = leases.fence + 1, expires_at = EXCLUDED.expires_at, updated_at = now()
-      WHERE leases.expires_at < now()
-      RETURNING fence
+      ${acquireLeaseSql(`$${leaseParameter}`, `$${leaseParameter + 1}`, `$${leaseParameter + 2}`)}
     ),`
     : '';
   const text = `
