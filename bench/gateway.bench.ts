@@ -15,9 +15,14 @@ const BIP39 = 'cook voyage document eight skate token alien guide drink uncle te
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, fragment: false, demoWallets: false });
-  const bench = await startBenchGateway({ TONCENTER_URL: `${sandbox.url}/toncenter`, USDT_MASTER_ADDRESS: sandbox.chain.usdtMaster.toString() });
+  const bench = await startBenchGateway({
+    TONCENTER_URL: `${sandbox.url}/toncenter`,
+    USDT_MASTER_ADDRESS: sandbox.chain.usdtMaster.toString(),
+  });
   const bare = await listen(bareExpressApp());
-  process.stdout.write(`bench:gateway — ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}\n\n`);
+  process.stdout.write(
+    `bench:gateway — ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}\n\n`,
+  );
 
   let counter = 0;
   const order = () =>
@@ -30,13 +35,24 @@ async function main(): Promise<void> {
       account_index: 0,
       idempotency_key: `bench-${process.pid}-${(counter += 1)}`,
     });
-  const warm = await fetch(`${bench.url}/api/v1/purchases`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: order() });
+  const warm = await fetch(`${bench.url}/api/v1/purchases`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: order(),
+  });
   const { status_url: statusUrl } = (await warm.json()) as { status_url: string };
 
   const post = { method: 'POST', headers: { 'content-type': 'application/json' }, connections: CONNECTIONS };
   const bareGet = await measure('GET  /bare (bare Express 5)', { url: `${bare.url}/bare`, connections: CONNECTIONS });
-  const ourGet = await measure('GET  /api/v1/purchases/:id', { url: `${bench.url}${statusUrl}`, connections: CONNECTIONS });
-  const barePost = await measure('POST /bare (bare Express 5, JSON body)', { ...post, url: `${bare.url}/bare`, body: order() });
+  const ourGet = await measure('GET  /api/v1/purchases/:id', {
+    url: `${bench.url}${statusUrl}`,
+    connections: CONNECTIONS,
+  });
+  const barePost = await measure('POST /bare (bare Express 5, JSON body)', {
+    ...post,
+    url: `${bare.url}/bare`,
+    body: order(),
+  });
   // `[<id>]` is replaced by autocannon with a unique id per request: every POST is a new order.
   const ourPost = await measure('POST /api/v1/purchases (unique keys)', {
     ...post,
@@ -46,16 +62,30 @@ async function main(): Promise<void> {
   });
 
   process.stdout.write('\n');
-  process.stdout.write(`${ratioLine('GET  purchase', ourGet, bareGet, 0.6)}   p99 ${ourGet.latency.p99} ms (target < 25)\n`);
-  process.stdout.write(`${ratioLine('POST purchase', ourPost, barePost, 0.3)}   p99 ${ourPost.latency.p99} ms (target < 25)\n`);
+  process.stdout.write(
+    `${ratioLine('GET  purchase', ourGet, bareGet, 0.6)}   p99 ${ourGet.latency.p99} ms (target < 25)\n`,
+  );
+  process.stdout.write(
+    `${ratioLine('POST purchase', ourPost, barePost, 0.3)}   p99 ${ourPost.latency.p99} ms (target < 25)\n`,
+  );
 
   // Wallet resolution: 24-word seeds run 100,000 PBKDF2 rounds each; distinct seeds defeat the cache.
   const seeds = await Promise.all(Array.from({ length: 50 }, async () => (await mnemonicNew(24)).join(' ')));
   const started = Date.now();
   const resolving = Promise.all(
-    seeds.map((seed) => fetch(`${bench.url}/api/v1/wallets/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed }) })),
+    seeds.map((seed) =>
+      fetch(`${bench.url}/api/v1/wallets/resolve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seed }),
+      }),
+    ),
   );
-  const getsDuring = await measure('GET  purchase during 50 resolves', { url: `${bench.url}${statusUrl}`, connections: 8, duration: 2 });
+  const getsDuring = await measure('GET  purchase during 50 resolves', {
+    url: `${bench.url}${statusUrl}`,
+    connections: 8,
+    duration: 2,
+  });
   const responses = await resolving;
   const seconds = (Date.now() - started) / 1000;
   const ok = responses.filter((response) => response.status === 200).length;

@@ -137,7 +137,13 @@ function countPostgres(pool: object): void {
     };
     const last = args[args.length - 1];
     if (typeof last === 'function') {
-      return call([...args.slice(0, -1), (...results: unknown[]) => { done(); (last as Callback)(...results); }]);
+      return call([
+        ...args.slice(0, -1),
+        (...results: unknown[]) => {
+          done();
+          (last as Callback)(...results);
+        },
+      ]);
     }
     const result = call(args);
     if (result instanceof Promise) return result.finally(done);
@@ -176,19 +182,40 @@ async function fundedSeeds(sandbox: RemoteSandbox, count: number): Promise<strin
  */
 type Arrival = 'streaming' | 'queued-first' | { perSecond: number };
 
-async function run(label: string, total: number, walletCount: number, batchMax: number, arrival: Arrival, measureOwnTime: boolean): Promise<RunResult> {
+async function run(
+  label: string,
+  total: number,
+  walletCount: number,
+  batchMax: number,
+  arrival: Arrival,
+  measureOwnTime: boolean,
+): Promise<RunResult> {
   const seed = `bench-${randomBytes(3).toString('hex')}`;
   const sandbox = await startRemoteSandbox({
     seed,
     blockMs: 400,
-    fragment: { latency: { minMs: 20, maxMs: 40 }, processingDelay: { minMs: 100, maxMs: 200 }, doneDelay: { minMs: 200, maxMs: 400 }, validitySeconds: 300 },
+    fragment: {
+      latency: { minMs: 20, maxMs: 40 },
+      processingDelay: { minMs: 100, maxMs: 200 },
+      doneDelay: { minMs: 200, maxMs: 400 },
+      validitySeconds: 300,
+    },
   });
   const h = await WorkerHarness.start({
     upstream: sandbox,
     seed,
     worker: false,
     fragmentSessions: SESSIONS,
-    env: { BATCH_MAX: String(batchMax), POLL_INTERVAL_MS: '300', WALLET_BUSY_RETRY_MS: '15000', CONFIRMING_MAX_AGE_MS: '900000', WAITING_TO_SEND_MAX_AGE_MS: '1800000', LEASE_MS: '30000', JOB_LOCK_MS: '30000', SWEEP_INTERVAL_MS: '5000' },
+    env: {
+      BATCH_MAX: String(batchMax),
+      POLL_INTERVAL_MS: '300',
+      WALLET_BUSY_RETRY_MS: '15000',
+      CONFIRMING_MAX_AGE_MS: '900000',
+      WAITING_TO_SEND_MAX_AGE_MS: '1800000',
+      LEASE_MS: '30000',
+      JOB_LOCK_MS: '30000',
+      SWEEP_INTERVAL_MS: '5000',
+    },
   });
   try {
     if (measureOwnTime) {
@@ -215,24 +242,38 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
     const jobOwn: number[] = [];
     const inner = createPurchaseProcessor(h.deps);
     const startWorker = (paused = false) =>
-      h.startWorker(64, !measureOwnTime ? inner : async (job) => {
-        const store: UpstreamClock = { inFlight: 0, since: 0, upstreamMs: 0, pgWaitMs: 0, pgMs: 0, pgCount: 0 };
-        const started = performance.now();
-        await als.run(store, () => inner(job));
-        const own = performance.now() - started - store.upstreamMs;
-        overhead.set(job.data.purchaseId, (overhead.get(job.data.purchaseId) ?? 0) + own);
-        jobOwn.push(own);
-        const step = byStep.get(store.step ?? 'not claimed') ?? { own: [], pg: [], pgWait: [], statements: 0 };
-        step.own.push(own);
-        step.pg.push(store.pgMs);
-        step.pgWait.push(store.pgWaitMs);
-        step.statements += store.pgCount;
-        byStep.set(store.step ?? 'not claimed', step);
-      }, { paused });
+      h.startWorker(
+        64,
+        !measureOwnTime
+          ? inner
+          : async (job) => {
+              const store: UpstreamClock = { inFlight: 0, since: 0, upstreamMs: 0, pgWaitMs: 0, pgMs: 0, pgCount: 0 };
+              const started = performance.now();
+              await als.run(store, () => inner(job));
+              const own = performance.now() - started - store.upstreamMs;
+              overhead.set(job.data.purchaseId, (overhead.get(job.data.purchaseId) ?? 0) + own);
+              jobOwn.push(own);
+              const step = byStep.get(store.step ?? 'not claimed') ?? { own: [], pg: [], pgWait: [], statements: 0 };
+              step.own.push(own);
+              step.pg.push(store.pgMs);
+              step.pgWait.push(store.pgWaitMs);
+              step.statements += store.pgCount;
+              byStep.set(store.step ?? 'not claimed', step);
+            },
+        { paused },
+      );
     const seeds = await fundedSeeds(sandbox, walletCount);
     const ids: string[] = new Array<string>(total);
     const create = async (i: number) => {
-      ids[i] = (await h.createPurchase({ product: 'stars', amount: 50 + (i % 500), payment_method: 'gram', username: '@alice', seed: seeds[i % seeds.length]! })).id;
+      ids[i] = (
+        await h.createPurchase({
+          product: 'stars',
+          amount: 50 + (i % 500),
+          payment_method: 'gram',
+          username: '@alice',
+          seed: seeds[i % seeds.length]!,
+        })
+      ).id;
     };
     let started = performance.now();
     let loopAtStart = performance.eventLoopUtilization();
@@ -258,9 +299,11 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
       // Orders arrive while the worker runs, as from the gateway: 8 concurrent clients.
       startWorker();
       let next = 0;
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        while (next < total) await create(next++);
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < total) await create(next++);
+        }),
+      );
     }
     const rows = await h.waitForAll(ids, 1_800_000);
     const eventLoopBusy = performance.eventLoopUtilization(loopAtStart).utilization;
@@ -270,7 +313,9 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
     const seconds = (Math.max(...rows.map((r) => (r.completedAt ?? r.updatedAt).getTime())) - clockStart) / 1000;
     await h.stopWorker();
     if (process.env.BENCH_TIMELINE === '1') await printTimeline(h, clockStart);
-    const latencies = rows.filter((r) => r.status === 'completed').map((r) => r.completedAt!.getTime() - Math.max(r.createdAt.getTime(), clockStart));
+    const latencies = rows
+      .filter((r) => r.status === 'completed')
+      .map((r) => r.completedAt!.getTime() - Math.max(r.createdAt.getTime(), clockStart));
     const own = ids.map((id) => overhead.get(id) ?? 0);
     return {
       label,
@@ -288,7 +333,10 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
       eventLoopBusy,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       steps: [...byStep]
-        .map(([step, t]) => `${step} ${t.own.length}× p50 ${percentile(t.own, 50).toFixed(1)} ms (PostgreSQL ${(t.statements / t.own.length).toFixed(1)} statements, p50 ${percentile(t.pg, 50).toFixed(1)} ms incl. pool wait p50 ${percentile(t.pgWait, 50).toFixed(1)} ms)`)
+        .map(
+          ([step, t]) =>
+            `${step} ${t.own.length}× p50 ${percentile(t.own, 50).toFixed(1)} ms (PostgreSQL ${(t.statements / t.own.length).toFixed(1)} statements, p50 ${percentile(t.pg, 50).toFixed(1)} ms incl. pool wait p50 ${percentile(t.pgWait, 50).toFixed(1)} ms)`,
+        )
         .join(',\n      '),
     };
   } finally {
@@ -299,7 +347,13 @@ async function run(label: string, total: number, walletCount: number, batchMax: 
 
 /** BENCH_TIMELINE=1: when the first, median and last purchase passed each audit milestone. */
 async function printTimeline(h: WorkerHarness, clockStart: number): Promise<void> {
-  const result = await h.database.db.$client.query<{ reason: string; n: number; first: number; median: number; last: number }>(
+  const result = await h.database.db.$client.query<{
+    reason: string;
+    n: number;
+    first: number;
+    median: number;
+    last: number;
+  }>(
     `SELECT reason, count(*)::int AS n,
             (extract(epoch FROM min(created_at)) * 1000 - $1)::int AS first,
             (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM created_at)) * 1000 - $1)::int AS median,
@@ -307,8 +361,17 @@ async function printTimeline(h: WorkerHarness, clockStart: number): Promise<void
      FROM purchase_events WHERE reason IS NOT NULL GROUP BY reason ORDER BY min(created_at)`,
     [clockStart],
   );
-  for (const r of result.rows) process.stdout.write(`    ${String(r.n).padStart(4)}× ${r.reason.slice(0, 60).padEnd(60)} first ${r.first} ms  median ${r.median} ms  last ${r.last} ms\n`);
-  const batches = await h.database.db.$client.query<{ n: number; accepted: number; signed: number; found: number; delivered: number }>(
+  for (const r of result.rows)
+    process.stdout.write(
+      `    ${String(r.n).padStart(4)}× ${r.reason.slice(0, 60).padEnd(60)} first ${r.first} ms  median ${r.median} ms  last ${r.last} ms\n`,
+    );
+  const batches = await h.database.db.$client.query<{
+    n: number;
+    accepted: number;
+    signed: number;
+    found: number;
+    delivered: number;
+  }>(
     `SELECT count(DISTINCT p.id)::int AS n,
             (extract(epoch FROM max(e.created_at) FILTER (WHERE e.reason LIKE 'payment request accepted%')) * 1000 - $1)::int AS accepted,
             (extract(epoch FROM min(e.created_at) FILTER (WHERE e.reason LIKE 'signed%')) * 1000 - $1)::int AS signed,
@@ -319,7 +382,8 @@ async function printTimeline(h: WorkerHarness, clockStart: number): Promise<void
     [clockStart],
   );
   process.stdout.write('    per external: members, last accepted → signed → found on chain → last delivered (ms)\n');
-  for (const b of batches.rows) process.stdout.write(`    ${String(b.n).padStart(4)}  ${b.accepted} → ${b.signed} → ${b.found} → ${b.delivered}\n`);
+  for (const b of batches.rows)
+    process.stdout.write(`    ${String(b.n).padStart(4)}  ${b.accepted} → ${b.signed} → ${b.found} → ${b.delivered}\n`);
 }
 
 function line(r: RunResult): string {
@@ -348,22 +412,43 @@ async function main(): Promise<void> {
       process.stdout.write(`  batching speed-up: ${(single.seconds / batched.seconds).toFixed(1)}×`);
     }
     als.disable();
-    const saturated = batched.eventLoopBusy > 0.8 ? ` (a burst: the worker's event loop was ${(batched.eventLoopBusy * 100).toFixed(0)} % busy, so own time here includes queueing for it; step 3 measures it unqueued)` : '';
-    process.stdout.write(`   overhead p50 target < 50 ms: ${batched.overheadP50 < 50 ? 'met' : 'NOT met'}${saturated}\n\n`);
+    const saturated =
+      batched.eventLoopBusy > 0.8
+        ? ` (a burst: the worker's event loop was ${(batched.eventLoopBusy * 100).toFixed(0)} % busy, so own time here includes queueing for it; step 3 measures it unqueued)`
+        : '';
+    process.stdout.write(
+      `   overhead p50 target < 50 ms: ${batched.overheadP50 < 50 ? 'met' : 'NOT met'}${saturated}\n\n`,
+    );
   }
   if (RUNS.has('paced')) {
-    const paced = await run(`${PACED_N} purchases / ${WALLETS} wallets at ${PACED_RATE}/s`, PACED_N, WALLETS, 255, { perSecond: PACED_RATE }, true);
+    const paced = await run(
+      `${PACED_N} purchases / ${WALLETS} wallets at ${PACED_RATE}/s`,
+      PACED_N,
+      WALLETS,
+      255,
+      { perSecond: PACED_RATE },
+      true,
+    );
     process.stdout.write(line(paced));
     process.stdout.write(`  overhead p50 target < 50 ms: ${paced.overheadP50 < 50 ? 'met' : 'NOT met'}\n\n`);
   }
   if (RUNS.has('single')) {
-    const oneOn = await run(`1 wallet, ${SINGLE_N} queued, batching on`, SINGLE_N, 1, 255, 'queued-first', process.env.BENCH_SINGLE_OWN === '1');
+    const oneOn = await run(
+      `1 wallet, ${SINGLE_N} queued, batching on`,
+      SINGLE_N,
+      1,
+      255,
+      'queued-first',
+      process.env.BENCH_SINGLE_OWN === '1',
+    );
     process.stdout.write(line(oneOn));
     if (process.env.BENCH_SKIP_OFF !== '1') {
       const oneOff = await run(`1 wallet, ${SINGLE_N} queued, batching off`, SINGLE_N, 1, 1, 'queued-first', false);
       process.stdout.write(line(oneOff));
       const ratio = oneOff.seconds / oneOn.seconds;
-      process.stdout.write(`  one wallet speed-up: ${ratio.toFixed(1)}× (target ≥ 20×: ${ratio >= 20 ? 'met' : 'NOT met'})\n`);
+      process.stdout.write(
+        `  one wallet speed-up: ${ratio.toFixed(1)}× (target ≥ 20×: ${ratio >= 20 ? 'met' : 'NOT met'})\n`,
+      );
     }
   }
   process.exit(0);

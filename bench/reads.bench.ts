@@ -47,21 +47,33 @@ const SEED = 'bench-reads';
 
 function listen(app: express.Express): Promise<{ server: Server; url: string }> {
   return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+    const server = app.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    );
   });
 }
 
 async function run(label: string, options: Record<string, unknown>): Promise<AutocannonResult> {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, workers: 1, ...options });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts — the bench measured failures`);
+    throw new Error(
+      `${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts — the bench measured failures`,
+    );
   }
-  process.stdout.write(`  ${label.padEnd(40)} ${Math.round(result.requests.average).toString().padStart(7)} req/s   p99 ${String(result.latency.p99).padStart(4)} ms\n`);
+  process.stdout.write(
+    `  ${label.padEnd(40)} ${Math.round(result.requests.average).toString().padStart(7)} req/s   p99 ${String(result.latency.p99).padStart(4)} ms\n`,
+  );
   return result;
 }
 
 async function main(): Promise<void> {
-  const sandbox = await startSandbox({ port: 0, seed: SEED, blockMs: 400, demoWallets: false, fragment: { latency: { minMs: 0, maxMs: 0 } } });
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: SEED,
+    blockMs: 400,
+    demoWallets: false,
+    fragment: { latency: { minMs: 0, maxMs: 0 } },
+  });
   const database = await createTestDatabase();
   const config = loadGatewayConfig({
     ...process.env,
@@ -104,25 +116,59 @@ async function main(): Promise<void> {
 
   try {
     // Warm the caches (one Fragment call each), then count what reaches Fragment during the runs.
-    const warmCheck = await fetch(`${gw.url}/api/v1/availability/check`, { method: 'POST', headers: json, body: availabilityBody });
+    const warmCheck = await fetch(`${gw.url}/api/v1/availability/check`, {
+      method: 'POST',
+      headers: json,
+      body: availabilityBody,
+    });
     const warmQuote = await fetch(`${gw.url}/api/v1/prices/quote?product=stars&amount=1250`);
-    if (warmCheck.status !== 200 || warmQuote.status !== 200) throw new Error(`warm-up failed: ${warmCheck.status} / ${warmQuote.status}`);
+    if (warmCheck.status !== 200 || warmQuote.status !== 200)
+      throw new Error(`warm-up failed: ${warmCheck.status} / ${warmQuote.status}`);
     const callsBefore = sandbox.fragment?.stats().calls ?? {};
 
-    process.stdout.write(`\nbench:reads — ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}\n\n`);
+    process.stdout.write(
+      `\nbench:reads — ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}\n\n`,
+    );
     // Each pair runs back to back, the bare handler first; rounds interleave; the best round counts.
-    const best = (results: AutocannonResult[]) => results.reduce((a, b) => (b.requests.average > a.requests.average ? b : a));
-    const rounds: Record<'bareGet' | 'quote' | 'barePost' | 'availability', AutocannonResult[]> = { bareGet: [], quote: [], barePost: [], availability: [] };
+    const best = (results: AutocannonResult[]) =>
+      results.reduce((a, b) => (b.requests.average > a.requests.average ? b : a));
+    const rounds: Record<'bareGet' | 'quote' | 'barePost' | 'availability', AutocannonResult[]> = {
+      bareGet: [],
+      quote: [],
+      barePost: [],
+      availability: [],
+    };
     for (let round = 1; round <= ROUNDS; round++) {
       process.stdout.write(`round ${round}/${ROUNDS}\n`);
       rounds.bareGet.push(await run('bare Express GET /bare', { url: `${plain.url}/bare` }));
-      rounds.quote.push(await run('GET /api/v1/prices/quote (warm)', { url: `${gw.url}/api/v1/prices/quote?product=stars&amount=1250` }));
-      rounds.barePost.push(await run('bare Express POST /bare (json)', { url: `${plain.url}/bare`, method: 'POST', headers: json, body: availabilityBody }));
+      rounds.quote.push(
+        await run('GET /api/v1/prices/quote (warm)', {
+          url: `${gw.url}/api/v1/prices/quote?product=stars&amount=1250`,
+        }),
+      );
+      rounds.barePost.push(
+        await run('bare Express POST /bare (json)', {
+          url: `${plain.url}/bare`,
+          method: 'POST',
+          headers: json,
+          body: availabilityBody,
+        }),
+      );
       rounds.availability.push(
-        await run('POST /api/v1/availability/check (warm)', { url: `${gw.url}/api/v1/availability/check`, method: 'POST', headers: json, body: availabilityBody }),
+        await run('POST /api/v1/availability/check (warm)', {
+          url: `${gw.url}/api/v1/availability/check`,
+          method: 'POST',
+          headers: json,
+          body: availabilityBody,
+        }),
       );
     }
-    const [bareGet, quote, barePost, availability] = [best(rounds.bareGet), best(rounds.quote), best(rounds.barePost), best(rounds.availability)];
+    const [bareGet, quote, barePost, availability] = [
+      best(rounds.bareGet),
+      best(rounds.quote),
+      best(rounds.barePost),
+      best(rounds.availability),
+    ];
     process.stdout.write('\nbest of each:\n');
     for (const [label, result] of [
       ['bare Express GET /bare', bareGet],
@@ -130,11 +176,15 @@ async function main(): Promise<void> {
       ['bare Express POST /bare (json)', barePost],
       ['POST /api/v1/availability/check (warm)', availability],
     ] as const) {
-      process.stdout.write(`  ${label.padEnd(40)} ${Math.round(result.requests.average).toString().padStart(7)} req/s   p99 ${String(result.latency.p99).padStart(4)} ms\n`);
+      process.stdout.write(
+        `  ${label.padEnd(40)} ${Math.round(result.requests.average).toString().padStart(7)} req/s   p99 ${String(result.latency.p99).padStart(4)} ms\n`,
+      );
     }
 
     const callsAfter = sandbox.fragment?.stats().calls ?? {};
-    const upstream = ['searchStarsRecipient', 'updateStarsPrices'].map((m) => (callsAfter[m] ?? 0) - (callsBefore[m] ?? 0));
+    const upstream = ['searchStarsRecipient', 'updateStarsPrices'].map(
+      (m) => (callsAfter[m] ?? 0) - (callsBefore[m] ?? 0),
+    );
 
     const ratio = (a: AutocannonResult, b: AutocannonResult) => a.requests.average / b.requests.average;
     const rows = [
@@ -146,9 +196,13 @@ async function main(): Promise<void> {
     for (const [label, value] of rows) {
       const pass = value >= 0.5;
       ok &&= pass;
-      process.stdout.write(`  ratio ${label.padEnd(34)} ${(value * 100).toFixed(1).padStart(5)} %   ${pass ? 'PASS' : 'FAIL'} (target ≥ 50 %)\n`);
+      process.stdout.write(
+        `  ratio ${label.padEnd(34)} ${(value * 100).toFixed(1).padStart(5)} %   ${pass ? 'PASS' : 'FAIL'} (target ≥ 50 %)\n`,
+      );
     }
-    process.stdout.write(`  Fragment calls during the runs: search ${upstream[0]}, updateStarsPrices ${upstream[1]}\n\n`);
+    process.stdout.write(
+      `  Fragment calls during the runs: search ${upstream[0]}, updateStarsPrices ${upstream[1]}\n\n`,
+    );
     if (!ok) process.exitCode = 1;
   } finally {
     await new Promise<void>((resolve) => gw.server.close(() => resolve()));

@@ -46,9 +46,11 @@ function stop(code: number): void {
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 5_000).unref();
-  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve))))).then(() =>
-    process.exit(code),
-  );
+  Promise.all(
+    children.map(
+      (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve))),
+    ),
+  ).then(() => process.exit(code));
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
@@ -65,7 +67,8 @@ async function main(): Promise<void> {
     upstream.FRAGMENT_BASE_URL = `${sandboxUrl}/fragment`;
     if (demo.usdt?.master) upstream.USDT_MASTER_ADDRESS = demo.usdt.master;
     if (demo.fragment?.cookies) upstream.FRAGMENT_COOKIES = demo.fragment.cookies;
-    if (demo.fragment?.receivingAddresses) upstream.FRAGMENT_RECEIVING_ADDRESSES = Object.values(demo.fragment.receivingAddresses).join(',');
+    if (demo.fragment?.receivingAddresses)
+      upstream.FRAGMENT_RECEIVING_ADDRESSES = Object.values(demo.fragment.receivingAddresses).join(',');
     process.stdout.write(`[start] sandbox up at ${sandboxUrl} — demo wallets and usernames: ${sandboxUrl}/demo\n`);
   }
   run('gateway', 'apps/gateway/src/main.ts', upstream);

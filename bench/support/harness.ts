@@ -29,7 +29,9 @@ export const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 
 export function listen(app: express.Express): Promise<{ server: Server; url: string }> {
   return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+    const server = app.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    );
   });
 }
 
@@ -40,7 +42,10 @@ function autocannon(options: Record<string, unknown>): Promise<AutocannonResult>
       process.execPath,
       ['--import', 'tsx', path.join(__dirname, 'autocannon-runner.ts'), JSON.stringify(options)],
       { maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => (error ? reject(new Error(`autocannon failed: ${stderr || error.message}`)) : resolve(JSON.parse(stdout) as AutocannonResult)),
+      (error, stdout, stderr) =>
+        error
+          ? reject(new Error(`autocannon failed: ${stderr || error.message}`))
+          : resolve(JSON.parse(stdout) as AutocannonResult),
     );
   });
 }
@@ -48,7 +53,9 @@ function autocannon(options: Record<string, unknown>): Promise<AutocannonResult>
 export async function measure(label: string, options: Record<string, unknown>): Promise<AutocannonResult> {
   const result = await autocannon({ duration: DURATION, ...options });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts — the bench measured failures`);
+    throw new Error(
+      `${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts — the bench measured failures`,
+    );
   }
   process.stdout.write(
     `  ${label.padEnd(44)} ${Math.round(result.requests.average).toString().padStart(7)} req/s   p50 ${String(result.latency.p50).padStart(3)} ms   p99 ${String(result.latency.p99).padStart(4)} ms\n`,
@@ -85,7 +92,13 @@ export interface BenchGateway {
 /** The real gateway (Redis rate limiter, validation, PostgreSQL, BullMQ) on a fresh database. */
 export async function startBenchGateway(env: Record<string, string> = {}): Promise<BenchGateway> {
   const database = await createTestDatabase();
-  const config = loadGatewayConfig({ ...process.env, DATABASE_URL: database.url, RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn', ...env });
+  const config = loadGatewayConfig({
+    ...process.env,
+    DATABASE_URL: database.url,
+    RATE_LIMIT_MAX: '1000000',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   const redis = createRedisConnection(config.redisUrl);
   const queue = createPurchaseQueue(config.redisUrl, `bench-${randomBytes(4).toString('hex')}`);
   const gateway = buildGateway({

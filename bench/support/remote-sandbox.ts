@@ -15,8 +15,20 @@ import type { RemoteUpstream } from '../../apps/worker/test/support/worker-harne
 export const SANDBOX_NICENESS = Number(process.env.BENCH_SANDBOX_NICE ?? 10);
 
 /** Starts bench/support/sandbox-process.ts at SANDBOX_NICENESS and waits for its READY line. */
-export async function startRemoteSandbox(options: SandboxOptions): Promise<RemoteUpstream & { fund(address: Address, gram: string, usdt: string): Promise<void> }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_SANDBOX_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', `${__dirname}/sandbox-process.ts`, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startRemoteSandbox(
+  options: SandboxOptions,
+): Promise<RemoteUpstream & { fund(address: Address, gram: string, usdt: string): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_SANDBOX_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      'tsx',
+      `${__dirname}/sandbox-process.ts`,
+      JSON.stringify(options),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   if (SANDBOX_NICENESS !== 0) setPriority(child.pid!, SANDBOX_NICENESS);
   const line = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -29,9 +41,16 @@ export async function startRemoteSandbox(options: SandboxOptions): Promise<Remot
   return {
     url: ready.url,
     usdtMaster: Address.parse(ready.usdtMaster),
-    receivingAddresses: { stars: Address.parse(ready.receivers.stars), premium: Address.parse(ready.receivers.premium) },
+    receivingAddresses: {
+      stars: Address.parse(ready.receivers.stars),
+      premium: Address.parse(ready.receivers.premium),
+    },
     async fund(address, gram, usdt) {
-      const response = await fetch(`${ready.url}/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: address.toString(), gram, usdt }) });
+      const response = await fetch(`${ready.url}/faucet`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ address: address.toString(), gram, usdt }),
+      });
       if (!response.ok) throw new Error(`faucet: ${response.status} ${await response.text()}`);
     },
     close: () =>

@@ -11,7 +11,10 @@ async function main(): Promise<void> {
   const ready = {
     url: sandbox.url,
     usdtMaster: sandbox.chain.usdtMaster.toRawString(),
-    receivers: { stars: sandbox.fragment!.receivingAddresses.stars.toRawString(), premium: sandbox.fragment!.receivingAddresses.premium.toRawString() },
+    receivers: {
+      stars: sandbox.fragment!.receivingAddresses.stars.toRawString(),
+      premium: sandbox.fragment!.receivingAddresses.premium.toRawString(),
+    },
   };
   process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
   process.on('SIGTERM', () => {

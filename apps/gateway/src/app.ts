@@ -109,10 +109,17 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 function createReads(deps: GatewayDeps): FragmentReads {
   const { reads } = deps.config;
   if (reads.fragment.cookies === undefined) {
-    deps.logger.warn('Neither FRAGMENT_READ_COOKIES nor FRAGMENT_COOKIES is set: availability checks and prices will likely answer 503 until a Fragment login is configured');
+    deps.logger.warn(
+      'Neither FRAGMENT_READ_COOKIES nor FRAGMENT_COOKIES is set: availability checks and prices will likely answer 503 until a Fragment login is configured',
+    );
   }
   return createFragmentReads({
-    fragment: { baseUrl: reads.fragment.baseUrl, cookies: reads.fragment.cookies ?? '', timeoutMs: reads.fragment.timeoutMs, tries: reads.fragment.tries },
+    fragment: {
+      baseUrl: reads.fragment.baseUrl,
+      cookies: reads.fragment.cookies ?? '',
+      timeoutMs: reads.fragment.timeoutMs,
+      tries: reads.fragment.tries,
+    },
     redis: deps.redis,
     prefix: deps.redisKeyPrefix ? `${deps.redisKeyPrefix}:reads:` : reads.redisPrefix,
     availability: { ...reads.availability, disabledPaymentMethods: reads.disabledPaymentMethods },

@@ -1,7 +1,15 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connectDatabase, loadKeyRing, migrateDatabase, SecretVault } from '@starsgate/db';
-import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection, onTerminationSignals, redactUrl, runMain } from '@starsgate/platform';
+import {
+  closeQueue,
+  createLogger,
+  createPurchaseQueue,
+  createRedisConnection,
+  onTerminationSignals,
+  redactUrl,
+  runMain,
+} from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
@@ -18,16 +26,37 @@ async function main(): Promise<void> {
     onError: (error) => logger.warn('idle PostgreSQL connection lost', { error }),
   });
   const redis = createRedisConnection(config.redisUrl);
-  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix, (error) => logger.warn('queue connection error', { error }));
+  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix, (error) =>
+    logger.warn('queue connection error', { error }),
+  );
   const vault = new SecretVault(
-    loadKeyRing({ value: config.secretKey, dataDir: config.dataDir, allowGenerated: !config.production, warn: (message) => logger.warn(message) }),
+    loadKeyRing({
+      value: config.secretKey,
+      dataDir: config.dataDir,
+      allowGenerated: !config.production,
+      warn: (message) => logger.warn(message),
+    }),
   );
   const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, apiKey: config.toncenter.apiKey });
-  const gateway = buildGateway({ config, logger, database, redis, queue, vault, chain, metrics: createGatewayMetrics() });
+  const gateway = buildGateway({
+    config,
+    logger,
+    database,
+    redis,
+    queue,
+    vault,
+    chain,
+    metrics: createGatewayMetrics(),
+  });
 
   const server: Server = gateway.app.listen(config.port, config.host);
   await once(server, 'listening');
-  logger.info('gateway listening', { port: config.port, host: config.host, database: redactUrl(config.databaseUrl), network: config.network });
+  logger.info('gateway listening', {
+    port: config.port,
+    host: config.host,
+    database: redactUrl(config.databaseUrl),
+    network: config.network,
+  });
 
   const shutdown = async (signal: string): Promise<void> => {
     logger.info('draining', { signal });

@@ -21,7 +21,13 @@ export interface ReadsConfig {
   disabledPaymentMethods: ReadonlySet<string>;
   availability: { positiveTtlMs: number; negativeTtlMs: number; deadlineMs: number };
   limits: { globalPerMinute: number; perUsernamePerMinute: number; cooldownMs: number };
-  prices: { quoteTtlMs: number; staleAfterMs: number; keepLastKnownMs: number; failureBackoffMs: number; deadlineMs: number };
+  prices: {
+    quoteTtlMs: number;
+    staleAfterMs: number;
+    keepLastKnownMs: number;
+    failureBackoffMs: number;
+    deadlineMs: number;
+  };
   memoryTtlMs: number;
 }
 
@@ -29,9 +35,12 @@ export function loadReadsConfig(read: EnvReader, production: boolean): ReadsConf
   // A separate login for public reads keeps recipient searches off the paying session's page
   // state (Fragment keeps flow state per cookie session, protocol reference §12).
   const fallback = read.string('FRAGMENT_COOKIES');
-  const cookies = read.string('FRAGMENT_READ_COOKIES') ?? (fallback !== undefined ? (splitCookieSets(fallback)[0] ?? '') : undefined);
+  const cookies =
+    read.string('FRAGMENT_READ_COOKIES') ?? (fallback !== undefined ? (splitCookieSets(fallback)[0] ?? '') : undefined);
   if (production && cookies === undefined) {
-    read.problem('FRAGMENT_READ_COOKIES or FRAGMENT_COOKIES is required when NODE_ENV=production: the Cookie header of the Fragment login used for availability checks and prices');
+    read.problem(
+      'FRAGMENT_READ_COOKIES or FRAGMENT_COOKIES is required when NODE_ENV=production: the Cookie header of the Fragment login used for availability checks and prices',
+    );
   }
   const disabled = parseDisabledPaymentMethods(read.string('DISABLED_PAYMENT_METHODS'));
   for (const problem of disabled.problems) read.problem(`DISABLED_PAYMENT_METHODS: ${problem}`);

@@ -10,8 +10,15 @@ import { useFragmentGateways } from './support/fragment-sandbox';
 const suite = useFragmentGateways({});
 const gateway = (env: Record<string, string> = {}) => suite.gateway(env);
 
-const check = (gw: TestGateway, body: Record<string, unknown>) => request(gw.app).post('/api/v1/availability/check').send(body);
-const order = (overrides: Record<string, unknown> = {}) => ({ product: 'stars', username: '@alice', amount: 50, payment_method: 'gram', ...overrides });
+const check = (gw: TestGateway, body: Record<string, unknown>) =>
+  request(gw.app).post('/api/v1/availability/check').send(body);
+const order = (overrides: Record<string, unknown> = {}) => ({
+  product: 'stars',
+  username: '@alice',
+  amount: 50,
+  payment_method: 'gram',
+  ...overrides,
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('answers for the demo usernames', () => {
@@ -119,8 +126,13 @@ describe('input', () => {
   });
 
   it('answers 400 for a body that is not an object and 415 for a form', async () => {
-    expect((await request(gw.app).post('/api/v1/availability/check').set('Content-Type', 'application/json').send('[1]')).status).toBe(400);
-    expect((await request(gw.app).post('/api/v1/availability/check').type('form').send('product=stars')).status).toBe(415);
+    expect(
+      (await request(gw.app).post('/api/v1/availability/check').set('Content-Type', 'application/json').send('[1]'))
+        .status,
+    ).toBe(400);
+    expect((await request(gw.app).post('/api/v1/availability/check').type('form').send('product=stars')).status).toBe(
+      415,
+    );
   });
 });
 
@@ -132,7 +144,10 @@ describe('credentials', () => {
     expect((await check(gw, order({ username: '@bob' }))).status).toBe(503);
     const log = gw.logLines.join('\n');
     expect(log).toContain('availability check not answered');
-    const secrets = suite.fragment.env.FRAGMENT_COOKIES!.split('; ').map((pair) => pair.split('=')[1] ?? '').filter((value) => value.length >= 8);
+    const secrets = suite.fragment.env
+      .FRAGMENT_COOKIES!.split('; ')
+      .map((pair) => pair.split('=')[1] ?? '')
+      .filter((value) => value.length >= 8);
     expect(secrets.length).toBe(3);
     for (const secret of secrets) expect(log).not.toContain(secret);
   });
@@ -148,21 +163,27 @@ describe('payment methods switched off by configuration', () => {
     expect(res.body.action).toMatch(/payment_method=gram/);
     expect(suite.fragment.calls('searchPremiumGiftRecipient')).toBe(before);
     expect((await check(gw, order({ payment_method: 'usdt' }))).body.code).toBe('AVAILABLE');
-    expect((await check(gw, order({ product: 'premium', amount: 3, payment_method: 'gram' }))).body.code).toBe('AVAILABLE');
+    expect((await check(gw, order({ product: 'premium', amount: 3, payment_method: 'gram' }))).body.code).toBe(
+      'AVAILABLE',
+    );
 
     const all = await gateway({ DISABLED_PAYMENT_METHODS: 'usdt' });
     expect((await check(all, order({ payment_method: 'usdt_gram' }))).body.code).toBe('PAYMENT_METHOD_UNAVAILABLE');
   });
 
   it('refuses a malformed DISABLED_PAYMENT_METHODS at boot', async () => {
-    await expect(gateway({ DISABLED_PAYMENT_METHODS: 'usdt,bitcoin' })).rejects.toThrow(/DISABLED_PAYMENT_METHODS: "bitcoin"/);
+    await expect(gateway({ DISABLED_PAYMENT_METHODS: 'usdt,bitcoin' })).rejects.toThrow(
+      /DISABLED_PAYMENT_METHODS: "bitcoin"/,
+    );
   });
 });
 
 describe('cache and single-flight', () => {
   it('100 concurrent checks for one username make one Fragment call', async () => {
     const gw = await gateway();
-    suite.fragment.configure({ faults: { methods: { searchStarsRecipient: { latency: { minMs: 150, maxMs: 150 } } } } });
+    suite.fragment.configure({
+      faults: { methods: { searchStarsRecipient: { latency: { minMs: 150, maxMs: 150 } } } },
+    });
     const before = suite.fragment.calls('searchStarsRecipient');
     const responses = await Promise.all(Array.from({ length: 100 }, () => check(gw, order({ username: '@carol' }))));
     expect(suite.fragment.calls('searchStarsRecipient') - before).toBe(1);
@@ -175,10 +196,14 @@ describe('cache and single-flight', () => {
     const first = await gateway();
     // Same reads prefix as the first replica, its own process-local state.
     const second = await suite.gateway({}, { redisKeyPrefix: first.bullPrefix });
-    suite.fragment.configure({ faults: { methods: { searchPremiumGiftRecipient: { latency: { minMs: 200, maxMs: 200 } } } } });
+    suite.fragment.configure({
+      faults: { methods: { searchPremiumGiftRecipient: { latency: { minMs: 200, maxMs: 200 } } } },
+    });
     const before = suite.fragment.calls('searchPremiumGiftRecipient');
     const body = order({ product: 'premium', username: '@dave', amount: 12 });
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => check(i % 2 === 0 ? first : second, body)));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => check(i % 2 === 0 ? first : second, body)),
+    );
     expect(responses.every((res) => res.status === 200 && res.body.code === 'AVAILABLE')).toBe(true);
     expect(suite.fragment.calls('searchPremiumGiftRecipient') - before).toBe(1);
   });
@@ -189,7 +214,12 @@ describe('cache and single-flight', () => {
     const before = suite.fragment.calls('searchStarsRecipient');
     const again = await check(gw, order({ username: '@erin', amount: 5_000 }));
     expect(suite.fragment.calls('searchStarsRecipient')).toBe(before);
-    expect(again.body).toMatchObject({ code: 'AVAILABLE', username: '@erin', amount: 5_000, checked_at: first.body.checked_at });
+    expect(again.body).toMatchObject({
+      code: 'AVAILABLE',
+      username: '@erin',
+      amount: 5_000,
+      checked_at: first.body.checked_at,
+    });
   });
 
   it('keeps positive and negative answers for their own TTLs', async () => {
@@ -210,7 +240,10 @@ describe('cache and single-flight', () => {
 describe('when Fragment cannot answer', () => {
   const expect503 = (res: request.Response) => {
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ code: 'AVAILABILITY_TEMPORARILY_UNAVAILABLE', action: 'Keep payment disabled and retry later.' });
+    expect(res.body).toMatchObject({
+      code: 'AVAILABILITY_TEMPORARILY_UNAVAILABLE',
+      action: 'Keep payment disabled and retry later.',
+    });
     expect(res.body.available).toBeUndefined();
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(res.body.retry_after).toBe(Number(res.headers['retry-after']));
@@ -240,7 +273,9 @@ describe('when Fragment cannot answer', () => {
 
   it('a hung Fragment is cut at the deadline, and its late answer fills the cache', async () => {
     const gw = await gateway({ FRAGMENT_READ_TIMEOUT_MS: '1500', AVAILABILITY_DEADLINE_MS: '300' });
-    suite.fragment.configure({ faults: { methods: { searchStarsRecipient: { latency: { minMs: 700, maxMs: 700 } } } } });
+    suite.fragment.configure({
+      faults: { methods: { searchStarsRecipient: { latency: { minMs: 700, maxMs: 700 } } } },
+    });
     const started = Date.now();
     expect503(await check(gw, order({ username: '@dave' })));
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -252,7 +287,9 @@ describe('when Fragment cannot answer', () => {
   });
 
   it('cookies Fragment no longer accepts (a revoked stel_token) → 503', async () => {
-    const gw = await gateway({ FRAGMENT_COOKIES: `stel_ssid=${'d'.repeat(18)}_0000000000000000001; stel_dt=0; stel_token=${'0'.repeat(64)}` });
+    const gw = await gateway({
+      FRAGMENT_COOKIES: `stel_ssid=${'d'.repeat(18)}_0000000000000000001; stel_dt=0; stel_token=${'0'.repeat(64)}`,
+    });
     expect503(await check(gw, order({ username: '@carol' })));
   });
 });
@@ -261,7 +298,9 @@ describe('limits that protect the Fragment login', () => {
   it('Fragment 429 → our 429 with its Retry-After; cached answers are still served; then recovery', async () => {
     const gw = await gateway();
     await check(gw, order({ username: '@alice' })); // cached before the storm
-    suite.fragment.configure({ faults: { methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 1 } } } });
+    suite.fragment.configure({
+      faults: { methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 1 } } },
+    });
     const limited = await check(gw, order({ username: '@bob' }));
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'AVAILABILITY_RATE_LIMITED', retry_after: 1 });
@@ -284,7 +323,11 @@ describe('limits that protect the Fragment login', () => {
   });
 
   it('a per-username budget stops one recipient from using up the login', async () => {
-    const gw = await gateway({ AVAILABILITY_LOOKUPS_PER_USERNAME_PER_MINUTE: '2', AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS: '0', READS_MEMORY_CACHE_MS: '0' });
+    const gw = await gateway({
+      AVAILABILITY_LOOKUPS_PER_USERNAME_PER_MINUTE: '2',
+      AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS: '0',
+      READS_MEMORY_CACHE_MS: '0',
+    });
     const before = suite.fragment.calls('searchStarsRecipient');
     expect((await check(gw, order({ username: '@typo_one' }))).body.code).toBe('RECIPIENT_NOT_FOUND');
     expect((await check(gw, order({ username: '@TYPO_ONE' }))).body.code).toBe('RECIPIENT_NOT_FOUND');
@@ -301,7 +344,8 @@ describe('limits that protect the Fragment login', () => {
 
   it('a global budget caps Fragment lookups across usernames', async () => {
     const gw = await gateway({ FRAGMENT_READS_PER_MINUTE: '3' });
-    for (const username of ['@alice', '@bob', '@carol']) expect((await check(gw, order({ username }))).status).toBe(200);
+    for (const username of ['@alice', '@bob', '@carol'])
+      expect((await check(gw, order({ username }))).status).toBe(200);
     const fourth = await check(gw, order({ username: '@dave' }));
     expect(fourth.status).toBe(429);
     expect(fourth.body.code).toBe('AVAILABILITY_RATE_LIMITED');

@@ -34,7 +34,14 @@ afterAll(async () => {
 it('on SIGTERM finishes the request in flight, closes its pools and exits 0', async () => {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'info', STARSGATE_SECRET_KEY: `k1:${Buffer.alloc(32, 7).toString('base64')}` },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'info',
+      STARSGATE_SECRET_KEY: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -44,7 +51,10 @@ it('on SIGTERM finishes the request in flight, closes its pools and exits 0', as
 
   // A request whose body is still arriving when SIGTERM lands: it must be served, not dropped.
   const body = JSON.stringify(starsOrder());
-  const request = http.request(`${url}/api/v1/purchases`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+  const request = http.request(`${url}/api/v1/purchases`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
   const answered = once(request, 'response') as Promise<[http.IncomingMessage]>;
   request.write(body.slice(0, 20));
   await new Promise((resolve) => setTimeout(resolve, 200));

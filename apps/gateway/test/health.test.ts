@@ -37,7 +37,9 @@ describe('operations endpoints', () => {
   it('/openapi.json is OpenAPI 3.1 built from the domain schemas', async () => {
     const response = await request(gateway.app).get('/openapi.json');
     expect(response.body.openapi).toBe('3.1.0');
-    expect(Object.keys(response.body.paths)).toEqual(expect.arrayContaining(['/api/v1/purchases', '/api/v1/purchases/{purchase_id}']));
+    expect(Object.keys(response.body.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/purchases', '/api/v1/purchases/{purchase_id}']),
+    );
     const schema = response.body.components.schemas.CreatePurchaseRequest;
     expect(schema.properties.amount.type).toBe('integer');
     expect(schema.additionalProperties).toBe(false);
@@ -53,7 +55,9 @@ describe('operations endpoints', () => {
   it('/metrics exposes request durations by route template', async () => {
     await request(gateway.app).get('/api/v1/purchases/00000000-0000-4000-8000-000000000000');
     const response = await request(gateway.app).get('/metrics');
-    expect(response.text).toContain('http_request_duration_seconds_bucket{le="0.001",method="GET",route="/api/v1/purchases/:purchase_id",status_class="4xx"}');
+    expect(response.text).toContain(
+      'http_request_duration_seconds_bucket{le="0.001",method="GET",route="/api/v1/purchases/:purchase_id",status_class="4xx"}',
+    );
     expect(response.text).not.toContain('00000000-0000-4000-8000-000000000000');
   });
 });

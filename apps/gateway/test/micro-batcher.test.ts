@@ -6,7 +6,9 @@ function recordingBatcher(options = { maxBatchSize: 100, maxInFlight: 1 }) {
   const batcher = new MicroBatcher<number, number>(async (items) => {
     batches.push([...items]);
     await new Promise<void>((resolve) => releases.push(resolve));
-    return items.map((item): Settled<number> => (item < 0 ? { ok: false, error: new Error(`bad ${item}`) } : { ok: true, value: item * 10 }));
+    return items.map((item): Settled<number> =>
+      item < 0 ? { ok: false, error: new Error(`bad ${item}`) } : { ok: true, value: item * 10 },
+    );
   }, options);
   const releaseAll = async () => {
     while (releases.length > 0 || batches.length === 0) {
@@ -24,7 +26,9 @@ describe('MicroBatcher', () => {
     await releaseAll();
     const settled = await results;
     expect(batches).toEqual([[1, -2, 3]]);
-    expect(settled.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message))).toEqual([10, 'bad -2', 30]);
+    expect(
+      settled.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message)),
+    ).toEqual([10, 'bad -2', 30]);
   });
 
   it('holds new calls while maxInFlight batches run, then sends them together', async () => {
@@ -54,10 +58,13 @@ describe('MicroBatcher', () => {
 
   it('rejects every caller of a batch whose run throws, and keeps serving later calls', async () => {
     let fail = true;
-    const batcher = new MicroBatcher<number, number>(async (items) => {
-      if (fail) throw new Error('connection lost');
-      return items.map((item) => ({ ok: true as const, value: item }));
-    }, { maxBatchSize: 10, maxInFlight: 1 });
+    const batcher = new MicroBatcher<number, number>(
+      async (items) => {
+        if (fail) throw new Error('connection lost');
+        return items.map((item) => ({ ok: true as const, value: item }));
+      },
+      { maxBatchSize: 10, maxInFlight: 1 },
+    );
     const failed = await Promise.allSettled([batcher.submit(1), batcher.submit(2)]);
     expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     fail = false;

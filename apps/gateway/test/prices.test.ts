@@ -44,7 +44,7 @@ describe('exact quotes', () => {
     [999_999, '8823.5206', '14999.985'],
     [1_000_000, '8823.5295', '15000'],
     [1_250, '11.0295', '18.75'],
-  ])('%i stars → %s GRAM / %s USDT, from Fragment\'s price for that quantity', async (amount, gram, usdt) => {
+  ])("%i stars → %s GRAM / %s USDT, from Fragment's price for that quantity", async (amount, gram, usdt) => {
     const before = suite.fragment.calls('updateStarsPrices');
     const res = await quote(gw, `product=stars&amount=${amount}`);
     expect(res.status).toBe(200);
@@ -71,7 +71,13 @@ describe('exact quotes', () => {
   ])('premium %i months → %s GRAM / %s USDT, from the gift page', async (amount, gram, usdt) => {
     const res = await quote(gw, `product=premium&amount=${amount}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ product: 'premium', amount, prices: { gram, usdt }, stale: false, derived: false });
+    expect(res.body).toMatchObject({
+      product: 'premium',
+      amount,
+      prices: { gram, usdt },
+      stale: false,
+      derived: false,
+    });
   });
 
   it('reads all three Premium prices from one page load', async () => {
@@ -149,7 +155,11 @@ describe('price list', () => {
   it('nothing ever fetched and Fragment down → 503 PRICES_UNAVAILABLE, then recovery', async () => {
     const gw = await gateway();
     breakFragment({ serverErrorRate: 1 });
-    for (const res of [await list(gw), await quote(gw, 'product=stars&amount=100'), await quote(gw, 'product=premium&amount=3')]) {
+    for (const res of [
+      await list(gw),
+      await quote(gw, 'product=stars&amount=100'),
+      await quote(gw, 'product=premium&amount=3'),
+    ]) {
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 'PRICES_UNAVAILABLE', retry_after: 5 });
       expect(res.headers['retry-after']).toBe('5');
@@ -174,7 +184,12 @@ describe('staleness when Fragment fails', () => {
     await sleep(1_100); // past the quote TTL
     const stale = await quote(gw, 'product=stars&amount=1250');
     expect(stale.status).toBe(200);
-    expect(stale.body).toMatchObject({ stale: true, derived: false, prices: { gram: '11.0295', usdt: '18.75' }, updated_at: fresh.body.updated_at });
+    expect(stale.body).toMatchObject({
+      stale: true,
+      derived: false,
+      prices: { gram: '11.0295', usdt: '18.75' },
+      updated_at: fresh.body.updated_at,
+    });
     expect(Date.parse(stale.body.quoted_at)).toBeGreaterThan(Date.parse(stale.body.updated_at));
 
     suite.fragment.heal();
@@ -191,7 +206,12 @@ describe('staleness when Fragment fails', () => {
     await sleep(1_100);
     const stale = await list(gw);
     expect(stale.status).toBe(200);
-    expect(stale.body).toMatchObject({ stale: true, updated_at: fresh.body.updated_at, stars: fresh.body.stars, premium: fresh.body.premium });
+    expect(stale.body).toMatchObject({
+      stale: true,
+      updated_at: fresh.body.updated_at,
+      stars: fresh.body.stars,
+      premium: fresh.body.premium,
+    });
     suite.fragment.heal();
     await sleep(1_100);
     const recovered = await list(gw);
@@ -215,8 +235,14 @@ describe('staleness when Fragment fails', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ stale: true, derived: true, prices: { gram: '6.8559', usdt: '11.655' } });
     // The derivation reproduces Fragment's own figures at the boundaries.
-    expect((await quote(gw, 'product=stars&amount=999999')).body).toMatchObject({ derived: true, prices: { gram: '8823.5206', usdt: '14999.985' } });
-    expect((await quote(gw, 'product=stars&amount=51')).body).toMatchObject({ derived: true, prices: { gram: '0.45', usdt: '0.765' } });
+    expect((await quote(gw, 'product=stars&amount=999999')).body).toMatchObject({
+      derived: true,
+      prices: { gram: '8823.5206', usdt: '14999.985' },
+    });
+    expect((await quote(gw, 'product=stars&amount=51')).body).toMatchObject({
+      derived: true,
+      prices: { gram: '0.45', usdt: '0.765' },
+    });
   });
 
   it('a Fragment failure is not asked again on every request (failure backoff)', async () => {
@@ -225,7 +251,8 @@ describe('staleness when Fragment fails', () => {
     breakFragment({ serverErrorRate: 1 });
     await quote(gw, 'product=stars&amount=300');
     const after = suite.fragment.calls('updateStarsPrices');
-    for (const amount of [301, 302, 303]) expect((await quote(gw, `product=stars&amount=${amount}`)).body.derived).toBe(true);
+    for (const amount of [301, 302, 303])
+      expect((await quote(gw, `product=stars&amount=${amount}`)).body.derived).toBe(true);
     expect(suite.fragment.calls('updateStarsPrices')).toBe(after);
   });
 
@@ -246,6 +273,8 @@ describe('openapi', () => {
     expect(paths['/api/v1/prices/quote']?.get?.description).toMatch(/NOT reserved/);
     expect(paths['/api/v1/prices']?.get?.description).toMatch(/NOT reserved/);
     expect(paths['/api/v1/availability/check']?.post?.description).toMatch(/point-in-time/);
-    expect(Object.keys(res.body.components.schemas)).toEqual(expect.arrayContaining(['AvailabilityResult', 'PriceQuote', 'PriceList', 'PricePair']));
+    expect(Object.keys(res.body.components.schemas)).toEqual(
+      expect.arrayContaining(['AvailabilityResult', 'PriceQuote', 'PriceList', 'PricePair']),
+    );
   });
 });

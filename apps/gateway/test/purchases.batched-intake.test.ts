@@ -10,7 +10,10 @@ afterAll(() => gateway.close());
 const post = (body: Record<string, unknown>) => request(gateway.app).post('/api/v1/purchases').send(body);
 
 async function purchasesFor(keys: string[]): Promise<Array<{ id: string; idempotency_key: string }>> {
-  const result = await gateway.database.pool.query('SELECT id, idempotency_key FROM purchases WHERE idempotency_key = ANY($1)', [keys]);
+  const result = await gateway.database.pool.query(
+    'SELECT id, idempotency_key FROM purchases WHERE idempotency_key = ANY($1)',
+    [keys],
+  );
   return result.rows;
 }
 
@@ -45,7 +48,9 @@ describe('concurrent intake (requests share statements and commits)', () => {
 
   it('a purchase PostgreSQL refuses is a 400 for its request only, never a 500 for its neighbours', async () => {
     // A constraint the schema does not have, so that one valid-looking request fails inside the database.
-    await gateway.database.pool.query("ALTER TABLE purchases ADD CONSTRAINT test_refuses_dave CHECK (username <> '@dave')");
+    await gateway.database.pool.query(
+      "ALTER TABLE purchases ADD CONSTRAINT test_refuses_dave CHECK (username <> '@dave')",
+    );
     try {
       const good = Array.from({ length: 10 }, () => starsOrder({ idempotency_key: uniqueKey('neighbour') }));
       const refused = starsOrder({ idempotency_key: uniqueKey('refused'), username: '@dave' });

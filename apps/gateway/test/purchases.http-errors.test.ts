@@ -9,7 +9,12 @@ afterAll(() => gateway.close());
 
 function expectErrorBody(body: Record<string, unknown>, code: string): void {
   expect(body).toEqual(
-    expect.objectContaining({ code, message: expect.any(String), details: expect.any(Array), request_id: expect.any(String) }),
+    expect.objectContaining({
+      code,
+      message: expect.any(String),
+      details: expect.any(Array),
+      request_id: expect.any(String),
+    }),
   );
 }
 
@@ -23,7 +28,9 @@ describe('client mistakes are 4xx with a stable code', () => {
   });
 
   it('reads back an accepted purchase', async () => {
-    const created = await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ product: 'premium', amount: 6, username: '@carol' }));
+    const created = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send(starsOrder({ product: 'premium', amount: 6, username: '@carol' }));
     const read = await request(gateway.app).get(created.body.status_url);
     expect(read.status).toBe(200);
     expect(read.body).toEqual({
@@ -40,7 +47,10 @@ describe('client mistakes are 4xx with a stable code', () => {
 
   it('shows transaction_hash when completed and error when failed', async () => {
     const done = await request(gateway.app).post('/api/v1/purchases').send(starsOrder());
-    await gateway.database.pool.query("UPDATE purchases SET status = 'completed', transaction_hash = 'ab12' WHERE id = $1", [done.body.purchase_id]);
+    await gateway.database.pool.query(
+      "UPDATE purchases SET status = 'completed', transaction_hash = 'ab12' WHERE id = $1",
+      [done.body.purchase_id],
+    );
     expect((await request(gateway.app).get(done.body.status_url)).body.transaction_hash).toBe('ab12');
 
     const failed = await request(gateway.app).post('/api/v1/purchases').send(starsOrder());
@@ -54,26 +64,37 @@ describe('client mistakes are 4xx with a stable code', () => {
   });
 
   it('400 MALFORMED_JSON', async () => {
-    const response = await request(gateway.app).post('/api/v1/purchases').set('Content-Type', 'application/json').send('{"product": "stars",');
+    const response = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .set('Content-Type', 'application/json')
+      .send('{"product": "stars",');
     expect(response.status).toBe(400);
     expectErrorBody(response.body, 'MALFORMED_JSON');
   });
 
   it('400 when the JSON is not an object', async () => {
-    const response = await request(gateway.app).post('/api/v1/purchases').set('Content-Type', 'application/json').send('[1,2]');
+    const response = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .set('Content-Type', 'application/json')
+      .send('[1,2]');
     expect(response.status).toBe(400);
     expect(response.body.details[0]).toEqual({ field: 'body', message: 'must be a JSON object' });
   });
 
   it('415 for a body that is not JSON', async () => {
-    const response = await request(gateway.app).post('/api/v1/purchases').set('Content-Type', 'application/x-www-form-urlencoded').send('product=stars');
+    const response = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send('product=stars');
     expect(response.status).toBe(415);
     expectErrorBody(response.body, 'UNSUPPORTED_MEDIA_TYPE');
     expect(response.body.details[0].field).toBe('Content-Type');
   });
 
   it('413 for a body over the limit', async () => {
-    const response = await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ seed: 'x'.repeat(4096) }));
+    const response = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send(starsOrder({ seed: 'x'.repeat(4096) }));
     expect(response.status).toBe(413);
     expectErrorBody(response.body, 'PAYLOAD_TOO_LARGE');
   });
@@ -87,9 +108,16 @@ describe('client mistakes are 4xx with a stable code', () => {
   });
 
   it('stores nothing for a rejected request', async () => {
-    const before = await gateway.database.pool.query('SELECT (SELECT count(*) FROM purchases) + (SELECT count(*) FROM wallet_secrets) AS n');
-    await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ amount: 10 })).expect(400);
-    const after = await gateway.database.pool.query('SELECT (SELECT count(*) FROM purchases) + (SELECT count(*) FROM wallet_secrets) AS n');
+    const before = await gateway.database.pool.query(
+      'SELECT (SELECT count(*) FROM purchases) + (SELECT count(*) FROM wallet_secrets) AS n',
+    );
+    await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send(starsOrder({ amount: 10 }))
+      .expect(400);
+    const after = await gateway.database.pool.query(
+      'SELECT (SELECT count(*) FROM purchases) + (SELECT count(*) FROM wallet_secrets) AS n',
+    );
     expect(after.rows[0].n).toBe(before.rows[0].n);
   });
 });

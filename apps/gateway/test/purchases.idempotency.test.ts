@@ -9,7 +9,10 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 async function rowsFor(key: string): Promise<number> {
-  const result = await gateway.database.pool.query('SELECT count(*)::int AS n FROM purchases WHERE idempotency_key = $1', [key]);
+  const result = await gateway.database.pool.query(
+    'SELECT count(*)::int AS n FROM purchases WHERE idempotency_key = $1',
+    [key],
+  );
   return result.rows[0].n as number;
 }
 
@@ -19,7 +22,11 @@ describe('idempotency', () => {
     const first = await request(gateway.app).post('/api/v1/purchases').send(order);
     expect(first.status).toBe(202);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    expect(first.body).toEqual({ purchase_id: first.body.purchase_id, status: 'queued', status_url: `/api/v1/purchases/${first.body.purchase_id}` });
+    expect(first.body).toEqual({
+      purchase_id: first.body.purchase_id,
+      status: 'queued',
+      status_url: `/api/v1/purchases/${first.body.purchase_id}`,
+    });
 
     // Same order, spelled differently where the spec says it is the same thing.
     const again = await request(gateway.app)
@@ -34,7 +41,9 @@ describe('idempotency', () => {
   it('answers the current status on a replay', async () => {
     const order = starsOrder();
     const first = await request(gateway.app).post('/api/v1/purchases').send(order);
-    await gateway.database.pool.query("UPDATE purchases SET status = 'preparing' WHERE id = $1", [first.body.purchase_id]);
+    await gateway.database.pool.query("UPDATE purchases SET status = 'preparing' WHERE id = $1", [
+      first.body.purchase_id,
+    ]);
     const again = await request(gateway.app).post('/api/v1/purchases').send(order);
     expect(again.body.status).toBe('preparing');
   });
@@ -50,7 +59,9 @@ describe('idempotency', () => {
   ])('409 IDEMPOTENCY_KEY_REUSED when the %s differs', async (_label, change) => {
     const order = starsOrder();
     await request(gateway.app).post('/api/v1/purchases').send(order).expect(202);
-    const conflict = await request(gateway.app).post('/api/v1/purchases').send({ ...order, ...change });
+    const conflict = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send({ ...order, ...change });
     expect(conflict.status).toBe(409);
     expect(conflict.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(conflict.headers['x-should-retry']).toBe('false');
@@ -60,7 +71,9 @@ describe('idempotency', () => {
 
   it('20 concurrent identical requests make one purchase and one job', async () => {
     const order = starsOrder({ idempotency_key: uniqueKey('burst') });
-    const responses = await Promise.all(Array.from({ length: 20 }, () => request(gateway.app).post('/api/v1/purchases').send(order)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => request(gateway.app).post('/api/v1/purchases').send(order)),
+    );
     const statuses = responses.map((response) => response.status);
     expect(statuses.every((status) => status === 202)).toBe(true);
     const ids = new Set(responses.map((response) => response.body.purchase_id));
@@ -74,7 +87,10 @@ describe('idempotency', () => {
     expect(mine.map((job) => job.id)).toEqual([purchaseJobId(purchaseId!, 1)]);
     // A new purchase's first job is prioritized: purchases already under way are served first.
     expect(mine[0]!.opts.priority).toBeGreaterThan(0);
-    const events = await gateway.database.pool.query('SELECT count(*)::int AS n FROM purchase_events WHERE purchase_id = $1', [purchaseId]);
+    const events = await gateway.database.pool.query(
+      'SELECT count(*)::int AS n FROM purchase_events WHERE purchase_id = $1',
+      [purchaseId],
+    );
     expect(events.rows[0].n).toBe(1);
   });
 
@@ -83,6 +99,8 @@ describe('idempotency', () => {
     expect(metrics.text).toMatch(/idempotency_replays_total \d+/);
     expect(metrics.text).toMatch(/idempotency_conflicts_total\{kind="key_reused"\} [1-9]/);
     expect(metrics.text).toMatch(/purchases_created_total\{product="stars",payment_method="gram"\} [1-9]/);
-    expect(metrics.text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/purchases",status_class="2xx"\}/);
+    expect(metrics.text).toMatch(
+      /http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/purchases",status_class="2xx"\}/,
+    );
   });
 });

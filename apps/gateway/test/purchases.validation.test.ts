@@ -8,7 +8,9 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 async function post(body: unknown) {
-  return request(gateway.app).post('/api/v1/purchases').send(body as object);
+  return request(gateway.app)
+    .post('/api/v1/purchases')
+    .send(body as object);
 }
 
 async function countRows(): Promise<number> {
@@ -172,9 +174,10 @@ describe('POST /api/v1/purchases field rules', () => {
     it('finds the account of a 12-word seed by its address and stores it', async () => {
       const response = await post(starsOrder({ account_index: undefined, wallet_address: BIP39_INDEX0_V5R1 }));
       expect(response.status).toBe(202);
-      const row = await gateway.database.pool.query('SELECT account_index, wallet_address, wallet_version, seed_format FROM purchases WHERE id = $1', [
-        response.body.purchase_id,
-      ]);
+      const row = await gateway.database.pool.query(
+        'SELECT account_index, wallet_address, wallet_version, seed_format FROM purchases WHERE id = $1',
+        [response.body.purchase_id],
+      );
       expect(row.rows[0]).toEqual({
         account_index: 0,
         wallet_address: '0:12a267d67f657b378e90ad6e2e99fa4045007028e469ff3e88ffcbb68d41b6f5',
@@ -200,7 +203,9 @@ describe('POST /api/v1/purchases field rules', () => {
     });
 
     it('accepts a canonical Base64 key', async () => {
-      const response = await post(starsOrder({ seed: Buffer.alloc(32, 9).toString('base64'), account_index: undefined }));
+      const response = await post(
+        starsOrder({ seed: Buffer.alloc(32, 9).toString('base64'), account_index: undefined }),
+      );
       expect(response.status).toBe(202);
     });
   });

@@ -9,9 +9,15 @@ let burstSecond: TestGateway;
 beforeAll(async () => {
   first = await createTestGateway({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '30' });
   // A second replica: its own app and connections, the same Redis keys.
-  second = await createTestGateway({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '30' }, { redisKeyPrefix: first.bullPrefix });
+  second = await createTestGateway(
+    { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '30' },
+    { redisKeyPrefix: first.bullPrefix },
+  );
   burstFirst = await createTestGateway({ RATE_LIMIT_MAX: '7', RATE_LIMIT_WINDOW_SECONDS: '30' });
-  burstSecond = await createTestGateway({ RATE_LIMIT_MAX: '7', RATE_LIMIT_WINDOW_SECONDS: '30' }, { redisKeyPrefix: burstFirst.bullPrefix });
+  burstSecond = await createTestGateway(
+    { RATE_LIMIT_MAX: '7', RATE_LIMIT_WINDOW_SECONDS: '30' },
+    { redisKeyPrefix: burstFirst.bullPrefix },
+  );
 });
 afterAll(async () => {
   await first.close();
@@ -41,11 +47,34 @@ it('429 with Retry-After and retry_after, counted across replicas through Redis'
 });
 
 it('a concurrent burst on two replicas passes exactly the limit (hits are counted in batches, each in order)', async () => {
-  const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => request(index % 2 === 0 ? burstFirst.app : burstSecond.app).get(UNKNOWN)));
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, (_, index) => request(index % 2 === 0 ? burstFirst.app : burstSecond.app).get(UNKNOWN)),
+  );
   const statuses = responses.map((response) => response.status);
   expect(statuses.filter((status) => status === 404)).toHaveLength(7);
   expect(statuses.filter((status) => status === 429)).toHaveLength(13);
   const remaining = responses.map((response) => /remaining=(\d+)/.exec(String(response.headers.ratelimit))?.[1]).sort();
-  expect(remaining).toEqual(['0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '1', '2', '3', '4', '5', '6']);
+  expect(remaining).toEqual([
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '0',
+    '1',
+    '2',
+    '3',
+    '4',
+    '5',
+    '6',
+  ]);
   expect(responses[0]?.headers['ratelimit-policy']).toBe('7;w=30');
 });

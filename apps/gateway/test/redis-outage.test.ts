@@ -23,7 +23,9 @@ afterAll(async () => {
 
 function expectUnavailable(response: request.Response): void {
   expect(response.status).toBe(503);
-  expect(response.body).toEqual(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', request_id: expect.any(String) }));
+  expect(response.body).toEqual(
+    expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', request_id: expect.any(String) }),
+  );
   expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
 }
 
@@ -34,8 +36,15 @@ it('answers 503 with Retry-After on the price routes', async () => {
 
 it('refuses a purchase with 503 before storing it: a retry with the same key is safe', async () => {
   const key = uniqueKey('outage');
-  expectUnavailable(await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ idempotency_key: key })));
-  const stored = await gateway.database.pool.query('SELECT count(*)::int AS n FROM purchases WHERE idempotency_key = $1', [key]);
+  expectUnavailable(
+    await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send(starsOrder({ idempotency_key: key })),
+  );
+  const stored = await gateway.database.pool.query(
+    'SELECT count(*)::int AS n FROM purchases WHERE idempotency_key = $1',
+    [key],
+  );
   expect(stored.rows[0].n).toBe(0);
 });
 

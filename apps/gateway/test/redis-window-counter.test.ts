@@ -17,7 +17,9 @@ it('counts the hits of one turn in one script call, each at its own position, pe
   }) as typeof redis.sendCommand;
   let first;
   try {
-    first = await Promise.all([`${prefix}a`, `${prefix}b`, `${prefix}a`, `${prefix}a`, `${prefix}b`].map((key) => counter.hit(key)));
+    first = await Promise.all(
+      [`${prefix}a`, `${prefix}b`, `${prefix}a`, `${prefix}a`, `${prefix}b`].map((key) => counter.hit(key)),
+    );
   } finally {
     redis.sendCommand = originalSend as typeof redis.sendCommand;
   }

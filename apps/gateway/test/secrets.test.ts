@@ -50,19 +50,34 @@ describe('wallet secrets never appear in plain text', () => {
     const firstOrder = starsOrder({ seed: BIP39, account_index: 0 });
     const accepted = await request(gateway.app).post('/api/v1/purchases').send(firstOrder);
     expect(accepted.status).toBe(202);
-    const accepted24 = await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ seed: tonMnemonic, account_index: undefined }));
+    const accepted24 = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send(starsOrder({ seed: tonMnemonic, account_index: undefined }));
     expect(accepted24.status).toBe(202);
     secrets.push(tonMnemonic);
-    const acceptedKey = await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ seed: BASE64_KEY, account_index: undefined }));
+    const acceptedKey = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send(starsOrder({ seed: BASE64_KEY, account_index: undefined }));
     expect(acceptedKey.status).toBe(202);
 
     // Error paths that see the seed: bad checksum, schema failure next to a seed, conflict, unknown field.
     const bodies = [
-      await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ seed: `${BIP39.split(' ').slice(0, 11).join(' ')} zoo` })),
-      await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ seed: BIP39, amount: 1 })),
-      await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ seed: BIP39, mnemonic: BIP39 })),
-      await request(gateway.app).post('/api/v1/purchases').send({ ...firstOrder, username: '@zed' }),
-      await request(gateway.app).post('/api/v1/purchases').set('Content-Type', 'application/json').send(`{"seed": "${BIP39}", broken`),
+      await request(gateway.app)
+        .post('/api/v1/purchases')
+        .send(starsOrder({ seed: `${BIP39.split(' ').slice(0, 11).join(' ')} zoo` })),
+      await request(gateway.app)
+        .post('/api/v1/purchases')
+        .send(starsOrder({ seed: BIP39, amount: 1 })),
+      await request(gateway.app)
+        .post('/api/v1/purchases')
+        .send(starsOrder({ seed: BIP39, mnemonic: BIP39 })),
+      await request(gateway.app)
+        .post('/api/v1/purchases')
+        .send({ ...firstOrder, username: '@zed' }),
+      await request(gateway.app)
+        .post('/api/v1/purchases')
+        .set('Content-Type', 'application/json')
+        .send(`{"seed": "${BIP39}", broken`),
       await request(gateway.app).post('/api/v1/wallets/resolve').send({ seed: BIP39 }),
     ].map((response) => JSON.stringify(response.body));
 
@@ -80,20 +95,35 @@ describe('wallet secrets never appear in plain text', () => {
         ['database', database],
       ] as const) {
         expect({ where, leaked: text.includes(secret) }).toEqual({ where, leaked: false });
-        expect({ where, leaked: text.includes(secret.split(' ').slice(0, 6).join(' ')) && secret.includes(' ') }).toEqual({ where, leaked: false });
+        expect({
+          where,
+          leaked: text.includes(secret.split(' ').slice(0, 6).join(' ')) && secret.includes(' '),
+        }).toEqual({ where, leaked: false });
       }
     }
   });
 
   it('stores a ciphertext that opens only with the key ring and the row it belongs to', async () => {
-    const accepted = await request(gateway.app).post('/api/v1/purchases').send(starsOrder({ seed: BIP39, account_index: 3 }));
-    const row = await gateway.database.pool.query('SELECT key_id, wrapped_key, ciphertext FROM wallet_secrets WHERE purchase_id = $1', [accepted.body.purchase_id]);
-    const sealed = { keyId: row.rows[0].key_id, wrappedKey: row.rows[0].wrapped_key, ciphertext: row.rows[0].ciphertext };
+    const accepted = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send(starsOrder({ seed: BIP39, account_index: 3 }));
+    const row = await gateway.database.pool.query(
+      'SELECT key_id, wrapped_key, ciphertext FROM wallet_secrets WHERE purchase_id = $1',
+      [accepted.body.purchase_id],
+    );
+    const sealed = {
+      keyId: row.rows[0].key_id,
+      wrappedKey: row.rows[0].wrapped_key,
+      ciphertext: row.rows[0].ciphertext,
+    };
     const opened = gateway.vault.open(accepted.body.purchase_id, sealed);
     expect(opened.toString('utf8')).toBe(BIP39);
     opened.fill(0);
     expect(() => gateway.vault.open('00000000-0000-4000-8000-000000000000', sealed)).toThrow();
-    const otherVault = new SecretVault({ primaryId: sealed.keyId, keys: new Map([[sealed.keyId, Buffer.alloc(32, 1)]]) });
+    const otherVault = new SecretVault({
+      primaryId: sealed.keyId,
+      keys: new Map([[sealed.keyId, Buffer.alloc(32, 1)]]),
+    });
     expect(() => otherVault.open(accepted.body.purchase_id, sealed)).toThrow();
   });
 

@@ -1,7 +1,13 @@
 import request from 'supertest';
 import { mnemonicNew } from '@ton/crypto';
 import { startSandbox, type StartedSandbox, type DemoWallet } from '@starsgate/sandbox';
-import { createTestGateway, BIP39_PHRASE, BIP39_INDEX0_V5R1, BIP39_INDEX1_V5R1, type TestGateway } from './support/test-gateway';
+import {
+  createTestGateway,
+  BIP39_PHRASE,
+  BIP39_INDEX0_V5R1,
+  BIP39_INDEX1_V5R1,
+  type TestGateway,
+} from './support/test-gateway';
 
 let sandbox: StartedSandbox;
 let gateway: TestGateway;
@@ -46,16 +52,24 @@ describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
   });
 
   it('12-word seed + both → verified pair; a wrong pair is WALLET_ADDRESS_MISMATCH', async () => {
-    expect((await resolve({ seed: BIP39_PHRASE, wallet_address: BIP39_INDEX0_V5R1, account_index: 0 })).status).toBe(200);
+    expect((await resolve({ seed: BIP39_PHRASE, wallet_address: BIP39_INDEX0_V5R1, account_index: 0 })).status).toBe(
+      200,
+    );
     const mismatch = await resolve({ seed: BIP39_PHRASE, wallet_address: BIP39_INDEX0_V5R1, account_index: 1 });
     expect(mismatch.status).toBe(400);
-    expect(mismatch.body).toMatchObject({ code: 'WALLET_ADDRESS_MISMATCH', action: 'Correct the address/index pair or resolve again.' });
+    expect(mismatch.body).toMatchObject({
+      code: 'WALLET_ADDRESS_MISMATCH',
+      action: 'Correct the address/index pair or resolve again.',
+    });
   });
 
   it('12-word seed alone → WALLET_SELECTION_REQUIRED', async () => {
     const response = await resolve({ seed: BIP39_PHRASE });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'WALLET_SELECTION_REQUIRED', action: 'Add wallet_address or account_index.' });
+    expect(response.body).toMatchObject({
+      code: 'WALLET_SELECTION_REQUIRED',
+      action: 'Add wallet_address or account_index.',
+    });
   });
 
   it('funded demo 12-word account reports exact balances', async () => {
@@ -70,7 +84,13 @@ describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
     const wallet = demo['ton24-v4r2'];
     const response = await resolve({ seed: wallet.seed });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ seed_format: 'ton_24', wallet_version: 'V4R2', version_source: 'deployed', wallet_address: wallet.address, account_index: 0 });
+    expect(response.body).toMatchObject({
+      seed_format: 'ton_24',
+      wallet_version: 'V4R2',
+      version_source: 'deployed',
+      wallet_address: wallet.address,
+      account_index: 0,
+    });
   });
 
   it('Base64 key → used directly; an address of another key is WALLET_ADDRESS_MISMATCH', async () => {
@@ -84,10 +104,22 @@ describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
   });
 
   it.each([
-    ['INVALID_BIP39_SEED', { seed: 'cook voyage document eight skate token alien guide drink uncle term term', account_index: 0 }, 'Check all 12 words and their order.'],
-    ['INVALID_WALLET_ADDRESS', { seed: BIP39_PHRASE, wallet_address: '0:xyz' }, 'Send a valid friendly or raw address.'],
+    [
+      'INVALID_BIP39_SEED',
+      { seed: 'cook voyage document eight skate token alien guide drink uncle term term', account_index: 0 },
+      'Check all 12 words and their order.',
+    ],
+    [
+      'INVALID_WALLET_ADDRESS',
+      { seed: BIP39_PHRASE, wallet_address: '0:xyz' },
+      'Send a valid friendly or raw address.',
+    ],
     ['INVALID_ACCOUNT_INDEX', { seed: BIP39_PHRASE, account_index: 101 }, 'Send an integer from 0 to 100.'],
-    ['WALLET_INDEX_NOT_FOUND', { seed: BIP39_PHRASE, wallet_address: 'UQADGkHaOHfStKdqJEwB916xGjQsSP25XahcJWomf-7pRELD' }, 'Call the resolver and reuse its account_index.'],
+    [
+      'WALLET_INDEX_NOT_FOUND',
+      { seed: BIP39_PHRASE, wallet_address: 'UQADGkHaOHfStKdqJEwB916xGjQsSP25XahcJWomf-7pRELD' },
+      'Call the resolver and reuse its account_index.',
+    ],
     ['UNSUPPORTED_WALLET_SEED_FORMAT', { seed: 'not a seed at all' }, undefined],
   ])('%s is a 400 with the spec action', async (code, body, action) => {
     const response = await resolve(body);
@@ -98,7 +130,10 @@ describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
   });
 
   it('a testnet address on this mainnet deployment is INVALID_WALLET_ADDRESS saying so', async () => {
-    const response = await resolve({ seed: BIP39_PHRASE, wallet_address: '0QBY_bi0lbR4Ww6Tmfjf_dbaEsJ2Pm0VlMmQBl3Cm-ljKGDm' });
+    const response = await resolve({
+      seed: BIP39_PHRASE,
+      wallet_address: '0QBY_bi0lbR4Ww6Tmfjf_dbaEsJ2Pm0VlMmQBl3Cm-ljKGDm',
+    });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('INVALID_WALLET_ADDRESS');
     expect(response.body.message.toLowerCase()).toContain('testnet');
@@ -137,7 +172,9 @@ describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
   it('reports balances_error instead of balances when the chain is unreachable', async () => {
     const offline = await createTestGateway({ TONCENTER_URL: 'http://127.0.0.1:9/toncenter' });
     try {
-      const response = await request(offline.app).post('/api/v1/wallets/resolve').send({ seed: BIP39_PHRASE, account_index: 0 });
+      const response = await request(offline.app)
+        .post('/api/v1/wallets/resolve')
+        .send({ seed: BIP39_PHRASE, account_index: 0 });
       expect(response.status).toBe(200);
       expect(response.body.balances).toBeUndefined();
       expect(response.body.balances_error).toBe('CHAIN_UNAVAILABLE');

@@ -36,7 +36,10 @@ async function main(): Promise<void> {
     // The simulator's demo login: what the gateway and the worker need to talk to it (sandbox only).
     `  for the gateway and worker: FRAGMENT_BASE_URL=${sandbox.url}/fragment FRAGMENT_COOKIES='${demoFragmentCookies(seed)}'`,
     '  demo wallets (sandbox only, never use on mainnet):',
-    ...sandbox.demoWallets.map((w) => `   - ${w.id} [${w.format}${w.format === 'bip39_12' ? ` #${w.accountIndex}` : ''}, ${w.version}] ${w.address}\n       seed: ${w.seed}\n       ${w.funding.gram} GRAM, ${w.funding.usdt} USDT — ${w.description}`),
+    ...sandbox.demoWallets.map(
+      (w) =>
+        `   - ${w.id} [${w.format}${w.format === 'bip39_12' ? ` #${w.accountIndex}` : ''}, ${w.version}] ${w.address}\n       seed: ${w.seed}\n       ${w.funding.gram} GRAM, ${w.funding.usdt} USDT — ${w.description}`,
+    ),
   ];
   console.log(lines.join('\n'));
 

@@ -8,7 +8,13 @@ import type { TransactionIndexLimits } from './chain/transaction-index';
 import { createDemoRouter } from './demo/demo-router';
 import { DEMO_NETWORK, seedDemoWallets, type DemoWallet } from './demo/demo-wallets';
 import { createFaucetRouter } from './demo/faucet-router';
-import { createFragmentSimulator, defaultDirectory, demoFragmentCookies, type FragmentSimulator, type FragmentSimulatorOptions } from './fragment';
+import {
+  createFragmentSimulator,
+  defaultDirectory,
+  demoFragmentCookies,
+  type FragmentSimulator,
+  type FragmentSimulatorOptions,
+} from './fragment';
 import { createToncenterRouter } from './toncenter';
 
 export const DEFAULT_SANDBOX_SEED = 'starsgate-demo';
@@ -53,7 +59,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   try {
     const demoWallets = options.demoWallets === false ? [] : await seedDemoWallets(chain, seed);
-    const fragment = options.fragment === false ? undefined : createFragmentSimulator({ chain, seed, ...(options.fragment ? { config: options.fragment } : {}) });
+    const fragment =
+      options.fragment === false
+        ? undefined
+        : createFragmentSimulator({ chain, seed, ...(options.fragment ? { config: options.fragment } : {}) });
 
     const app = express();
     app.disable('x-powered-by');
@@ -72,7 +81,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         seedValue: seed,
         network: DEMO_NETWORK,
         wallets: demoWallets,
-        usernames: (fragment ? fragment.directory.list() : defaultDirectory()).map((e) => ({ username: `@${e.username}`, kind: e.kind, description: e.description })),
+        usernames: (fragment ? fragment.directory.list() : defaultDirectory()).map((e) => ({
+          username: `@${e.username}`,
+          kind: e.kind,
+          description: e.description,
+        })),
         fragment: fragment
           ? {
               baseUrl: '/fragment',
@@ -116,7 +129,9 @@ export interface StartedSandbox extends Sandbox {
 }
 
 /** createSandbox + listen. `port: 0` picks a free port. */
-export async function startSandbox(options: SandboxOptions & { port?: number; host?: string } = {}): Promise<StartedSandbox> {
+export async function startSandbox(
+  options: SandboxOptions & { port?: number; host?: string } = {},
+): Promise<StartedSandbox> {
   const sandbox = await createSandbox(options);
   const host = options.host ?? '127.0.0.1';
   let server: Server;

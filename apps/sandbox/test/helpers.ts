@@ -1,4 +1,13 @@
-import { Address, beginCell, external, internal, SendMode, storeMessage, type Cell, type MessageRelaxed } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  type Cell,
+  type MessageRelaxed,
+} from '@ton/core';
 import type { WalletContractV5R1 } from '@ton/ton';
 import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
 import type { DemoWallet } from '../src';
@@ -47,18 +56,33 @@ export async function getJson(url: string): Promise<{ status: number; body: any;
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-export async function postJson(url: string, payload: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+export async function postJson(
+  url: string,
+  payload: unknown,
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 export async function putJson(url: string, payload: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const res = await fetch(url, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
   return { status: res.status, body: await res.json() };
 }
 
 /** Polls `fn` until it returns a truthy value. */
-export async function until<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function until<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

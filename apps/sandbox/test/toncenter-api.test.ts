@@ -23,24 +23,41 @@ afterAll(async () => {
 });
 
 const freshAddress = () => WalletContractV5R1.create({ publicKey: keyPairFromSeed(randomBytes(32)).publicKey }).address;
-const seqnoOf = async (a: Address): Promise<number> => (await getJson(`${v3}/walletStates?address=${a.toString()}`)).body.wallets[0].seqno ?? 0;
+const seqnoOf = async (a: Address): Promise<number> =>
+  (await getJson(`${v3}/walletStates?address=${a.toString()}`)).body.wallets[0].seqno ?? 0;
 
 describe('toncenter v2 shapes (raw fetch)', () => {
   test('getAddressInformation / getAddressState / getAddressBalance / getWalletInformation', async () => {
     const info = await getJson(`${v2}/getAddressInformation?address=${payer.address.toString()}`);
     expect(info.status).toBe(200);
     expect(info.body.ok).toBe(true);
-    expect(info.body.result).toMatchObject({ '@type': 'raw.fullAccountState', state: 'active', last_transaction_id: { '@type': 'internal.transactionId' } });
+    expect(info.body.result).toMatchObject({
+      '@type': 'raw.fullAccountState',
+      state: 'active',
+      last_transaction_id: { '@type': 'internal.transactionId' },
+    });
     expect(BigInt(info.body.result.balance)).toBeGreaterThan(toNano('999'));
     expect(Cell.fromBase64(info.body.result.code).hash().equals(payer.contract.init.code.hash())).toBe(true);
 
     const fresh = freshAddress();
-    expect((await getJson(`${v2}/getAddressState?address=${fresh.toString()}`)).body).toEqual({ ok: true, result: 'uninitialized' });
-    expect((await getJson(`${v2}/getAddressBalance?address=${fresh.toRawString()}`)).body).toEqual({ ok: true, result: '0' });
+    expect((await getJson(`${v2}/getAddressState?address=${fresh.toString()}`)).body).toEqual({
+      ok: true,
+      result: 'uninitialized',
+    });
+    expect((await getJson(`${v2}/getAddressBalance?address=${fresh.toRawString()}`)).body).toEqual({
+      ok: true,
+      result: '0',
+    });
 
     const v4 = demo(sb.demoWallets, 'ton24-v4r2');
     const wi = await getJson(`${v2}/getWalletInformation?address=${v4.address}`);
-    expect(wi.body.result).toMatchObject({ wallet: true, wallet_type: 'wallet v4 r2', seqno: 1, wallet_id: 698983191, account_state: 'active' });
+    expect(wi.body.result).toMatchObject({
+      wallet: true,
+      wallet_type: 'wallet v4 r2',
+      seqno: 1,
+      wallet_id: 698983191,
+      account_state: 'active',
+    });
     const ws = await getJson(`${v3}/walletStates?address=${v4.address},${payer.address.toString()}`);
     expect(ws.body.wallets.map((w: { wallet_type: string }) => w.wallet_type)).toEqual(['wallet_v4r2', 'wallet_v5r1']);
     expect(ws.body.wallets[1]).toMatchObject({ status: 'active', is_wallet: true, wallet_id: 2147483409 });
@@ -57,8 +74,17 @@ describe('toncenter v2 shapes (raw fetch)', () => {
       stack: [['tvm.Slice', beginCell().storeAddress(payer.address).endCell().toBoc().toString('base64')]],
     });
     const cell = Cell.fromBase64(jw.body.result.stack[0][1].bytes);
-    expect(cell.beginParse().loadAddress().equals(await sb.chain.getJettonWalletAddress(payer.address))).toBe(true);
-    const uninit = await postJson(`${v2}/runGetMethod`, { address: freshAddress().toString(), method: 'seqno', stack: [] });
+    expect(
+      cell
+        .beginParse()
+        .loadAddress()
+        .equals(await sb.chain.getJettonWalletAddress(payer.address)),
+    ).toBe(true);
+    const uninit = await postJson(`${v2}/runGetMethod`, {
+      address: freshAddress().toString(),
+      method: 'seqno',
+      stack: [],
+    });
     expect(uninit.body.result.exit_code).toBe(-13);
     const bad = await getJson(`${v2}/getAddressInformation?address=nonsense`);
     expect(bad.status).toBe(400);
@@ -78,11 +104,22 @@ describe('toncenter v2 shapes (raw fetch)', () => {
     expect(sent.body.result.hash).toBe(Cell.fromBase64(boc).hash().toString('base64'));
     // TEP-467, computed here independently: src addr_none, import_fee 0, no init, body as ref.
     if (msg.info.type !== 'external-in') throw new Error('not external');
-    const norm = beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(msg.info.dest).storeCoins(0).storeBit(false).storeBit(true).storeRef(msg.body).endCell().hash();
+    const norm = beginCell()
+      .storeUint(0b10, 2)
+      .storeUint(0, 2)
+      .storeAddress(msg.info.dest)
+      .storeCoins(0)
+      .storeBit(false)
+      .storeBit(true)
+      .storeRef(msg.body)
+      .endCell()
+      .hash();
     expect(sent.body.result.hash_norm).toBe(norm.toString('base64'));
 
     // Not yet in a block: unless a block ran meanwhile, nothing is visible.
-    const early = await getJson(`${v3}/transactionsByMessage?msg_hash=${encodeURIComponent(sent.body.result.hash_norm)}&direction=in`);
+    const early = await getJson(
+      `${v3}/transactionsByMessage?msg_hash=${encodeURIComponent(sent.body.result.hash_norm)}&direction=in`,
+    );
     if (sb.chain.lastBlockSeqno === blocksBefore) {
       expect(early.body.transactions).toEqual([]);
       expect(await seqnoOf(payer.address)).toBe(seqno);
@@ -98,9 +135,15 @@ describe('toncenter v2 shapes (raw fetch)', () => {
     expect(tx.account).toBe(`0:${payer.address.hash.toString('hex').toUpperCase()}`);
     expect(tx.in_msg.hash).toBe(sent.body.result.hash);
     expect(tx.in_msg.hash_norm).toBe(sent.body.result.hash_norm);
-    expect(tx.description).toMatchObject({ aborted: false, compute_ph: { success: true, exit_code: 0 }, action: { success: true, skipped_actions: 0, msgs_created: 1 } });
+    expect(tx.description).toMatchObject({
+      aborted: false,
+      compute_ph: { success: true, exit_code: 0 },
+      action: { success: true, skipped_actions: 0, msgs_created: 1 },
+    });
     expect(typeof tx.mc_block_seqno).toBe('number');
-    const byRaw = await getJson(`${v3}/transactionsByMessage?msg_hash=${Buffer.from(sent.body.result.hash, 'base64').toString('hex')}&direction=in`);
+    const byRaw = await getJson(
+      `${v3}/transactionsByMessage?msg_hash=${Buffer.from(sent.body.result.hash, 'base64').toString('hex')}&direction=in`,
+    );
     expect(byRaw.body.transactions[0].hash).toBe(tx.hash);
 
     expect(await seqnoOf(payer.address)).toBe(seqno + 1);
@@ -118,7 +161,9 @@ describe('toncenter v2 shapes (raw fetch)', () => {
     expect(BigInt(first.fee)).toBeLessThan(toNano('0.002')); // 2026 fee params
     const lts = list.body.result.map((t: { transaction_id: { lt: string } }) => BigInt(t.transaction_id.lt));
     expect([...lts].sort((a, b) => (a > b ? -1 : 1))).toEqual(lts);
-    const page = await getJson(`${v2}/getTransactions?address=${payer.address.toString()}&limit=2&lt=${list.body.result[1].transaction_id.lt}&hash=${encodeURIComponent(list.body.result[1].transaction_id.hash)}`);
+    const page = await getJson(
+      `${v2}/getTransactions?address=${payer.address.toString()}&limit=2&lt=${list.body.result[1].transaction_id.lt}&hash=${encodeURIComponent(list.body.result[1].transaction_id.hash)}`,
+    );
     expect(page.body.result[0].transaction_id).toEqual(list.body.result[1].transaction_id);
 
     // Replaying the same signed message is rejected like on mainnet (seqno already used: 133).
@@ -128,8 +173,21 @@ describe('toncenter v2 shapes (raw fetch)', () => {
     expect(replay.body.error).toContain('exitcode=133');
     // A message signed with the wrong key is rejected too (135).
     const other = keyPairFromSeed(randomBytes(32));
-    const forged = payer.contract.createTransfer({ seqno: seqno + 1, secretKey: other.secretKey, messages: [gramTo(to, 1n)], sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS });
-    const forgedBoc = beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(payer.address).storeCoins(0).storeBit(false).storeBit(true).storeRef(forged).endCell();
+    const forged = payer.contract.createTransfer({
+      seqno: seqno + 1,
+      secretKey: other.secretKey,
+      messages: [gramTo(to, 1n)],
+      sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+    });
+    const forgedBoc = beginCell()
+      .storeUint(0b10, 2)
+      .storeUint(0, 2)
+      .storeAddress(payer.address)
+      .storeCoins(0)
+      .storeBit(false)
+      .storeBit(true)
+      .storeRef(forged)
+      .endCell();
     const bad = await postJson(`${v3}/message`, { boc: forgedBoc.toBoc().toString('base64') });
     expect(bad.status).toBe(500);
     expect(bad.body.error).toContain('exitcode=135');
@@ -149,7 +207,12 @@ describe('through @ton/ton TonClient (jsonRPC)', () => {
 
     const to = freshAddress();
     const fee = await client.estimateExternalMessageFee(payer.address, {
-      body: payer.contract.createTransfer({ seqno, secretKey: payer.secretKey, messages: [gramTo(to, toNano('0.5'))], sendMode: SendMode.PAY_GAS_SEPARATELY }),
+      body: payer.contract.createTransfer({
+        seqno,
+        secretKey: payer.secretKey,
+        messages: [gramTo(to, toNano('0.5'))],
+        sendMode: SendMode.PAY_GAS_SEPARATELY,
+      }),
       initCode: null,
       initData: null,
       ignoreSignature: true,
@@ -157,13 +220,22 @@ describe('through @ton/ton TonClient (jsonRPC)', () => {
     expect(fee.source_fees.gas_fee).toBeGreaterThan(0);
     expect(fee.source_fees.in_fwd_fee).toBeGreaterThan(0);
 
-    await wallet.sendTransfer({ seqno, secretKey: payer.secretKey, messages: [gramTo(to, toNano('0.5'))], sendMode: SendMode.PAY_GAS_SEPARATELY });
+    await wallet.sendTransfer({
+      seqno,
+      secretKey: payer.secretKey,
+      messages: [gramTo(to, toNano('0.5'))],
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+    });
     await until(async () => (await client.getBalance(to)) === toNano('0.5'));
     const txs = await client.getTransactions(payer.address, { limit: 5 });
     expect(txs[0]?.outMessages.get(0)?.info.dest?.toString()).toBe(to.toString());
     expect(await wallet.getSeqno()).toBe(seqno + 1);
     // Paging as TonClient does it (lt + base64 hash, exclusive).
-    const next = await client.getTransactions(payer.address, { limit: 2, lt: txs[0]!.lt.toString(), hash: txs[0]!.hash().toString('base64') });
+    const next = await client.getTransactions(payer.address, {
+      limit: 2,
+      lt: txs[0]!.lt.toString(),
+      hash: txs[0]!.hash().toString('base64'),
+    });
     expect(next[0]?.lt).toBe(txs[1]?.lt);
   });
 });
@@ -177,13 +249,21 @@ describe('USDT stand-in and faucet', () => {
     expect(funded.status).toBe(200);
     expect(funded.body.balances).toEqual({ gram: '2.5', usdt: '3.25' });
 
-    const before = await getJson(`${v3}/jetton/wallets?owner_address=${payer.address.toString()}&jetton_address=${sb.chain.usdtMaster.toString()}`);
+    const before = await getJson(
+      `${v3}/jetton/wallets?owner_address=${payer.address.toString()}&jetton_address=${sb.chain.usdtMaster.toString()}`,
+    );
     const payerUsdt = BigInt(before.body.jetton_wallets[0].balance);
     const payerJw = await sb.chain.getJettonWalletAddress(payer.address);
     expect(before.body.jetton_wallets[0].address).toBe(`0:${payerJw.hash.toString('hex').toUpperCase()}`);
 
     const seqno = await seqnoOf(payer.address);
-    const body = jettonTransferBody({ amount: 1_500_000n, destination: recipient, responseDestination: payer.address, forwardTonAmount: 1n, forwardPayload: beginCell().storeUint(0, 32).storeStringTail('order 42').endCell() });
+    const body = jettonTransferBody({
+      amount: 1_500_000n,
+      destination: recipient,
+      responseDestination: payer.address,
+      forwardTonAmount: 1n,
+      forwardPayload: beginCell().storeUint(0, 32).storeStringTail('order 42').endCell(),
+    });
     const boc = payer.transfer(seqno, [internal({ to: payerJw, value: toNano('0.05'), bounce: true, body })]);
     const { body: sent } = await postJson(`${v3}/message`, { boc });
     expect(sent.message_hash_norm).toBeTruthy();
@@ -191,8 +271,13 @@ describe('USDT stand-in and faucet', () => {
 
     const after = await getJson(`${v3}/jetton/wallets?owner_address=${payer.address.toString()}`);
     expect(BigInt(after.body.jetton_wallets[0].balance)).toBe(payerUsdt - 1_500_000n);
-    const rcpt = await getJson(`${v3}/jetton/wallets?owner_address=${recipient.toRawString()}&jetton_address=${sb.chain.usdtMaster.toRawString()}`);
-    expect(rcpt.body.jetton_wallets[0]).toMatchObject({ balance: String(3_250_000n + 1_500_000n), jetton: `0:${sb.chain.usdtMaster.hash.toString('hex').toUpperCase()}` });
+    const rcpt = await getJson(
+      `${v3}/jetton/wallets?owner_address=${recipient.toRawString()}&jetton_address=${sb.chain.usdtMaster.toRawString()}`,
+    );
+    expect(rcpt.body.jetton_wallets[0]).toMatchObject({
+      balance: String(3_250_000n + 1_500_000n),
+      jetton: `0:${sb.chain.usdtMaster.hash.toString('hex').toUpperCase()}`,
+    });
     // The receiving jetton wallet got internal_transfer and notified the owner.
     const rjw = await sb.chain.getJettonWalletAddress(recipient);
     const rtx = await getJson(`${v3}/transactions?account=${rjw.toString()}&limit=1`);
@@ -245,9 +330,13 @@ describe('chain fault switches', () => {
     await putJson(`${sb.url}/admin/faults`, { inclusionDelayMs: 2000 });
     const seqno = await seqnoOf(payer.address);
     const started = Date.now();
-    const sent = await postJson(`${v3}/message`, { boc: payer.transfer(seqno, [gramTo(freshAddress(), toNano('0.1'))]) });
+    const sent = await postJson(`${v3}/message`, {
+      boc: payer.transfer(seqno, [gramTo(freshAddress(), toNano('0.1'))]),
+    });
     await sleep(BLOCK_MS * 2.5);
-    expect(sb.chain.transactionIndex.byInboundMessage(Buffer.from(sent.body.message_hash_norm, 'base64'))).toBeUndefined();
+    expect(
+      sb.chain.transactionIndex.byInboundMessage(Buffer.from(sent.body.message_hash_norm, 'base64')),
+    ).toBeUndefined();
     await sb.chain.waitForTransaction(sent.body.message_hash_norm, 10_000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
   });
@@ -261,10 +350,18 @@ describe('chain fault switches', () => {
 describe('demo endpoint', () => {
   test('GET /demo lists deterministic wallets and usernames', async () => {
     const { body } = await getJson(`${sb.url}/demo`);
-    expect(body.wallets.map((w: { id: string }) => w.id)).toEqual(['bip39-0', 'bip39-1', 'ton24-v4r2', 'base64-v5r1', 'poor-v5r1']);
+    expect(body.wallets.map((w: { id: string }) => w.id)).toEqual([
+      'bip39-0',
+      'bip39-1',
+      'ton24-v4r2',
+      'base64-v5r1',
+      'poor-v5r1',
+    ]);
     expect(body.wallets[0].seed.split(' ')).toHaveLength(12);
     expect(body.wallets[2].seed.split(' ')).toHaveLength(24);
-    expect(body.usernames.map((u: { username: string }) => u.username)).toEqual(expect.arrayContaining(['@alice', '@premium_pat', '@helper_bot', '@news_channel', '@frozen_fay']));
+    expect(body.usernames.map((u: { username: string }) => u.username)).toEqual(
+      expect.arrayContaining(['@alice', '@premium_pat', '@helper_bot', '@news_channel', '@frozen_fay']),
+    );
     const poor = demo(body.wallets, 'poor-v5r1');
     expect((await getJson(`${v2}/getAddressBalance?address=${poor.address}`)).body.result).toBe('20000000');
     expect(await sb.chain.getJettonBalance(Address.parse(poor.address))).toBe(0n);

@@ -72,7 +72,10 @@ export interface WorkerConfig {
 
 const MAINNET_USDT = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
 
-export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = () => {}): WorkerConfig {
+export function loadWorkerConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (message: string) => void = () => {},
+): WorkerConfig {
   const read = new EnvReader(env);
   const address = (name: string, fallback: string): Address => {
     const value = read.string(name, fallback);
@@ -96,7 +99,10 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (me
   };
 
   const receivers: string[] = [];
-  for (const entry of (read.string('FRAGMENT_RECEIVING_ADDRESSES') ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of (read.string('FRAGMENT_RECEIVING_ADDRESSES') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     try {
       receivers.push(Address.parse(entry).toRawString());
     } catch {
@@ -163,9 +169,12 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, warn: (me
     crashAt: crashAt as CrashPoint | undefined,
   };
   if (config.fragmentReceivingAddresses.length === 0) {
-    warn('FRAGMENT_RECEIVING_ADDRESSES is empty: every payment will be rejected by policy (PAYMENT_REJECTED_BY_POLICY).');
+    warn(
+      'FRAGMENT_RECEIVING_ADDRESSES is empty: every payment will be rejected by policy (PAYMENT_REJECTED_BY_POLICY).',
+    );
   }
-  if (config.fragmentCookies.length === 0) warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
+  if (config.fragmentCookies.length === 0)
+    warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
   read.finish();
   return config;
 }

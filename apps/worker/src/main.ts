@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connectDatabase, LeaseRepository, migrateDatabase, PurchaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
+import {
+  connectDatabase,
+  LeaseRepository,
+  migrateDatabase,
+  PurchaseRepository,
+  PurchaseTransitions,
+  SecretVault,
+} from '@starsgate/db';
 import {
   closeQueue,
   createLogger,
@@ -26,7 +33,9 @@ async function main(): Promise<void> {
   await migrateDatabase(config.databaseUrl);
   const database = connectDatabase(config.databaseUrl, { applicationName: 'starsgate-worker' });
   const purchases = new PurchaseRepository(database.db);
-  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix, (error) => logger.warn('queue connection error', { error }));
+  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix, (error) =>
+    logger.warn('queue connection error', { error }),
+  );
 
   const upstreams = createUpstreams(config, logger);
   const processor = createPurchaseProcessor({

@@ -12,8 +12,14 @@ const history: HistoryRow[] = [
   { text: '100 Telegram Stars were sent to @alice. 21 Nov 2026 at 10:01', deliveredAt: at('2026-11-21T10:01:00Z') },
   { text: '100 Telegram Stars were sent to @alice_b. 21 Nov 2026 at 10:02', deliveredAt: at('2026-11-21T10:02:00Z') },
   { text: '100 Telegram Stars were sent to @alice. 21 Nov 2026 at 10:05', deliveredAt: at('2026-11-21T10:05:00Z') },
-  { text: 'Telegram Premium for 1 year was sent to @bob. 21 Nov 2026 at 10:03', deliveredAt: at('2026-11-21T10:03:00Z') },
-  { text: 'Telegram Premium for 3 months was sent to @bob. 21 Nov 2026 at 10:04', deliveredAt: at('2026-11-21T10:04:00Z') },
+  {
+    text: 'Telegram Premium for 1 year was sent to @bob. 21 Nov 2026 at 10:03',
+    deliveredAt: at('2026-11-21T10:03:00Z'),
+  },
+  {
+    text: 'Telegram Premium for 3 months was sent to @bob. 21 Nov 2026 at 10:04',
+    deliveredAt: at('2026-11-21T10:04:00Z'),
+  },
   { text: '500 Telegram Stars were sent to @carol. (no date)' },
 ];
 
@@ -31,6 +37,10 @@ it('counts the rows naming the recipient and the exact quantity', () => {
 });
 
 it('counts only rows delivered since the given time', () => {
-  expect(deliveriesNaming(history, { product: 'stars', username: '@alice', amount: 100 }, at('2026-11-21T10:03:00Z'))).toBe(1);
-  expect(deliveriesNaming(history, { product: 'stars', username: '@alice', amount: 100 }, at('2026-11-21T10:06:00Z'))).toBe(0);
+  expect(
+    deliveriesNaming(history, { product: 'stars', username: '@alice', amount: 100 }, at('2026-11-21T10:03:00Z')),
+  ).toBe(1);
+  expect(
+    deliveriesNaming(history, { product: 'stars', username: '@alice', amount: 100 }, at('2026-11-21T10:06:00Z')),
+  ).toBe(0);
 });

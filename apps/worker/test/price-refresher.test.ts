@@ -20,11 +20,22 @@ const calls = (method: string) => sandbox.fragment?.stats().calls[method] ?? 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function client(): FragmentClient {
-  return new FragmentClient({ baseUrl: `${sandbox.url}/fragment`, cookies: demoFragmentCookies(SEED), timeoutMs: 5_000, retry: { maxTries: 1 } });
+  return new FragmentClient({
+    baseUrl: `${sandbox.url}/fragment`,
+    cookies: demoFragmentCookies(SEED),
+    timeoutMs: 5_000,
+    retry: { maxTries: 1 },
+  });
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: SEED, blockMs: 50, demoWallets: false, fragment: { latency: { minMs: 0, maxMs: 0 } } });
+  sandbox = await startSandbox({
+    port: 0,
+    seed: SEED,
+    blockMs: 50,
+    demoWallets: false,
+    fragment: { latency: { minMs: 0, maxMs: 0 } },
+  });
   redis = createRedisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 });
 
@@ -43,8 +54,12 @@ afterAll(async () => {
 
 it('reads its defaults and switches from the environment', () => {
   expect(loadPriceRefresherConfig({})).toEqual({ intervalMs: 60_000, redisPrefix: 'starsgate:reads:', enabled: true });
-  expect(loadPriceRefresherConfig({ PRICES_REFRESH_INTERVAL_SECONDS: '5', PRICES_REFRESH_ENABLED: 'false' })).toMatchObject({ intervalMs: 5_000, enabled: false });
-  expect(() => loadPriceRefresherConfig({ PRICES_REFRESH_INTERVAL_SECONDS: '0' })).toThrow(/PRICES_REFRESH_INTERVAL_SECONDS/);
+  expect(
+    loadPriceRefresherConfig({ PRICES_REFRESH_INTERVAL_SECONDS: '5', PRICES_REFRESH_ENABLED: 'false' }),
+  ).toMatchObject({ intervalMs: 5_000, enabled: false });
+  expect(() => loadPriceRefresherConfig({ PRICES_REFRESH_INTERVAL_SECONDS: '0' })).toThrow(
+    /PRICES_REFRESH_INTERVAL_SECONDS/,
+  );
 });
 
 it('keeps the list warm: the gateway side then answers without asking Fragment', async () => {
@@ -64,7 +79,11 @@ it('keeps the list warm: the gateway side then answers without asking Fragment',
   await refresher.stop();
   const idle = { stars: calls('updateStarsPrices'), premium: calls('GET /premium/gift') };
   const list = await gateway.prices.list();
-  expect(list).toMatchObject({ stale: false, stars: { '50': { gram: '0.4412', usdt: '0.75' } }, premium: { '12': { gram: '17.053', usdt: '28.99' } } });
+  expect(list).toMatchObject({
+    stale: false,
+    stars: { '50': { gram: '0.4412', usdt: '0.75' } },
+    premium: { '12': { gram: '17.053', usdt: '28.99' } },
+  });
   expect((await gateway.prices.quote('stars', 50)).prices).toEqual({ gram: '0.4412', usdt: '0.75' });
   expect({ stars: calls('updateStarsPrices'), premium: calls('GET /premium/gift') }).toEqual(idle);
 });
@@ -72,8 +91,18 @@ it('keeps the list warm: the gateway side then answers without asking Fragment',
 it('a failed refresh keeps the last known list and logs no credential', async () => {
   const prefix = `test-${randomBytes(4).toString('hex')}:reads:`;
   const lines: string[] = [];
-  const capture = { info: (m: string, meta?: unknown) => lines.push(m + JSON.stringify(meta ?? {})), warn: (m: string, meta?: unknown) => lines.push(m + JSON.stringify(meta ?? {})), debug: () => undefined };
-  refresher = startPriceRefresher({ redis, logger: capture as never, intervalMs: 60_000, redisPrefix: prefix, fragment: client() });
+  const capture = {
+    info: (m: string, meta?: unknown) => lines.push(m + JSON.stringify(meta ?? {})),
+    warn: (m: string, meta?: unknown) => lines.push(m + JSON.stringify(meta ?? {})),
+    debug: () => undefined,
+  };
+  refresher = startPriceRefresher({
+    redis,
+    logger: capture as never,
+    intervalMs: 60_000,
+    redisPrefix: prefix,
+    fragment: client(),
+  });
   const good = await refresher.refreshNow();
   expect(good).toBeDefined();
   sandbox.fragment?.configure({ faults: { methods: { updateStarsPrices: { serverErrorRate: 1 } } } });
@@ -82,7 +111,10 @@ it('a failed refresh keeps the last known list and logs no credential', async ()
   expect(stored.fetchedAt).toBe(good?.fetchedAt);
   expect(lines.some((line) => line.includes('price refresh failed'))).toBe(true);
   const cookies = demoFragmentCookies(SEED);
-  for (const value of cookies.split('; ').map((pair) => pair.split('=')[1] ?? '').filter((value) => value.length >= 8)) {
+  for (const value of cookies
+    .split('; ')
+    .map((pair) => pair.split('=')[1] ?? '')
+    .filter((value) => value.length >= 8)) {
     expect(lines.join('\n')).not.toContain(value);
   }
 });

@@ -18,7 +18,10 @@ let h: WorkerHarness;
 const running: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  h = await WorkerHarness.start({ worker: false, env: { LEASE_MS: '3000', JOB_LOCK_MS: '3000', SWEEP_INTERVAL_MS: '300', CONFIRMING_MAX_AGE_MS: '60000' } });
+  h = await WorkerHarness.start({
+    worker: false,
+    env: { LEASE_MS: '3000', JOB_LOCK_MS: '3000', SWEEP_INTERVAL_MS: '300', CONFIRMING_MAX_AGE_MS: '60000' },
+  });
 });
 
 afterAll(async () => {
@@ -34,11 +37,20 @@ function start(env: Record<string, string> = {}): WorkerProcess {
 
 describe.each(CRASH_POINTS.map((point) => [point]))('SIGKILL at %s', (point) => {
   test('the restarted worker completes the purchase, paid exactly once', async () => {
-    const input: PurchaseInput = { product: 'stars', username: '@alice', amount: 50, payment_method: point === 'during_confirming' ? 'usdt' : 'gram', seed: h.wallet('base64-v5r1').seed };
+    const input: PurchaseInput = {
+      product: 'stars',
+      username: '@alice',
+      amount: 50,
+      payment_method: point === 'during_confirming' ? 'usdt' : 'gram',
+      seed: h.wallet('base64-v5r1').seed,
+    };
     const created = await h.createPurchase(input);
     const doomed = start({ STARSGATE_CRASH_AT: point });
     let timer: NodeJS.Timeout | undefined;
-    const exit = await Promise.race([doomed.exited, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 60_000)))]);
+    const exit = await Promise.race([
+      doomed.exited,
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 60_000))),
+    ]);
     // A pending 60 s timer would keep jest's worker process alive after the suite.
     clearTimeout(timer);
     expect(exit).toEqual({ code: null, signal: 'SIGKILL' });
@@ -76,7 +88,11 @@ test(`${N} purchases over 4 wallets with random SIGKILLs: each completed (or del
   const deadline = Date.now() + Math.max(30_000, N * 2_000);
   for (;;) {
     const rows = await Promise.all(ids.map((id) => h.find(id)));
-    if (rows.every((r) => ['completed', 'failed', 'reconciliation_required'].includes(r.status)) || Date.now() > deadline) break;
+    if (
+      rows.every((r) => ['completed', 'failed', 'reconciliation_required'].includes(r.status)) ||
+      Date.now() > deadline
+    )
+      break;
     const worker = start();
     await new Promise((resolve) => setTimeout(resolve, 1_500 + Math.random() * 3_000));
     await worker.kill('SIGKILL');

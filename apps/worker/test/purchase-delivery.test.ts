@@ -24,16 +24,28 @@ afterAll(async () => {
 
 describe('delivery by account history', () => {
   it('counts identical paid orders: one listed delivery cannot vouch for two', async () => {
-    const first = await h.createPurchase({ product: 'stars', amount: 333, payment_method: 'gram', username: '@carol', seed: h.wallet('base64-v5r1').seed });
+    const first = await h.createPurchase({
+      product: 'stars',
+      amount: 333,
+      payment_method: 'gram',
+      username: '@carol',
+      seed: h.wallet('base64-v5r1').seed,
+    });
     const completed = await h.waitFor(first.id);
     expect(completed.status).toBe('completed');
     const session = h.deps.fragment.session(paymentRequestOf(completed.paymentRequest)!.fragmentSession);
     expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({ delivered: true, via: 'history' });
 
     // A second identical order that was paid but that Fragment never listed.
-    const twin = await h.createPurchase({ product: 'stars', amount: 333, payment_method: 'gram', username: '@CAROL', seed: h.wallet('base64-v5r1').seed }, { enqueue: false });
-    await h.database.pool.query(`UPDATE purchases SET status = 'confirming', transaction_hash = $2 WHERE id = $1`, [twin.id, 'ab'.repeat(32)]);
-    const unlisted = await observeDelivery(h.deps, (await h.find(twin.id)), session, 0);
+    const twin = await h.createPurchase(
+      { product: 'stars', amount: 333, payment_method: 'gram', username: '@CAROL', seed: h.wallet('base64-v5r1').seed },
+      { enqueue: false },
+    );
+    await h.database.pool.query(`UPDATE purchases SET status = 'confirming', transaction_hash = $2 WHERE id = $1`, [
+      twin.id,
+      'ab'.repeat(32),
+    ]);
+    const unlisted = await observeDelivery(h.deps, await h.find(twin.id), session, 0);
     expect(unlisted).toMatchObject({ delivered: false });
     expect(unlisted.detail).toMatch(/1 matching deliveries for 2 paid orders/);
     expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({ delivered: false });
@@ -47,8 +59,22 @@ describe('delivery by account history', () => {
 describe('wallet send queue', () => {
   it('wakes parked purchases of a busy wallet one external after another', async () => {
     const seed = h.wallet('bip39-0').seed;
-    const created = await Promise.all([51, 52, 53, 54].map((amount) => h.createPurchase({ product: 'stars', amount, payment_method: 'gram', username: '@dave', seed, account_index: 0 })));
-    const rows = await h.waitForAll(created.map((c) => c.id), 25_000);
+    const created = await Promise.all(
+      [51, 52, 53, 54].map((amount) =>
+        h.createPurchase({
+          product: 'stars',
+          amount,
+          payment_method: 'gram',
+          username: '@dave',
+          seed,
+          account_index: 0,
+        }),
+      ),
+    );
+    const rows = await h.waitForAll(
+      created.map((c) => c.id),
+      25_000,
+    );
     expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
     // BATCH_MAX=1: four externals, four seqnos, one after another on the one wallet. A parked
     // purchase re-checks on its own only after 30–90 s (WALLET_BUSY_RETRY_MS with jitter), beyond

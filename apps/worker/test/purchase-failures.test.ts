@@ -11,7 +11,10 @@ const RESERVE = '0.05';
 
 beforeAll(async () => {
   // Short validity so that "never included" expires within the test; fast delivery otherwise.
-  h = await WorkerHarness.start({ fragment: { validitySeconds: 25 }, env: { GRAM_FEE_RESERVE: RESERVE, CONFIRMING_MAX_AGE_MS: '6000' } });
+  h = await WorkerHarness.start({
+    fragment: { validitySeconds: 25 },
+    env: { GRAM_FEE_RESERVE: RESERVE, CONFIRMING_MAX_AGE_MS: '6000' },
+  });
 });
 
 afterAll(async () => {
@@ -20,13 +23,32 @@ afterAll(async () => {
 
 afterEach(() => {
   // `null` deletes a key in a config patch: clear every per-method fault a test set.
-  const methods = Object.fromEntries(Object.keys(h.sandbox.fragment!.config().faults.methods).map((key) => [key, null])) as unknown as NonNullable<NonNullable<FragmentConfigPatch['faults']>['methods']>;
-  h.sandbox.fragment!.configure({ faults: { methods, sessionExpired: false, needVerify: false, unknownReceiver: false, confirm: 'ok', done: 'normal', priceChangedNextInits: 0 } });
+  const methods = Object.fromEntries(
+    Object.keys(h.sandbox.fragment!.config().faults.methods).map((key) => [key, null]),
+  ) as unknown as NonNullable<NonNullable<FragmentConfigPatch['faults']>['methods']>;
+  h.sandbox.fragment!.configure({
+    faults: {
+      methods,
+      sessionExpired: false,
+      needVerify: false,
+      unknownReceiver: false,
+      confirm: 'ok',
+      done: 'normal',
+      priceChangedNextInits: 0,
+    },
+  });
   h.sandbox.chain.faults.set({});
 });
 
 function base64Order(overrides: Partial<PurchaseInput> = {}): PurchaseInput {
-  return { product: 'stars', username: '@alice', amount: 50, payment_method: 'gram', seed: h.wallet('base64-v5r1').seed, ...overrides };
+  return {
+    product: 'stars',
+    username: '@alice',
+    amount: 50,
+    payment_method: 'gram',
+    seed: h.wallet('base64-v5r1').seed,
+    ...overrides,
+  };
 }
 
 async function run(input: PurchaseInput) {
@@ -36,9 +58,15 @@ async function run(input: PurchaseInput) {
 
 async function expectFailed(input: PurchaseInput, code: string) {
   const row = await run(input);
-  expect({ status: row.status, code: (row.error as { code?: string } | null)?.code }).toEqual({ status: 'failed', code });
+  expect({ status: row.status, code: (row.error as { code?: string } | null)?.code }).toEqual({
+    status: 'failed',
+    code,
+  });
   expect(row.batchId).toBeNull();
-  const secret = await h.database.pool.query('SELECT ciphertext, destroyed_at FROM wallet_secrets WHERE purchase_id = $1', [row.id]);
+  const secret = await h.database.pool.query(
+    'SELECT ciphertext, destroyed_at FROM wallet_secrets WHERE purchase_id = $1',
+    [row.id],
+  );
   expect(secret.rows[0].ciphertext).toBeNull();
   return row;
 }
@@ -62,13 +90,23 @@ describe('recipient and product rejections (no order paid, nothing signed)', () 
     ['a bot', { username: '@helper_bot' }, 'RECIPIENT_INELIGIBLE'],
     ['a channel', { username: '@news_channel' }, 'RECIPIENT_INELIGIBLE'],
     ['a user who cannot receive Stars now', { username: '@frozen_fay' }, 'RECIPIENT_INELIGIBLE'],
-    ['Premium for a Premium user', { username: '@premium_pat', product: 'premium' as const, amount: 3 }, 'PREMIUM_ALREADY_ACTIVE'],
+    [
+      'Premium for a Premium user',
+      { username: '@premium_pat', product: 'premium' as const, amount: 3 },
+      'PREMIUM_ALREADY_ACTIVE',
+    ],
   ])('%s → %s', async (_label, overrides, code) => {
     await expectFailed(base64Order(overrides), code);
   });
 
   test('a payment method Fragment does not offer → PAYMENT_METHOD_UNAVAILABLE', async () => {
-    h.sandbox.fragment!.configure({ faults: { methods: { initBuyStarsRequest: { errorRate: 1, errorText: 'This payment method is not available for this purchase.' } } } });
+    h.sandbox.fragment!.configure({
+      faults: {
+        methods: {
+          initBuyStarsRequest: { errorRate: 1, errorText: 'This payment method is not available for this purchase.' },
+        },
+      },
+    });
     const row = await expectFailed(base64Order({ payment_method: 'usdt' }), 'PAYMENT_METHOD_UNAVAILABLE');
     expect((row.error as { message: string }).message).toMatch(/payment method/i);
   });
@@ -108,12 +146,20 @@ describe('funds', () => {
     const balance = (await h.chain.getAccountState(Address.parse(poor.rawAddress))).balance;
     const required = parseUnits(order!.amount, 9) + parseUnits(RESERVE, 9);
     expect((row.error as { details: unknown[] }).details).toEqual([
-      { currency: 'GRAM', required: formatUnits(required, 9), available: formatUnits(balance, 9), shortfall: formatUnits(required - balance, 9) },
+      {
+        currency: 'GRAM',
+        required: formatUnits(required, 9),
+        available: formatUnits(balance, 9),
+        shortfall: formatUnits(required - balance, 9),
+      },
     ]);
   });
 
   test('a fresh unfunded key paying USDT → TOP_UP_REQUIRED for both currencies', async () => {
-    const row = await expectFailed(base64Order({ seed: randomBytes(32).toString('base64'), username: '@dave', payment_method: 'usdt' }), 'TOP_UP_REQUIRED');
+    const row = await expectFailed(
+      base64Order({ seed: randomBytes(32).toString('base64'), username: '@dave', payment_method: 'usdt' }),
+      'TOP_UP_REQUIRED',
+    );
     const order = (await adminOrders()).find((o) => o.username === 'dave' && o.paymentMethod === 'usdt_ton');
     const details = (row.error as { details: Array<Record<string, string>> }).details;
     expect(details.map((d) => d.currency)).toEqual(['GRAM', 'USDT']);
@@ -128,7 +174,10 @@ describe('transient upstream failures are retried with backoff, then succeed', (
     h.sandbox.fragment!.configure({
       faults: {
         priceChangedNextInits: 5,
-        methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 0, count: 4 }, updateStarsBuyState: { serverErrorRate: 1, count: 4 } },
+        methods: {
+          searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 0, count: 4 },
+          updateStarsBuyState: { serverErrorRate: 1, count: 4 },
+        },
       },
     });
     const row = await run(base64Order({ username: '@erin' }));
@@ -139,13 +188,18 @@ describe('transient upstream failures are retried with backoff, then succeed', (
   });
 
   test("a confirm refused once by the sender's batch confirm is repeated by the purchase's own submitted step", async () => {
-    h.sandbox.fragment!.configure({ faults: { methods: { confirmReq: { serverErrorRate: 1, serverErrorStatus: 502, count: 1 } } } });
+    h.sandbox.fragment!.configure({
+      faults: { methods: { confirmReq: { serverErrorRate: 1, serverErrorStatus: 502, count: 1 } } },
+    });
     const row = await run(base64Order({ username: '@carol' }));
     expect(row.status).toBe('completed');
     const reasons = (await h.purchases.events(row.id)).map((e) => e.reason);
     const broadcast = reasons.indexOf('broadcast');
     // The sender's confirm failed: the purchase was released still `submitted`, then its own job confirmed it.
-    expect(reasons.slice(broadcast + 1, broadcast + 3)).toEqual(["the sender's confirm failed; the purchase confirms on its own", 'confirmed with Fragment']);
+    expect(reasons.slice(broadcast + 1, broadcast + 3)).toEqual([
+      "the sender's confirm failed; the purchase confirms on its own",
+      'confirmed with Fragment',
+    ]);
     expect(h.deliveredCount(row.fragmentRef)).toBe(1);
     expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBe(1);
   });
@@ -167,7 +221,9 @@ describe('transient upstream failures are retried with backoff, then succeed', (
     h.sandbox.fragment!.configure({ faults: { methods: { searchStarsRecipient: { serverErrorRate: 1 } } } });
     try {
       const row = await expectFailed(base64Order(), 'STEP_TIMED_OUT');
-      expect((await h.purchases.events(row.id)).filter((e) => e.reason === 'fragment: transient failure').length).toBeGreaterThanOrEqual(1);
+      expect(
+        (await h.purchases.events(row.id)).filter((e) => e.reason === 'fragment: transient failure').length,
+      ).toBeGreaterThanOrEqual(1);
     } finally {
       h.config.maxAges.preparingMs = previous;
     }
@@ -181,7 +237,10 @@ describe('after signing', () => {
     const seqnoBefore = await h.chain.getSeqno(Address.parse(wallet.rawAddress));
     const created = await h.createPurchase(base64Order({ seed: wallet.seed, username: '@carol' }));
     const row = await h.waitFor(created.id, undefined, 60_000);
-    expect({ status: row.status, code: (row.error as { code?: string }).code }).toEqual({ status: 'failed', code: 'NOT_EXECUTED' });
+    expect({ status: row.status, code: (row.error as { code?: string }).code }).toEqual({
+      status: 'failed',
+      code: 'NOT_EXECUTED',
+    });
     expect(row.batchId).not.toBeNull();
     expect(Date.now() / 1000).toBeGreaterThan(row.validUntil!);
     expect(await h.chain.getSeqno(Address.parse(wallet.rawAddress))).toBe(seqnoBefore);
@@ -208,7 +267,9 @@ describe('after signing', () => {
     expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBe(1);
     const events = await h.purchases.events(row.id);
     expect(events[events.length - 1]).toMatchObject({ toStatus: 'reconciliation_required' });
-    const secret = await h.database.pool.query('SELECT ciphertext FROM wallet_secrets WHERE purchase_id = $1', [row.id]);
+    const secret = await h.database.pool.query('SELECT ciphertext FROM wallet_secrets WHERE purchase_id = $1', [
+      row.id,
+    ]);
     expect(secret.rows[0].ciphertext).toBeNull();
   });
 
@@ -216,7 +277,10 @@ describe('after signing', () => {
     h.sandbox.fragment!.configure({ usdtMessageTon: '0.000001' });
     try {
       const row = await run(base64Order({ payment_method: 'usdt', username: '@erin' }));
-      expect({ status: row.status, code: (row.error as { code?: string }).code }).toEqual({ status: 'failed', code: 'TRANSACTION_FAILED' });
+      expect({ status: row.status, code: (row.error as { code?: string }).code }).toEqual({
+        status: 'failed',
+        code: 'TRANSACTION_FAILED',
+      });
       expect((row.error as { message: string }).message).toMatch(/USDT transfer failed/);
       expect(h.deliveredCount(row.fragmentRef)).toBe(0);
     } finally {

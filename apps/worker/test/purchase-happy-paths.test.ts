@@ -13,13 +13,33 @@ afterAll(async () => {
   await h?.close();
 });
 
-type WalletCase = { label: string; wallet: () => Pick<PurchaseInput, 'seed' | 'wallet_address' | 'account_index'>; raw: () => string };
+type WalletCase = {
+  label: string;
+  wallet: () => Pick<PurchaseInput, 'seed' | 'wallet_address' | 'account_index'>;
+  raw: () => string;
+};
 
 const wallets: WalletCase[] = [
-  { label: '12-word by index', wallet: () => ({ seed: h.wallet('bip39-0').seed, account_index: 0 }), raw: () => h.wallet('bip39-0').rawAddress },
-  { label: '12-word by address', wallet: () => ({ seed: h.wallet('bip39-1').seed, wallet_address: h.wallet('bip39-1').address }), raw: () => h.wallet('bip39-1').rawAddress },
-  { label: '24-word (deployed V4R2, detected)', wallet: () => ({ seed: h.wallet('ton24-v4r2').seed }), raw: () => h.wallet('ton24-v4r2').rawAddress },
-  { label: 'Base64 key', wallet: () => ({ seed: h.wallet('base64-v5r1').seed }), raw: () => h.wallet('base64-v5r1').rawAddress },
+  {
+    label: '12-word by index',
+    wallet: () => ({ seed: h.wallet('bip39-0').seed, account_index: 0 }),
+    raw: () => h.wallet('bip39-0').rawAddress,
+  },
+  {
+    label: '12-word by address',
+    wallet: () => ({ seed: h.wallet('bip39-1').seed, wallet_address: h.wallet('bip39-1').address }),
+    raw: () => h.wallet('bip39-1').rawAddress,
+  },
+  {
+    label: '24-word (deployed V4R2, detected)',
+    wallet: () => ({ seed: h.wallet('ton24-v4r2').seed }),
+    raw: () => h.wallet('ton24-v4r2').rawAddress,
+  },
+  {
+    label: 'Base64 key',
+    wallet: () => ({ seed: h.wallet('base64-v5r1').seed }),
+    raw: () => h.wallet('base64-v5r1').rawAddress,
+  },
 ];
 
 const orders: Array<Pick<PurchaseInput, 'product' | 'amount' | 'payment_method'>> = [
@@ -30,31 +50,43 @@ const orders: Array<Pick<PurchaseInput, 'product' | 'amount' | 'payment_method'>
 ];
 
 describe.each(wallets)('$label wallet', (walletCase) => {
-  test.each(orders)('$product $amount via $payment_method ends completed, paid and delivered exactly once', async (order) => {
-    const created = await h.createPurchase({ ...order, username: '@alice', ...walletCase.wallet() });
-    const done = await h.waitFor(created.id);
-    expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: null });
+  test.each(orders)(
+    '$product $amount via $payment_method ends completed, paid and delivered exactly once',
+    async (order) => {
+      const created = await h.createPurchase({ ...order, username: '@alice', ...walletCase.wallet() });
+      const done = await h.waitFor(created.id);
+      expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: null });
 
-    expect(done.walletAddress).toBe(walletCase.raw());
-    expect(done.transactionHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(h.transactionExists(done.walletAddress!, done.transactionHash!)).toBe(true);
-    expect(done.fragmentRef).toMatch(/^[A-Za-z0-9]{9}$/);
-    expect(h.deliveredCount(done.fragmentRef)).toBe(1);
-    const payments = await h.paymentsByRef(done.walletAddress!);
-    expect(payments.get(done.fragmentRef!)).toBe(1);
+      expect(done.walletAddress).toBe(walletCase.raw());
+      expect(done.transactionHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(h.transactionExists(done.walletAddress!, done.transactionHash!)).toBe(true);
+      expect(done.fragmentRef).toMatch(/^[A-Za-z0-9]{9}$/);
+      expect(h.deliveredCount(done.fragmentRef)).toBe(1);
+      const payments = await h.paymentsByRef(done.walletAddress!);
+      expect(payments.get(done.fragmentRef!)).toBe(1);
 
-    const events = await h.purchases.events(done.id);
-    const path = events.map((e) => e.toStatus).filter((status, i, all) => i === 0 || status !== all[i - 1]);
-    expect(path).toEqual(['queued', 'preparing', 'sending', 'submitted', 'confirming', 'completed']);
-    const secret = await h.database.pool.query('SELECT ciphertext, wrapped_key, destroyed_at FROM wallet_secrets WHERE purchase_id = $1', [done.id]);
-    expect(secret.rows[0]).toMatchObject({ ciphertext: null, wrapped_key: null });
-    expect(secret.rows[0].destroyed_at).toBeInstanceOf(Date);
-    expect(Address.parse(done.walletAddress!).toRawString()).toBe(done.walletAddress);
-  });
+      const events = await h.purchases.events(done.id);
+      const path = events.map((e) => e.toStatus).filter((status, i, all) => i === 0 || status !== all[i - 1]);
+      expect(path).toEqual(['queued', 'preparing', 'sending', 'submitted', 'confirming', 'completed']);
+      const secret = await h.database.pool.query(
+        'SELECT ciphertext, wrapped_key, destroyed_at FROM wallet_secrets WHERE purchase_id = $1',
+        [done.id],
+      );
+      expect(secret.rows[0]).toMatchObject({ ciphertext: null, wrapped_key: null });
+      expect(secret.rows[0].destroyed_at).toBeInstanceOf(Date);
+      expect(Address.parse(done.walletAddress!).toRawString()).toBe(done.walletAddress);
+    },
+  );
 });
 
 test('the 24-word demo wallet resolves to its deployed V4R2 contract', async () => {
-  const created = await h.createPurchase({ product: 'stars', amount: 50, payment_method: 'gram', username: '@bob', seed: h.wallet('ton24-v4r2').seed });
+  const created = await h.createPurchase({
+    product: 'stars',
+    amount: 50,
+    payment_method: 'gram',
+    username: '@bob',
+    seed: h.wallet('ton24-v4r2').seed,
+  });
   const done = await h.waitFor(created.id);
   expect(done.status).toBe('completed');
   expect(done.walletVersion).toBe('V4R2');

@@ -28,7 +28,11 @@ async function jobIds(): Promise<string[]> {
 describe('sweeper', () => {
   it('restores the job of every live purchase after Redis is flushed', async () => {
     const accepted = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => request(gateway.app).post('/api/v1/purchases').send(starsOrder({ amount: 50 + i }))),
+      Array.from({ length: 12 }, (_, i) =>
+        request(gateway.app)
+          .post('/api/v1/purchases')
+          .send(starsOrder({ amount: 50 + i })),
+      ),
     );
     const ids = accepted.map((response) => response.body.purchase_id as string);
     const expected = ids.map((id) => purchaseJobId(id, 1)).sort();
@@ -42,7 +46,12 @@ describe('sweeper', () => {
 
     const result = await sweeper.sweepOnce();
     expect(result).toEqual({ checked: 11, enqueued: 11 });
-    expect(await jobIds()).toEqual(ids.slice(1).map((id) => purchaseJobId(id, 1)).sort());
+    expect(await jobIds()).toEqual(
+      ids
+        .slice(1)
+        .map((id) => purchaseJobId(id, 1))
+        .sort(),
+    );
 
     // Idempotent: a second pass finds every job in place.
     expect(await sweeper.sweepOnce()).toEqual({ checked: 11, enqueued: 0 });
@@ -52,7 +61,9 @@ describe('sweeper', () => {
     const future = await request(gateway.app).post('/api/v1/purchases').send(starsOrder());
     const leased = await request(gateway.app).post('/api/v1/purchases').send(starsOrder());
     await gateway.redis.flushdb();
-    await gateway.database.pool.query("UPDATE purchases SET next_run_at = now() + interval '1 hour' WHERE id = $1", [future.body.purchase_id]);
+    await gateway.database.pool.query("UPDATE purchases SET next_run_at = now() + interval '1 hour' WHERE id = $1", [
+      future.body.purchase_id,
+    ]);
     await gateway.database.pool.query(
       "UPDATE purchases SET lease_owner = 'someone', lease_expires_at = now() + interval '1 minute' WHERE id = $1",
       [leased.body.purchase_id],

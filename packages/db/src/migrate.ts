@@ -52,12 +52,16 @@ export async function migrateDatabase(url: string): Promise<void> {
 }
 
 function expectedMigrationCount(): number {
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
   return journal.entries.length;
 }
 
 /** For readiness probes: true when every migration this build ships has been applied. */
-export async function migrationsApplied(pool: { query: (sql: string) => Promise<{ rows: Array<{ count: string }> }> }): Promise<boolean> {
+export async function migrationsApplied(pool: {
+  query: (sql: string) => Promise<{ rows: Array<{ count: string }> }>;
+}): Promise<boolean> {
   try {
     const result = await pool.query('SELECT count(*)::text AS count FROM drizzle.__drizzle_migrations');
     return Number(result.rows[0]?.count ?? 0) >= expectedMigrationCount();

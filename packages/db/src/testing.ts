@@ -3,7 +3,8 @@ import { Client } from 'pg';
 import { connectDatabase, type DatabaseHandle } from './database';
 import { migrateDatabase } from './migrate';
 
-export const TEST_DATABASE_ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_DATABASE_ADMIN_URL =
+  process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface TestDatabase extends DatabaseHandle {
   url: string;

@@ -28,7 +28,10 @@ beforeAll(async () => {
   cpSync(MIGRATIONS_FOLDER, earlier, { recursive: true });
   const journalPath = path.join(earlier, 'meta', '_journal.json');
   const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag === BEFORE));
+  journal.entries = journal.entries.slice(
+    0,
+    journal.entries.findIndex((entry) => entry.tag === BEFORE),
+  );
   writeFileSync(journalPath, JSON.stringify(journal));
   const admin = new Client({ connectionString: TEST_DATABASE_ADMIN_URL });
   await admin.connect();
@@ -65,19 +68,35 @@ it('moves each batch BOC to signed_externals and keeps every purchase pointing a
 
     await migrateDatabase(url);
 
-    const externals = await client.query('SELECT batch_id, wallet_address, boc, normalized_hash, seqno, valid_until, message_count FROM signed_externals ORDER BY seqno');
+    const externals = await client.query(
+      'SELECT batch_id, wallet_address, boc, normalized_hash, seqno, valid_until, message_count FROM signed_externals ORDER BY seqno',
+    );
     expect(externals.rows).toHaveLength(2);
-    expect(externals.rows[1]).toEqual({ batch_id: batch, wallet_address: '0:ab', boc: 'te6batch', normalized_hash: 'hash-te6batch', seqno: 7, valid_until: 1900000000, message_count: 2 });
+    expect(externals.rows[1]).toEqual({
+      batch_id: batch,
+      wallet_address: '0:ab',
+      boc: 'te6batch',
+      normalized_hash: 'hash-te6batch',
+      seqno: 7,
+      valid_until: 1900000000,
+      message_count: 2,
+    });
     expect(externals.rows[0]).toMatchObject({ boc: 'te6alone', seqno: 6, message_count: 1 });
     const purchases = await client.query('SELECT id, batch_id FROM purchases');
-    const batchOf = new Map(purchases.rows.map((row: { id: string; batch_id: string | null }) => [row.id, row.batch_id]));
+    const batchOf = new Map(
+      purchases.rows.map((row: { id: string; batch_id: string | null }) => [row.id, row.batch_id]),
+    );
     expect(batchOf.get(first)).toBe(batch);
     expect(batchOf.get(second)).toBe(batch);
     expect(batchOf.get(alone)).toBe(externals.rows[0].batch_id);
     expect(batchOf.get(unsigned)).toBeNull();
-    const column = await client.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'purchases' AND column_name = 'signed_boc'");
+    const column = await client.query(
+      "SELECT 1 FROM information_schema.columns WHERE table_name = 'purchases' AND column_name = 'signed_boc'",
+    );
     expect(column.rowCount).toBe(0);
-    await expect(client.query('UPDATE purchases SET batch_id = $1 WHERE id = $2', [randomUUID(), unsigned])).rejects.toThrow(/foreign key/);
+    await expect(
+      client.query('UPDATE purchases SET batch_id = $1 WHERE id = $2', [randomUUID(), unsigned]),
+    ).rejects.toThrow(/foreign key/);
   } finally {
     await client.end();
   }

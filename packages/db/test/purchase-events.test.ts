@@ -14,10 +14,17 @@ it('keeps purchase_events append-only', async () => {
      VALUES ($1, $2, 'f', 'k', 'queued', 'stars', '@alice', 50, 'gram', 'base64_key')`,
     [id, `key-${id}`],
   );
-  await database.pool.query("INSERT INTO purchase_events (purchase_id, to_status, version, actor) VALUES ($1, 'queued', 1, 'test')", [id]);
-  await expect(database.pool.query("UPDATE purchase_events SET reason = 'rewritten'")).rejects.toThrow(/append-only \(UPDATE refused\)/);
+  await database.pool.query(
+    "INSERT INTO purchase_events (purchase_id, to_status, version, actor) VALUES ($1, 'queued', 1, 'test')",
+    [id],
+  );
+  await expect(database.pool.query("UPDATE purchase_events SET reason = 'rewritten'")).rejects.toThrow(
+    /append-only \(UPDATE refused\)/,
+  );
   await expect(database.pool.query('DELETE FROM purchase_events')).rejects.toThrow(/append-only \(DELETE refused\)/);
-  await expect(database.pool.query('TRUNCATE purchase_events CASCADE')).rejects.toThrow(/append-only \(TRUNCATE refused\)/);
+  await expect(database.pool.query('TRUNCATE purchase_events CASCADE')).rejects.toThrow(
+    /append-only \(TRUNCATE refused\)/,
+  );
   const rows = await database.pool.query('SELECT count(*)::int AS n FROM purchase_events');
   expect(rows.rows[0].n).toBe(1);
 });

@@ -29,12 +29,19 @@ function intake(key: string, change: Partial<PurchaseIntake['row']> = {}): Purch
       ...change,
     },
     buildSecret: (purchaseId) => vault.seal(purchaseId, `secret of ${key}`),
-    event: { fromStatus: null, toStatus: 'queued', actor: 'gateway', reason: 'purchase accepted', requestId: `request-${key}` },
+    event: {
+      fromStatus: null,
+      toStatus: 'queued',
+      actor: 'gateway',
+      reason: 'purchase accepted',
+      requestId: `request-${key}`,
+    },
   };
 }
 
 function created(outcome: IntakeOutcome | undefined) {
-  if (!outcome?.ok) throw new Error(`expected a stored purchase, got ${String(outcome?.ok === false ? outcome.error : outcome)}`);
+  if (!outcome?.ok)
+    throw new Error(`expected a stored purchase, got ${String(outcome?.ok === false ? outcome.error : outcome)}`);
   return outcome.value;
 }
 
@@ -44,8 +51,10 @@ async function count(sql: string, keys: string[]): Promise<number> {
 }
 
 const PURCHASES = 'SELECT count(*)::int AS n FROM purchases WHERE idempotency_key = ANY($1)';
-const EVENTS = 'SELECT count(*)::int AS n FROM purchase_events e JOIN purchases p ON p.id = e.purchase_id WHERE p.idempotency_key = ANY($1)';
-const SECRETS = 'SELECT count(*)::int AS n FROM wallet_secrets s JOIN purchases p ON p.id = s.purchase_id WHERE p.idempotency_key = ANY($1)';
+const EVENTS =
+  'SELECT count(*)::int AS n FROM purchase_events e JOIN purchases p ON p.id = e.purchase_id WHERE p.idempotency_key = ANY($1)';
+const SECRETS =
+  'SELECT count(*)::int AS n FROM wallet_secrets s JOIN purchases p ON p.id = s.purchase_id WHERE p.idempotency_key = ANY($1)';
 
 describe('insertManyOrGetByKey (group commit)', () => {
   it('stores every purchase of a batch with its event and its sealed secret', async () => {
@@ -57,9 +66,16 @@ describe('insertManyOrGetByKey (group commit)', () => {
     expect(await count(EVENTS, keys)).toBe(25);
     expect(await count(SECRETS, keys)).toBe(25);
 
-    const stored = await database.pool.query('SELECT purchase_id, key_id, wrapped_key, ciphertext FROM wallet_secrets s JOIN purchases p ON p.id = s.purchase_id WHERE p.idempotency_key = $1', [keys[3]]);
+    const stored = await database.pool.query(
+      'SELECT purchase_id, key_id, wrapped_key, ciphertext FROM wallet_secrets s JOIN purchases p ON p.id = s.purchase_id WHERE p.idempotency_key = $1',
+      [keys[3]],
+    );
     const row = stored.rows[0];
-    const secret = vault.open(row.purchase_id, { keyId: row.key_id, wrappedKey: row.wrapped_key, ciphertext: row.ciphertext });
+    const secret = vault.open(row.purchase_id, {
+      keyId: row.key_id,
+      wrappedKey: row.wrapped_key,
+      ciphertext: row.ciphertext,
+    });
     expect(secret.toString('utf8')).toBe(`secret of ${keys[3]}`);
   });
 
@@ -68,7 +84,12 @@ describe('insertManyOrGetByKey (group commit)', () => {
     created((await purchases.insertManyOrGetByKey([intake(earlier)]))[0]);
     const twice = `twice-${randomUUID()}`;
     const fresh = `fresh-${randomUUID()}`;
-    const outcomes = await purchases.insertManyOrGetByKey([intake(twice), intake(earlier), intake(twice, { amount: 77 }), intake(fresh)]);
+    const outcomes = await purchases.insertManyOrGetByKey([
+      intake(twice),
+      intake(earlier),
+      intake(twice, { amount: 77 }),
+      intake(fresh),
+    ]);
     const [first, again, second, other] = outcomes.map(created);
     expect(first?.created).toBe(true);
     expect(second?.created).toBe(false);
@@ -85,7 +106,11 @@ describe('insertManyOrGetByKey (group commit)', () => {
   it('a row PostgreSQL refuses fails alone, as a rejection of its values', async () => {
     const good = [`good-a-${randomUUID()}`, `good-b-${randomUUID()}`];
     const bad = `bad-${randomUUID()}`;
-    const outcomes = await purchases.insertManyOrGetByKey([intake(good[0]!), intake(bad, { product: 'no-such-product' }), intake(good[1]!)]);
+    const outcomes = await purchases.insertManyOrGetByKey([
+      intake(good[0]!),
+      intake(bad, { product: 'no-such-product' }),
+      intake(good[1]!),
+    ]);
     expect(created(outcomes[0]).created).toBe(true);
     expect(created(outcomes[2]).created).toBe(true);
     expect(outcomes[1]?.ok).toBe(false);
@@ -103,7 +128,11 @@ describe('insertManyOrGetByKey (group commit)', () => {
     ]);
     const all = [...(forward ?? []), ...(backward ?? [])].map(created);
     expect(all.filter((result) => result.created)).toHaveLength(10);
-    for (const key of keys) expect(new Set(all.filter((result) => result.purchase.idempotencyKey === key).map((result) => result.purchase.id)).size).toBe(1);
+    for (const key of keys)
+      expect(
+        new Set(all.filter((result) => result.purchase.idempotencyKey === key).map((result) => result.purchase.id))
+          .size,
+      ).toBe(1);
     expect(await count(PURCHASES, keys)).toBe(10);
     expect(await count(EVENTS, keys)).toBe(10);
   });
@@ -112,7 +141,9 @@ describe('insertManyOrGetByKey (group commit)', () => {
 describe('findViewsByIds', () => {
   it('reads many purchases in one statement and leaves unknown ids out', async () => {
     const keys = [`view-a-${randomUUID()}`, `view-b-${randomUUID()}`];
-    const stored = (await purchases.insertManyOrGetByKey(keys.map((key) => intake(key)))).map((outcome) => created(outcome).purchase);
+    const stored = (await purchases.insertManyOrGetByKey(keys.map((key) => intake(key)))).map(
+      (outcome) => created(outcome).purchase,
+    );
     const views = await purchases.findViewsByIds([stored[1]!.id, randomUUID(), stored[0]!.id]);
     expect(views.map((view) => view.id).sort()).toEqual(stored.map((row) => row.id).sort());
     const view = views.find((candidate) => candidate.id === stored[0]!.id);

@@ -22,12 +22,29 @@ async function insertPurchase(status = 'queued', evidence: unknown = null): Prom
      VALUES ($1, $2, 'f', 'k', $3, 'stars', '@alice', 50, 'gram', 'base64_key', $4)`,
     [id, `key-${id}`, status, evidence === null ? null : JSON.stringify(evidence)],
   );
-  await database.pool.query("INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext) VALUES ($1, 'k1', 'wrapped', 'sealed')", [id]);
+  await database.pool.query(
+    "INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext) VALUES ($1, 'k1', 'wrapped', 'sealed')",
+    [id],
+  );
   return id;
 }
 
-async function events(id: string): Promise<Array<{ from_status: string | null; to_status: string; version: number; actor: string; reason: string | null; data: unknown }>> {
-  const result = await database.pool.query('SELECT from_status, to_status, version, actor, reason, data FROM purchase_events WHERE purchase_id = $1 ORDER BY id', [id]);
+async function events(
+  id: string,
+): Promise<
+  Array<{
+    from_status: string | null;
+    to_status: string;
+    version: number;
+    actor: string;
+    reason: string | null;
+    data: unknown;
+  }>
+> {
+  const result = await database.pool.query(
+    'SELECT from_status, to_status, version, actor, reason, data FROM purchase_events WHERE purchase_id = $1 ORDER BY id',
+    [id],
+  );
   return result.rows;
 }
 
@@ -40,10 +57,24 @@ describe('claim', () => {
   it('starts a queued purchase: preparing, a new version and the audit event, in one statement', async () => {
     const id = await insertPurchase();
     const claimed = await transitions.claim(id, 'worker-a', 30_000);
-    expect(claimed).toMatchObject({ claimed: true, row: { id, status: 'preparing', version: 2, leaseOwner: 'worker-a' } });
+    expect(claimed).toMatchObject({
+      claimed: true,
+      row: { id, status: 'preparing', version: 2, leaseOwner: 'worker-a' },
+    });
     // Its step derives the wallet's keys: the claim brings the sealed secret along.
-    expect(claimed).toMatchObject({ sealedSecret: { keyId: 'k1', wrappedKey: Buffer.from('wrapped'), ciphertext: Buffer.from('sealed') } });
-    expect(await events(id)).toEqual([{ from_status: 'queued', to_status: 'preparing', version: 2, actor: 'worker-a', reason: 'preparing started', data: null }]);
+    expect(claimed).toMatchObject({
+      sealedSecret: { keyId: 'k1', wrappedKey: Buffer.from('wrapped'), ciphertext: Buffer.from('sealed') },
+    });
+    expect(await events(id)).toEqual([
+      {
+        from_status: 'queued',
+        to_status: 'preparing',
+        version: 2,
+        actor: 'worker-a',
+        reason: 'preparing started',
+        data: null,
+      },
+    ]);
   });
 
   it('claims a purchase under way without an event, and refuses a held one with the row as found', async () => {
@@ -52,7 +83,10 @@ describe('claim', () => {
     expect(claimed?.row).toMatchObject({ status: 'confirming', version: 2, leaseOwner: 'worker-a' });
     expect(claimed).toMatchObject({ claimed: true, sealedSecret: null });
     // Refused: the row as the claim found it, held by worker-a.
-    expect(await transitions.claim(id, 'worker-b', 30_000)).toMatchObject({ claimed: false, row: { id, version: 2, leaseOwner: 'worker-a' } });
+    expect(await transitions.claim(id, 'worker-b', 30_000)).toMatchObject({
+      claimed: false,
+      row: { id, version: 2, leaseOwner: 'worker-a' },
+    });
     expect(await transitions.claim(randomUUID(), 'worker-b', 30_000)).toBeNull();
     expect(await events(id)).toEqual([]);
   });
@@ -60,19 +94,42 @@ describe('claim', () => {
 
 describe('applyMany', () => {
   it('writes every held row with its own event and merges evidence into each row', async () => {
-    const ids = [await insertPurchase('submitted', { batch: { index: 0 } }), await insertPurchase('submitted', { batch: { index: 1 } })];
+    const ids = [
+      await insertPurchase('submitted', { batch: { index: 0 } }),
+      await insertPurchase('submitted', { batch: { index: 1 } }),
+    ];
     const held = await Promise.all(ids.map((id) => claimRow(id, `owner-${id}`)));
     const rows = await transitions.applyMany(
       held.map((row) => ({ id: row!.id, version: row!.version, owner: row!.leaseOwner! })),
       { status: 'confirming', nextRunAt: new Date('2030-01-01T00:00:00Z') },
-      { release: true, fromStatus: 'submitted', event: { toStatus: 'confirming', reason: 'confirmed with Fragment', data: { n: 1 } }, mergeEvidence: { confirm: { ok: true } } },
+      {
+        release: true,
+        fromStatus: 'submitted',
+        event: { toStatus: 'confirming', reason: 'confirmed with Fragment', data: { n: 1 } },
+        mergeEvidence: { confirm: { ok: true } },
+      },
     );
     expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
     for (const [index, id] of ids.entries()) {
       const row = rows.find((r) => r.id === id)!;
-      expect(row).toMatchObject({ status: 'confirming', version: 3, leaseOwner: null, leaseExpiresAt: null, nextRunAt: new Date('2030-01-01T00:00:00Z') });
+      expect(row).toMatchObject({
+        status: 'confirming',
+        version: 3,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        nextRunAt: new Date('2030-01-01T00:00:00Z'),
+      });
       expect(row.evidence).toEqual({ batch: { index }, confirm: { ok: true } });
-      expect(await events(id)).toEqual([{ from_status: 'submitted', to_status: 'confirming', version: 3, actor: `owner-${id}`, reason: 'confirmed with Fragment', data: { n: 1 } }]);
+      expect(await events(id)).toEqual([
+        {
+          from_status: 'submitted',
+          to_status: 'confirming',
+          version: 3,
+          actor: `owner-${id}`,
+          reason: 'confirmed with Fragment',
+          data: { n: 1 },
+        },
+      ]);
     }
   });
 
@@ -82,7 +139,11 @@ describe('applyMany', () => {
     await transitions.applyMany(
       held.map((row) => ({ id: row!.id, version: row!.version, owner: 'owner' })),
       { status: 'completed', completedAt: new Date() },
-      { release: true, fromStatus: 'confirming', event: { toStatus: 'completed', reason: 'delivered', dataPerRow: [{ seen: 'first' }, { seen: 'second' }] } },
+      {
+        release: true,
+        fromStatus: 'confirming',
+        event: { toStatus: 'completed', reason: 'delivered', dataPerRow: [{ seen: 'first' }, { seen: 'second' }] },
+      },
     );
     expect((await events(ids[0]!))[0]!.data).toEqual({ seen: 'first' });
     expect((await events(ids[1]!))[0]!.data).toEqual({ seen: 'second' });
@@ -113,9 +174,13 @@ describe('applyMany', () => {
       { status: 'failed', error: { code: 'NOT_EXECUTED' }, completedAt: new Date() },
       { release: true, fromStatus: 'confirming', event: { toStatus: 'failed', reason: 'expired' } },
     );
-    const secrets = await database.pool.query('SELECT ciphertext, wrapped_key, destroyed_at FROM wallet_secrets WHERE purchase_id = ANY($1)', [ids]);
+    const secrets = await database.pool.query(
+      'SELECT ciphertext, wrapped_key, destroyed_at FROM wallet_secrets WHERE purchase_id = ANY($1)',
+      [ids],
+    );
     expect(secrets.rows).toHaveLength(2);
-    for (const secret of secrets.rows) expect(secret).toMatchObject({ ciphertext: null, wrapped_key: null, destroyed_at: expect.any(Date) });
+    for (const secret of secrets.rows)
+      expect(secret).toMatchObject({ ciphertext: null, wrapped_key: null, destroyed_at: expect.any(Date) });
   });
 });
 
@@ -124,7 +189,10 @@ describe('paidLookalikesSince', () => {
     const since = new Date(Date.now() - 60_000);
     const make = async (username: string, amount: number, paid: boolean, status = 'confirming') => {
       const id = await insertPurchase(status);
-      await database.pool.query('UPDATE purchases SET username = $2, amount = $3, transaction_hash = $4 WHERE id = $1', [id, username, amount, paid ? 'ab'.repeat(32) : null]);
+      await database.pool.query(
+        'UPDATE purchases SET username = $2, amount = $3, transaction_hash = $4 WHERE id = $1',
+        [id, username, amount, paid ? 'ab'.repeat(32) : null],
+      );
     };
     await make('@Lookalike', 77, true);
     await make('@lookalike', 77, true, 'completed');

@@ -36,7 +36,10 @@ async function readyPurchase(createdAt: Date): Promise<string> {
      VALUES ($1, $2, 'f', 'k', 'preparing', 'stars', '@alice', 50, 'gram', 'base64_key', $3, 'V5R1', '{"ref":"r"}', $4)`,
     [id, `key-${id}`, WALLET, createdAt],
   );
-  await database.pool.query("INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext) VALUES ($1, 'k1', 'wrapped', $2)", [id, `sealed-${id}`]);
+  await database.pool.query(
+    "INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext) VALUES ($1, 'k1', 'wrapped', $2)",
+    [id, `sealed-${id}`],
+  );
   return id;
 }
 
@@ -65,9 +68,15 @@ describe('claimReadyToSend', () => {
     expect(claimed.map((c) => c.row.id)).toEqual([oldest, newer]);
     for (const c of claimed) {
       expect(c.row).toMatchObject({ leaseOwner: 'sender', version: 2 });
-      expect(c.sealedSecret).toEqual({ keyId: 'k1', wrappedKey: Buffer.from('wrapped'), ciphertext: Buffer.from(`sealed-${c.row.id}`) });
+      expect(c.sealedSecret).toEqual({
+        keyId: 'k1',
+        wrappedKey: Buffer.from('wrapped'),
+        ciphertext: Buffer.from(`sealed-${c.row.id}`),
+      });
     }
-    expect((await transitions.claimReadyToSend(WALLET, own!, 5, 'sender-2', 30_000)).map((c) => c.row.id)).toEqual([newest]);
+    expect((await transitions.claimReadyToSend(WALLET, own!, 5, 'sender-2', 30_000)).map((c) => c.row.id)).toEqual([
+      newest,
+    ]);
   });
 });
 
@@ -76,7 +85,13 @@ describe('enterWalletSender', () => {
   const event = { toStatus: 'preparing', reason: 'payment request accepted; waiting for the wallet sender' };
 
   function enter(fence: Fence, owner = `batch:${randomUUID()}`) {
-    return transitions.enterWalletSender(fence, accepted, { fromStatus: 'preparing', event }, { name: LEASE, owner, ttlMs: 30_000 }, new Date('2030-01-01T00:00:00Z'));
+    return transitions.enterWalletSender(
+      fence,
+      accepted,
+      { fromStatus: 'preparing', event },
+      { name: LEASE, owner, ttlMs: 30_000 },
+      new Date('2030-01-01T00:00:00Z'),
+    );
   }
 
   it('takes a free wallet and keeps the purchase held, with its changes and event, in one statement', async () => {
@@ -85,7 +100,12 @@ describe('enterWalletSender', () => {
     expect(entered.walletLease).toEqual({ name: LEASE, owner: 'batch:first', fence: 1 });
     expect(entered.row).toMatchObject({ leaseOwner: 'job', version: fence.version + 1, fragmentReqId: 'req-1' });
     expect(entered.row!.nextRunAt.getTime()).toBeLessThan(Date.now() + 1_000);
-    expect(await count('SELECT count(*) AS n FROM purchase_events WHERE purchase_id = $1 AND reason = $2', [fence.id, event.reason])).toBe(1);
+    expect(
+      await count('SELECT count(*) AS n FROM purchase_events WHERE purchase_id = $1 AND reason = $2', [
+        fence.id,
+        event.reason,
+      ]),
+    ).toBe(1);
   });
 
   it('parks behind a busy wallet: released, due at the fallback time, its changes stored', async () => {
@@ -93,8 +113,15 @@ describe('enterWalletSender', () => {
     const fence = await hold(await readyPurchase(new Date()), 'job');
     const entered = await enter(fence);
     expect(entered.walletLease).toBeNull();
-    expect(entered.row).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, nextRunAt: new Date('2030-01-01T00:00:00Z'), fragmentReqId: 'req-1' });
-    expect(await count('SELECT count(*) AS n FROM leases WHERE name = $1 AND owner = $2', [LEASE, 'batch:sending'])).toBe(1);
+    expect(entered.row).toMatchObject({
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      nextRunAt: new Date('2030-01-01T00:00:00Z'),
+      fragmentReqId: 'req-1',
+    });
+    expect(
+      await count('SELECT count(*) AS n FROM leases WHERE name = $1 AND owner = $2', [LEASE, 'batch:sending']),
+    ).toBe(1);
   });
 
   it('waits for a release in progress, then takes the wallet: the freed wallet cannot be missed', async () => {
@@ -103,7 +130,10 @@ describe('enterWalletSender', () => {
     const releaser = await database.pool.connect();
     try {
       await releaser.query('BEGIN');
-      await releaser.query("UPDATE leases SET expires_at = now() - interval '1 millisecond' WHERE name = $1 AND owner = $2", [LEASE, lease.owner]);
+      await releaser.query(
+        "UPDATE leases SET expires_at = now() - interval '1 millisecond' WHERE name = $1 AND owner = $2",
+        [LEASE, lease.owner],
+      );
       let settled = false;
       const entering = enter(fence, 'batch:next').finally(() => (settled = true));
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -123,7 +153,17 @@ describe('enterWalletSender', () => {
       // The park's statement inside an open transaction: its lock on the lease row is kept.
       await parker.query('BEGIN');
       const parkerTransitions = new PurchaseTransitions(Object.assign(Object.create(database.db), { $client: parker }));
-      expect((await parkerTransitions.enterWalletSender(fence, {}, { fromStatus: 'preparing' }, { name: LEASE, owner: 'batch:x', ttlMs: 30_000 }, new Date())).walletLease).toBeNull();
+      expect(
+        (
+          await parkerTransitions.enterWalletSender(
+            fence,
+            {},
+            { fromStatus: 'preparing' },
+            { name: LEASE, owner: 'batch:x', ttlMs: 30_000 },
+            new Date(),
+          )
+        ).walletLease,
+      ).toBeNull();
       let released = false;
       const releasing = leases.releaseOwnedBy(LEASE, 'batch:sending').then(() => (released = true));
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -153,8 +193,21 @@ describe('persistSignedBatch', () => {
 
   function persist(lease: HeldLease, fences: Fence[], batchId = randomUUID()) {
     return transitions.persistSignedBatch(
-      { batchId, walletAddress: WALLET, boc: 'te6cc-boc', normalizedHash: 'cd'.repeat(32), seqno: 7, validUntil: 2_000_000_000, messageCount: fences.length },
-      fences.map((fence, index) => ({ fence, fromStatus: 'preparing', evidence: { batch: { index } }, eventData: { batch_index: index } })),
+      {
+        batchId,
+        walletAddress: WALLET,
+        boc: 'te6cc-boc',
+        normalizedHash: 'cd'.repeat(32),
+        seqno: 7,
+        validUntil: 2_000_000_000,
+        messageCount: fences.length,
+      },
+      fences.map((fence, index) => ({
+        fence,
+        fromStatus: 'preparing',
+        evidence: { batch: { index } },
+        eventData: { batch_index: index },
+      })),
       { stepStartedAt: new Date(), reason: 'signed; persisted before broadcast' },
       lease,
       Date.now() + 600_000,
@@ -166,16 +219,36 @@ describe('persistSignedBatch', () => {
     const batchId = randomUUID();
     const rows = await persist(lease, fences, batchId);
     expect(rows?.map((row) => row.id)).toEqual(fences.map((f) => f.id));
-    for (const [index, row] of rows!.entries()) expect(row).toMatchObject({ status: 'sending', batchId, seqno: 7, validUntil: 2_000_000_000, evidence: { batch: { index } } });
-    expect(await count('SELECT count(*) AS n FROM signed_externals WHERE batch_id = $1 AND message_count = 3', [batchId])).toBe(1);
-    expect(await count("SELECT count(*) AS n FROM purchase_events WHERE purchase_id = ANY($1) AND to_status = 'sending'", [fences.map((f) => f.id)])).toBe(3);
-    expect(await count("SELECT count(*) AS n FROM leases WHERE name = $1 AND expires_at > now() + interval '500 seconds'", [LEASE])).toBe(1);
+    for (const [index, row] of rows!.entries())
+      expect(row).toMatchObject({
+        status: 'sending',
+        batchId,
+        seqno: 7,
+        validUntil: 2_000_000_000,
+        evidence: { batch: { index } },
+      });
+    expect(
+      await count('SELECT count(*) AS n FROM signed_externals WHERE batch_id = $1 AND message_count = 3', [batchId]),
+    ).toBe(1);
+    expect(
+      await count("SELECT count(*) AS n FROM purchase_events WHERE purchase_id = ANY($1) AND to_status = 'sending'", [
+        fences.map((f) => f.id),
+      ]),
+    ).toBe(3);
+    expect(
+      await count("SELECT count(*) AS n FROM leases WHERE name = $1 AND expires_at > now() + interval '500 seconds'", [
+        LEASE,
+      ]),
+    ).toBe(1);
   });
 
   it('stores nothing when one member was claimed away, nor when the wallet lease was lost', async () => {
     const { lease, fences } = await senderWithMembers(3);
     const batchIds = [randomUUID(), randomUUID()];
-    await database.pool.query("UPDATE purchases SET lease_owner = 'another-worker', version = version + 1 WHERE id = $1", [fences[1]!.id]);
+    await database.pool.query(
+      "UPDATE purchases SET lease_owner = 'another-worker', version = version + 1 WHERE id = $1",
+      [fences[1]!.id],
+    );
     expect(await persist(lease, fences, batchIds[0])).toBeNull();
     await leases.release(lease);
 
@@ -185,8 +258,21 @@ describe('persistSignedBatch', () => {
 
     const ids = [...fences, ...second.fences].map((f) => f.id);
     expect(await count('SELECT count(*) AS n FROM signed_externals WHERE batch_id = ANY($1)', [batchIds])).toBe(0);
-    expect(await count("SELECT count(*) AS n FROM purchases WHERE id = ANY($1) AND (status <> 'preparing' OR batch_id IS NOT NULL)", [ids])).toBe(0);
-    expect(await count("SELECT count(*) AS n FROM purchase_events WHERE purchase_id = ANY($1) AND to_status = 'sending'", [ids])).toBe(0);
-    expect(await count("SELECT count(*) AS n FROM leases WHERE name = $1 AND expires_at > now() + interval '60 seconds'", [LEASE])).toBe(0);
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM purchases WHERE id = ANY($1) AND (status <> 'preparing' OR batch_id IS NOT NULL)",
+        [ids],
+      ),
+    ).toBe(0);
+    expect(
+      await count("SELECT count(*) AS n FROM purchase_events WHERE purchase_id = ANY($1) AND to_status = 'sending'", [
+        ids,
+      ]),
+    ).toBe(0);
+    expect(
+      await count("SELECT count(*) AS n FROM leases WHERE name = $1 AND expires_at > now() + interval '60 seconds'", [
+        LEASE,
+      ]),
+    ).toBe(0);
   });
 });

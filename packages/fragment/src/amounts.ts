@@ -12,8 +12,12 @@ export function parseAmountToNano(decimal: string, decimals: number): bigint {
   try {
     return parseUnits(decimal.trim(), decimals);
   } catch (error) {
-    throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment amount ${JSON.stringify(decimal)} is not a decimal with ≤${decimals} places`, {
-      cause: error,
-    });
+    throw new FragmentError(
+      'UNEXPECTED_RESPONSE',
+      `Fragment amount ${JSON.stringify(decimal)} is not a decimal with ≤${decimals} places`,
+      {
+        cause: error,
+      },
+    );
   }
 }

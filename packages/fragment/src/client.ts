@@ -26,10 +26,30 @@ import { parseAmountToNano } from './amounts';
 import { FragmentError, errorFromText } from './errors';
 import { encodeForm, type FormFields } from './form';
 import { createHash } from 'node:crypto';
-import { htmlToText, parseAjInit, parseCurPrice, parseHistoryRows, parseImgSrc, parsePremiumOptions, parseWalletInit, isCloudflareChallenge, unescapeHtml, type HistoryRow } from './html-parsing';
+import {
+  htmlToText,
+  parseAjInit,
+  parseCurPrice,
+  parseHistoryRows,
+  parseImgSrc,
+  parsePremiumOptions,
+  parseWalletInit,
+  isCloudflareChallenge,
+  unescapeHtml,
+  type HistoryRow,
+} from './html-parsing';
 import { Mutex } from './mutex';
 import { ApiHashCache, CookieJar } from './session';
-import { DEFAULT_RETRY_POLICY, DEFAULT_USER_AGENT, Transport, sleep, silentLogger, withRetries, type FragmentLogger, type RetryPolicy } from './transport';
+import {
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_USER_AGENT,
+  Transport,
+  sleep,
+  silentLogger,
+  withRetries,
+  type FragmentLogger,
+  type RetryPolicy,
+} from './transport';
 import type {
   FragmentPaymentMethod,
   FragmentProduct,
@@ -128,7 +148,8 @@ function validateAccount(account: TonConnectAccount): void {
   if (!RAW_ADDRESS.test(account.address)) throw new TypeError('account.address must be a raw address 0:<64 hex>');
   if (account.chain !== '-239' && account.chain !== '-3') throw new TypeError('account.chain must be "-239" or "-3"');
   if (!/^[0-9a-fA-F]{64}$/.test(account.publicKey)) throw new TypeError('account.publicKey must be 64 hex chars');
-  if (typeof account.walletStateInit !== 'string' || account.walletStateInit === '') throw new TypeError('account.walletStateInit is required');
+  if (typeof account.walletStateInit !== 'string' || account.walletStateInit === '')
+    throw new TypeError('account.walletStateInit is required');
 }
 
 function validateAmount(product: FragmentProduct, amount: number): void {
@@ -262,7 +283,9 @@ export class FragmentClient {
       const found = json.found;
       const recipient = found && typeof found === 'object' ? (found as Record<string, unknown>).recipient : undefined;
       if (typeof recipient !== 'string' || recipient === '') {
-        throw new FragmentError('RECIPIENT_NOT_FOUND', `Fragment ${routes.search}: no recipient for this username`, { method: routes.search });
+        throw new FragmentError('RECIPIENT_NOT_FOUND', `Fragment ${routes.search}: no recipient for this username`, {
+          method: routes.search,
+        });
       }
       const details = found as Record<string, unknown>;
       const photoUrl = typeof details.photo === 'string' ? parseImgSrc(details.photo) : undefined;
@@ -286,7 +309,10 @@ export class FragmentClient {
       const json = await this.updateStarsPrices(quantity);
       const html = typeof json.cur_price === 'string' ? json.cur_price : undefined;
       const price = html !== undefined ? parseCurPrice(html) : undefined;
-      if (!price) throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment updateStarsPrices: no readable cur_price', { method: 'updateStarsPrices' });
+      if (!price)
+        throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment updateStarsPrices: no readable cur_price', {
+          method: 'updateStarsPrices',
+        });
       return { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
     });
   }
@@ -299,7 +325,10 @@ export class FragmentClient {
       const result: Partial<Record<PremiumMonths, PriceQuote>> = {};
       for (const months of [3, 6, 12] as const) {
         const price = options.get(months);
-        if (!price) throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment /premium/gift: no price for ${months} months`, { method: 'GET /premium/gift' });
+        if (!price)
+          throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment /premium/gift: no price for ${months} months`, {
+            method: 'GET /premium/gift',
+          });
         result[months] = { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
       }
       return result as Record<PremiumMonths, PriceQuote>;
@@ -311,7 +340,10 @@ export class FragmentClient {
     return this.locked(async () => {
       const html = await this.loadPage('stars');
       const rate = parseAjInit(html).tonRate;
-      if (rate === undefined) throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment /stars/buy: no tonRate in ajInit state', { method: 'GET /stars/buy' });
+      if (rate === undefined)
+        throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment /stars/buy: no tonRate in ajInit state', {
+          method: 'GET /stars/buy',
+        });
       return rate;
     });
   }
@@ -330,7 +362,8 @@ export class FragmentClient {
     return this.locked(async () => {
       const { product, recipient, amount, paymentMethod } = args;
       validateAmount(product, amount);
-      if (paymentMethod !== 'ton' && paymentMethod !== 'usdt_ton') throw new TypeError('paymentMethod must be ton or usdt_ton');
+      if (paymentMethod !== 'ton' && paymentMethod !== 'usdt_ton')
+        throw new TypeError('paymentMethod must be ton or usdt_ton');
       if (!recipient) throw new TypeError('recipient is required');
       const routes = ROUTES[product];
       const flow = this.flows[product];
@@ -341,13 +374,20 @@ export class FragmentClient {
           await this.updateState(product);
           if (product === 'stars') await this.updateStarsPrices(amount);
         }
-        const json = await this.call(product, routes.init, { recipient, [routes.amountField]: String(amount), payment_method: paymentMethod }, 'write');
+        const json = await this.call(
+          product,
+          routes.init,
+          { recipient, [routes.amountField]: String(amount), payment_method: paymentMethod },
+          'write',
+        );
         try {
           this.raiseBusinessError(json, routes.init);
         } catch (error) {
           if (error instanceof FragmentError && error.kind === 'PRICE_CHANGED' && attempt < this.priceChangedRetries) {
             this.syncedAt[product] = 0;
-            this.logger.info(`fragment ${routes.init}: price changed, re-syncing (${attempt + 1}/${this.priceChangedRetries})`);
+            this.logger.info(
+              `fragment ${routes.init}: price changed, re-syncing (${attempt + 1}/${this.priceChangedRetries})`,
+            );
             continue;
           }
           throw error;
@@ -355,11 +395,17 @@ export class FragmentClient {
         const reqId = scalarText(json.req_id);
         if (reqId === undefined || reqId === '') {
           // pyfragment #36: a dead login answers init without req_id and without error.
-          throw new FragmentError('SESSION_INVALID', `Fragment ${routes.init}: answer without req_id (session likely expired)`, { method: routes.init });
+          throw new FragmentError(
+            'SESSION_INVALID',
+            `Fragment ${routes.init}: answer without req_id (session likely expired)`,
+            { method: routes.init },
+          );
         }
         const amountText = decimalText(json.amount);
         if (amountText === undefined) {
-          throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${routes.init}: req_id without a decimal amount`, { method: routes.init });
+          throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${routes.init}: req_id without a decimal amount`, {
+            method: routes.init,
+          });
         }
         return { reqId, amount: amountText };
       }
@@ -392,7 +438,9 @@ export class FragmentClient {
     });
     this.raiseBusinessError(json, method);
     if (asBoolean(json.evm)) {
-      throw new FragmentError('PAYMENT_METHOD_UNAVAILABLE', `Fragment ${method}: order is for an EVM payment method`, { method });
+      throw new FragmentError('PAYMENT_METHOD_UNAVAILABLE', `Fragment ${method}: order is for an EVM payment method`, {
+        method,
+      });
     }
     return this.parseTransaction(json, method);
   }
@@ -429,7 +477,9 @@ export class FragmentClient {
     );
     this.raiseBusinessError(json, confirmMethod);
     if (json.ok !== true) {
-      throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${confirmMethod}: answer has neither ok nor error`, { method: confirmMethod });
+      throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${confirmMethod}: answer has neither ok nor error`, {
+        method: confirmMethod,
+      });
     }
   }
 
@@ -451,7 +501,9 @@ export class FragmentClient {
    * otherwise. For callers to whom the status screen is a fallback not worth queueing behind
    * every order being created.
    */
-  async pollOrderStateIfIdle(product: FragmentProduct): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string } | undefined> {
+  async pollOrderStateIfIdle(
+    product: FragmentProduct,
+  ): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string } | undefined> {
     return this.mutex.busy() ? undefined : this.pollOrderState(product);
   }
 
@@ -460,10 +512,17 @@ export class FragmentClient {
    * `statusText` is the visible text of the page's status screen (e.g. "50 Telegram Stars were
    * sent to @alice."), which callers match against their own order before trusting `done`.
    */
-  pollOrderState(product: FragmentProduct): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string }> {
+  pollOrderState(
+    product: FragmentProduct,
+  ): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string }> {
     return this.locked(async () => {
       const state = await this.updateState(product);
-      return { mode: state.mode, needUpdate: state.needUpdate, done: state.mode === 'done' && !state.needUpdate, statusText: state.statusText };
+      return {
+        mode: state.mode,
+        needUpdate: state.needUpdate,
+        done: state.mode === 'done' && !state.needUpdate,
+        statusText: state.statusText,
+      };
     });
   }
 
@@ -484,7 +543,11 @@ export class FragmentClient {
     if (mode !== undefined && mode !== '') flow.mode = mode;
     this.echo(flow, json);
     this.syncedAt[product] = Date.now();
-    return { mode: flow.mode, needUpdate: asBoolean(json.need_update), statusText: typeof json.html === 'string' ? htmlToText(json.html) : '' };
+    return {
+      mode: flow.mode,
+      needUpdate: asBoolean(json.need_update),
+      statusText: typeof json.html === 'string' ? htmlToText(json.html) : '',
+    };
   }
 
   private async updateStarsPrices(quantity: number): Promise<Record<string, unknown>> {
@@ -513,7 +576,12 @@ export class FragmentClient {
    * request"), the page is read again for a fresh hash and the call is repeated once — safe for
    * writes too, since the rejection is definitive.
    */
-  private async call(product: FragmentProduct, method: string, fields: FormFields, kind: 'read' | 'write'): Promise<Record<string, unknown>> {
+  private async call(
+    product: FragmentProduct,
+    method: string,
+    fields: FormFields,
+    kind: 'read' | 'write',
+  ): Promise<Record<string, unknown>> {
     this.last.product = product;
     const body = encodeForm(method, fields);
     const referer = this.referer(product);
@@ -535,7 +603,10 @@ export class FragmentClient {
     // surfaces the (retryable) failure to its caller before anything was sent.
     await this.loadPage(product, false);
     const hash = this.hash.current();
-    if (hash === undefined) throw new FragmentError('SESSION_INVALID', 'Fragment: no API hash available', { method: `GET ${ROUTES[product].page}` });
+    if (hash === undefined)
+      throw new FragmentError('SESSION_INVALID', 'Fragment: no API hash available', {
+        method: `GET ${ROUTES[product].page}`,
+      });
     return hash;
   }
 
@@ -555,21 +626,33 @@ export class FragmentClient {
     if (mode !== undefined && mode !== '') flow.mode = mode;
     this.echo(flow, info.state);
     const wallet = parseWalletInit(page.body);
-    this.logger.debug(`fragment ${label}: hash read, version ${info.version ?? '?'}, wallet ${wallet?.address ? 'connected' : 'none'}`);
+    this.logger.debug(
+      `fragment ${label}: hash read, version ${info.version ?? '?'}, wallet ${wallet?.address ? 'connected' : 'none'}`,
+    );
     return page.body;
   }
 
   /** A page without `api?hash=` means Cloudflare stopped us or the login is dead. */
-  private assertLoggedIn(label: string, page: { status: number; body: string }): ReturnType<typeof parseAjInit> & { apiHash: string } {
+  private assertLoggedIn(
+    label: string,
+    page: { status: number; body: string },
+  ): ReturnType<typeof parseAjInit> & { apiHash: string } {
     const info = parseAjInit(page.body);
     if (info.apiHash !== undefined) return { ...info, apiHash: info.apiHash };
     if (isCloudflareChallenge(page.body)) {
-      throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, { method: label, httpStatus: page.status });
+      throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, {
+        method: label,
+        httpStatus: page.status,
+      });
     }
-    throw new FragmentError('SESSION_INVALID', `Fragment ${label}: page without api hash (logged out or cookies dead)`, {
-      method: label,
-      httpStatus: page.status,
-    });
+    throw new FragmentError(
+      'SESSION_INVALID',
+      `Fragment ${label}: page without api hash (logged out or cookies dead)`,
+      {
+        method: label,
+        httpStatus: page.status,
+      },
+    );
   }
 
   private referer(product: FragmentProduct): string {
@@ -584,14 +667,22 @@ export class FragmentClient {
   private raiseBusinessError(json: Record<string, unknown>, method: string): void {
     if (asBoolean(json.need_verify)) {
       const popup = typeof json.popup === 'string' ? htmlToText(json.popup) : undefined;
-      throw new FragmentError('VERIFICATION_REQUIRED', `Fragment ${method}: verification required${popup ? `: ${popup}` : ''}`, {
-        method,
-        popup,
-        upstreamText: popup,
-      });
+      throw new FragmentError(
+        'VERIFICATION_REQUIRED',
+        `Fragment ${method}: verification required${popup ? `: ${popup}` : ''}`,
+        {
+          method,
+          popup,
+          upstreamText: popup,
+        },
+      );
     }
     if (asBoolean(json.need_ton)) {
-      throw new FragmentError('SESSION_INVALID', `Fragment ${method}: no TON wallet connected to this session (need_ton)`, { method });
+      throw new FragmentError(
+        'SESSION_INVALID',
+        `Fragment ${method}: no TON wallet connected to this session (need_ton)`,
+        { method },
+      );
     }
     const error = json.error;
     if (typeof error === 'string' && error.trim() !== '') throw errorFromText(error, method);
@@ -606,8 +697,10 @@ export class FragmentClient {
     const tx = json.transaction;
     if (!tx || typeof tx !== 'object') throw drift('no transaction in the answer');
     const t = tx as Record<string, unknown>;
-    const validUntil = typeof t.validUntil === 'string' && /^\d+$/.test(t.validUntil) ? Number(t.validUntil) : t.validUntil;
-    if (typeof validUntil !== 'number' || !Number.isSafeInteger(validUntil)) throw drift('transaction.validUntil is not unix seconds');
+    const validUntil =
+      typeof t.validUntil === 'string' && /^\d+$/.test(t.validUntil) ? Number(t.validUntil) : t.validUntil;
+    if (typeof validUntil !== 'number' || !Number.isSafeInteger(validUntil))
+      throw drift('transaction.validUntil is not unix seconds');
     if (typeof t.from !== 'string' || t.from === '') throw drift('transaction.from missing');
     if (!Array.isArray(t.messages) || t.messages.length === 0) throw drift('transaction.messages empty');
     const messages: FragmentTransactionMessage[] = t.messages.map((raw: unknown, index: number) => {
@@ -615,9 +708,12 @@ export class FragmentClient {
       const m = raw as Record<string, unknown>;
       if (typeof m.address !== 'string' || m.address === '') throw drift(`messages[${index}].address missing`);
       const amount = typeof m.amount === 'number' && Number.isSafeInteger(m.amount) ? String(m.amount) : m.amount;
-      if (typeof amount !== 'string' || !/^\d+$/.test(amount)) throw drift(`messages[${index}].amount is not integer nanoTON`);
-      if (m.payload !== undefined && typeof m.payload !== 'string') throw drift(`messages[${index}].payload is not a string`);
-      if (m.stateInit !== undefined && typeof m.stateInit !== 'string') throw drift(`messages[${index}].stateInit is not a string`);
+      if (typeof amount !== 'string' || !/^\d+$/.test(amount))
+        throw drift(`messages[${index}].amount is not integer nanoTON`);
+      if (m.payload !== undefined && typeof m.payload !== 'string')
+        throw drift(`messages[${index}].payload is not a string`);
+      if (m.stateInit !== undefined && typeof m.stateInit !== 'string')
+        throw drift(`messages[${index}].stateInit is not a string`);
       return {
         address: m.address,
         amount,

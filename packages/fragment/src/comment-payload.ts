@@ -58,7 +58,8 @@ function parseBoc(payload: string): Cell {
   } catch (error) {
     throw new FragmentPayloadError(`payload is not a valid BOC: ${(error as Error).message}`);
   }
-  if (cells.length !== 1 || cells[0] === undefined) throw new FragmentPayloadError('payload BOC must have exactly one root');
+  if (cells.length !== 1 || cells[0] === undefined)
+    throw new FragmentPayloadError('payload BOC must have exactly one root');
   return cells[0];
 }
 

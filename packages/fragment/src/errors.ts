@@ -104,7 +104,10 @@ const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = 
   { pattern: /price (was|has been) changed/i, kind: 'PRICE_CHANGED' },
   { pattern: /access denied/i, kind: 'SESSION_INVALID' },
   // Checked by some clients, never captured from Fragment [1]; harmless to recognise.
-  { pattern: /session expired|auth_session_expired|unauthori[sz]ed|wallet (is )?not connected|please log ?in/i, kind: 'SESSION_INVALID' },
+  {
+    pattern: /session expired|auth_session_expired|unauthori[sz]ed|wallet (is )?not connected|please log ?in/i,
+    kind: 'SESSION_INVALID',
+  },
   { pattern: /payment method/i, kind: 'PAYMENT_METHOD_UNAVAILABLE' },
   // The order is gone from Fragment's side (expired, or its req_id unknown): restart if unpaid.
   { pattern: /expired|no longer (valid|available)|request not found/i, kind: 'ORDER_EXPIRED' },

@@ -35,7 +35,10 @@ export function htmlToText(html: string): string {
     .replace(/<style\b[\s\S]*?<\/style>/gi, ' ')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<[^>]*>/g, '');
-  return unescapeHtml(withoutTags).replace(/[ \t\r\f\v\u00a0]+/g, ' ').replace(/ *\n */g, '\n').trim();
+  return unescapeHtml(withoutTags)
+    .replace(/[ \t\r\f\v\u00a0]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .trim();
 }
 
 /** `api?hash=<hex>` anywhere in a page (JSON-escaped `\/api?hash=` included). */

@@ -1,6 +1,13 @@
 export { FragmentClient, DEFAULT_DEVICE, type FragmentClientOptions } from './client';
 export { FragmentSessionPool } from './session-pool';
-export { FragmentError, isFragmentError, classifyErrorText, errorFromText, type FragmentErrorKind, type FragmentErrorOptions } from './errors';
+export {
+  FragmentError,
+  isFragmentError,
+  classifyErrorText,
+  errorFromText,
+  type FragmentErrorKind,
+  type FragmentErrorOptions,
+} from './errors';
 export {
   decodeCommentPayload,
   parseCommentText,
@@ -32,4 +39,10 @@ export { encodeForm } from './form';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';
 export type * from './types';
 export * from './reads';
-export { normalizeStatusText, normalizedTextNamesOrder, orderKeys, orderKeysNamedIn, statusTextNamesOrder } from './order-status-text';
+export {
+  normalizeStatusText,
+  normalizedTextNamesOrder,
+  orderKeys,
+  orderKeysNamedIn,
+  statusTextNamesOrder,
+} from './order-status-text';

@@ -17,7 +17,10 @@ function matcherOf(order: { product: FragmentProduct; username: string; amount: 
     const duration = order.amount === 12 ? '(?:1 year|12 months)' : `${order.amount} months`;
     matcher = {
       handle: new RegExp(`@${handle}(?![a-z0-9_])`),
-      amount: order.product === 'stars' ? new RegExp(`(?<![0-9])${order.amount} telegram stars`) : new RegExp(`telegram premium for ${duration}`),
+      amount:
+        order.product === 'stars'
+          ? new RegExp(`(?<![0-9])${order.amount} telegram stars`)
+          : new RegExp(`telegram premium for ${duration}`),
     };
     if (matchers.size >= MAX_MATCHERS) matchers.clear();
     matchers.set(key, matcher);
@@ -31,7 +34,10 @@ function matcherOf(order: { product: FragmentProduct; username: string; amount: 
  * sent to @alice.", "Telegram Premium for 1 year were sent to @bob."); this checks that the text
  * names this order's recipient and quantity before its "done" is believed.
  */
-export function statusTextNamesOrder(statusText: string, order: { product: FragmentProduct; username: string; amount: number }): boolean {
+export function statusTextNamesOrder(
+  statusText: string,
+  order: { product: FragmentProduct; username: string; amount: number },
+): boolean {
   return normalizedTextNamesOrder(normalizeStatusText(statusText), order);
 }
 
@@ -41,7 +47,10 @@ export function normalizeStatusText(statusText: string): string {
 }
 
 /** `statusTextNamesOrder` for a text already normalized (a history row tested against many orders). */
-export function normalizedTextNamesOrder(text: string, order: { product: FragmentProduct; username: string; amount: number }): boolean {
+export function normalizedTextNamesOrder(
+  text: string,
+  order: { product: FragmentProduct; username: string; amount: number },
+): boolean {
   const matcher = matcherOf(order);
   return matcher.handle.test(text) && matcher.amount.test(text);
 }
@@ -53,8 +62,12 @@ export function normalizedTextNamesOrder(text: string, order: { product: Fragmen
  * (normalizedTextNamesOrder still decides).
  */
 export function orderKeysNamedIn(text: string): string[] {
-  const quantities = new Set([...text.matchAll(/(\d+) telegram stars|telegram premium for (\d+)/g)].map((match) => match[1] ?? match[2]!));
-  return [...text.matchAll(/@([a-z0-9_]+)/g)].flatMap(([, handle]) => [...quantities].map((quantity) => `${handle}#${quantity}`));
+  const quantities = new Set(
+    [...text.matchAll(/(\d+) telegram stars|telegram premium for (\d+)/g)].map((match) => match[1] ?? match[2]!),
+  );
+  return [...text.matchAll(/@([a-z0-9_]+)/g)].flatMap(([, handle]) =>
+    [...quantities].map((quantity) => `${handle}#${quantity}`),
+  );
 }
 
 /** The keys under which `orderKeysNamedIn` files a text naming this order (Premium's 12 months also as "1 year"). */

@@ -54,7 +54,9 @@ const DECODERS: Record<string, (data: Buffer) => Promise<Buffer>> = {
 };
 
 async function decodeBody(data: Buffer, contentEncoding: string | string[] | undefined): Promise<string> {
-  const encoding = (Array.isArray(contentEncoding) ? contentEncoding.join(',') : (contentEncoding ?? '')).trim().toLowerCase();
+  const encoding = (Array.isArray(contentEncoding) ? contentEncoding.join(',') : (contentEncoding ?? ''))
+    .trim()
+    .toLowerCase();
   if (encoding === '' || encoding === 'identity') return data.toString('utf8');
   const decoder = DECODERS[encoding];
   if (!decoder) throw new Error(`unsupported Content-Encoding ${encoding}`);
@@ -71,7 +73,14 @@ interface HttpAnswer {
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Connection errors that prove the request never left this host. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** `Retry-After` as milliseconds (delta-seconds or HTTP-date); undefined if absent or invalid. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
@@ -159,7 +168,10 @@ export class Transport {
       parsed = JSON.parse(body);
     } catch {
       if (isCloudflareChallenge(body)) {
-        throw new FragmentError('CLOUDFLARE', `Fragment ${method}: Cloudflare challenge instead of JSON`, { method, httpStatus: status });
+        throw new FragmentError('CLOUDFLARE', `Fragment ${method}: Cloudflare challenge instead of JSON`, {
+          method,
+          httpStatus: status,
+        });
       }
       throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${method}: answer is not JSON (HTTP ${status})`, {
         method,
@@ -250,7 +262,11 @@ export class Transport {
     if (status >= 200 && status < 300) return;
     if (status === 429) {
       const retryAfterMs = parseRetryAfter(response.header('retry-after'));
-      throw new FragmentError('RATE_LIMITED', `Fragment ${label}: HTTP 429 rate limited`, { method: label, httpStatus: status, retryAfterMs });
+      throw new FragmentError('RATE_LIMITED', `Fragment ${label}: HTTP 429 rate limited`, {
+        method: label,
+        httpStatus: status,
+        retryAfterMs,
+      });
     }
     if ((status === 403 || status === 503) && isCloudflareChallenge(body)) {
       throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge (HTTP ${status})`, {
@@ -260,13 +276,20 @@ export class Transport {
       });
     }
     if (status === 401 || status === 403) {
-      throw new FragmentError('SESSION_INVALID', `Fragment ${label}: HTTP ${status}, session not accepted`, { method: label, httpStatus: status });
-    }
-    if (status >= 300 && status < 400) {
-      throw new FragmentError('SESSION_INVALID', `Fragment ${label}: redirected (HTTP ${status}); page not available to this session`, {
+      throw new FragmentError('SESSION_INVALID', `Fragment ${label}: HTTP ${status}, session not accepted`, {
         method: label,
         httpStatus: status,
       });
+    }
+    if (status >= 300 && status < 400) {
+      throw new FragmentError(
+        'SESSION_INVALID',
+        `Fragment ${label}: redirected (HTTP ${status}); page not available to this session`,
+        {
+          method: label,
+          httpStatus: status,
+        },
+      );
     }
     if (status >= 500) {
       throw new FragmentError('UPSTREAM_UNAVAILABLE', `Fragment ${label}: HTTP ${status}`, {
@@ -276,7 +299,10 @@ export class Transport {
         retryAfterMs: parseRetryAfter(response.header('retry-after')),
       });
     }
-    throw new FragmentError('UPSTREAM_REJECTED', `Fragment ${label}: HTTP ${status}`, { method: label, httpStatus: status });
+    throw new FragmentError('UPSTREAM_REJECTED', `Fragment ${label}: HTTP ${status}`, {
+      method: label,
+      httpStatus: status,
+    });
   }
 }
 
@@ -291,7 +317,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxTries: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxTries: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
 
 /**
  * Retries a read on 429 and on UPSTREAM_UNAVAILABLE (5xx, network, timeout): capped exponential

@@ -22,7 +22,11 @@ afterEach(() => {
   // Back to a healthy simulator: clear per-method faults, restore switches and hash rotation.
   // `null` deletes a key (documented in the simulator's mergeInto); its patch type omits null.
   server.sim.configure({ faults: { methods: null } } as unknown as FragmentConfigPatch);
-  server.sim.configure({ faults: { ...defaultFaults(), methods: {} }, hashRotationMs: 30 * 60_000, validitySeconds: 300 });
+  server.sim.configure({
+    faults: { ...defaultFaults(), methods: {} },
+    hashRotationMs: 30 * 60_000,
+    validitySeconds: 300,
+  });
 });
 
 function newClient(options: Partial<FragmentClientOptions> = {}): FragmentClient {
@@ -77,7 +81,10 @@ describe('recipient errors from the demo directory', () => {
     server.sim.configure({ faults: { premiumActiveAt: 'init' } });
     const client = newClient();
     const found = await client.searchRecipient('premium', 'premium_pat', 3);
-    await expectKind(client.initRequest({ product: 'premium', recipient: found.recipient, amount: 3, paymentMethod: 'ton' }), 'PREMIUM_ALREADY_ACTIVE');
+    await expectKind(
+      client.initRequest({ product: 'premium', recipient: found.recipient, amount: 3, paymentMethod: 'ton' }),
+      'PREMIUM_ALREADY_ACTIVE',
+    );
   });
 });
 
@@ -87,7 +94,12 @@ describe('"Price was changed"', () => {
     const found = await client.searchRecipient('stars', 'alice', 50);
     server.sim.configure({ faults: { priceChangedNextInits: 2 } });
     const before = { init: calls('initBuyStarsRequest'), sync: calls('updateStarsBuyState') };
-    const order = await client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' });
+    const order = await client.initRequest({
+      product: 'stars',
+      recipient: found.recipient,
+      amount: 50,
+      paymentMethod: 'ton',
+    });
     expect(order.amount).toBe('0.4412');
     expect(calls('initBuyStarsRequest') - before.init).toBe(3);
     expect(calls('updateStarsBuyState') - before.sync).toBe(3); // a sync before every init
@@ -98,7 +110,10 @@ describe('"Price was changed"', () => {
     const found = await client.searchRecipient('stars', 'alice', 50);
     server.sim.configure({ faults: { priceChangedNextInits: 10 } });
     const before = calls('initBuyStarsRequest');
-    const error = await expectKind(client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }), 'PRICE_CHANGED');
+    const error = await expectKind(
+      client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }),
+      'PRICE_CHANGED',
+    );
     expect(error.retryable).toBe(true);
     expect(calls('initBuyStarsRequest') - before).toBe(4);
   });
@@ -108,7 +123,9 @@ describe('rate limiting (429)', () => {
   it('waits Retry-After and retries a read', async () => {
     const client = newClient();
     await client.tonRate(); // page and hash first, so only the search is limited
-    server.sim.configure({ faults: { methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 1, count: 1 } } } });
+    server.sim.configure({
+      faults: { methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 1, count: 1 } } },
+    });
     const started = Date.now();
     await expect(client.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: 'Alice Anders' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
@@ -117,7 +134,9 @@ describe('rate limiting (429)', () => {
   it('surfaces a Retry-After longer than 60 s at once, with retryAfterMs', async () => {
     const client = newClient();
     await client.tonRate();
-    server.sim.configure({ faults: { methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 120, count: 1 } } } });
+    server.sim.configure({
+      faults: { methods: { searchStarsRecipient: { rateLimitRate: 1, retryAfterSeconds: 120, count: 1 } } },
+    });
     const before = calls('searchStarsRecipient');
     const error = await expectKind(client.searchRecipient('stars', 'alice', 50), 'RATE_LIMITED');
     expect(error.retryAfterMs).toBe(120_000);
@@ -128,13 +147,15 @@ describe('rate limiting (429)', () => {
   it('stops after 3 tries', async () => {
     const client = newClient();
     await client.tonRate();
-    server.sim.configure({ faults: { methods: { updateStarsPrices: { rateLimitRate: 1, retryAfterSeconds: 0, count: 5 } } } });
+    server.sim.configure({
+      faults: { methods: { updateStarsPrices: { rateLimitRate: 1, retryAfterSeconds: 0, count: 5 } } },
+    });
     const before = calls('updateStarsPrices');
     await expectKind(client.quoteStars(50), 'RATE_LIMITED');
     expect(calls('updateStarsPrices') - before).toBe(3);
   });
 
-  it('counts a page re-read inside a read as part of that read\'s 3 tries (no nested retries)', async () => {
+  it("counts a page re-read inside a read as part of that read's 3 tries (no nested retries)", async () => {
     server.sim.configure({ faults: { methods: { page: { rateLimitRate: 1, retryAfterSeconds: 0, count: 5 } } } });
     const before = calls('GET /stars/buy');
     await expectKind(newClient().searchRecipient('stars', 'alice', 50), 'RATE_LIMITED');
@@ -144,8 +165,13 @@ describe('rate limiting (429)', () => {
   it('does not repeat a rate-limited init (the caller decides)', async () => {
     const client = newClient();
     const found = await client.searchRecipient('stars', 'alice', 50);
-    server.sim.configure({ faults: { methods: { initBuyStarsRequest: { rateLimitRate: 1, retryAfterSeconds: 1, count: 1 } } } });
-    const error = await expectKind(client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }), 'RATE_LIMITED');
+    server.sim.configure({
+      faults: { methods: { initBuyStarsRequest: { rateLimitRate: 1, retryAfterSeconds: 1, count: 1 } } },
+    });
+    const error = await expectKind(
+      client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }),
+      'RATE_LIMITED',
+    );
     expect(error.outcomeUnknown).toBe(false);
   });
 });
@@ -182,7 +208,10 @@ describe('Cloudflare, 5xx and timeouts', () => {
     const found = await client.searchRecipient('stars', 'alice', 50);
     server.sim.configure({ faults: { methods: { initBuyStarsRequest: { timeoutRate: 1, count: 1 } } } });
     const before = calls('initBuyStarsRequest');
-    const error = await expectKind(client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }), 'UPSTREAM_UNAVAILABLE');
+    const error = await expectKind(
+      client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }),
+      'UPSTREAM_UNAVAILABLE',
+    );
     expect(error.timedOut).toBe(true);
     expect(error.outcomeUnknown).toBe(true);
     expect(calls('initBuyStarsRequest') - before).toBe(1);
@@ -191,13 +220,23 @@ describe('Cloudflare, 5xx and timeouts', () => {
   it('reports a confirm timeout as timedOut with an unknown outcome, and a 5xx on init as unknown too', async () => {
     const client = newClient({ timeoutMs: 300 });
     const found = await client.searchRecipient('stars', 'alice', 50);
-    const order = await client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' });
+    const order = await client.initRequest({
+      product: 'stars',
+      recipient: found.recipient,
+      amount: 50,
+      paymentMethod: 'ton',
+    });
     const account = payer.account();
     const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account });
     server.sim.configure({ faults: { confirm: 'timeout' } });
     const before = calls('confirmReq');
     const error = await expectKind(
-      client.confirm({ confirmMethod: tx.confirmMethod, confirmParams: tx.confirmParams, boc: await payer.sign(server.chain, tx), account }),
+      client.confirm({
+        confirmMethod: tx.confirmMethod,
+        confirmParams: tx.confirmParams,
+        boc: await payer.sign(server.chain, tx),
+        account,
+      }),
       'UPSTREAM_UNAVAILABLE',
     );
     expect(error).toMatchObject({ timedOut: true, outcomeUnknown: true });
@@ -235,24 +274,30 @@ describe('session', () => {
     await expectKind(client.premiumPrices(), 'SESSION_INVALID');
   });
 
-  it.each(['Access denied', 'Bad request'] as const)('a rotated hash ("%s") → page re-read and the call repeated once', async (text) => {
-    server.sim.configure({ hashRotationMs: 300, faults: { badHashText: text } });
-    const infos: string[] = [];
-    const client = newClient({ hashTtlMs: 60_000, logger: { info: (m: string) => infos.push(m) } });
-    await client.searchRecipient('stars', 'alice', 50);
-    await new Promise((r) => setTimeout(r, 400));
-    const before = { page: calls('GET /stars/buy'), search: calls('searchStarsRecipient') };
-    await expect(client.searchRecipient('stars', 'bob', 50)).resolves.toMatchObject({ name: 'Bob Brown' });
-    expect(calls('GET /stars/buy') - before.page).toBe(1);
-    expect(calls('searchStarsRecipient') - before.search).toBe(2);
-    expect(infos.some((m) => m.includes('rejected'))).toBe(true);
-  });
+  it.each(['Access denied', 'Bad request'] as const)(
+    'a rotated hash ("%s") → page re-read and the call repeated once',
+    async (text) => {
+      server.sim.configure({ hashRotationMs: 300, faults: { badHashText: text } });
+      const infos: string[] = [];
+      const client = newClient({ hashTtlMs: 60_000, logger: { info: (m: string) => infos.push(m) } });
+      await client.searchRecipient('stars', 'alice', 50);
+      await new Promise((r) => setTimeout(r, 400));
+      const before = { page: calls('GET /stars/buy'), search: calls('searchStarsRecipient') };
+      await expect(client.searchRecipient('stars', 'bob', 50)).resolves.toMatchObject({ name: 'Bob Brown' });
+      expect(calls('GET /stars/buy') - before.page).toBe(1);
+      expect(calls('searchStarsRecipient') - before.search).toBe(2);
+      expect(infos.some((m) => m.includes('rejected'))).toBe(true);
+    },
+  );
 
   it('need_ton at init → SESSION_INVALID', async () => {
     const client = newClient();
     const found = await client.searchRecipient('stars', 'alice', 50);
     server.sim.configure({ faults: { needTon: true } });
-    const error = await expectKind(client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }), 'SESSION_INVALID');
+    const error = await expectKind(
+      client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }),
+      'SESSION_INVALID',
+    );
     expect(error.message).toContain('need_ton');
   });
 });
@@ -267,7 +312,10 @@ describe('link and confirm outcomes', () => {
     const client = newClient();
     const order = await pendingOrder(client);
     server.sim.configure({ faults: { needVerify: true } });
-    const error = await expectKind(client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() }), 'VERIFICATION_REQUIRED');
+    const error = await expectKind(
+      client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() }),
+      'VERIFICATION_REQUIRED',
+    );
     expect(error.popup).toContain('verify your identity');
     expect(error.retryable).toBe(false);
   });
@@ -277,25 +325,41 @@ describe('link and confirm outcomes', () => {
     const client = newClient();
     const order = await pendingOrder(client);
     await new Promise((r) => setTimeout(r, 2_200));
-    const expired = await expectKind(client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() }), 'ORDER_EXPIRED');
+    const expired = await expectKind(
+      client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() }),
+      'ORDER_EXPIRED',
+    );
     expect(expired.upstreamText).toBe('This request has expired. Please try again.');
-    await expectKind(client.getTransaction({ product: 'stars', reqId: 'no-such-request-id-000', account: payer.account() }), 'ORDER_EXPIRED');
+    await expectKind(
+      client.getTransaction({ product: 'stars', reqId: 'no-such-request-id-000', account: payer.account() }),
+      'ORDER_EXPIRED',
+    );
   });
 
-  it('confirm rejections keep Fragment\'s text', async () => {
+  it("confirm rejections keep Fragment's text", async () => {
     const client = newClient();
     const order = await pendingOrder(client);
     const account = payer.account();
     const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account });
     // A bare transfer body instead of the external-in message (strict confirm, §8.1).
     const invalid = await expectKind(
-      client.confirm({ confirmMethod: tx.confirmMethod, confirmParams: tx.confirmParams, boc: tx.messages[0]!.payload!, account }),
+      client.confirm({
+        confirmMethod: tx.confirmMethod,
+        confirmParams: tx.confirmParams,
+        boc: tx.messages[0]!.payload!,
+        account,
+      }),
       'UPSTREAM_REJECTED',
     );
     expect(invalid.upstreamText).toBe('Invalid transaction. Please try again.');
     server.sim.configure({ faults: { confirm: 'error' } });
     const rejected = await expectKind(
-      client.confirm({ confirmMethod: tx.confirmMethod, confirmParams: tx.confirmParams, boc: await payer.sign(server.chain, tx), account }),
+      client.confirm({
+        confirmMethod: tx.confirmMethod,
+        confirmParams: tx.confirmParams,
+        boc: await payer.sign(server.chain, tx),
+        account,
+      }),
       'UPSTREAM_REJECTED',
     );
     expect(rejected.upstreamText).toBe('Transaction not found. Please try again.');

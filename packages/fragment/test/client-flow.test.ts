@@ -73,7 +73,12 @@ describe('Stars, paid in GRAM', () => {
     // $0.75 / 1.70 = 0.44117… → rounded up to 4 decimals (§14.2).
     expect(await client.quoteStars(50)).toEqual({ gramNano: 441_200_000n, usd: '0.75' });
 
-    const order = await client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' });
+    const order = await client.initRequest({
+      product: 'stars',
+      recipient: found.recipient,
+      amount: 50,
+      paymentMethod: 'ton',
+    });
     expect(order.amount).toBe('0.4412');
     expect(order.reqId.length).toBeGreaterThanOrEqual(20);
 
@@ -94,7 +99,13 @@ describe('Stars, paid in GRAM', () => {
 
     const boc = await payer.sign(server.chain, tx);
     await server.chain.submitExternal(boc);
-    await client.confirm({ confirmMethod: tx.confirmMethod, confirmParams: tx.confirmParams, boc, account, product: 'stars' });
+    await client.confirm({
+      confirmMethod: tx.confirmMethod,
+      confirmParams: tx.confirmParams,
+      boc,
+      account,
+      product: 'stars',
+    });
 
     const modes = await waitDone(client, 'stars');
     expect(modes[modes.length - 1]).toBe('done');
@@ -124,7 +135,12 @@ describe('Premium', () => {
     const client = newClient();
     const found = await client.searchRecipient('premium', 'erin', 6);
     expect(found.name).toBe("Erin O'Neil"); // sent HTML-escaped, unescaped by the client
-    const order = await client.initRequest({ product: 'premium', recipient: found.recipient, amount: 6, paymentMethod: 'usdt_ton' });
+    const order = await client.initRequest({
+      product: 'premium',
+      recipient: found.recipient,
+      amount: 6,
+      paymentMethod: 'usdt_ton',
+    });
     expect(order.amount).toBe('15.99');
 
     const account = payer.account();
@@ -144,7 +160,13 @@ describe('Premium', () => {
 
     const boc = await payer.sign(server.chain, tx);
     await server.chain.submitExternal(boc);
-    await client.confirm({ confirmMethod: tx.confirmMethod, confirmParams: tx.confirmParams, boc, account, product: 'premium' });
+    await client.confirm({
+      confirmMethod: tx.confirmMethod,
+      confirmParams: tx.confirmParams,
+      boc,
+      account,
+      product: 'premium',
+    });
     await waitDone(client, 'premium');
     expect(server.sim.stats().deliveredOrders.find((d) => d.ref === decoded.ref)).toMatchObject({
       product: 'premium',
@@ -157,7 +179,12 @@ describe('Premium', () => {
   it('gifts 12 months in GRAM up to the transaction ("1 year" comment)', async () => {
     const client = newClient();
     const found = await client.searchRecipient('premium', 't.me/bob', 12);
-    const order = await client.initRequest({ product: 'premium', recipient: found.recipient, amount: 12, paymentMethod: 'ton' });
+    const order = await client.initRequest({
+      product: 'premium',
+      recipient: found.recipient,
+      amount: 12,
+      paymentMethod: 'ton',
+    });
     expect(order.amount).toBe('17.053');
     const tx = await client.getTransaction({ product: 'premium', reqId: order.reqId, account: payer.account() });
     expect(tx.messages[0]!.amount).toBe('17053000000');
@@ -207,7 +234,12 @@ describe('session mechanics', () => {
   it('searches and links beside a flow in progress; flow calls wait for it', async () => {
     const client = newClient();
     const found = await client.searchRecipient('stars', 'bob', 60);
-    const order = await client.initRequest({ product: 'stars', recipient: found.recipient, amount: 60, paymentMethod: 'ton' });
+    const order = await client.initRequest({
+      product: 'stars',
+      recipient: found.recipient,
+      amount: 60,
+      paymentMethod: 'ton',
+    });
     const flow = holdFlow(client);
     // The search reads no flow state and the link names its order: neither waits for the flow.
     await expect(client.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: 'Alice Anders' });

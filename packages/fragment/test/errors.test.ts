@@ -24,7 +24,10 @@ describe('error text mapping (protocol reference §11)', () => {
   });
 
   it('keeps the unescaped upstream text and the method on the error', () => {
-    const error = errorFromText('  You can&#39;t gift Telegram Stars\n to this account at this moment. ', 'searchStarsRecipient');
+    const error = errorFromText(
+      '  You can&#39;t gift Telegram Stars\n to this account at this moment. ',
+      'searchStarsRecipient',
+    );
     expect(error).toBeInstanceOf(FragmentError);
     expect(error.kind).toBe('RECIPIENT_INELIGIBLE');
     expect(error.upstreamText).toBe("You can't gift Telegram Stars to this account at this moment.");

@@ -37,9 +37,13 @@ describe('prices', () => {
   });
 
   it('handles grouping separators, $ written plainly and a price without fraction', () => {
-    const html = '<span class="icon-before icon-ton tm-value">1,234<span class="mini-frac">.5</span></span> <span>$ 2,099</span>';
+    const html =
+      '<span class="icon-before icon-ton tm-value">1,234<span class="mini-frac">.5</span></span> <span>$ 2,099</span>';
     expect(parseCurPrice(html)).toEqual({ ton: '1234.5', usd: '2099' });
-    expect(parseCurPrice('<div class="tm-value icon-ton">3</div><div>&#36;5.1</div>')).toEqual({ ton: '3', usd: '5.1' });
+    expect(parseCurPrice('<div class="tm-value icon-ton">3</div><div>&#36;5.1</div>')).toEqual({
+      ton: '3',
+      usd: '5.1',
+    });
   });
 
   it('returns undefined instead of guessing when a part is missing', () => {
@@ -104,9 +108,13 @@ describe('page bootstrap', () => {
   });
 
   it('reads img src and text of HTML snippets', () => {
-    expect(parseImgSrc('<img src="https://cdn.example/a.jpg?x=1&amp;y=2" />')).toBe('https://cdn.example/a.jpg?x=1&y=2');
+    expect(parseImgSrc('<img src="https://cdn.example/a.jpg?x=1&amp;y=2" />')).toBe(
+      'https://cdn.example/a.jpg?x=1&y=2',
+    );
     expect(parseImgSrc('<span></span>')).toBeUndefined();
-    expect(htmlToText('<div class="popup"><b>Verify</b> your&nbsp;wallet<br>at <a>KYC</a></div>')).toBe('Verify your wallet\nat KYC');
+    expect(htmlToText('<div class="popup"><b>Verify</b> your&nbsp;wallet<br>at <a>KYC</a></div>')).toBe(
+      'Verify your wallet\nat KYC',
+    );
   });
 });
 
@@ -117,7 +125,10 @@ describe('history rows', () => {
   it('keeps the rows naming a recipient, with their words apart and their time', () => {
     const html = `<table><thead><tr><th>Purchase</th><th>Date</th></tr></thead><tbody>${row('1,000 Telegram Stars', '@alice', '2026-11-21T22:50:01+00:00')}${row('Telegram Premium for 1 year', '@Bob_2')}</tbody></table>`;
     expect(parseHistoryRows(html)).toEqual([
-      { text: expect.stringMatching(/^1,000 Telegram Stars to @alice 0\.4412/), deliveredAt: Date.parse('2026-11-21T22:50:01Z') },
+      {
+        text: expect.stringMatching(/^1,000 Telegram Stars to @alice 0\.4412/),
+        deliveredAt: Date.parse('2026-11-21T22:50:01Z'),
+      },
       { text: expect.stringMatching(/^Telegram Premium for 1 year to @Bob_2 0\.4412/) },
     ]);
   });

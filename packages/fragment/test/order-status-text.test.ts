@@ -3,7 +3,11 @@ import { normalizeStatusText, orderKeys, orderKeysNamedIn, statusTextNamesOrder 
 describe('statusTextNamesOrder', () => {
   it.each([
     ['50 Telegram Stars were sent to @alice.', { product: 'stars', username: '@alice', amount: 50 }, true],
-    ['1,000,000 Telegram Stars were sent to @Alice.', { product: 'stars', username: '@alice', amount: 1_000_000 }, true],
+    [
+      '1,000,000 Telegram Stars were sent to @Alice.',
+      { product: 'stars', username: '@alice', amount: 1_000_000 },
+      true,
+    ],
     ['150 Telegram Stars were sent to @alice.', { product: 'stars', username: '@alice', amount: 50 }, false],
     ['50 Telegram Stars were sent to @alice_2.', { product: 'stars', username: '@alice', amount: 50 }, false],
     ['50 Telegram Stars were sent to @bob.', { product: 'stars', username: '@alice', amount: 50 }, false],
@@ -29,6 +33,8 @@ describe('orderKeysNamedIn and orderKeys', () => {
   it('files a text under no key of an order it does not name', () => {
     const keys = orderKeysNamedIn(normalizeStatusText('150 Telegram Stars were sent to @alice_2.'));
     expect(keys).toEqual(['alice_2#150']);
-    expect(orderKeys({ product: 'stars', username: '@alice', amount: 150 }).some((key) => keys.includes(key))).toBe(false);
+    expect(orderKeys({ product: 'stars', username: '@alice', amount: 150 }).some((key) => keys.includes(key))).toBe(
+      false,
+    );
   });
 });

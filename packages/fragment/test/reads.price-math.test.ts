@@ -2,7 +2,16 @@
  * Exact price arithmetic against hand-computed values (no floats, rounding only up, only where
  * documented). Fragment's rule: GRAM = ceil(USD ÷ tonRate, 4 dp); USD = $0.015 × stars.
  */
-import { ceilDiv, formatGram, formatUsdt, gramNanoForUsd, parseDecimal, starsUsdMicro, toUnitsCeil, usdToUsdtUnits } from '../src';
+import {
+  ceilDiv,
+  formatGram,
+  formatUsdt,
+  gramNanoForUsd,
+  parseDecimal,
+  starsUsdMicro,
+  toUnitsCeil,
+  usdToUsdtUnits,
+} from '../src';
 
 describe('usdToUsdtUnits: Fragment USD → USDT units (6 dp), exact', () => {
   it.each([
@@ -23,7 +32,8 @@ describe('usdToUsdtUnits: Fragment USD → USDT units (6 dp), exact', () => {
   });
 
   it('refuses anything but a plain decimal', () => {
-    for (const bad of ['', '-1', '1e3', '1,5', ' ', '0x10', 'NaN']) expect(() => usdToUsdtUnits(bad)).toThrow(RangeError);
+    for (const bad of ['', '-1', '1e3', '1,5', ' ', '0x10', 'NaN'])
+      expect(() => usdToUsdtUnits(bad)).toThrow(RangeError);
   });
 });
 

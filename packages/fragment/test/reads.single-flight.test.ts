@@ -31,16 +31,21 @@ describe('SingleFlight', () => {
       await sleep(150);
       return { answer: 'AVAILABLE', at: 42 };
     };
-    const results = await Promise.all(replicas.flatMap((flight) => Array.from({ length: 50 }, () => flight.run('avail:stars:alice', compute))));
+    const results = await Promise.all(
+      replicas.flatMap((flight) => Array.from({ length: 50 }, () => flight.run('avail:stars:alice', compute))),
+    );
     expect(computations).toBe(1);
     expect(results).toHaveLength(150);
     expect(results.every((result) => result.answer === 'AVAILABLE' && result.at === 42)).toBe(true);
     expect(replicas.reduce((sum, flight) => sum + flight.leaderRuns, 0)).toBe(1);
   });
 
-  it('shares the leader\'s failure with waiting replicas as a ReadError', async () => {
+  it("shares the leader's failure with waiting replicas as a ReadError", async () => {
     const shared = prefix();
-    const [a, b] = [new SingleFlight({ redis: redis(), prefix: shared, pollMs: 5 }), new SingleFlight({ redis: redis(), prefix: shared, pollMs: 5 })];
+    const [a, b] = [
+      new SingleFlight({ redis: redis(), prefix: shared, pollMs: 5 }),
+      new SingleFlight({ redis: redis(), prefix: shared, pollMs: 5 }),
+    ];
     let computations = 0;
     const failing = async (): Promise<string> => {
       computations += 1;
@@ -73,7 +78,10 @@ describe('SingleFlight', () => {
     const connection = redis();
     await connection.set(`${shared}lock:k`, 'slow-leader', 'PX', 5_000);
     const flight = new SingleFlight({ redis: connection, prefix: shared, pollMs: 5, waitTimeoutMs: 100 });
-    await expect(flight.run('k', async () => 'never')).rejects.toMatchObject({ kind: 'UNAVAILABLE', reason: 'deadline' });
+    await expect(flight.run('k', async () => 'never')).rejects.toMatchObject({
+      kind: 'UNAVAILABLE',
+      reason: 'deadline',
+    });
   });
 
   it('runs again once a flight is over (it is not a cache)', async () => {
@@ -92,7 +100,10 @@ describe('ReadLimiter', () => {
     const b = new ReadLimiter({ redis: redis(), ...options });
     await a.acquire({ scope: 'alice' });
     await b.acquire({ scope: 'alice' });
-    await expect(a.acquire({ scope: 'alice' })).rejects.toMatchObject({ kind: 'RATE_LIMITED', reason: 'username_budget' });
+    await expect(a.acquire({ scope: 'alice' })).rejects.toMatchObject({
+      kind: 'RATE_LIMITED',
+      reason: 'username_budget',
+    });
     await b.acquire({ scope: 'bob' });
     await a.acquire();
     const over = await b.acquire({ scope: 'carol' }).catch((error: ReadError) => error);
@@ -103,7 +114,12 @@ describe('ReadLimiter', () => {
   });
 
   it('a cooldown stops every read until it passes, and is never shortened', async () => {
-    const limiter = new ReadLimiter({ redis: redis(), prefix: prefix(), global: { max: 100, windowMs: 60_000 }, perScope: { max: 100, windowMs: 60_000 } });
+    const limiter = new ReadLimiter({
+      redis: redis(),
+      prefix: prefix(),
+      global: { max: 100, windowMs: 60_000 },
+      perScope: { max: 100, windowMs: 60_000 },
+    });
     expect(await limiter.cooldown(300)).toBe(300);
     expect(await limiter.cooldown(50)).toBeGreaterThan(200); // the longer one stays
     await expect(limiter.acquire({ budget: false })).rejects.toMatchObject({ reason: 'upstream_cooldown' });

@@ -20,7 +20,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const newClient = () => new FragmentClient({ baseUrl: server.baseUrl, cookies: server.freshCookies(), timeoutMs: 5_000 });
+const newClient = () =>
+  new FragmentClient({ baseUrl: server.baseUrl, cookies: server.freshCookies(), timeoutMs: 5_000 });
 
 /** Resolves once `count` callers have arrived: only concurrent flows get past it. */
 function barrier(count: number): () => Promise<void> {
@@ -57,7 +58,12 @@ describe('FragmentSessionPool', () => {
     const account = payer.account();
     const { sessionId, result: tx } = await pool.flow(async (client) => {
       const found = await client.searchRecipient('stars', 'dave', 75);
-      const order = await client.initRequest({ product: 'stars', recipient: found.recipient, amount: 75, paymentMethod: 'ton' });
+      const order = await client.initRequest({
+        product: 'stars',
+        recipient: found.recipient,
+        amount: 75,
+        paymentMethod: 'ton',
+      });
       return client.getTransaction({ product: 'stars', reqId: order.reqId, account });
     });
     const boc = await payer.sign(server.chain, tx);
@@ -66,18 +72,36 @@ describe('FragmentSessionPool', () => {
     const creator = pool.session(sessionId);
     const other = pool.clients.find((c) => c !== creator)!;
     // Another session may not confirm it: the order belongs to its creator's session.
-    await expect(other.confirm({ confirmMethod: tx.confirmMethod, confirmParams: tx.confirmParams, boc, account, product: 'stars' })).rejects.toMatchObject({ kind: 'SESSION_INVALID' });
+    await expect(
+      other.confirm({
+        confirmMethod: tx.confirmMethod,
+        confirmParams: tx.confirmParams,
+        boc,
+        account,
+        product: 'stars',
+      }),
+    ).rejects.toMatchObject({ kind: 'SESSION_INVALID' });
 
     let releaseFlow!: () => void;
     const held = creator.exclusive(() => new Promise<void>((resolve) => (releaseFlow = resolve)));
-    await creator.confirm({ confirmMethod: tx.confirmMethod, confirmParams: tx.confirmParams, boc, account, product: 'stars' });
+    await creator.confirm({
+      confirmMethod: tx.confirmMethod,
+      confirmParams: tx.confirmParams,
+      boc,
+      account,
+      product: 'stars',
+    });
     releaseFlow();
     await held;
   });
 
   it('warms up every session: live ones are synced for their first order, a dead one is named', async () => {
     const live = newClient();
-    const dead = new FragmentClient({ baseUrl: server.baseUrl, cookies: server.freshCookies().replace(/stel_token=[^;]+/, 'stel_token=00ff'), timeoutMs: 5_000 });
+    const dead = new FragmentClient({
+      baseUrl: server.baseUrl,
+      cookies: server.freshCookies().replace(/stel_token=[^;]+/, 'stel_token=00ff'),
+      timeoutMs: 5_000,
+    });
     const pool = new FragmentSessionPool([live, dead]);
     const results = await pool.warmUp();
     expect(results.find((r) => r.sessionId === live.sessionId())).toEqual({ sessionId: live.sessionId() });
@@ -94,7 +118,10 @@ describe('FragmentSessionPool', () => {
   it('names the account a session belongs to: sessions of one login share it', () => {
     const a = newClient();
     const b = newClient();
-    const other = new FragmentClient({ baseUrl: server.baseUrl, cookies: server.freshCookies().replace(/stel_token=[^;]+/, 'stel_token=00ff') });
+    const other = new FragmentClient({
+      baseUrl: server.baseUrl,
+      cookies: server.freshCookies().replace(/stel_token=[^;]+/, 'stel_token=00ff'),
+    });
     expect(a.sessionId()).not.toBe(b.sessionId());
     expect(a.accountId()).toBe(b.accountId());
     expect(other.accountId()).not.toBe(a.accountId());

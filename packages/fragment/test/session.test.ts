@@ -1,4 +1,12 @@
-import { CookieJar, DEFAULT_RETRY_POLICY, encodeForm, parseAmountToNano, parseRetryAfter, redactCookies, FragmentError } from '../src';
+import {
+  CookieJar,
+  DEFAULT_RETRY_POLICY,
+  encodeForm,
+  parseAmountToNano,
+  parseRetryAfter,
+  redactCookies,
+  FragmentError,
+} from '../src';
 
 describe('CookieJar', () => {
   it('parses a browser cookie header, applies Set-Cookie, deletes expired cookies', () => {

@@ -14,8 +14,17 @@ export function accessLog(metrics: GatewayMetrics, logger: Logger) {
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeTemplate(req);
-      metrics.httpDuration.observe({ method: req.method, route, status_class: `${Math.floor(res.statusCode / 100)}xx` }, seconds);
-      if (logger.isLevelEnabled('http')) req.log.http('request', { method: req.method, route, status: res.statusCode, duration_ms: Math.round(seconds * 1000) });
+      metrics.httpDuration.observe(
+        { method: req.method, route, status_class: `${Math.floor(res.statusCode / 100)}xx` },
+        seconds,
+      );
+      if (logger.isLevelEnabled('http'))
+        req.log.http('request', {
+          method: req.method,
+          route,
+          status: res.statusCode,
+          duration_ms: Math.round(seconds * 1000),
+        });
     });
     next();
   };

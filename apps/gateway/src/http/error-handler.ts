@@ -17,18 +17,24 @@ const REDIS_RETRY_AFTER_SECONDS = 5;
  * fault of the client's: 503 with Retry-After, never a 500.
  */
 function isRedisUnavailable(error: unknown): boolean {
-  return error instanceof MaxRetriesPerRequestError || (error instanceof Error && error.message === 'Connection is closed.');
+  return (
+    error instanceof MaxRetriesPerRequestError || (error instanceof Error && error.message === 'Connection is closed.')
+  );
 }
 
 /** Maps anything a handler throws to the one error body; a client mistake is never a 500. */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
-  if (isRedisUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', { retryAfterSeconds: REDIS_RETRY_AFTER_SECONDS, cause: error });
+  if (isRedisUnavailable(error))
+    return new AppError('SERVICE_UNAVAILABLE', { retryAfterSeconds: REDIS_RETRY_AFTER_SECONDS, cause: error });
   if (error instanceof IdempotencyKeyLockedError) {
     return new AppError('IDEMPOTENCY_REQUEST_IN_PROGRESS', { retryAfterSeconds: 1 });
   }
   if (error instanceof PurchaseRowRejectedError) {
-    return new AppError('VALIDATION_FAILED', { message: 'The purchase has a value that cannot be stored.', details: [{ field: 'body', message: 'has a value that cannot be stored' }] });
+    return new AppError('VALIDATION_FAILED', {
+      message: 'The purchase has a value that cannot be stored.',
+      details: [{ field: 'body', message: 'has a value that cannot be stored' }],
+    });
   }
   const parserError = error as BodyParserError;
   switch (parserError?.type) {
@@ -38,7 +44,9 @@ export function toAppError(error: unknown): AppError {
       return new AppError('PAYLOAD_TOO_LARGE', { details: [{ field: 'body', message: 'exceeds the size limit' }] });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', { details: [{ field: 'Content-Type', message: 'charset or encoding is not supported' }] });
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', {
+        details: [{ field: 'Content-Type', message: 'charset or encoding is not supported' }],
+      });
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
@@ -66,7 +74,8 @@ export function errorHandler() {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(error);
     const appError = toAppError(error);
-    if (appError.status >= 500) req.log.error('request failed', { code: appError.code, error: appError.cause ?? error });
+    if (appError.status >= 500)
+      req.log.error('request failed', { code: appError.code, error: appError.cause ?? error });
     else req.log.info('request rejected', { code: appError.code, details: appError.details });
     sendError(req, res, appError);
   };

@@ -13,7 +13,13 @@ export function jsonBody(limitBytes: number) {
     if (!METHODS_WITH_BODY.has(req.method)) return next();
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
     if (hasBody && !req.is('application/json') && !req.is('application/*+json')) {
-      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', { details: [{ field: 'Content-Type', message: `must be application/json (got ${req.get('content-type') ?? 'none'})` }] }));
+      return next(
+        new AppError('UNSUPPORTED_MEDIA_TYPE', {
+          details: [
+            { field: 'Content-Type', message: `must be application/json (got ${req.get('content-type') ?? 'none'})` },
+          ],
+        }),
+      );
     }
     parse(req, res, (error?: unknown) => {
       if (error) return next(error);

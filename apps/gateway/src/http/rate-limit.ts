@@ -24,8 +24,12 @@ export function redisRateLimit(options: RateLimitOptions) {
     counter.hit(`${options.prefix}${ipKeyGenerator(req.ip ?? '')}`).then(({ hits, resetMs }) => {
       const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
       res.setHeader('RateLimit-Policy', policy);
-      res.setHeader('RateLimit', `limit=${options.max}, remaining=${Math.max(options.max - hits, 0)}, reset=${resetSeconds}`);
-      if (hits > options.max) return sendError(req, res, new AppError('RATE_LIMITED', { retryAfterSeconds: resetSeconds }));
+      res.setHeader(
+        'RateLimit',
+        `limit=${options.max}, remaining=${Math.max(options.max - hits, 0)}, reset=${resetSeconds}`,
+      );
+      if (hits > options.max)
+        return sendError(req, res, new AppError('RATE_LIMITED', { retryAfterSeconds: resetSeconds }));
       next();
     }, next);
   };

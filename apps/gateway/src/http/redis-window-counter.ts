@@ -28,7 +28,9 @@ for i, key in ipairs(KEYS) do
 end
 return out`;
 
-type CountingRedis = Redis & { starsgateCountHits(keyCount: number, ...args: Array<string | number>): Promise<number[]> };
+type CountingRedis = Redis & {
+  starsgateCountHits(keyCount: number, ...args: Array<string | number>): Promise<number[]>;
+};
 
 /**
  * Fixed-window request counters in Redis, shared by every replica. Hits of one event-loop turn
@@ -39,7 +41,10 @@ export class RedisWindowCounter {
   private readonly redis: CountingRedis;
   private readonly batcher: MicroBatcher<string, WindowHit>;
 
-  constructor(redis: Redis, private readonly windowMs: number) {
+  constructor(
+    redis: Redis,
+    private readonly windowMs: number,
+  ) {
     if (!('starsgateCountHits' in redis)) redis.defineCommand('starsgateCountHits', { lua: COUNT_HITS_SCRIPT });
     this.redis = redis as CountingRedis;
     this.batcher = new MicroBatcher((keys) => this.countBatch(keys), { maxBatchSize: 512, maxInFlight: 4 });
@@ -53,7 +58,12 @@ export class RedisWindowCounter {
     const hitsPerKey = new Map<string, number>();
     for (const key of keys) hitsPerKey.set(key, (hitsPerKey.get(key) ?? 0) + 1);
     const distinct = [...hitsPerKey.keys()];
-    const reply = await this.redis.starsgateCountHits(distinct.length, ...distinct, this.windowMs, ...distinct.map((key) => hitsPerKey.get(key) ?? 0));
+    const reply = await this.redis.starsgateCountHits(
+      distinct.length,
+      ...distinct,
+      this.windowMs,
+      ...distinct.map((key) => hitsPerKey.get(key) ?? 0),
+    );
 
     const next = new Map<string, { hits: number; resetMs: number }>();
     distinct.forEach((key, index) => {

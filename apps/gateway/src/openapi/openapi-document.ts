@@ -8,7 +8,12 @@ import {
 type Schema = Record<string, unknown>;
 
 /** Schemas live in @starsgate/domain; the document refers to them by their `$id`. */
-const COMPONENT_SCHEMAS: Schema[] = [CreatePurchaseRequestSchema, PurchaseAcceptedSchema, PurchaseSchema, ErrorBodySchema];
+const COMPONENT_SCHEMAS: Schema[] = [
+  CreatePurchaseRequestSchema,
+  PurchaseAcceptedSchema,
+  PurchaseSchema,
+  ErrorBodySchema,
+];
 
 function component(schema: Schema): [string, Schema] {
   const { $id, ...rest } = schema;
@@ -20,7 +25,9 @@ const json = (schema: unknown) => ({ 'application/json': { schema } });
 const errorResponse = (description: string) => ({ description, content: json(ref('ErrorBody')) });
 
 export const CLIENT_ERRORS = {
-  '400': errorResponse('Invalid request: fix the field named in `details`. Codes: VALIDATION_FAILED, UNKNOWN_FIELD, MALFORMED_JSON, INVALID_AMOUNT and the wallet codes.'),
+  '400': errorResponse(
+    'Invalid request: fix the field named in `details`. Codes: VALIDATION_FAILED, UNKNOWN_FIELD, MALFORMED_JSON, INVALID_AMOUNT and the wallet codes.',
+  ),
   '413': errorResponse('Body too large (PAYLOAD_TOO_LARGE).'),
   '415': errorResponse('Body is not application/json (UNSUPPORTED_MEDIA_TYPE).'),
   '429': {
@@ -29,7 +36,9 @@ export const CLIENT_ERRORS = {
     content: json(ref('ErrorBody')),
   },
   '500': errorResponse('Internal error: keep the same idempotency key and read the purchase status first.'),
-  '503': errorResponse('Temporarily unavailable (SERVICE_UNAVAILABLE, e.g. Redis cannot be reached; nothing was stored): retry after `Retry-After` seconds with the same idempotency key.'),
+  '503': errorResponse(
+    'Temporarily unavailable (SERVICE_UNAVAILABLE, e.g. Redis cannot be reached; nothing was stored): retry after `Retry-After` seconds with the same idempotency key.',
+  ),
 };
 
 /** Path items other features add (wallets, availability, prices, checkouts). */
@@ -69,13 +78,17 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
             '202': {
               description: 'Accepted (or replayed).',
               headers: {
-                'Idempotent-Replayed': { description: '`true` when answered from an existing purchase.', schema: { type: 'string' } },
+                'Idempotent-Replayed': {
+                  description: '`true` when answered from an existing purchase.',
+                  schema: { type: 'string' },
+                },
                 Location: { schema: { type: 'string' } },
               },
               content: json(ref('PurchaseAccepted')),
             },
             '409': {
-              description: 'IDEMPOTENCY_KEY_REUSED (`x-should-retry: false`) or IDEMPOTENCY_REQUEST_IN_PROGRESS (retry after `Retry-After`).',
+              description:
+                'IDEMPOTENCY_KEY_REUSED (`x-should-retry: false`) or IDEMPOTENCY_REQUEST_IN_PROGRESS (retry after `Retry-After`).',
               content: json(ref('ErrorBody')),
             },
             ...CLIENT_ERRORS,
@@ -86,13 +99,16 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
         get: {
           operationId: 'getPurchase',
           summary: 'Read a purchase',
-          description: 'Poll until a terminal status (completed, failed, reconciliation_required). A 1-2 s interval is plenty.',
+          description:
+            'Poll until a terminal status (completed, failed, reconciliation_required). A 1-2 s interval is plenty.',
           parameters: [{ name: 'purchase_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
           responses: {
             '200': { description: 'The purchase.', content: json(ref('Purchase')) },
             '404': errorResponse('PURCHASE_NOT_FOUND: check purchase_id and the environment.'),
             '429': CLIENT_ERRORS['429'],
-            '503': errorResponse('SERVICE_UNAVAILABLE: Redis (which counts requests for the rate limit) cannot be reached. Retry after `Retry-After` seconds.'),
+            '503': errorResponse(
+              'SERVICE_UNAVAILABLE: Redis (which counts requests for the rate limit) cannot be reached. Retry after `Retry-After` seconds.',
+            ),
           },
         },
       },
@@ -104,7 +120,9 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
           responses: { '200': { description: 'Ready.' }, '503': { description: 'Not ready or draining.' } },
         },
       },
-      '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format.' } } } },
+      '/metrics': {
+        get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format.' } } },
+      },
     },
     components: { schemas: Object.fromEntries(schemas.map(component)) },
   };

@@ -19,12 +19,20 @@ const errorBody = json(ref('ErrorBody'));
 const INFORMATIONAL =
   'Prices are informational and NOT reserved: Fragment prices a fresh invoice when a purchase starts, and the GRAM figure moves with the TON rate.';
 const ROUNDING =
-  'Amounts are exact decimal strings computed in integer units (GRAM 9 decimals, USDT 6). Fragment\'s own figures are passed through unrounded: its GRAM price (≤ 4 decimals) and its USD price as USDT (1:1). Only a `derived` quote is computed, with Fragment\'s rule (USD linear in the Star count, GRAM = USD ÷ TON rate rounded UP to 4 decimals), so it is never below what Fragment would charge at that rate.';
+  "Amounts are exact decimal strings computed in integer units (GRAM 9 decimals, USDT 6). Fragment's own figures are passed through unrounded: its GRAM price (≤ 4 decimals) and its USD price as USDT (1:1). Only a `derived` quote is computed, with Fragment's rule (USD linear in the Star count, GRAM = USD ÷ TON rate rounded UP to 4 decimals), so it is never below what Fragment would charge at that rate.";
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait (also `retry_after` in the body).', schema: { type: 'integer' } } };
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait (also `retry_after` in the body).', schema: { type: 'integer' } },
+};
 
 export const readsOpenApi: OpenApiContribution = {
-  schemas: [AvailabilityCheckRequestSchema, AvailabilityResultSchema, PricePairSchema, PriceListSchema, PriceQuoteSchema],
+  schemas: [
+    AvailabilityCheckRequestSchema,
+    AvailabilityResultSchema,
+    PricePairSchema,
+    PriceListSchema,
+    PriceQuoteSchema,
+  ],
   paths: {
     '/api/v1/availability/check': {
       post: {
@@ -39,13 +47,17 @@ export const readsOpenApi: OpenApiContribution = {
         ].join('\n'),
         requestBody: { required: true, content: json(ref('AvailabilityCheckRequest')) },
         responses: {
-          '200': { description: '`available` true only with code AVAILABLE; otherwise the rejection code, with human `message` and `action`.', content: json(ref('AvailabilityResult')) },
+          '200': {
+            description:
+              '`available` true only with code AVAILABLE; otherwise the rejection code, with human `message` and `action`.',
+            content: json(ref('AvailabilityResult')),
+          },
           '400': CLIENT_ERRORS['400'],
           '413': CLIENT_ERRORS['413'],
           '415': CLIENT_ERRORS['415'],
           '429': {
             description:
-              'RATE_LIMITED (per client) or AVAILABILITY_RATE_LIMITED (the budget of Fragment lookups protecting the operator\'s account is spent, or Fragment asked us to slow down). Wait `retry_after` seconds.',
+              "RATE_LIMITED (per client) or AVAILABILITY_RATE_LIMITED (the budget of Fragment lookups protecting the operator's account is spent, or Fragment asked us to slow down). Wait `retry_after` seconds.",
             headers: RETRY_AFTER,
             content: errorBody,
           },
@@ -93,7 +105,11 @@ export const readsOpenApi: OpenApiContribution = {
           '200': { description: 'The quote.', content: json(ref('PriceQuote')) },
           '400': CLIENT_ERRORS['400'],
           '429': CLIENT_ERRORS['429'],
-          '503': { description: `PRICES_UNAVAILABLE: nothing known and Fragment cannot answer now. ${SERVICE_UNAVAILABLE} Retry later.`, headers: RETRY_AFTER, content: errorBody },
+          '503': {
+            description: `PRICES_UNAVAILABLE: nothing known and Fragment cannot answer now. ${SERVICE_UNAVAILABLE} Retry later.`,
+            headers: RETRY_AFTER,
+            content: errorBody,
+          },
         },
       },
     },

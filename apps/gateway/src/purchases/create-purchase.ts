@@ -32,8 +32,10 @@ export async function createPurchase(
   context: { requestId: string; log: Logger },
 ): Promise<CreatePurchaseResult> {
   const paymentMethod = normalizePaymentMethod(input.payment_method);
-  if (!paymentMethod) throw AppError.field('VALIDATION_FAILED', 'payment_method', 'payment_method must be gram or usdt');
-  const requestedAddress = input.wallet_address === undefined ? null : parseWalletAddress(input.wallet_address, deps.network);
+  if (!paymentMethod)
+    throw AppError.field('VALIDATION_FAILED', 'payment_method', 'payment_method must be gram or usdt');
+  const requestedAddress =
+    input.wallet_address === undefined ? null : parseWalletAddress(input.wallet_address, deps.network);
   const order = {
     route: 'purchases' as const,
     product: input.product,
@@ -52,7 +54,9 @@ export async function createPurchase(
     deps.network,
   );
   const single = wallet.candidates.length === 1 ? wallet.candidates[0] : undefined;
-  const matching = requestedAddress ? wallet.candidates.find((candidate) => candidate.address.equals(requestedAddress)) : single;
+  const matching = requestedAddress
+    ? wallet.candidates.find((candidate) => candidate.address.equals(requestedAddress))
+    : single;
 
   const result = await deps.intake.insertOrGetByKey(
     {
@@ -73,7 +77,13 @@ export async function createPurchase(
       requestId: context.requestId,
     },
     (purchaseId) => deps.vault.seal(purchaseId, input.seed),
-    { fromStatus: null, toStatus: 'queued', actor: 'gateway', reason: 'purchase accepted', requestId: context.requestId },
+    {
+      fromStatus: null,
+      toStatus: 'queued',
+      actor: 'gateway',
+      reason: 'purchase accepted',
+      requestId: context.requestId,
+    },
   );
   if (!result.created) return replayOrConflict(deps, result.purchase, order);
 
@@ -81,7 +91,10 @@ export async function createPurchase(
   try {
     await deps.jobs.enqueue(result.purchase.id, result.purchase.version);
   } catch (error) {
-    context.log.warn('enqueue failed; the sweeper will enqueue the purchase', { purchase_id: result.purchase.id, error });
+    context.log.warn('enqueue failed; the sweeper will enqueue the purchase', {
+      purchase_id: result.purchase.id,
+      error,
+    });
   }
   return { purchase: result.purchase, replayed: false };
 }
@@ -94,7 +107,13 @@ function replayOrConflict(
   if (orderFingerprint(deps.vault, order, existing.fingerprintKeyId) !== existing.requestFingerprint) {
     deps.metrics.idempotencyConflicts.inc({ kind: 'key_reused' });
     throw new AppError('IDEMPOTENCY_KEY_REUSED', {
-      details: [{ field: 'idempotency_key', message: 'was already used for a different order (recipient, product, amount, payment method or wallet differ)' }],
+      details: [
+        {
+          field: 'idempotency_key',
+          message:
+            'was already used for a different order (recipient, product, amount, payment method or wallet differ)',
+        },
+      ],
     });
   }
   deps.metrics.idempotentReplays.inc();

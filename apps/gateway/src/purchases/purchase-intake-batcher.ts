@@ -14,7 +14,11 @@ export class PurchaseIntakeBatcher {
     this.batcher = new MicroBatcher((intakes) => purchases.insertManyOrGetByKey(intakes), options);
   }
 
-  insertOrGetByKey(row: PurchaseIntake['row'], buildSecret: PurchaseIntake['buildSecret'], event: PurchaseIntake['event']): Promise<InsertPurchaseResult> {
+  insertOrGetByKey(
+    row: PurchaseIntake['row'],
+    buildSecret: PurchaseIntake['buildSecret'],
+    event: PurchaseIntake['event'],
+  ): Promise<InsertPurchaseResult> {
     return this.batcher.submit({ row, buildSecret, event });
   }
 }

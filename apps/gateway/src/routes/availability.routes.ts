@@ -25,7 +25,8 @@ function rejectWalletFields(body: unknown): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const sent = WALLET_FIELDS.filter((field) => Object.prototype.hasOwnProperty.call(body, field));
   if (sent.length === 0) return;
-  const message = 'Wallets are not accepted here: an availability check needs no seed or wallet. Remove the field; never send a seed where it is not required.';
+  const message =
+    'Wallets are not accepted here: an availability check needs no seed or wallet. Remove the field; never send a seed where it is not required.';
   throw new AppError('UNKNOWN_FIELD', {
     message,
     details: sent.map((field) => ({ field, message: 'wallets are not accepted by availability checks' })),
@@ -35,7 +36,8 @@ function rejectWalletFields(body: unknown): void {
 
 /** Why a check was refused, in words a shop can log; the wait is in retry_after either way. */
 const RATE_LIMIT_MESSAGES: Partial<Record<string, string>> = {
-  username_budget: 'Too many availability checks for this username; the recipient lookup budget protects the Fragment account.',
+  username_budget:
+    'Too many availability checks for this username; the recipient lookup budget protects the Fragment account.',
   global_budget: 'Too many availability checks right now; the recipient lookup budget protects the Fragment account.',
   upstream_rate_limited: 'Fragment asked this service to slow down; availability cannot be checked for a moment.',
   upstream_cooldown: 'Fragment asked this service to slow down; availability cannot be checked for a moment.',
@@ -49,9 +51,14 @@ function toAppError(req: Request, error: unknown): unknown {
   if (!isReadError(error)) return error;
   req.log.warn('availability check not answered', { reason: error.reason, kind: error.kind });
   if (error.kind === 'RATE_LIMITED') {
-    return new AppError('AVAILABILITY_RATE_LIMITED', { message: RATE_LIMIT_MESSAGES[error.reason] ?? RATE_LIMIT_MESSAGES.global_budget, retryAfterSeconds: retryAfterSeconds(error.retryAfterMs) });
+    return new AppError('AVAILABILITY_RATE_LIMITED', {
+      message: RATE_LIMIT_MESSAGES[error.reason] ?? RATE_LIMIT_MESSAGES.global_budget,
+      retryAfterSeconds: retryAfterSeconds(error.retryAfterMs),
+    });
   }
-  return new AppError('AVAILABILITY_TEMPORARILY_UNAVAILABLE', { retryAfterSeconds: retryAfterSeconds(error.retryAfterMs) });
+  return new AppError('AVAILABILITY_TEMPORARILY_UNAVAILABLE', {
+    retryAfterSeconds: retryAfterSeconds(error.retryAfterMs),
+  });
 }
 
 export function availabilityRoutes(deps: AvailabilityRouteDeps): Router {
@@ -64,11 +71,21 @@ export function availabilityRoutes(deps: AvailabilityRouteDeps): Router {
     const paymentMethod = normalizePaymentMethod(input.payment_method) ?? 'gram';
     let answer;
     try {
-      answer = await deps.availability.check({ product: input.product, username: input.username, amount: input.amount, paymentMethod });
+      answer = await deps.availability.check({
+        product: input.product,
+        username: input.username,
+        amount: input.amount,
+        paymentMethod,
+      });
     } catch (error) {
       throw toAppError(req, error);
     }
-    const subject = { product: input.product, username: input.username, amount: input.amount, payment_method: paymentMethod };
+    const subject = {
+      product: input.product,
+      username: input.username,
+      amount: input.amount,
+      payment_method: paymentMethod,
+    };
     const text = describeAvailability(answer.code, subject);
     const body: AvailabilityResultBody = {
       available: answer.code === 'AVAILABLE',

@@ -33,7 +33,9 @@ export function healthRoutes(deps: { pool: Pool; redis: Redis; state: HealthStat
       ]),
     );
     const ready = !deps.state.draining && Object.values(checks).every((value) => value === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : deps.state.draining ? 'draining' : 'unavailable', checks });
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ok' : deps.state.draining ? 'draining' : 'unavailable', checks });
   });
 
   router.get('/metrics', async (_req, res) => {

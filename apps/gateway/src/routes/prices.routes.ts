@@ -15,7 +15,9 @@ export interface PricesRouteDeps {
 const RETRY_AFTER_SECONDS = 5;
 
 function unavailable(error: unknown): unknown {
-  return error instanceof PricesUnavailableError ? new AppError('PRICES_UNAVAILABLE', { retryAfterSeconds: RETRY_AFTER_SECONDS }) : error;
+  return error instanceof PricesUnavailableError
+    ? new AppError('PRICES_UNAVAILABLE', { retryAfterSeconds: RETRY_AFTER_SECONDS })
+    : error;
 }
 
 export function pricesRoutes(deps: PricesRouteDeps): Router {
@@ -27,7 +29,12 @@ export function pricesRoutes(deps: PricesRouteDeps): Router {
       throw unavailable(error);
     });
     res.setHeader('Cache-Control', 'no-cache');
-    res.json({ stars: list.stars, premium: list.premium, stale: list.stale, updated_at: new Date(list.updatedAt).toISOString() });
+    res.json({
+      stars: list.stars,
+      premium: list.premium,
+      stale: list.stale,
+      updated_at: new Date(list.updatedAt).toISOString(),
+    });
   });
 
   router.get('/api/v1/prices/quote', async (req, res) => {

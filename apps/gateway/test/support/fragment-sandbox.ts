@@ -5,7 +5,12 @@
  */
 import { startSandbox, type StartedSandbox } from '@starsgate/sandbox';
 import { createTestGateway, type TestGateway } from './test-gateway';
-import { defaultFaults, demoFragmentCookies, type FragmentConfigPatch, type FragmentSimulator } from '@starsgate/sandbox/src/fragment';
+import {
+  defaultFaults,
+  demoFragmentCookies,
+  type FragmentConfigPatch,
+  type FragmentSimulator,
+} from '@starsgate/sandbox/src/fragment';
 
 export const SANDBOX_SEED = 'gateway-reads-test';
 

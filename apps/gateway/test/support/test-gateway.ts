@@ -6,7 +6,13 @@ import type { Queue } from 'bullmq';
 import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection, type PurchaseJobData } from '@starsgate/platform';
+import {
+  closeQueue,
+  createLogger,
+  createPurchaseQueue,
+  createRedisConnection,
+  type PurchaseJobData,
+} from '@starsgate/platform';
 import { buildGateway, type Gateway } from '../../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
 import { createGatewayMetrics, type GatewayMetrics } from '../../src/observability/metrics';
@@ -47,7 +53,17 @@ export async function createTestGateway(
   const vault = new SecretVault(parseKeyRing(`t1:${randomBytes(32).toString('base64')}`));
   const metrics = createGatewayMetrics();
   const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 });
-  const gateway = buildGateway({ config, logger, database, redis, queue, vault, metrics, chain, redisKeyPrefix: options.redisKeyPrefix ?? bullPrefix });
+  const gateway = buildGateway({
+    config,
+    logger,
+    database,
+    redis,
+    queue,
+    vault,
+    metrics,
+    chain,
+    redisKeyPrefix: options.redisKeyPrefix ?? bullPrefix,
+  });
   return {
     ...gateway,
     database,

@@ -9,7 +9,11 @@ import type { LocalChain } from '../chain/local-chain';
 export function createFaultsRouter(chain: LocalChain): express.Router {
   const router = express.Router();
   router.use(express.json({ limit: '16kb' }));
-  const view = () => ({ faults: chain.faults.get(), fired: { ...chain.faults.fired }, chain: { ...chain.stats, pending: chain.pendingCount, rejectedAtInclusion: chain.rejectedAtInclusion.slice(-20) } });
+  const view = () => ({
+    faults: chain.faults.get(),
+    fired: { ...chain.faults.fired },
+    chain: { ...chain.stats, pending: chain.pendingCount, rejectedAtInclusion: chain.rejectedAtInclusion.slice(-20) },
+  });
   router.get('/faults', (_req, res) => {
     res.json(view());
   });
@@ -18,7 +22,8 @@ export function createFaultsRouter(chain: LocalChain): express.Router {
     res.json(view());
   });
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {
-    const status = err instanceof ChainFaultError || (err as { type?: string }).type === 'entity.parse.failed' ? 400 : 500;
+    const status =
+      err instanceof ChainFaultError || (err as { type?: string }).type === 'entity.parse.failed' ? 400 : 500;
     res.status(status).json({ ok: false, error: (err as Error).message });
   };
   router.use(onError);

@@ -25,14 +25,17 @@ export class BlockProducer {
 
   private schedule(dueAt: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.produce()
-        .catch(this.onError)
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(Math.max(dueAt + this.intervalMs, performance.now()));
-        });
-    }, Math.max(0, dueAt - performance.now()));
+    this.timer = setTimeout(
+      () => {
+        this.running = this.produce()
+          .catch(this.onError)
+          .finally(() => {
+            this.running = undefined;
+            this.schedule(Math.max(dueAt + this.intervalMs, performance.now()));
+          });
+      },
+      Math.max(0, dueAt - performance.now()),
+    );
   }
 
   /** Stops the clock and waits for a block in progress. */

@@ -35,8 +35,10 @@ function validTrigger(name: string, t: unknown): FaultTrigger | undefined {
   if (t === undefined || t === null) return undefined;
   if (typeof t !== 'object') throw new ChainFaultError(`${name} must be an object`);
   const { rate, next } = t as Record<string, unknown>;
-  if (rate !== undefined && (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))) throw new ChainFaultError(`${name}.rate must be a number in 0..1`);
-  if (next !== undefined && (typeof next !== 'number' || !Number.isInteger(next) || next < 0)) throw new ChainFaultError(`${name}.next must be a non-negative integer`);
+  if (rate !== undefined && (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)))
+    throw new ChainFaultError(`${name}.rate must be a number in 0..1`);
+  if (next !== undefined && (typeof next !== 'number' || !Number.isInteger(next) || next < 0))
+    throw new ChainFaultError(`${name}.next must be a non-negative integer`);
   return { ...(rate !== undefined ? { rate } : {}), ...(next !== undefined ? { next } : {}) };
 }
 
@@ -52,19 +54,22 @@ export function parseFaultConfig(input: unknown): ChainFaultConfig {
   if (drop) out.dropExternals = drop;
   if (src['inclusionDelayMs'] !== undefined) {
     const d = src['inclusionDelayMs'];
-    if (typeof d !== 'number' || !Number.isFinite(d) || d < 0) throw new ChainFaultError('inclusionDelayMs must be a non-negative number');
+    if (typeof d !== 'number' || !Number.isFinite(d) || d < 0)
+      throw new ChainFaultError('inclusionDelayMs must be a non-negative number');
     out.inclusionDelayMs = d;
   }
   const h5 = validTrigger('http5xx', src['http5xx']);
   if (h5) {
     const status = (src['http5xx'] as Record<string, unknown>)['status'];
-    if (status !== undefined && (typeof status !== 'number' || status < 500 || status > 599)) throw new ChainFaultError('http5xx.status must be 500..599');
+    if (status !== undefined && (typeof status !== 'number' || status < 500 || status > 599))
+      throw new ChainFaultError('http5xx.status must be 500..599');
     out.http5xx = { ...h5, ...(status !== undefined ? { status } : {}) };
   }
   const h4 = validTrigger('http429', src['http429']);
   if (h4) {
     const retry = (src['http429'] as Record<string, unknown>)['retryAfterSec'];
-    if (retry !== undefined && (typeof retry !== 'number' || retry < 0)) throw new ChainFaultError('http429.retryAfterSec must be >= 0');
+    if (retry !== undefined && (typeof retry !== 'number' || retry < 0))
+      throw new ChainFaultError('http429.retryAfterSec must be >= 0');
     out.http429 = { ...h4, ...(retry !== undefined ? { retryAfterSec: retry } : {}) };
   }
   return out;
@@ -117,12 +122,24 @@ export class ChainFaults {
     if (this.fire(this.config.http429)) {
       this.fired.http429++;
       const retry = this.config.http429?.retryAfterSec ?? 1;
-      return { status: 429, body: { ok: false, result: 'Ratelimit exceed', code: 429 }, headers: { 'Retry-After': String(Math.ceil(retry)) } };
+      return {
+        status: 429,
+        body: { ok: false, result: 'Ratelimit exceed', code: 429 },
+        headers: { 'Retry-After': String(Math.ceil(retry)) },
+      };
     }
     if (this.fire(this.config.http5xx)) {
       this.fired.http5xx++;
       const status = this.config.http5xx?.status ?? 502;
-      return { status, body: { ok: false, error: status === 504 ? 'Gateway Timeout' : 'LITE_SERVER_NETWORK: sandbox fault injection', code: status }, headers: {} };
+      return {
+        status,
+        body: {
+          ok: false,
+          error: status === 504 ? 'Gateway Timeout' : 'LITE_SERVER_NETWORK: sandbox fault injection',
+          code: status,
+        },
+        headers: {},
+      };
     }
     return null;
   }

@@ -59,7 +59,12 @@ export function apply2026FeeParams(config: Cell): Cell {
 }
 
 /** Basechain prices actually in force, for /demo and tests. */
-export function readBasechainPrices(config: Cell): { gasPrice: bigint; lumpPrice: bigint; bitPrice: bigint; cellPrice: bigint } {
+export function readBasechainPrices(config: Cell): {
+  gasPrice: bigint;
+  lumpPrice: bigint;
+  bitPrice: bigint;
+  cellPrice: bigint;
+} {
   const parsed = loadConfig(config);
   let gas: GasLimitsPrices = parsed[21].anon0;
   while (gas.kind === 'GasLimitsPrices_gas_flat_pfx') gas = gas.other;

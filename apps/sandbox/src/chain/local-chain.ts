@@ -30,7 +30,12 @@ import { apply2026FeeParams, readBasechainPrices } from './fee-config';
 import { parseExternalBoc, type ParsedExternal } from './message-hash';
 import { SerialLock } from './serial-lock';
 import { loadChainState, saveChainState, type PersistedChainState } from './state-store';
-import { DEFAULT_INDEX_LIMITS, TransactionIndex, type IndexedTransaction, type TransactionIndexLimits } from './transaction-index';
+import {
+  DEFAULT_INDEX_LIMITS,
+  TransactionIndex,
+  type IndexedTransaction,
+  type TransactionIndexLimits,
+} from './transaction-index';
 import { mintBody, usdtMinterInit } from './usdt-jetton';
 
 export interface LocalChainEvents {
@@ -109,7 +114,9 @@ const USDT_MINT_WALLET_TON = toNano('0.05');
 const QUIET = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false } as const;
 
 const decodeHash = (text: string): Buffer =>
-  /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  /^[0-9a-fA-F]{64}$/.test(text)
+    ? Buffer.from(text, 'hex')
+    : Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 const hashToBuffer = (h: bigint): Buffer => Buffer.from(h.toString(16).padStart(64, '0'), 'hex');
 
 /**
@@ -171,7 +178,16 @@ export class LocalChain implements LocalChainEvents {
       blockchain.verbosity = { ...QUIET };
       const treasury = await blockchain.treasury(TREASURY_SEED);
       const index = TransactionIndex.restore(saved.transactions, limits);
-      chain = new LocalChain(blockchain, treasury, Address.parse(saved.usdtMaster), index, saved.blockSeqno, saved.lastBlockNow, opts, options.faults ?? {});
+      chain = new LocalChain(
+        blockchain,
+        treasury,
+        Address.parse(saved.usdtMaster),
+        index,
+        saved.blockSeqno,
+        saved.lastBlockNow,
+        opts,
+        options.faults ?? {},
+      );
       chain.clearSandboxLog();
     } else {
       blockchain.setConfig(apply2026FeeParams(blockchain.config));
@@ -179,9 +195,20 @@ export class LocalChain implements LocalChainEvents {
       blockchain.now = now;
       const treasury = await blockchain.treasury(TREASURY_SEED, { balance: TREASURY_FLOOR });
       const usdt = usdtMinterInit(treasury.address);
-      chain = new LocalChain(blockchain, treasury, usdt.address, new TransactionIndex(limits), 0, now, opts, options.faults ?? {});
+      chain = new LocalChain(
+        blockchain,
+        treasury,
+        usdt.address,
+        new TransactionIndex(limits),
+        0,
+        now,
+        opts,
+        options.faults ?? {},
+      );
       chain.clearSandboxLog();
-      const deployed = chain.enqueueTreasury([internal({ to: usdt.address, value: toNano('1'), bounce: false, init: usdt.init })]);
+      const deployed = chain.enqueueTreasury([
+        internal({ to: usdt.address, value: toNano('1'), bounce: false, init: usdt.init }),
+      ]);
       await chain.produceBlock();
       await deployed;
       chain.dirty = true;
@@ -261,7 +288,8 @@ export class LocalChain implements LocalChainEvents {
       for (const job of due) {
         if (job.kind === 'external') this.pendingHashes.delete(job.parsed.hash.toString('hex'));
         try {
-          const txs = job.kind === 'external' ? await this.runExternal(job.parsed) : await this.runTreasury(job.messages);
+          const txs =
+            job.kind === 'external' ? await this.runExternal(job.parsed) : await this.runTreasury(job.messages);
           this.indexTrace(txs, seqno, job.kind === 'external' ? job.parsed.hashNorm : null);
           included.push(...txs);
           if (job.kind === 'external') this.stats.includedExternals++;
@@ -371,7 +399,10 @@ export class LocalChain implements LocalChainEvents {
   }
 
   /** Emulates `message` against the current state without committing anything. Lock held by caller. */
-  private async dryRun(message: Message, ignoreChksig: boolean): Promise<{ ok: true; tx: Transaction } | { ok: false; exitCode: number | undefined; reason: string }> {
+  private async dryRun(
+    message: Message,
+    ignoreChksig: boolean,
+  ): Promise<{ ok: true; tx: Transaction } | { ok: false; exitCode: number | undefined; reason: string }> {
     const dest = message.info.dest;
     if (!(dest instanceof Address)) return { ok: false, exitCode: undefined, reason: 'no destination' };
     const contract = await this.blockchain.getContract(dest);
@@ -389,13 +420,20 @@ export class LocalChain implements LocalChainEvents {
       message: beginCell().store(storeMessage(message)).endCell(),
     });
     if (!res.result.success) {
-      return { ok: false, exitCode: res.result.vmResults?.vmExitCode, reason: res.result.error.split('\n')[0] ?? 'rejected' };
+      return {
+        ok: false,
+        exitCode: res.result.vmResults?.vmExitCode,
+        reason: res.result.error.split('\n')[0] ?? 'rejected',
+      };
     }
     return { ok: true, tx: loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()) };
   }
 
   /** toncenter `estimateFee`: emulates an external with `body` (and optional init) to `address`. */
-  async estimateFee(address: Address, args: { body: Cell; init?: StateInit | null; ignoreChksig?: boolean }): Promise<FeeEstimate> {
+  async estimateFee(
+    address: Address,
+    args: { body: Cell; init?: StateInit | null; ignoreChksig?: boolean },
+  ): Promise<FeeEstimate> {
     const message: Message = {
       info: { type: 'external-in', dest: address, importFee: 0n },
       ...(args.init ? { init: args.init } : {}),
@@ -432,7 +470,13 @@ export class LocalChain implements LocalChainEvents {
           to: this.usdtMaster,
           value: USDT_MINT_ATTACH,
           bounce: true,
-          body: mintBody({ minter: this.usdtMaster, to: address, amount: usdt, response: this.treasury.address, walletTon: USDT_MINT_WALLET_TON }),
+          body: mintBody({
+            minter: this.usdtMaster,
+            to: address,
+            amount: usdt,
+            response: this.treasury.address,
+            walletTon: USDT_MINT_WALLET_TON,
+          }),
         }),
       );
     }
@@ -457,15 +501,33 @@ export class LocalChain implements LocalChainEvents {
   async getAccount(address: Address): Promise<AccountSnapshot> {
     return this.lock.run(async () => {
       const { account, lastTransactionLt, lastTransactionHash } = (await this.blockchain.getContract(address)).account;
-      const lastTransaction = lastTransactionLt > 0n ? { lt: lastTransactionLt, hash: hashToBuffer(lastTransactionHash) } : null;
-      if (!account) return { address, status: 'nonexist', balance: 0n, code: null, data: null, frozenHash: null, lastTransaction };
+      const lastTransaction =
+        lastTransactionLt > 0n ? { lt: lastTransactionLt, hash: hashToBuffer(lastTransactionHash) } : null;
+      if (!account)
+        return { address, status: 'nonexist', balance: 0n, code: null, data: null, frozenHash: null, lastTransaction };
       const balance = account.storage.balance.coins;
       const state = account.storage.state;
       switch (state.type) {
         case 'active':
-          return { address, status: 'active', balance, code: state.state.code ?? null, data: state.state.data ?? null, frozenHash: null, lastTransaction };
+          return {
+            address,
+            status: 'active',
+            balance,
+            code: state.state.code ?? null,
+            data: state.state.data ?? null,
+            frozenHash: null,
+            lastTransaction,
+          };
         case 'frozen':
-          return { address, status: 'frozen', balance, code: null, data: null, frozenHash: hashToBuffer(state.stateHash), lastTransaction };
+          return {
+            address,
+            status: 'frozen',
+            balance,
+            code: null,
+            data: null,
+            frozenHash: hashToBuffer(state.stateHash),
+            lastTransaction,
+          };
         case 'uninit':
           return { address, status: 'uninit', balance, code: null, data: null, frozenHash: null, lastTransaction };
       }
@@ -496,9 +558,12 @@ export class LocalChain implements LocalChainEvents {
     const key = `${master.toRawString()}/${owner.toRawString()}`;
     const cached = this.jettonWalletCache.get(key);
     if (cached) return cached;
-    const res = await this.runGetMethod(master, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }]);
+    const res = await this.runGetMethod(master, 'get_wallet_address', [
+      { type: 'slice', cell: beginCell().storeAddress(owner).endCell() },
+    ]);
     const item = res.stack[0];
-    if (res.exitCode !== 0 || !item || item.type !== 'slice') throw new Error(`get_wallet_address failed (exit ${res.exitCode})`);
+    if (res.exitCode !== 0 || !item || item.type !== 'slice')
+      throw new Error(`get_wallet_address failed (exit ${res.exitCode})`);
     const address = item.cell.beginParse().loadAddress();
     if (this.jettonWalletCache.size > 10_000) this.jettonWalletCache.clear();
     this.jettonWalletCache.set(key, address);
@@ -506,12 +571,18 @@ export class LocalChain implements LocalChainEvents {
   }
 
   /** `get_wallet_data` of a jetton wallet, or null if it is not deployed. */
-  async getJettonWalletData(jettonWallet: Address): Promise<{ balance: bigint; owner: Address; master: Address } | null> {
+  async getJettonWalletData(
+    jettonWallet: Address,
+  ): Promise<{ balance: bigint; owner: Address; master: Address } | null> {
     const res = await this.runGetMethod(jettonWallet, 'get_wallet_data');
     if (res.exitCode !== 0) return null;
     const [balance, owner, master] = res.stack;
     if (balance?.type !== 'int' || owner?.type !== 'slice' || master?.type !== 'slice') return null;
-    return { balance: balance.value, owner: owner.cell.beginParse().loadAddress(), master: master.cell.beginParse().loadAddress() };
+    return {
+      balance: balance.value,
+      owner: owner.cell.beginParse().loadAddress(),
+      master: master.cell.beginParse().loadAddress(),
+    };
   }
 
   /** USDT stand-in balance of `owner` (micro-units); 0 if its jetton wallet is not deployed. */

@@ -125,7 +125,19 @@ export class TransactionIndex {
    * Transactions of `account`, newest first. `lt`/`hash` select the first (newest) transaction
    * returned, inclusive; `toLt` is an exclusive lower bound.
    */
-  list(account: string, opts: { limit: number; lt?: bigint; hash?: Buffer; toLt?: bigint; offset?: number; sort?: 'desc' | 'asc'; startLt?: bigint; endLt?: bigint }): IndexedTransaction[] {
+  list(
+    account: string,
+    opts: {
+      limit: number;
+      lt?: bigint;
+      hash?: Buffer;
+      toLt?: bigint;
+      offset?: number;
+      sort?: 'desc' | 'asc';
+      startLt?: bigint;
+      endLt?: bigint;
+    },
+  ): IndexedTransaction[] {
     const list = this.byAccount.get(account) ?? [];
     let items = list.filter(
       (e) =>
@@ -136,7 +148,8 @@ export class TransactionIndex {
     );
     if (opts.lt !== undefined && opts.hash) {
       const first = items[items.length - 1];
-      if (!first || first.lt !== opts.lt || !first.hash.equals(opts.hash)) throw new TransactionNotFoundError(opts.lt, opts.hash);
+      if (!first || first.lt !== opts.lt || !first.hash.equals(opts.hash))
+        throw new TransactionNotFoundError(opts.lt, opts.hash);
     }
     items = opts.sort === 'asc' ? items : items.slice().reverse();
     const offset = opts.offset ?? 0;

@@ -55,7 +55,14 @@ export function usdtMinterInit(admin: Address): { address: Address; init: StateI
 }
 
 /** Body of the minter's `mint` op: mints `amount` to `to`'s jetton wallet, excess back to `response`. */
-export function mintBody(args: { minter: Address; to: Address; amount: bigint; response: Address; walletTon: bigint; queryId?: bigint }): Cell {
+export function mintBody(args: {
+  minter: Address;
+  to: Address;
+  amount: bigint;
+  response: Address;
+  walletTon: bigint;
+  queryId?: bigint;
+}): Cell {
   const internalTransfer = beginCell()
     .storeUint(JettonOp.internalTransfer, 32)
     .storeUint(args.queryId ?? 0n, 64)

@@ -29,8 +29,15 @@ export function createDemoRouter(chain: LocalChain, info: () => DemoInfo): expre
       wallets: d.wallets,
       usernames: d.usernames,
       notFound: 'Every other username is not found.',
-      usdt: { master: chain.usdtMaster.toString({ bounceable: true, urlSafe: true }), masterRaw: chain.usdtMaster.toRawString(), decimals: 6 },
-      faucet: { address: chain.faucetAddress.toString({ bounceable: true, urlSafe: true }), endpoint: 'POST /faucet { address, gram?, usdt? }' },
+      usdt: {
+        master: chain.usdtMaster.toString({ bounceable: true, urlSafe: true }),
+        masterRaw: chain.usdtMaster.toRawString(),
+        decimals: 6,
+      },
+      faucet: {
+        address: chain.faucetAddress.toString({ bounceable: true, urlSafe: true }),
+        endpoint: 'POST /faucet { address, gram?, usdt? }',
+      },
       fragment: d.fragment,
       chain: {
         blockMs: chain.blockMs,

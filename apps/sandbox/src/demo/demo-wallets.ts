@@ -1,5 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { Address, beginCell, external, internal, SendMode, storeMessage, type Cell, type MessageRelaxed } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  type Cell,
+  type MessageRelaxed,
+} from '@ton/core';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { mnemonicValidate, mnemonicWordList, sha256_sync } from '@ton/crypto';
 import { createWalletContract, deriveKeyPair, type Network, type WalletVersion } from '@starsgate/ton';
@@ -46,11 +55,58 @@ const GRAM = 1_000_000_000n;
 const USDT = 1_000_000n;
 
 const PLANS: DemoPlan[] = [
-  { id: 'bip39-0', description: '12-word BIP39 seed, account 0 (m/44\'/607\'/0\'), V5R1, not yet deployed: the first transfer deploys it.', format: 'bip39_12', accountIndex: 0, version: 'V5R1', deploy: false, gram: 1000n * GRAM, usdt: 10_000n * USDT },
-  { id: 'bip39-1', description: 'Same 12-word seed, account 1 (m/44\'/607\'/1\'), V5R1, not yet deployed.', format: 'bip39_12', accountIndex: 1, version: 'V5R1', deploy: false, gram: 500n * GRAM, usdt: 5_000n * USDT },
-  { id: 'ton24-v4r2', description: '24-word TON mnemonic deployed as V4R2 (exercises wallet version detection).', format: 'ton_24', accountIndex: 0, version: 'V4R2', deploy: true, gram: 1000n * GRAM, usdt: 10_000n * USDT },
-  { id: 'base64-v5r1', description: 'Base64 32-byte private key, V5R1, deployed.', format: 'base64_key', accountIndex: 0, version: 'V5R1', deploy: true, gram: 1000n * GRAM, usdt: 10_000n * USDT },
-  { id: 'poor-v5r1', description: 'Base64 key with 0.02 GRAM and no USDT, V5R1, not deployed: purchases need a top-up (TOP_UP_REQUIRED).', format: 'base64_key', accountIndex: 0, version: 'V5R1', deploy: false, gram: 20_000_000n, usdt: 0n },
+  {
+    id: 'bip39-0',
+    description:
+      "12-word BIP39 seed, account 0 (m/44'/607'/0'), V5R1, not yet deployed: the first transfer deploys it.",
+    format: 'bip39_12',
+    accountIndex: 0,
+    version: 'V5R1',
+    deploy: false,
+    gram: 1000n * GRAM,
+    usdt: 10_000n * USDT,
+  },
+  {
+    id: 'bip39-1',
+    description: "Same 12-word seed, account 1 (m/44'/607'/1'), V5R1, not yet deployed.",
+    format: 'bip39_12',
+    accountIndex: 1,
+    version: 'V5R1',
+    deploy: false,
+    gram: 500n * GRAM,
+    usdt: 5_000n * USDT,
+  },
+  {
+    id: 'ton24-v4r2',
+    description: '24-word TON mnemonic deployed as V4R2 (exercises wallet version detection).',
+    format: 'ton_24',
+    accountIndex: 0,
+    version: 'V4R2',
+    deploy: true,
+    gram: 1000n * GRAM,
+    usdt: 10_000n * USDT,
+  },
+  {
+    id: 'base64-v5r1',
+    description: 'Base64 32-byte private key, V5R1, deployed.',
+    format: 'base64_key',
+    accountIndex: 0,
+    version: 'V5R1',
+    deploy: true,
+    gram: 1000n * GRAM,
+    usdt: 10_000n * USDT,
+  },
+  {
+    id: 'poor-v5r1',
+    description:
+      'Base64 key with 0.02 GRAM and no USDT, V5R1, not deployed: purchases need a top-up (TOP_UP_REQUIRED).',
+    format: 'base64_key',
+    accountIndex: 0,
+    version: 'V5R1',
+    deploy: false,
+    gram: 20_000_000n,
+    usdt: 0n,
+  },
 ];
 
 const hmac = (seedValue: string, label: string): Buffer => createHmac('sha256', seedValue).update(label).digest();
@@ -152,11 +208,18 @@ export async function seedDemoWallets(chain: LocalChain, seedValue: string): Pro
         ? contract.createTransfer({ seqno: 0, secretKey: keys.secretKey, messages, sendMode })
         : contract instanceof WalletContractV4
           ? contract.createTransfer({ seqno: 0, secretKey: keys.secretKey, messages, sendMode })
-          : (contract as WalletContractV3R2).createTransfer({ seqno: 0, secretKey: keys.secretKey, messages, sendMode });
-    const boc = beginCell().store(storeMessage(external({ to: contract.address, init: contract.init, body }))).endCell().toBoc();
+          : (contract as WalletContractV3R2).createTransfer({
+              seqno: 0,
+              secretKey: keys.secretKey,
+              messages,
+              sendMode,
+            });
+    const boc = beginCell()
+      .store(storeMessage(external({ to: contract.address, init: contract.init, body })))
+      .endCell()
+      .toBoc();
     const { hash } = await chain.submitExternal(boc);
     await chain.waitForTransaction(hash, Math.max(10_000, chain.blockMs * 20));
   }
   return wallets;
 }
-

@@ -24,7 +24,11 @@ function amount(value: unknown, name: 'gram' | 'usdt'): bigint {
   } catch (err) {
     throw new FaucetError(400, `${name}: ${(err as Error).message}`);
   }
-  if (v > FAUCET_MAX[name]) throw new FaucetError(400, `${name}: at most ${formatUnits(FAUCET_MAX[name], name === 'gram' ? GRAM_DECIMALS : USDT_DECIMALS)} per request`);
+  if (v > FAUCET_MAX[name])
+    throw new FaucetError(
+      400,
+      `${name}: at most ${formatUnits(FAUCET_MAX[name], name === 'gram' ? GRAM_DECIMALS : USDT_DECIMALS)} per request`,
+    );
   return v;
 }
 
@@ -50,7 +54,10 @@ export function createFaucetRouter(chain: LocalChain): express.Router {
       const usdt = amount(body['usdt'], 'usdt');
       if (gram === 0n && usdt === 0n) throw new FaucetError(400, 'give gram and/or usdt');
       await chain.fund(address, { gram, usdt });
-      const [gramBalance, usdtBalance] = await Promise.all([chain.getBalance(address), chain.getJettonBalance(address)]);
+      const [gramBalance, usdtBalance] = await Promise.all([
+        chain.getBalance(address),
+        chain.getJettonBalance(address),
+      ]);
       res.json({
         ok: true,
         address: address.toString({ bounceable: false, urlSafe: true }),
@@ -62,7 +69,8 @@ export function createFaucetRouter(chain: LocalChain): express.Router {
     }
   });
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {
-    const status = err instanceof FaucetError ? err.status : (err as { type?: string }).type === 'entity.parse.failed' ? 400 : 500;
+    const status =
+      err instanceof FaucetError ? err.status : (err as { type?: string }).type === 'entity.parse.failed' ? 400 : 500;
     if (status === 500) console.error('[sandbox] faucet failed', err);
     res.status(status).json({ ok: false, error: status === 500 ? 'faucet failed' : (err as Error).message });
   };

@@ -13,9 +13,13 @@ export interface AdminDeps {
 }
 
 function applyPatch(deps: AdminDeps, patch: unknown, at: 'root' | 'faults'): FragmentSimulatorConfig {
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new Error('body must be a JSON object');
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+    throw new Error('body must be a JSON object');
   const next = structuredClone(deps.config());
-  mergeInto(at === 'root' ? (next as unknown as Record<string, unknown>) : (next.faults as unknown as Record<string, unknown>), patch as Record<string, unknown>);
+  mergeInto(
+    at === 'root' ? (next as unknown as Record<string, unknown>) : (next.faults as unknown as Record<string, unknown>),
+    patch as Record<string, unknown>,
+  );
   if (!next.faults.methods) next.faults.methods = {};
   validateConfig(next);
   deps.setConfig(next);

@@ -4,11 +4,23 @@ import { FragmentErrors } from './errors';
 import { phpJson } from './html';
 import { checkTonProofAuth, logIn, logOut, tonLogOut } from './methods/auth';
 import { confirmReq } from './methods/confirm';
-import { type CallContext, HANG, type MethodHandler, type MethodResult, type SimulatorContext } from './methods/context';
+import {
+  type CallContext,
+  HANG,
+  type MethodHandler,
+  type MethodResult,
+  type SimulatorContext,
+} from './methods/context';
 import { initBuyStarsRequest, initGiftPremiumRequest } from './methods/init';
 import { getBuyStarsLink, getGiftPremiumLink } from './methods/link';
 import { searchPremiumGiftRecipient, searchStarsRecipient } from './methods/search';
-import { repeatPremium, repeatStars, updatePremiumState, updateStarsBuyState, updateStarsPrices } from './methods/state';
+import {
+  repeatPremium,
+  repeatStars,
+  updatePremiumState,
+  updateStarsBuyState,
+  updateStarsPrices,
+} from './methods/state';
 import type { CallCounter } from './stats';
 
 export const METHODS: Record<string, MethodHandler> = {
@@ -63,7 +75,9 @@ export function createApiHandler(sim: SimulatorContext, counter: CallCounter) {
       const hash = typeof req.query['hash'] === 'string' ? req.query['hash'] : undefined;
       const cfg = sim.config();
       if (!session || !sim.sessions.checkHash(session, hash)) {
-        sendJson(res, { error: session && !cfg.faults.sessionExpired ? cfg.faults.badHashText : FragmentErrors.accessDenied });
+        sendJson(res, {
+          error: session && !cfg.faults.sessionExpired ? cfg.faults.badHashText : FragmentErrors.accessDenied,
+        });
         return;
       }
       const auth = sim.sessions.auth(cookies);
@@ -81,7 +95,10 @@ export function createApiHandler(sim: SimulatorContext, counter: CallCounter) {
       try {
         result = await handler(call);
       } catch (err) {
-        res.status(500).type('application/json').send(phpJson({ error: 'Internal error', detail: err instanceof Error ? err.message : String(err) }));
+        res
+          .status(500)
+          .type('application/json')
+          .send(phpJson({ error: 'Internal error', detail: err instanceof Error ? err.message : String(err) }));
         return;
       }
       if (result === HANG) {

@@ -158,7 +158,9 @@ export function defaultConfig(): FragmentSimulatorConfig {
   };
 }
 
-type Patch<T> = { [K in keyof T]?: T[K] extends Array<unknown> ? T[K] : T[K] extends object ? Patch<T[K]> | undefined : T[K] };
+type Patch<T> = {
+  [K in keyof T]?: T[K] extends Array<unknown> ? T[K] : T[K] extends object ? Patch<T[K]> | undefined : T[K];
+};
 export type FragmentConfigPatch = Patch<FragmentSimulatorConfig>;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -197,7 +199,8 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
     if (typeof value !== 'string' || !decimal.test(value)) throw new Error(`${name} must be a decimal string`);
   }
   if (!/^\d+$/.test(config.jettonForwardNano)) throw new Error('jettonForwardNano must be an integer string');
-  if (!/^\d+(\.\d{1,6})?$/.test(config.tonRate) || /^0+(\.0*)?$/.test(config.tonRate)) throw new Error('tonRate must be positive with ≤ 6 decimals');
+  if (!/^\d+(\.\d{1,6})?$/.test(config.tonRate) || /^0+(\.0*)?$/.test(config.tonRate))
+    throw new Error('tonRate must be positive with ≤ 6 decimals');
   for (const [name, range] of [
     ['latency', config.latency],
     ['processingDelay', config.processingDelay],

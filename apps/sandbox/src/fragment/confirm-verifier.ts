@@ -74,10 +74,15 @@ export function verifyConfirmBoc(boc: string | undefined, order: Order, strict: 
   if (!parsed) return { ok: false, reason: 'boc does not decode' };
   const { root, external, messages } = parsed;
   if (!external || external.info.type !== 'external-in') {
-    if (!strict && root.hash().equals(order.message.payload.hash())) return { ok: true, externalHash: root.hash().toString('hex') };
-    return { ok: false, reason: strict ? 'boc is not an external-in message' : 'boc matches neither an external message nor the payload' };
+    if (!strict && root.hash().equals(order.message.payload.hash()))
+      return { ok: true, externalHash: root.hash().toString('hex') };
+    return {
+      ok: false,
+      reason: strict ? 'boc is not an external-in message' : 'boc matches neither an external message nor the payload',
+    };
   }
-  if (order.from && !external.info.dest.equals(order.from)) return { ok: false, reason: 'external message is not addressed to transaction.from' };
+  if (order.from && !external.info.dest.equals(order.from))
+    return { ok: false, reason: 'external message is not addressed to transaction.from' };
   if (messages.length === 0) return { ok: false, reason: 'no internal message in the external message' };
   let reason = 'no matching internal message';
   for (const msg of messages) {
@@ -109,7 +114,11 @@ function parseConfirmBoc(boc: string): ParsedConfirmBoc | undefined {
     } catch {
       external = undefined;
     }
-    parsed = { root, external, messages: external && external.info.type === 'external-in' ? findInternalMessages(external.body) : [] };
+    parsed = {
+      root,
+      external,
+      messages: external && external.info.type === 'external-in' ? findInternalMessages(external.body) : [],
+    };
   }
   recentlyParsed.set(boc, parsed);
   if (recentlyParsed.size > RECENT_LIMIT) recentlyParsed.delete(recentlyParsed.keys().next().value as string);

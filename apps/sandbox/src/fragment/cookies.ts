@@ -8,7 +8,10 @@ export function parseCookies(header: string | undefined): Record<string, string>
     const eq = part.indexOf('=');
     if (eq <= 0) continue;
     const name = part.slice(0, eq).trim();
-    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const raw = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     try {
       out[name] = decodeURIComponent(raw);
     } catch {
@@ -24,5 +27,8 @@ export function parseCookies(header: string | undefined): Record<string, string>
  */
 export function setCookie(res: Response, name: string, value: string, maxAgeSeconds = 30 * 24 * 3600): void {
   const expires = new Date(Date.now() + maxAgeSeconds * 1000).toUTCString();
-  res.append('Set-Cookie', `${name}=${value}; expires=${expires}; Max-Age=${maxAgeSeconds}; path=/; samesite=None; HttpOnly`);
+  res.append(
+    'Set-Cookie',
+    `${name}=${value}; expires=${expires}; Max-Age=${maxAgeSeconds}; path=/; samesite=None; HttpOnly`,
+  );
 }

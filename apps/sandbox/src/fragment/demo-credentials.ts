@@ -24,11 +24,19 @@ export function demoCredentials(seed: string): DemoCredentials {
  */
 export function demoFragmentCookies(seed: string, sessions = 1): string {
   const c = demoCredentials(seed);
-  const ssids = [c.ssid, ...Array.from({ length: sessions - 1 }, (_, i) => demoSsid(new SeededRandom(`${seed}:session:${i + 1}`)))];
-  return ssids.map((ssid) => `stel_ssid=${ssid}; stel_dt=0; stel_token=${c.stelToken}; stel_ton_token=${c.stelTonToken}`).join(' | ');
+  const ssids = [
+    c.ssid,
+    ...Array.from({ length: sessions - 1 }, (_, i) => demoSsid(new SeededRandom(`${seed}:session:${i + 1}`))),
+  ];
+  return ssids
+    .map((ssid) => `stel_ssid=${ssid}; stel_dt=0; stel_token=${c.stelToken}; stel_ton_token=${c.stelTonToken}`)
+    .join(' | ');
 }
 
 function demoSsid(r: SeededRandom): string {
-  const digits = BigInt('0x' + r.derive('demo:ssid-digits', 8).toString('hex')).toString().padStart(19, '0').slice(0, 19);
+  const digits = BigInt('0x' + r.derive('demo:ssid-digits', 8).toString('hex'))
+    .toString()
+    .padStart(19, '0')
+    .slice(0, 19);
   return `${r.derive('demo:ssid', 9).toString('hex')}_${digits}`;
 }

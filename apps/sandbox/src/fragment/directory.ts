@@ -22,7 +22,12 @@ export function defaultDirectory(): RecipientEntry[] {
     { username: 'bob', name: 'Bob Brown', kind: 'user', description: 'Ordinary user: Stars and Premium succeed.' },
     { username: 'carol', name: 'Carol Chen', kind: 'user', description: 'Ordinary user: Stars and Premium succeed.' },
     { username: 'dave', name: 'Dave Dias', kind: 'user', description: 'Ordinary user: Stars and Premium succeed.' },
-    { username: 'erin', name: "Erin O'Neil", kind: 'user', description: "Ordinary user whose name needs HTML escaping (O'Neil)." },
+    {
+      username: 'erin',
+      name: "Erin O'Neil",
+      kind: 'user',
+      description: "Ordinary user whose name needs HTML escaping (O'Neil).",
+    },
     {
       username: 'premium_pat',
       name: 'Pat Premium',
@@ -30,14 +35,25 @@ export function defaultDirectory(): RecipientEntry[] {
       hasPremium: true,
       description: 'Already has Premium: Premium search/init fail with "already subscribed"; Stars succeed.',
     },
-    { username: 'helper_bot', name: 'Helper Bot', kind: 'bot', description: 'A bot: "Please enter a username assigned to a user."' },
-    { username: 'news_channel', name: 'News Channel', kind: 'channel', description: 'A channel: "Please enter a username assigned to a user."' },
+    {
+      username: 'helper_bot',
+      name: 'Helper Bot',
+      kind: 'bot',
+      description: 'A bot: "Please enter a username assigned to a user."',
+    },
+    {
+      username: 'news_channel',
+      name: 'News Channel',
+      kind: 'channel',
+      description: 'A channel: "Please enter a username assigned to a user."',
+    },
     {
       username: 'frozen_fay',
       name: 'Fay Frost',
       kind: 'user',
       starsBlocked: true,
-      description: 'Cannot receive Stars now ("You can\'t gift Telegram Stars to this account at this moment."); Premium succeeds.',
+      description:
+        'Cannot receive Stars now ("You can\'t gift Telegram Stars to this account at this moment."); Premium succeeds.',
     },
   ];
 }

@@ -9,7 +9,8 @@ export const FragmentErrors = {
   badRequest: 'Bad request',
   unknownMethod: 'Unknown method',
   // Texts below were never captured from Fragment (reference §16); the simulator's choice.
-  invalidQuantity: (min: number, max: number) => `Please enter a number of Stars between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}.`,
+  invalidQuantity: (min: number, max: number) =>
+    `Please enter a number of Stars between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}.`,
   invalidMonths: 'Please choose a subscription period.',
   requestNotFound: 'Request not found. Please try again.',
   requestExpired: 'This request has expired. Please try again.',

@@ -57,7 +57,8 @@ export class FaultInjector {
   }
 
   private draw(f: MethodFaults): FaultAction {
-    const hit = (rate: number | undefined) => rate !== undefined && rate > 0 && (rate >= 1 || this.random.float() < rate);
+    const hit = (rate: number | undefined) =>
+      rate !== undefined && rate > 0 && (rate >= 1 || this.random.float() < rate);
     if (hit(f.timeoutRate)) return { kind: 'timeout' };
     if (hit(f.cloudflareRate)) return { kind: 'cloudflare' };
     if (hit(f.rateLimitRate)) return { kind: 'rate_limit', retryAfterSeconds: f.retryAfterSeconds ?? 2 };
@@ -85,16 +86,32 @@ export class FaultInjector {
         this.hang(res);
         return true;
       case 'cloudflare':
-        res.status(403).set({ 'Content-Type': 'text/html; charset=UTF-8', 'cf-mitigated': 'challenge', Server: 'cloudflare' }).send(CLOUDFLARE_HTML);
+        res
+          .status(403)
+          .set({ 'Content-Type': 'text/html; charset=UTF-8', 'cf-mitigated': 'challenge', Server: 'cloudflare' })
+          .send(CLOUDFLARE_HTML);
         return true;
       case 'rate_limit':
-        res.status(429).set({ 'Retry-After': String(action.retryAfterSeconds), 'Content-Type': 'text/html; charset=UTF-8' }).send('<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center><hr><center>nginx</center></body></html>');
+        res
+          .status(429)
+          .set({ 'Retry-After': String(action.retryAfterSeconds), 'Content-Type': 'text/html; charset=UTF-8' })
+          .send(
+            '<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center><hr><center>nginx</center></body></html>',
+          );
         return true;
       case 'server_error':
-        res.status(action.status).set('Content-Type', 'text/html; charset=UTF-8').send(`<html><head><title>${action.status} Bad Gateway</title></head><body><center><h1>${action.status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`);
+        res
+          .status(action.status)
+          .set('Content-Type', 'text/html; charset=UTF-8')
+          .send(
+            `<html><head><title>${action.status} Bad Gateway</title></head><body><center><h1>${action.status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`,
+          );
         return true;
       case 'error':
-        res.status(200).type('application/json').send(phpJson({ error: action.text }));
+        res
+          .status(200)
+          .type('application/json')
+          .send(phpJson({ error: action.text }));
         return true;
     }
   }

@@ -2,7 +2,15 @@ export { createFragmentSimulator } from './simulator';
 export type { FragmentSimulator, FragmentSimulatorOptions, FragmentStats } from './simulator';
 export type { FragmentChainView } from './chain-view';
 export { defaultConfig, defaultFaults } from './config';
-export type { ConfirmFaultMode, DoneFaultMode, FragmentConfigPatch, FragmentFaults, FragmentSimulatorConfig, MethodFaults, MsRange } from './config';
+export type {
+  ConfirmFaultMode,
+  DoneFaultMode,
+  FragmentConfigPatch,
+  FragmentFaults,
+  FragmentSimulatorConfig,
+  MethodFaults,
+  MsRange,
+} from './config';
 export { RecipientDirectory, defaultDirectory } from './directory';
 export type { RecipientEntry, RecipientKind } from './directory';
 export { demoCredentials, demoFragmentCookies } from './demo-credentials';

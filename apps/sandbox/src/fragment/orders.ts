@@ -183,7 +183,9 @@ export class OrderBook {
       const faults = this.config().faults;
       if (faults.done === 'never') return;
       const delay: MsRange =
-        faults.done === 'slow' ? { minMs: this.config().slowDoneDelayMs, maxMs: this.config().slowDoneDelayMs } : this.config().doneDelay;
+        faults.done === 'slow'
+          ? { minMs: this.config().slowDoneDelayMs, maxMs: this.config().slowDoneDelayMs }
+          : this.config().doneDelay;
       this.after(delay, () => this.deliver(order));
     });
   }

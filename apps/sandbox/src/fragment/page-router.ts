@@ -47,7 +47,9 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
       },
       lv: session.flows[product].lv,
       dh: dataHash(session, product, rate),
-      ...(historyPage ? { history: sim.orders.deliveredFor(cookies['stel_token'] ?? '', product, req.query['sort'] === 'asc') } : {}),
+      ...(historyPage
+        ? { history: sim.orders.deliveredFor(cookies['stel_token'] ?? '', product, req.query['sort'] === 'asc') }
+        : {}),
     };
     res.set('Cache-Control', 'no-store');
     if (isAjax(req)) {

@@ -5,7 +5,13 @@ import type { Product } from './sessions';
 
 export type PageKind = 'home' | 'stars' | 'premium' | 'starsHistory' | 'premiumHistory';
 
-export const PAGE_PATHS: Record<PageKind, string> = { home: '/', stars: '/stars/buy', premium: '/premium/gift', starsHistory: '/stars/history', premiumHistory: '/premium/history' };
+export const PAGE_PATHS: Record<PageKind, string> = {
+  home: '/',
+  stars: '/stars/buy',
+  premium: '/premium/gift',
+  starsHistory: '/stars/history',
+  premiumHistory: '/premium/history',
+};
 const TITLES: Record<PageKind, string> = {
   home: 'Fragment',
   stars: 'Buy Telegram Stars',
@@ -15,7 +21,9 @@ const TITLES: Record<PageKind, string> = {
 };
 
 /** Stars packages listed on /stars/buy (input[name="stars"]). */
-export const STARS_PACKAGES = [50, 75, 100, 150, 250, 350, 500, 750, 1000, 1500, 2500, 5000, 10000, 25000, 50000, 100000, 150000, 500000, 1000000];
+export const STARS_PACKAGES = [
+  50, 75, 100, 150, 250, 350, 500, 750, 1000, 1500, 2500, 5000, 10000, 25000, 50000, 100000, 150000, 500000, 1000000,
+];
 
 export interface PageContext {
   kind: PageKind;
@@ -89,11 +97,19 @@ function productForm(kind: 'stars' | 'premium', ctx: PageContext): string {
 
 const LOGGED_OUT_MAIN = `<section class="tm-section tm-main-login"><div class="tm-login-text">Log in to continue</div><button class="btn btn-primary login-link js-login-btn">Log in</button><button class="btn btn-primary ton-auth-link js-ton-auth-btn">Connect TON</button></section>`;
 
-const PAGE_NAMES: Record<PageKind, string> = { home: 'Main', stars: 'StarsBuy', premium: 'PremiumGift', starsHistory: 'StarsHistory', premiumHistory: 'PremiumHistory' };
+const PAGE_NAMES: Record<PageKind, string> = {
+  home: 'Main',
+  stars: 'StarsBuy',
+  premium: 'PremiumGift',
+  starsHistory: 'StarsHistory',
+  premiumHistory: 'PremiumHistory',
+};
 
 /** "50 Telegram Stars", "Telegram Premium for 1 year": the order's title as Fragment words it. */
 export function orderTitle(order: Order): string {
-  return order.product === 'stars' ? `${order.quantity.toLocaleString('en-US')} Telegram Stars` : `Telegram Premium for ${order.quantity === 12 ? '1 year' : `${order.quantity} months`}`;
+  return order.product === 'stars'
+    ? `${order.quantity.toLocaleString('en-US')} Telegram Stars`
+    : `Telegram Premium for ${order.quantity === 12 ? '1 year' : `${order.quantity} months`}`;
 }
 
 /** The history table: one row per delivered order (title, recipient, price, when delivered). */
@@ -101,7 +117,10 @@ export function historyTable(orders: Order[]): string {
   const rows = orders
     .map((o) => {
       const at = new Date(o.statusAt).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-      const price = o.paymentMethod === 'ton' ? tonValueHtml(o.amountText) : `<div class="tm-value icon-before icon-usdt">${escapeHtml(o.amountText)}</div>`;
+      const price =
+        o.paymentMethod === 'ton'
+          ? tonValueHtml(o.amountText)
+          : `<div class="tm-value icon-before icon-usdt">${escapeHtml(o.amountText)}</div>`;
       return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="tm-history-title">${escapeHtml(orderTitle(o))}</div><div class="tm-history-recipient">to <span class="tm-inline-nowrap">@${escapeHtml(o.username)}</span></div></div></td><td><div class="table-cell">${price}</div></td><td><div class="table-cell"><time datetime="${at}" class="short">${escapeHtml(at.slice(0, 16).replace('T', ' '))}</time></div></td></tr>`;
     })
     .join('');
@@ -117,11 +136,13 @@ export function renderPage(ctx: PageContext): RenderedPage {
   const loggedOut = ctx.hash === undefined;
   let main: string;
   if (loggedOut) main = LOGGED_OUT_MAIN;
-  else if (ctx.kind === 'home') main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
+  else if (ctx.kind === 'home')
+    main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
   else if (ctx.kind === 'stars' || ctx.kind === 'premium') main = productForm(ctx.kind, ctx);
   else main = historySection(TITLES[ctx.kind], ctx.history ?? []);
   const state: Record<string, unknown> = { tonRate: '__TON_RATE__' };
-  if (ctx.kind === 'stars' || ctx.kind === 'premium') Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
+  if (ctx.kind === 'stars' || ctx.kind === 'premium')
+    Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
   const pageName = PAGE_NAMES[ctx.kind];
   const script = `${pageName}.init(${injectRate(phpJson(state), ctx.rateText)});`;
   return { title: TITLES[ctx.kind], main, script, state };

@@ -75,14 +75,27 @@ export class PaymentWatcher {
     if (notification) {
       const legit = await this.jettonWalletOf(receiver);
       if (!src.equals(legit)) {
-        this.observed.push({ txHash, receiver: receiver.toRawString(), kind: 'usdt_ton', outcome: 'ignored', reason: 'notification not from the receiver\'s USDT jetton wallet' });
+        this.observed.push({
+          txHash,
+          receiver: receiver.toRawString(),
+          kind: 'usdt_ton',
+          outcome: 'ignored',
+          reason: "notification not from the receiver's USDT jetton wallet",
+        });
         return;
       }
       const text = readComment(notification.forwardPayload);
       const ref = text !== undefined ? extractRef(text) : undefined;
       const order = ref ? this.orders.getByRef(ref, false) : undefined;
       if (!order) {
-        this.observed.push({ txHash, receiver: receiver.toRawString(), kind: 'usdt_ton', ref, outcome: 'ignored', reason: 'no order with this Ref' });
+        this.observed.push({
+          txHash,
+          receiver: receiver.toRawString(),
+          kind: 'usdt_ton',
+          ref,
+          outcome: 'ignored',
+          reason: 'no order with this Ref',
+        });
         return;
       }
       const why =
@@ -104,7 +117,14 @@ export class PaymentWatcher {
     const ref = text !== undefined ? extractRef(text) : undefined;
     const order = ref ? this.orders.getByRef(ref, false) : undefined;
     if (!order) {
-      this.observed.push({ txHash, receiver: receiver.toRawString(), kind: 'ton', ref, outcome: 'ignored', reason: 'no order with this Ref' });
+      this.observed.push({
+        txHash,
+        receiver: receiver.toRawString(),
+        kind: 'ton',
+        ref,
+        outcome: 'ignored',
+        reason: 'no order with this Ref',
+      });
       return;
     }
     const value = msg.info.value.coins;
@@ -121,9 +141,16 @@ export class PaymentWatcher {
     this.settle(order, tx, txHash, 'ton', why);
   }
 
-  private settle(order: Order, tx: Transaction, txHash: string, kind: 'ton' | 'usdt_ton', why: string | undefined): void {
+  private settle(
+    order: Order,
+    tx: Transaction,
+    txHash: string,
+    kind: 'ton' | 'usdt_ton',
+    why: string | undefined,
+  ): void {
     const receiver = order.receiver.toRawString();
-    if (why === undefined && order.status === 'pending' && !order.payment && tx.now > order.expiresAt) why = 'paid after validUntil';
+    if (why === undefined && order.status === 'pending' && !order.payment && tx.now > order.expiresAt)
+      why = 'paid after validUntil';
     if (why === undefined) {
       this.orders.recordPayment(order, txHash);
       this.observed.push({ txHash, receiver, kind, ref: order.ref, outcome: 'matched' });

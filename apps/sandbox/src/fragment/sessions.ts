@@ -54,7 +54,10 @@ export class SessionStore {
 
   /** A fresh `stel_ssid` in Fragment's shape: hex, `_`, digits. */
   newSsid(): string {
-    const digits = BigInt('0x' + this.random.hex(8, 'ssid-digits')).toString().padStart(19, '0').slice(0, 19);
+    const digits = BigInt('0x' + this.random.hex(8, 'ssid-digits'))
+      .toString()
+      .padStart(19, '0')
+      .slice(0, 19);
     return `${this.random.hex(9, 'ssid')}_${digits}`;
   }
 

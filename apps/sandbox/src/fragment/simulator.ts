@@ -3,7 +3,13 @@ import express, { type Request, type Response, type Router } from 'express';
 import { createAdminRouter } from './admin-router';
 import { createApiHandler } from './api-router';
 import type { FragmentChainView } from './chain-view';
-import { defaultConfig, type FragmentConfigPatch, type FragmentSimulatorConfig, mergeInto, validateConfig } from './config';
+import {
+  defaultConfig,
+  type FragmentConfigPatch,
+  type FragmentSimulatorConfig,
+  mergeInto,
+  validateConfig,
+} from './config';
 import { demoCredentials } from './demo-credentials';
 import { RecipientDirectory } from './directory';
 import { FaultInjector } from './faults';
@@ -57,8 +63,10 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   let config: FragmentSimulatorConfig = defaultConfig();
   config.acceptedStelTokens = [demo.stelToken];
   config.acceptedTonTokens = { [demo.stelTonToken]: '' };
-  if (options.config) mergeInto(config as unknown as Record<string, unknown>, options.config as Record<string, unknown>);
-  if (config.demoWallet && config.acceptedTonTokens[demo.stelTonToken] === '') config.acceptedTonTokens[demo.stelTonToken] = config.demoWallet;
+  if (options.config)
+    mergeInto(config as unknown as Record<string, unknown>, options.config as Record<string, unknown>);
+  if (config.demoWallet && config.acceptedTonTokens[demo.stelTonToken] === '')
+    config.acceptedTonTokens[demo.stelTonToken] = config.demoWallet;
   validateConfig(config);
   const directory = new RecipientDirectory(config.directory);
   delete config.directory;
@@ -69,7 +77,18 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   const prices = new PriceBook(getConfig, clock, random);
   const orders = new OrderBook(getConfig, clock, () => options.chain.now(), random);
   const faults = new FaultInjector(getConfig, random);
-  const sim: SimulatorContext = { config: getConfig, clock, chain: options.chain, random, sessions, directory, prices, orders, faults, receivers };
+  const sim: SimulatorContext = {
+    config: getConfig,
+    clock,
+    chain: options.chain,
+    random,
+    sessions,
+    directory,
+    prices,
+    orders,
+    faults,
+    receivers,
+  };
 
   // The flow's `lv` changes whenever its current order changes status.
   orders.onChange((order) => {
@@ -95,7 +114,10 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
     else next();
   });
 
-  const stats = (): FragmentStats => ({ calls: counter.snapshot(), deliveredOrders: orders.delivered.map((d) => ({ ...d })) });
+  const stats = (): FragmentStats => ({
+    calls: counter.snapshot(),
+    deliveredOrders: orders.delivered.map((d) => ({ ...d })),
+  });
   const configure = (patch: FragmentConfigPatch) => {
     const next = structuredClone(config);
     mergeInto(next as unknown as Record<string, unknown>, patch as Record<string, unknown>);

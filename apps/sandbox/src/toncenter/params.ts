@@ -25,7 +25,11 @@ export function parseHash(value: unknown, name = 'hash'): Buffer {
   return buf;
 }
 
-export function optionalInt(value: unknown, name: string, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number | undefined {
+export function optionalInt(
+  value: unknown,
+  name: string,
+  { min = 0, max = Number.MAX_SAFE_INTEGER } = {},
+): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : Number(String(value));
   if (!Number.isInteger(n) || n < min || n > max) throw badRequest(`${name} must be an integer in ${min}..${max}`);
@@ -53,7 +57,10 @@ export function parseBocCell(value: unknown, name: string): Cell {
 /** Query values that may repeat (`?address=a&address=b`) or be comma separated (`?address=a,b`). */
 export function listParam(value: unknown): string[] {
   const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return items.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+  return items
+    .flatMap((v) => String(v).split(','))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 export const b64 = (buf: Buffer): string => buf.toString('base64');

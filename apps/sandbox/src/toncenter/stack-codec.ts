@@ -15,7 +15,12 @@ function parseNum(value: unknown): bigint {
 }
 
 function parseCellB64(value: unknown): Cell {
-  const text = typeof value === 'string' ? value : typeof value === 'object' && value && 'bytes' in value ? String((value as { bytes: unknown }).bytes) : '';
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'object' && value && 'bytes' in value
+        ? String((value as { bytes: unknown }).bytes)
+        : '';
   try {
     const [cell] = Cell.fromBoc(Buffer.from(text, 'base64'));
     if (cell) return cell;
@@ -33,7 +38,8 @@ export function parseV2Stack(stack: unknown): TupleItem[] {
   const list = typeof stack === 'string' ? (JSON.parse(stack) as unknown) : stack;
   if (!Array.isArray(list)) throw badRequest('stack must be an array');
   return list.map((entry): TupleItem => {
-    if (!Array.isArray(entry) || typeof entry[0] !== 'string') throw badRequest('stack entries must be [type, value] pairs');
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string')
+      throw badRequest('stack entries must be [type, value] pairs');
     const [type, value] = entry as [string, unknown];
     switch (type) {
       case 'num':
@@ -60,12 +66,21 @@ export function parseV2Stack(stack: unknown): TupleItem[] {
 function v2TlEntry(item: TupleItem): Record<string, unknown> {
   switch (item.type) {
     case 'int':
-      return { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: item.value.toString() } };
+      return {
+        '@type': 'tvm.stackEntryNumber',
+        number: { '@type': 'tvm.numberDecimal', number: item.value.toString() },
+      };
     case 'cell':
-      return { '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes: item.cell.toBoc().toString('base64') } };
+      return {
+        '@type': 'tvm.stackEntryCell',
+        cell: { '@type': 'tvm.cell', bytes: item.cell.toBoc().toString('base64') },
+      };
     case 'slice':
     case 'builder':
-      return { '@type': 'tvm.stackEntrySlice', slice: { '@type': 'tvm.slice', bytes: item.cell.toBoc().toString('base64') } };
+      return {
+        '@type': 'tvm.stackEntrySlice',
+        slice: { '@type': 'tvm.slice', bytes: item.cell.toBoc().toString('base64') },
+      };
     case 'tuple':
       return { '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: item.items.map(v2TlEntry) } };
     case 'null':
@@ -83,7 +98,13 @@ export function formatV2Stack(stack: TupleItem[]): unknown[] {
       case 'cell':
       case 'slice':
       case 'builder':
-        return ['cell', { bytes: item.cell.toBoc().toString('base64'), object: { data: { b64: '', len: item.cell.bits.length }, refs: [] } }];
+        return [
+          'cell',
+          {
+            bytes: item.cell.toBoc().toString('base64'),
+            object: { data: { b64: '', len: item.cell.bits.length }, refs: [] },
+          },
+        ];
       case 'tuple':
         return ['tuple', { '@type': 'tvm.tuple', elements: item.items.map(v2TlEntry) }];
       case 'null':
@@ -137,4 +158,3 @@ export function formatV3Stack(stack: TupleItem[]): unknown[] {
     }
   });
 }
-

@@ -31,8 +31,14 @@ export function toToncenterError(err: unknown): ToncenterError {
 export function toncenterErrorHandler(version: 'v2' | 'v3'): ErrorRequestHandler {
   return (err, _req, res, _next) => {
     // express.json() parse failures carry a status.
-    const status = typeof (err as { status?: unknown }).status === 'number' && (err as { type?: string }).type === 'entity.parse.failed' ? 400 : undefined;
+    const status =
+      typeof (err as { status?: unknown }).status === 'number' &&
+      (err as { type?: string }).type === 'entity.parse.failed'
+        ? 400
+        : undefined;
     const e = status ? new ToncenterError(400, 'request body is not valid JSON') : toToncenterError(err);
-    res.status(e.status).json(version === 'v2' ? { ok: false, error: e.message, code: e.status } : { error: e.message, code: e.status });
+    res
+      .status(e.status)
+      .json(version === 'v2' ? { ok: false, error: e.message, code: e.status } : { error: e.message, code: e.status });
   };
 }

@@ -1,4 +1,14 @@
-import { Address, beginCell, Cell, loadTransaction, storeStateInit, type AccountStatus as CoreAccountStatus, type Message, type StateInit, type Transaction } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  loadTransaction,
+  storeStateInit,
+  type AccountStatus as CoreAccountStatus,
+  type Message,
+  type StateInit,
+  type Transaction,
+} from '@ton/core';
 import { transactionMessageCells } from '../chain/message-hash';
 import type { IndexedTransaction } from '../chain/transaction-index';
 
@@ -171,7 +181,12 @@ function v3Description(tx: Transaction): Record<string, unknown> {
     destroyed: d.destroyed,
     credit_first: d.creditFirst,
     ...(d.storagePhase
-      ? { storage_ph: { storage_fees_collected: d.storagePhase.storageFeesCollected.toString(), status_change: d.storagePhase.statusChange } }
+      ? {
+          storage_ph: {
+            storage_fees_collected: d.storagePhase.storageFeesCollected.toString(),
+            status_change: d.storagePhase.statusChange,
+          },
+        }
       : {}),
     ...(d.creditPhase ? { credit_ph: { credit: d.creditPhase.credit.coins.toString() } } : {}),
     compute_ph: compute,
@@ -182,8 +197,12 @@ function v3Description(tx: Transaction): Record<string, unknown> {
             valid: ap.valid,
             no_funds: ap.noFunds,
             status_change: ap.statusChange,
-            ...(ap.totalFwdFees !== undefined && ap.totalFwdFees !== null ? { total_fwd_fees: ap.totalFwdFees.toString() } : {}),
-            ...(ap.totalActionFees !== undefined && ap.totalActionFees !== null ? { total_action_fees: ap.totalActionFees.toString() } : {}),
+            ...(ap.totalFwdFees !== undefined && ap.totalFwdFees !== null
+              ? { total_fwd_fees: ap.totalFwdFees.toString() }
+              : {}),
+            ...(ap.totalActionFees !== undefined && ap.totalActionFees !== null
+              ? { total_action_fees: ap.totalActionFees.toString() }
+              : {}),
             result_code: ap.resultCode,
             ...(ap.resultArg !== undefined && ap.resultArg !== null ? { result_arg: ap.resultArg } : {}),
             tot_actions: ap.totalActions,
@@ -218,16 +237,35 @@ export function v3Transaction(d: DecodedTransaction): Record<string, unknown> {
     total_fees_extra_currencies: {},
     description: v3Description(tx),
     block_ref: { workchain: account.workChain, shard: '8000000000000000', seqno: entry.block },
-    in_msg: d.inMsg ? v3Message(d.inMsg, entry.inMsgHashNorm ? Buffer.from(entry.inMsgHashNorm, 'hex').toString('base64') : null) : null,
+    in_msg: d.inMsg
+      ? v3Message(d.inMsg, entry.inMsgHashNorm ? Buffer.from(entry.inMsgHashNorm, 'hex').toString('base64') : null)
+      : null,
     out_msgs: d.outMsgs.map((m) => v3Message(m, null)),
-    account_state_before: { hash: tx.stateUpdate.oldHash.toString('base64'), balance: null, account_status: v3Status(tx.oldStatus), frozen_hash: null, data_hash: null, code_hash: null },
-    account_state_after: { hash: tx.stateUpdate.newHash.toString('base64'), balance: null, account_status: v3Status(tx.endStatus), frozen_hash: null, data_hash: null, code_hash: null },
+    account_state_before: {
+      hash: tx.stateUpdate.oldHash.toString('base64'),
+      balance: null,
+      account_status: v3Status(tx.oldStatus),
+      frozen_hash: null,
+      data_hash: null,
+      code_hash: null,
+    },
+    account_state_after: {
+      hash: tx.stateUpdate.newHash.toString('base64'),
+      balance: null,
+      account_status: v3Status(tx.endStatus),
+      frozen_hash: null,
+      data_hash: null,
+      code_hash: null,
+    },
     emulated: false,
   };
 }
 
 /** v3 address_book for every address appearing in `addresses`. */
-export function addressBook(addresses: Iterable<Address>, isWalletLike: (a: Address) => boolean = () => false): Record<string, { user_friendly: string; domain: null }> {
+export function addressBook(
+  addresses: Iterable<Address>,
+  isWalletLike: (a: Address) => boolean = () => false,
+): Record<string, { user_friendly: string; domain: null }> {
   const book: Record<string, { user_friendly: string; domain: null }> = {};
   for (const a of addresses) {
     book[rawUpper(a)] = { user_friendly: a.toString({ bounceable: !isWalletLike(a), urlSafe: true }), domain: null };

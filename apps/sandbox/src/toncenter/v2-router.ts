@@ -11,14 +11,22 @@ import { detectWallet, V2_WALLET_TYPE } from './wallet-detect';
 type Handler = (params: Params) => Promise<unknown>;
 
 const ZERO_HASH = Buffer.alloc(32).toString('base64');
-const v2State = (s: AccountSnapshot['status']): string => (s === 'active' ? 'active' : s === 'frozen' ? 'frozen' : 'uninitialized');
+const v2State = (s: AccountSnapshot['status']): string =>
+  s === 'active' ? 'active' : s === 'frozen' ? 'frozen' : 'uninitialized';
 
 /** toncenter v2 (ton-http-api) subset over the local chain. */
 export function createV2Handlers(chain: LocalChain): Record<string, Handler> {
   const blockId = () => {
     const seqno = chain.lastBlockSeqno;
     const h = createHash('sha256').update(`sandbox-mc-${seqno}`).digest('base64');
-    return { '@type': 'ton.blockIdExt', workchain: -1, shard: '-9223372036854775808', seqno, root_hash: h, file_hash: h };
+    return {
+      '@type': 'ton.blockIdExt',
+      workchain: -1,
+      shard: '-9223372036854775808',
+      seqno,
+      root_hash: h,
+      file_hash: h,
+    };
   };
   const lastTxId = (acc: AccountSnapshot) => ({
     '@type': 'internal.transactionId',
@@ -122,7 +130,13 @@ export function createV2Handlers(chain: LocalChain): Record<string, Handler> {
       });
       return {
         '@type': 'query.fees',
-        source_fees: { '@type': 'fees', in_fwd_fee: Number(fees.inFwdFee), storage_fee: Number(fees.storageFee), gas_fee: Number(fees.gasFee), fwd_fee: Number(fees.fwdFee) },
+        source_fees: {
+          '@type': 'fees',
+          in_fwd_fee: Number(fees.inFwdFee),
+          storage_fee: Number(fees.storageFee),
+          gas_fee: Number(fees.gasFee),
+          fwd_fee: Number(fees.fwdFee),
+        },
         destination_fees: [],
       };
     },
@@ -149,7 +163,8 @@ export function createV2Router(chain: LocalChain): express.Router {
     const body = (req.body ?? {}) as { id?: unknown; jsonrpc?: unknown; method?: unknown; params?: unknown };
     const id = body.id ?? null;
     const jsonrpc = '2.0';
-    const handler = typeof body.method === 'string' && Object.hasOwn(handlers, body.method) ? handlers[body.method] : undefined;
+    const handler =
+      typeof body.method === 'string' && Object.hasOwn(handlers, body.method) ? handlers[body.method] : undefined;
     if (!handler) {
       res.status(422).json({ ok: false, error: `unknown method ${String(body.method)}`, code: 422, jsonrpc, id });
       return;
@@ -172,10 +187,11 @@ export function createV2Router(chain: LocalChain): express.Router {
       }
     };
     router.get(`/${name}`, (req, res, next) => run(req.query as Params, res, next));
-    router.post(`/${name}`, (req, res, next) => run({ ...(req.query as Params), ...((req.body ?? {}) as Params) }, res, next));
+    router.post(`/${name}`, (req, res, next) =>
+      run({ ...(req.query as Params), ...((req.body ?? {}) as Params) }, res, next),
+    );
   }
   router.use((_req, _res, next) => next(new ToncenterError(404, 'Not Found')));
   router.use(toncenterErrorHandler('v2'));
   return router;
 }
-

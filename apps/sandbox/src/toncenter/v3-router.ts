@@ -11,7 +11,8 @@ import { detectWallet, V3_WALLET_TYPE } from './wallet-detect';
 const MAX_ADDRESSES = 1000;
 
 /** Wallets (and not-yet-deployed accounts) print non-bounceable in the address book, as toncenter does. */
-const walletLike = (acc: AccountSnapshot): boolean => acc.status !== 'active' || detectWallet(acc.code, acc.data) !== null;
+const walletLike = (acc: AccountSnapshot): boolean =>
+  acc.status !== 'active' || detectWallet(acc.code, acc.data) !== null;
 
 /** toncenter v3 (ton-indexer) subset over the local chain. */
 export function createV3Router(chain: LocalChain): express.Router {
@@ -34,8 +35,12 @@ export function createV3Router(chain: LocalChain): express.Router {
     const decoded = entries.map(decodeTransaction);
     const addrs = decoded.flatMap(transactionAddresses);
     const kinds = new Map<string, boolean>();
-    for (const a of addrs) if (!kinds.has(a.toRawString())) kinds.set(a.toRawString(), walletLike(await chain.getAccount(a)));
-    return { transactions: decoded.map(v3Transaction), address_book: addressBook(addrs, (a) => kinds.get(a.toRawString()) ?? false) };
+    for (const a of addrs)
+      if (!kinds.has(a.toRawString())) kinds.set(a.toRawString(), walletLike(await chain.getAccount(a)));
+    return {
+      transactions: decoded.map(v3Transaction),
+      address_book: addressBook(addrs, (a) => kinds.get(a.toRawString()) ?? false),
+    };
   };
 
   router.get(
@@ -49,7 +54,14 @@ export function createV3Router(chain: LocalChain): express.Router {
           return {
             address: rawUpper(acc.address),
             is_wallet: w !== null,
-            ...(w ? { wallet_type: V3_WALLET_TYPE[w.kind], seqno: w.seqno, wallet_id: w.walletId, is_signature_allowed: w.isSignatureAllowed } : {}),
+            ...(w
+              ? {
+                  wallet_type: V3_WALLET_TYPE[w.kind],
+                  seqno: w.seqno,
+                  wallet_id: w.walletId,
+                  is_signature_allowed: w.isSignatureAllowed,
+                }
+              : {}),
             balance: acc.balance.toString(),
             status: acc.status,
             ...(acc.code ? { code_hash: b64(acc.code.hash()) } : {}),
@@ -102,7 +114,9 @@ export function createV3Router(chain: LocalChain): express.Router {
       }
       if (q['msg_hash'] !== undefined) {
         const h = parseHash(q['msg_hash'], 'msg_hash');
-        const found = [chain.transactionIndex.byInboundMessage(h), chain.transactionIndex.byOutboundMessage(h)].filter((e): e is IndexedTransaction => !!e);
+        const found = [chain.transactionIndex.byInboundMessage(h), chain.transactionIndex.byOutboundMessage(h)].filter(
+          (e): e is IndexedTransaction => !!e,
+        );
         return txResponse([...new Set(found)]);
       }
       const accounts = listParam(q['account']);
@@ -127,7 +141,8 @@ export function createV3Router(chain: LocalChain): express.Router {
       const q = req.query as Params;
       const hash = parseHash(q['msg_hash'], 'msg_hash');
       const direction = q['direction'] === undefined ? undefined : String(q['direction']);
-      if (direction !== undefined && direction !== 'in' && direction !== 'out') throw badRequest('direction must be in or out');
+      if (direction !== undefined && direction !== 'in' && direction !== 'out')
+        throw badRequest('direction must be in or out');
       const found: IndexedTransaction[] = [];
       if (direction !== 'out') {
         const e = chain.transactionIndex.byInboundMessage(hash);
@@ -151,7 +166,8 @@ export function createV3Router(chain: LocalChain): express.Router {
       if (owners.length === 0 && direct.length === 0) throw badRequest('owner_address or address is required');
       const masters = jettons.length > 0 ? jettons : [chain.usdtMaster];
       const candidates: Address[] = [...direct];
-      for (const owner of owners) for (const master of masters) candidates.push(await chain.getJettonWalletAddress(owner, master));
+      for (const owner of owners)
+        for (const master of masters) candidates.push(await chain.getJettonWalletAddress(owner, master));
       const wallets = [];
       const seen = new Set<string>();
       for (const jw of candidates) {
@@ -175,7 +191,11 @@ export function createV3Router(chain: LocalChain): express.Router {
       const offset = optionalInt(q['offset'], 'offset') ?? 0;
       const page = wallets.slice(offset, offset + limit);
       const book = page.flatMap((w) => [parseAddress(w.address), parseAddress(w.owner), parseAddress(w.jetton)]);
-      return { jetton_wallets: page, address_book: addressBook(book, (a) => page.some((w) => w.owner === rawUpper(a))), metadata: {} };
+      return {
+        jetton_wallets: page,
+        address_book: addressBook(book, (a) => page.some((w) => w.owner === rawUpper(a))),
+        metadata: {},
+      };
     }),
   );
 

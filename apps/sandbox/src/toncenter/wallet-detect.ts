@@ -20,9 +20,17 @@ export interface WalletInfo {
 }
 
 /** v2 getWalletInformation spelling. */
-export const V2_WALLET_TYPE: Record<KnownWallet, string> = { v3r2: 'wallet v3 r2', v4r2: 'wallet v4 r2', v5r1: 'wallet v5 r1' };
+export const V2_WALLET_TYPE: Record<KnownWallet, string> = {
+  v3r2: 'wallet v3 r2',
+  v4r2: 'wallet v4 r2',
+  v5r1: 'wallet v5 r1',
+};
 /** v3 walletStates spelling (ton-indexer interface names). */
-export const V3_WALLET_TYPE: Record<KnownWallet, string> = { v3r2: 'wallet_v3r2', v4r2: 'wallet_v4r2', v5r1: 'wallet_v5r1' };
+export const V3_WALLET_TYPE: Record<KnownWallet, string> = {
+  v3r2: 'wallet_v3r2',
+  v4r2: 'wallet_v4r2',
+  v5r1: 'wallet_v5r1',
+};
 
 export function detectWallet(code: Cell | null, data: Cell | null): WalletInfo | null {
   if (!code || !data) return null;

@@ -8,8 +8,16 @@ import type { Order } from '../../src/fragment/orders';
 async function batchedExternal(count: number, own: { to: Address; value: bigint; body: ReturnType<typeof beginCell> }) {
   const keys = await mnemonicToPrivateKey(await mnemonicNew());
   const wallet = WalletContractV5R1.create({ publicKey: keys.publicKey, workchain: 0 });
-  const others = Array.from({ length: count - 1 }, (_, i) => internal({ to: wallet.address, value: BigInt(i + 1), bounce: false, body: `other ${i}` }));
-  const body = wallet.createTransfer({ seqno: 1, secretKey: keys.secretKey, messages: [...others, internal({ to: own.to, value: own.value, bounce: false, body: own.body.endCell() })], sendMode: SendMode.PAY_GAS_SEPARATELY, timeout: 2_000_000_000 });
+  const others = Array.from({ length: count - 1 }, (_, i) =>
+    internal({ to: wallet.address, value: BigInt(i + 1), bounce: false, body: `other ${i}` }),
+  );
+  const body = wallet.createTransfer({
+    seqno: 1,
+    secretKey: keys.secretKey,
+    messages: [...others, internal({ to: own.to, value: own.value, bounce: false, body: own.body.endCell() })],
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    timeout: 2_000_000_000,
+  });
   const message = external({ to: wallet.address, body });
   return { wallet, boc: beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64') };
 }
@@ -19,7 +27,10 @@ describe('confirmReq verification of batched externals', () => {
     const receiver = Address.parse('0:' + 'ab'.repeat(32));
     const payload = beginCell().storeUint(0, 32).storeStringTail('50 Telegram Stars \n\nRef#BATCH0001');
     const { boc } = await batchedExternal(255, { to: receiver, value: toNano('0.4412'), body: payload });
-    const order = { message: { address: receiver, amount: toNano('0.4412'), payload: payload.endCell() }, paymentMethod: 'ton' } as unknown as Order;
+    const order = {
+      message: { address: receiver, amount: toNano('0.4412'), payload: payload.endCell() },
+      paymentMethod: 'ton',
+    } as unknown as Order;
     expect(verifyConfirmBoc(boc, order, true)).toMatchObject({ ok: true });
 
     const other = { ...order, message: { ...order.message!, amount: toNano('0.5') } } as Order;

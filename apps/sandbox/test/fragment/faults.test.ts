@@ -6,13 +6,29 @@ import { createHarness, type Harness, type Json, loggedInClient, type TestClient
 import { Payer } from './payer';
 
 const sync = { mode: 'new', lv: 'false', dh: '1' };
-const putFaults = (h: Harness, body: unknown) => request(h.app).put('/admin/fragment/faults').send(body as object).expect(200);
+const putFaults = (h: Harness, body: unknown) =>
+  request(h.app)
+    .put('/admin/fragment/faults')
+    .send(body as object)
+    .expect(200);
 
-async function linkFor(c: TestClient, payer: Payer, username: string, quantity: number, method: 'ton' | 'usdt_ton' = 'ton'): Promise<Json> {
+async function linkFor(
+  c: TestClient,
+  payer: Payer,
+  username: string,
+  quantity: number,
+  method: 'ton' | 'usdt_ton' = 'ton',
+): Promise<Json> {
   const f = await c.api('searchStarsRecipient', { query: username });
   await c.api('updateStarsBuyState', sync);
   const init = await c.api('initBuyStarsRequest', { recipient: f.found.recipient, quantity, payment_method: method });
-  const link = await c.api('getBuyStarsLink', { id: init.req_id, show_sender: 0, transaction: 1, account: payer.account(), device: '{}' });
+  const link = await c.api('getBuyStarsLink', {
+    id: init.req_id,
+    show_sender: 0,
+    transaction: 1,
+    account: payer.account(),
+    device: '{}',
+  });
   expect(link.ok).toBe(true);
   return link;
 }
@@ -31,9 +47,14 @@ describe('fault switches, observable over HTTP', () => {
   });
 
   it('admin: GET/PUT faults and config live, validation errors are 400', async () => {
-    const put = await putFaults(h, { needVerify: true, methods: { searchStarsRecipient: { errorRate: 1, errorText: 'boom' } } });
+    const put = await putFaults(h, {
+      needVerify: true,
+      methods: { searchStarsRecipient: { errorRate: 1, errorText: 'boom' } },
+    });
     expect(put.body.needVerify).toBe(true);
-    expect((await request(h.app).get('/admin/fragment/faults')).body.methods.searchStarsRecipient.errorText).toBe('boom');
+    expect((await request(h.app).get('/admin/fragment/faults')).body.methods.searchStarsRecipient.errorText).toBe(
+      'boom',
+    );
     await putFaults(h, { methods: { searchStarsRecipient: null } });
     expect((await request(h.app).get('/admin/fragment/faults')).body.methods).toEqual({});
     expect((await request(h.app).put('/admin/fragment/config').send({ tonRate: 'abc' })).status).toBe(400);
@@ -152,17 +173,34 @@ describe('fault switches, observable over HTTP', () => {
     expect(h.sim.stats().deliveredOrders.filter((d) => d.quantity === 56)).toHaveLength(1);
   });
 
-  it('ignores a forged transfer_notification that does not come from the receiver\'s USDT jetton wallet', async () => {
+  it("ignores a forged transfer_notification that does not come from the receiver's USDT jetton wallet", async () => {
     const c = await loggedInClient(h);
     const link = await linkFor(c, payer, 'dave', 54, 'usdt_ton');
     const comment = decodePayload(link.transaction.messages[0].payload).refs[0]!;
     expect(readComment(comment)).toMatch(/^54 Telegram Stars/);
     // Send a notification-shaped message straight from the payer wallet to the Stars wallet.
-    const forged = beginCell().storeUint(OP_TRANSFER_NOTIFICATION, 32).storeUint(1, 64).storeCoins(810_000n).storeAddress(payer.address).storeBit(1).storeRef(comment).endCell();
+    const forged = beginCell()
+      .storeUint(OP_TRANSFER_NOTIFICATION, 32)
+      .storeUint(1, 64)
+      .storeCoins(810_000n)
+      .storeAddress(payer.address)
+      .storeBit(1)
+      .storeRef(comment)
+      .endCell();
     expect(forged.refs[0]!.hash().equals(buildCommentCell(readComment(comment)!).hash())).toBe(true);
     const seqno = await payer.seqno();
-    const body = payer.wallet.createTransfer({ seqno, secretKey: payer.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: h.sim.receivingAddresses.stars, value: toNano('0.01'), bounce: false, body: forged })], timeout: link.transaction.validUntil });
-    const boc = beginCell().store(storeMessage(external({ to: payer.address, init: seqno === 0 ? payer.wallet.init : undefined, body }))).endCell().toBoc().toString('base64');
+    const body = payer.wallet.createTransfer({
+      seqno,
+      secretKey: payer.keys.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: [internal({ to: h.sim.receivingAddresses.stars, value: toNano('0.01'), bounce: false, body: forged })],
+      timeout: link.transaction.validUntil,
+    });
+    const boc = beginCell()
+      .store(storeMessage(external({ to: payer.address, init: seqno === 0 ? payer.wallet.init : undefined, body })))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     await h.chain.submitExternal(boc);
     await new Promise((r) => setTimeout(r, 400));
     await h.sim.idle();
@@ -172,6 +210,12 @@ describe('fault switches, observable over HTTP', () => {
     expect(o.badPayment).toBeUndefined();
     expect(o.status).toBe('pending');
     const seen = (await request(h.app).get('/admin/fragment/payments')).body as Json[];
-    expect(seen).toContainEqual(expect.objectContaining({ kind: 'usdt_ton', outcome: 'ignored', reason: expect.stringMatching(/not from the receiver's USDT jetton wallet/) }));
+    expect(seen).toContainEqual(
+      expect.objectContaining({
+        kind: 'usdt_ton',
+        outcome: 'ignored',
+        reason: expect.stringMatching(/not from the receiver's USDT jetton wallet/),
+      }),
+    );
   });
 });

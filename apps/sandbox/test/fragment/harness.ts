@@ -1,7 +1,12 @@
 import express from 'express';
 import request from 'supertest';
 import { LocalChain } from '../../src/chain/local-chain';
-import { createFragmentSimulator, demoFragmentCookies, type FragmentConfigPatch, type FragmentSimulator } from '../../src/fragment';
+import {
+  createFragmentSimulator,
+  demoFragmentCookies,
+  type FragmentConfigPatch,
+  type FragmentSimulator,
+} from '../../src/fragment';
 
 export const SEED = 'fragment-test-seed';
 
@@ -20,7 +25,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(config: FragmentConfigPatch = {}, opts: { blockMs?: number; clock?: () => number } = {}): Promise<Harness> {
+export async function createHarness(
+  config: FragmentConfigPatch = {},
+  opts: { blockMs?: number; clock?: () => number } = {},
+): Promise<Harness> {
   const chain = await LocalChain.create({ dataDir: null, blockMs: opts.blockMs ?? 50 });
   const sim = createFragmentSimulator({ chain, seed: SEED, config: { ...FAST, ...config }, clock: opts.clock });
   const app = express();
@@ -63,7 +71,10 @@ export class TestClient {
   }
 
   raw(method: string, fields: Record<string, string | number> = {}, hash = this.hash): request.Test {
-    const form = new URLSearchParams({ method, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)])) });
+    const form = new URLSearchParams({
+      method,
+      ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)])),
+    });
     return this.withCookies(
       this.agent
         .post(`/fragment/api?hash=${hash}`)
@@ -96,7 +107,11 @@ export async function loggedInClient(h: Harness, path = '/stars/buy'): Promise<T
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, stepMs = 50): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  stepMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

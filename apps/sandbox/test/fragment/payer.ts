@@ -33,7 +33,12 @@ export class Payer {
       .storeRef(this.wallet.init.data)
       .storeBit(0)
       .endCell();
-    return JSON.stringify({ address: this.address.toRawString(), chain: '-239', walletStateInit: stateInit.toBoc().toString('base64'), publicKey: this.keys.publicKey.toString('hex') });
+    return JSON.stringify({
+      address: this.address.toRawString(),
+      chain: '-239',
+      walletStateInit: stateInit.toBoc().toString('base64'),
+      publicKey: this.keys.publicKey.toString('hex'),
+    });
   }
 
   async seqno(): Promise<number> {
@@ -43,15 +48,34 @@ export class Payer {
   }
 
   /** Signs the TonConnect transaction (optionally tampered) into an external-in BOC (base64). */
-  async sign(transaction: Json, tamper?: (m: { to: Address; value: bigint; bounce: boolean; body: Cell }) => { to: Address; value: bigint; bounce: boolean; body: Cell }): Promise<string> {
+  async sign(
+    transaction: Json,
+    tamper?: (m: { to: Address; value: bigint; bounce: boolean; body: Cell }) => {
+      to: Address;
+      value: bigint;
+      bounce: boolean;
+      body: Cell;
+    },
+  ): Promise<string> {
     const seqno = await this.seqno();
     const messages = (transaction.messages as Json[]).map((m) => {
       const parsed = Address.parseFriendly(m.address as string);
-      let msg = { to: parsed.address, value: BigInt(m.amount as string), bounce: parsed.isBounceable, body: Cell.fromBoc(Buffer.from(m.payload as string, 'base64'))[0]! };
+      let msg = {
+        to: parsed.address,
+        value: BigInt(m.amount as string),
+        bounce: parsed.isBounceable,
+        body: Cell.fromBoc(Buffer.from(m.payload as string, 'base64'))[0]!,
+      };
       if (tamper) msg = tamper(msg);
       return internal(msg);
     });
-    const body = this.wallet.createTransfer({ seqno, secretKey: this.keys.secretKey, messages, sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS, timeout: transaction.validUntil as number });
+    const body = this.wallet.createTransfer({
+      seqno,
+      secretKey: this.keys.secretKey,
+      messages,
+      sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+      timeout: transaction.validUntil as number,
+    });
     const ext = external({ to: this.address, init: seqno === 0 ? this.wallet.init : undefined, body });
     return beginCell().store(storeMessage(ext)).endCell().toBoc().toString('base64');
   }

@@ -1,5 +1,12 @@
 import { Address, beginCell, Cell } from '@ton/core';
-import { buildCommentCell, commentText, decodePayload, encodePayload, extractRef, readComment } from '../../src/fragment/comment-payload';
+import {
+  buildCommentCell,
+  commentText,
+  decodePayload,
+  encodePayload,
+  extractRef,
+  readComment,
+} from '../../src/fragment/comment-payload';
 import { buildJettonTransfer, OP_JETTON_TRANSFER, parseJettonTransfer } from '../../src/fragment/jetton-payload';
 
 const STARS_FIXTURE = 'te6ccgEBAQEAJwAASgAAAAA1MCBUZWxlZ3JhbSBTdGFycyAKClJlZiNTSU1URVNUMDE';
@@ -54,7 +61,14 @@ describe('jetton transfer payload (reference §6.3)', () => {
     const destination = Address.parse('0:852443f8' + '00'.repeat(28));
     const payer = Address.parse('0:' + '11'.repeat(32));
     const comment = buildCommentCell('50 Telegram Stars \n\nRef#SIMTEST01');
-    const body = buildJettonTransfer({ queryId: 42n, amount: 750000n, destination, responseDestination: payer, forwardTonAmount: 1n, forwardPayload: comment });
+    const body = buildJettonTransfer({
+      queryId: 42n,
+      amount: 750000n,
+      destination,
+      responseDestination: payer,
+      forwardTonAmount: 1n,
+      forwardPayload: comment,
+    });
     const s = body.beginParse();
     expect(s.loadUint(32)).toBe(OP_JETTON_TRANSFER);
     const parsed = parseJettonTransfer(body)!;

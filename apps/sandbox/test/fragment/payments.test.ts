@@ -6,23 +6,58 @@ import { createHarness, type Harness, type Json, loggedInClient, type TestClient
 import { Payer } from './payer';
 
 /** search → sync → init → link for one order; returns init and link answers. */
-async function order(c: TestClient, payer: Payer, opts: { product: 'stars' | 'premium'; username: string; quantity: number; method: 'ton' | 'usdt_ton' }): Promise<{ init: Json; link: Json }> {
+async function order(
+  c: TestClient,
+  payer: Payer,
+  opts: { product: 'stars' | 'premium'; username: string; quantity: number; method: 'ton' | 'usdt_ton' },
+): Promise<{ init: Json; link: Json }> {
   const stars = opts.product === 'stars';
-  const search = await c.api(stars ? 'searchStarsRecipient' : 'searchPremiumGiftRecipient', { query: opts.username, [stars ? 'quantity' : 'months']: stars ? '' : opts.quantity });
+  const search = await c.api(stars ? 'searchStarsRecipient' : 'searchPremiumGiftRecipient', {
+    query: opts.username,
+    [stars ? 'quantity' : 'months']: stars ? '' : opts.quantity,
+  });
   expect(search.ok).toBe(true);
   await c.api(stars ? 'updateStarsBuyState' : 'updatePremiumState', { mode: 'new', lv: 'false', dh: '1' });
-  const init = await c.api(stars ? 'initBuyStarsRequest' : 'initGiftPremiumRequest', { recipient: search.found.recipient, [stars ? 'quantity' : 'months']: opts.quantity, payment_method: opts.method });
+  const init = await c.api(stars ? 'initBuyStarsRequest' : 'initGiftPremiumRequest', {
+    recipient: search.found.recipient,
+    [stars ? 'quantity' : 'months']: opts.quantity,
+    payment_method: opts.method,
+  });
   expect(init.req_id).toBeDefined();
-  const link = await c.api(stars ? 'getBuyStarsLink' : 'getGiftPremiumLink', { id: init.req_id, show_sender: 0, transaction: 1, account: payer.account(), device: JSON.stringify({ platform: 'linux', appName: 'starsgate', maxProtocolVersion: 2, features: ['SendTransaction'] }) });
+  const link = await c.api(stars ? 'getBuyStarsLink' : 'getGiftPremiumLink', {
+    id: init.req_id,
+    show_sender: 0,
+    transaction: 1,
+    account: payer.account(),
+    device: JSON.stringify({
+      platform: 'linux',
+      appName: 'starsgate',
+      maxProtocolVersion: 2,
+      features: ['SendTransaction'],
+    }),
+  });
   expect(link.ok).toBe(true);
   return { init, link };
 }
 
-async function pollState(c: TestClient, product: 'stars' | 'premium', until: (s: Json) => boolean, timeoutMs = 10_000): Promise<Json> {
-  return waitFor(async () => {
-    const s = await c.api(product === 'stars' ? 'updateStarsBuyState' : 'updatePremiumState', { mode: 'new', lv: 'false', dh: '1' });
-    return until(s) ? s : undefined;
-  }, timeoutMs, 100);
+async function pollState(
+  c: TestClient,
+  product: 'stars' | 'premium',
+  until: (s: Json) => boolean,
+  timeoutMs = 10_000,
+): Promise<Json> {
+  return waitFor(
+    async () => {
+      const s = await c.api(product === 'stars' ? 'updateStarsBuyState' : 'updatePremiumState', {
+        mode: 'new',
+        lv: 'false',
+        dh: '1',
+      });
+      return until(s) ? s : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 describe('payments on the local chain', () => {
@@ -47,7 +82,12 @@ describe('payments on the local chain', () => {
 
     const boc = await payer.sign(link.transaction);
     await h.chain.submitExternal(boc);
-    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' });
+    const confirm = await c.api('confirmReq', {
+      id: link.confirm_params.id,
+      boc,
+      account: payer.account(),
+      device: '{}',
+    });
     expect(confirm).toEqual({ ok: true });
 
     const done = await pollState(c, 'stars', (s) => s.mode === 'done');
@@ -58,14 +98,24 @@ describe('payments on the local chain', () => {
     expect(delivered[0]).toMatchObject({ product: 'stars', quantity: 50, paymentMethod: 'ton' });
     expect(delivered[0]!.txHash).toMatch(/^[0-9a-f]{64}$/);
     expect(msg.payload).toBe(
-      beginCell().storeUint(0, 32).storeBuffer(Buffer.from(`50 Telegram Stars \n\nRef#${delivered[0]!.ref}`).subarray(0, 35)).endCell().toBoc({ idx: false, crc32: false }).toString('base64url'),
+      beginCell()
+        .storeUint(0, 32)
+        .storeBuffer(Buffer.from(`50 Telegram Stars \n\nRef#${delivered[0]!.ref}`).subarray(0, 35))
+        .endCell()
+        .toBoc({ idx: false, crc32: false })
+        .toString('base64url'),
     );
     expect(await h.chain.getBalance(h.sim.receivingAddresses.stars)).toBeGreaterThanOrEqual(441_200_000n);
   });
 
-  it('delivers Premium paid in USDT via the payer\'s own jetton wallet', async () => {
+  it("delivers Premium paid in USDT via the payer's own jetton wallet", async () => {
     const c = await loggedInClient(h, '/premium/gift');
-    const { init, link } = await order(c, payer, { product: 'premium', username: 'bob', quantity: 6, method: 'usdt_ton' });
+    const { init, link } = await order(c, payer, {
+      product: 'premium',
+      username: 'bob',
+      quantity: 6,
+      method: 'usdt_ton',
+    });
     expect(init.amount).toBe('15.99');
     const msg = link.transaction.messages[0];
     const jw = await h.chain.getJettonWalletAddress(payer.address);
@@ -75,10 +125,14 @@ describe('payments on the local chain', () => {
 
     const boc = await payer.sign(link.transaction);
     await h.chain.submitExternal(boc);
-    expect(await c.api('confirmReq', { id: init.req_id, boc, account: payer.account(), device: '{}' })).toEqual({ ok: true });
+    expect(await c.api('confirmReq', { id: init.req_id, boc, account: payer.account(), device: '{}' })).toEqual({
+      ok: true,
+    });
     await pollState(c, 'premium', (s) => s.mode === 'done' && s.need_update === false);
     const delivered = h.sim.stats().deliveredOrders.filter((d) => d.username === 'bob');
-    expect(delivered).toEqual([expect.objectContaining({ product: 'premium', quantity: 6, paymentMethod: 'usdt_ton' })]);
+    expect(delivered).toEqual([
+      expect.objectContaining({ product: 'premium', quantity: 6, paymentMethod: 'usdt_ton' }),
+    ]);
     expect((await h.chain.getJettonBalance(h.sim.receivingAddresses.premium)) - before).toBe(15_990_000n);
   });
 
@@ -87,7 +141,12 @@ describe('payments on the local chain', () => {
     const { link } = await order(c, payer, { product: 'stars', username: 'carol', quantity: 100, method: 'ton' });
     const boc = await payer.sign(link.transaction, (m) => ({ ...m, value: m.value - 1n }));
     await h.chain.submitExternal(boc);
-    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' });
+    const confirm = await c.api('confirmReq', {
+      id: link.confirm_params.id,
+      boc,
+      account: payer.account(),
+      device: '{}',
+    });
     expect(confirm.error).toBeDefined();
     expect(confirm.reason).toBe('wrong amount');
     const failed = await pollState(c, 'stars', (s) => /Payment failed/.test(s.html));
@@ -107,7 +166,13 @@ describe('payments on the local chain', () => {
     expect(confirm.reason).toBe('wrong jetton amount');
     await pollState(c, 'stars', (s) => /Payment failed/.test(s.html));
     const seen = (await request(h.app).get('/admin/fragment/payments')).body as Json[];
-    expect(seen).toContainEqual(expect.objectContaining({ kind: 'usdt_ton', outcome: 'rejected', reason: 'wrong jetton amount 1049999 (expected 1050000)' }));
+    expect(seen).toContainEqual(
+      expect.objectContaining({
+        kind: 'usdt_ton',
+        outcome: 'rejected',
+        reason: 'wrong jetton amount 1049999 (expected 1050000)',
+      }),
+    );
     expect(h.sim.stats().deliveredOrders.some((d) => d.quantity === 70)).toBe(false);
   });
 
@@ -121,7 +186,12 @@ describe('payments on the local chain', () => {
       return { ...m, body: beginCell().storeUint(0, 32).storeStringTail(text).endCell() };
     });
     await h.chain.submitExternal(boc);
-    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' });
+    const confirm = await c.api('confirmReq', {
+      id: link.confirm_params.id,
+      boc,
+      account: payer.account(),
+      device: '{}',
+    });
     expect(confirm.reason).toMatch(/re-encoded comment/);
     await pollState(c, 'premium', (s) => /Payment failed/.test(s.html));
     expect(h.sim.stats().deliveredOrders.some((d) => d.username === 'dave')).toBe(false);
@@ -138,7 +208,9 @@ describe('payments on the local chain', () => {
     // A second payment of the same order (a client bug): must not deliver twice.
     const second = await payer.sign(link.transaction);
     await h.chain.submitExternal(second);
-    expect(await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' })).toEqual({ ok: true });
+    expect(
+      await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' }),
+    ).toEqual({ ok: true });
     state = await pollState(c, 'stars', (s) => s.mode === 'done');
     await new Promise((r) => setTimeout(r, 600));
     expect(h.sim.stats().deliveredOrders.filter((d) => d.username === 'erin')).toHaveLength(1);

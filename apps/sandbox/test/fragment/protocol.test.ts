@@ -8,7 +8,12 @@ import { parseJettonTransfer } from '../../src/fragment/jetton-payload';
 import { Payer } from './payer';
 import { createHarness, freshDemoCookies, type Harness, type Json, loggedInClient, SEED, TestClient } from './harness';
 
-const DEVICE = JSON.stringify({ platform: 'linux', appName: 'starsgate', maxProtocolVersion: 2, features: ['SendTransaction'] });
+const DEVICE = JSON.stringify({
+  platform: 'linux',
+  appName: 'starsgate',
+  maxProtocolVersion: 2,
+  features: ['SendTransaction'],
+});
 const PAYER = '0:' + 'ab'.repeat(32);
 const ACCOUNT = JSON.stringify({ address: PAYER, chain: '-239' });
 const sync = { mode: 'new', lv: 'false', dh: '1' };
@@ -91,9 +96,13 @@ describe('Fragment simulator protocol', () => {
       await a.page();
       await b.page();
       expect(a.hash).not.toBe(b.hash);
-      expect(await a.api('searchStarsRecipient', { query: 'alice' }, 'deadbeefdeadbeefde')).toEqual({ error: 'Access denied' });
+      expect(await a.api('searchStarsRecipient', { query: 'alice' }, 'deadbeefdeadbeefde')).toEqual({
+        error: 'Access denied',
+      });
       expect(await a.api('searchStarsRecipient', { query: 'alice' }, b.hash)).toEqual({ error: 'Access denied' });
-      expect(await new TestClient(h.app).api('searchStarsRecipient', { query: 'alice' }, a.hash)).toEqual({ error: 'Access denied' });
+      expect(await new TestClient(h.app).api('searchStarsRecipient', { query: 'alice' }, a.hash)).toEqual({
+        error: 'Access denied',
+      });
       expect((await a.api('searchStarsRecipient', { query: 'alice' })).ok).toBe(true);
       await request(h.app).put('/admin/fragment/faults').send({ badHashText: 'Bad request' });
       expect(await a.api('searchStarsRecipient', { query: 'alice' }, b.hash)).toEqual({ error: 'Bad request' });
@@ -127,7 +136,10 @@ describe('Fragment simulator protocol', () => {
     });
 
     it('a dead stel_token cookie gives a logged-out page and "Access denied"', async () => {
-      const c = new TestClient(h.app, demoFragmentCookies(SEED).replace(/stel_token=[0-9a-f]+/, 'stel_token=' + '0'.repeat(64)));
+      const c = new TestClient(
+        h.app,
+        demoFragmentCookies(SEED).replace(/stel_token=[0-9a-f]+/, 'stel_token=' + '0'.repeat(64)),
+      );
       const page = await c.page();
       expect(page.text).not.toMatch(/api\?hash=/);
     });
@@ -138,27 +150,43 @@ describe('Fragment simulator protocol', () => {
       const found = await anon.api('searchStarsRecipient', { query: 'alice' });
       expect(found.ok).toBe(true); // search needs only the base session
       await anon.api('updateStarsBuyState', sync);
-      expect(await anon.api('initBuyStarsRequest', { recipient: found.found.recipient, quantity: 50, payment_method: 'ton' })).toEqual({ error: 'Access denied' });
+      expect(
+        await anon.api('initBuyStarsRequest', {
+          recipient: found.found.recipient,
+          quantity: 50,
+          payment_method: 'ton',
+        }),
+      ).toEqual({ error: 'Access denied' });
 
       const [ssid, , token] = demoFragmentCookies(SEED).split('; ');
       const noWallet = new TestClient(h.app, `${ssid}; ${token}`);
       await noWallet.page();
       const r = await noWallet.api('searchStarsRecipient', { query: 'alice' });
       await noWallet.api('updateStarsBuyState', sync);
-      expect(await noWallet.api('initBuyStarsRequest', { recipient: r.found.recipient, quantity: 50, payment_method: 'ton' })).toEqual({ need_ton: true });
+      expect(
+        await noWallet.api('initBuyStarsRequest', {
+          recipient: r.found.recipient,
+          quantity: 50,
+          payment_method: 'ton',
+        }),
+      ).toEqual({ need_ton: true });
     });
 
     it('test logIn sets stel_token', async () => {
       const c = new TestClient(h.app);
       await c.page();
-      const auth = Buffer.from(encodeURIComponent(JSON.stringify({ id: 42, first_name: 'Op', auth_date: 1 }))).toString('base64');
+      const auth = Buffer.from(encodeURIComponent(JSON.stringify({ id: 42, first_name: 'Op', auth_date: 1 }))).toString(
+        'base64',
+      );
       const res = await c.raw('logIn', { auth });
       expect(JSON.parse(res.text)).toEqual({ ok: true });
       expect(String(res.headers['set-cookie'])).toMatch(/stel_token=[0-9a-f]{64}/);
       const r = await c.api('searchStarsRecipient', { query: 'alice' });
       await c.api('updateStarsBuyState', sync);
       // Logged in now, but no wallet yet.
-      expect(await c.api('initBuyStarsRequest', { recipient: r.found.recipient, quantity: 50, payment_method: 'ton' })).toEqual({ need_ton: true });
+      expect(
+        await c.api('initBuyStarsRequest', { recipient: r.found.recipient, quantity: 50, payment_method: 'ton' }),
+      ).toEqual({ need_ton: true });
     });
   });
 
@@ -188,9 +216,13 @@ describe('Fragment simulator protocol', () => {
       expect(await stars(c, '')).toEqual({ error: 'No Telegram users found.' });
       expect(await stars(c, '@helper_bot')).toEqual({ error: 'Please enter a username assigned to a user.' });
       expect(await premium(c, '@news_channel')).toEqual({ error: 'Please enter a username assigned to a user.' });
-      expect(await stars(c, '@frozen_fay')).toEqual({ error: 'You can&#39;t gift Telegram Stars to this account at this moment.' });
+      expect(await stars(c, '@frozen_fay')).toEqual({
+        error: 'You can&#39;t gift Telegram Stars to this account at this moment.',
+      });
       expect((await premium(c, '@frozen_fay')).ok).toBe(true);
-      expect(await premium(c, '@premium_pat')).toEqual({ error: 'This account is already subscribed to Telegram Premium.' });
+      expect(await premium(c, '@premium_pat')).toEqual({
+        error: 'This account is already subscribed to Telegram Premium.',
+      });
       expect((await stars(c, '@premium_pat')).ok).toBe(true);
     });
 
@@ -198,21 +230,35 @@ describe('Fragment simulator protocol', () => {
       const c = await loggedInClient(h);
       const fay = await premium(c, 'frozen_fay');
       await c.api('updateStarsBuyState', sync);
-      expect(await c.api('initBuyStarsRequest', { recipient: fay.found.recipient, quantity: 50, payment_method: 'ton' })).toEqual({
+      expect(
+        await c.api('initBuyStarsRequest', { recipient: fay.found.recipient, quantity: 50, payment_method: 'ton' }),
+      ).toEqual({
         error: 'You can&#39;t gift Telegram Stars to this account at this moment.',
       });
       await request(h.app).put('/admin/fragment/faults').send({ premiumActiveAt: 'init' });
       const pat = await premium(c, 'premium_pat');
       expect(pat.ok).toBe(true);
       await c.api('updatePremiumState', sync);
-      expect(await c.api('initGiftPremiumRequest', { recipient: pat.found.recipient, months: 3, payment_method: 'ton' })).toEqual({
+      expect(
+        await c.api('initGiftPremiumRequest', { recipient: pat.found.recipient, months: 3, payment_method: 'ton' }),
+      ).toEqual({
         error: 'This account is already subscribed to Telegram Premium.',
       });
     });
 
     it('lists the directory with a description per entry', () => {
       const names = h.sim.directory.list().map((e) => e.username);
-      expect(names).toEqual(['alice', 'bob', 'carol', 'dave', 'erin', 'premium_pat', 'helper_bot', 'news_channel', 'frozen_fay']);
+      expect(names).toEqual([
+        'alice',
+        'bob',
+        'carol',
+        'dave',
+        'erin',
+        'premium_pat',
+        'helper_bot',
+        'news_channel',
+        'frozen_fay',
+      ]);
       for (const e of h.sim.directory.list()) expect(e.description.length).toBeGreaterThan(10);
     });
   });
@@ -223,7 +269,9 @@ describe('Fragment simulator protocol', () => {
       const r = await c.api('updateStarsPrices', { stars: '', quantity: 5050 });
       expect(r.ok).toBe(true);
       // 75.75 / 1.70 = 44.558823… → 44.5589
-      expect(r.cur_price).toBe('<div class="tm-value icon-before icon-ton">44<span class="mini-frac">.5589</span></div><div class="tm-radio-desc">&#036;75.75</div>');
+      expect(r.cur_price).toBe(
+        '<div class="tm-value icon-before icon-ton">44<span class="mini-frac">.5589</span></div><div class="tm-radio-desc">&#036;75.75</div>',
+      );
       expect(r.options_html).toMatch(/name="stars" value="50"/);
       expect(r.dh).toMatch(/^\d{10}$/);
       expect((await c.api('updateStarsPrices', { stars: '', quantity: 49 })).error).toBeDefined();
@@ -245,7 +293,9 @@ describe('Fragment simulator protocol', () => {
   describe('init', () => {
     async function prepared(product: 'stars' | 'premium' = 'stars') {
       const c = await loggedInClient(h, product === 'stars' ? '/stars/buy' : '/premium/gift');
-      const found = await c.api(product === 'stars' ? 'searchStarsRecipient' : 'searchPremiumGiftRecipient', { query: 'bob' });
+      const found = await c.api(product === 'stars' ? 'searchStarsRecipient' : 'searchPremiumGiftRecipient', {
+        query: 'bob',
+      });
       return { c, recipient: found.found.recipient as string };
     }
 
@@ -253,7 +303,9 @@ describe('Fragment simulator protocol', () => {
       const { c, recipient } = await prepared();
       await c.api('updateStarsBuyState', sync);
       expect(await c.api('initBuyStarsRequest', { recipient, quantity: 50 })).toEqual({ error: 'Access denied' });
-      expect(await c.api('initBuyStarsRequest', { recipient, quantity: 50, payment_method: 'btc' })).toEqual({ error: 'Access denied' });
+      expect(await c.api('initBuyStarsRequest', { recipient, quantity: 50, payment_method: 'btc' })).toEqual({
+        error: 'Access denied',
+      });
     });
 
     it('says "Price was changed" without a prior state sync, and after the rate moved', async () => {
@@ -271,7 +323,10 @@ describe('Fragment simulator protocol', () => {
 
     it('drifts the rate when enabled, which invalidates the synced price state', async () => {
       let now = 5_000_000;
-      const hd = await createHarness({ drift: { enabled: true, intervalMs: 60_000, maxStepPpm: 3_000 } }, { clock: () => now });
+      const hd = await createHarness(
+        { drift: { enabled: true, intervalMs: 60_000, maxStepPpm: 3_000 } },
+        { clock: () => now },
+      );
       try {
         const c = await loggedInClient(hd);
         const r = await c.api('searchStarsRecipient', { query: 'bob' });
@@ -281,7 +336,9 @@ describe('Fragment simulator protocol', () => {
         const after = ajInit((await c.page()).text).state.tonRate as number;
         expect(after).not.toBe(before);
         expect(Math.abs(after / before - 1)).toBeLessThanOrEqual(0.003 + 1e-9);
-        expect(await c.api('initBuyStarsRequest', { recipient: r.found.recipient, quantity: 50, payment_method: 'ton' })).toEqual({ error: 'Price was changed. Please try again.' });
+        expect(
+          await c.api('initBuyStarsRequest', { recipient: r.found.recipient, quantity: 50, payment_method: 'ton' }),
+        ).toEqual({ error: 'Price was changed. Please try again.' });
       } finally {
         await hd.close();
       }
@@ -304,16 +361,28 @@ describe('Fragment simulator protocol', () => {
       await c.api('updatePremiumState', sync);
       const ton = await c.api('initGiftPremiumRequest', { recipient, months: 12, payment_method: 'ton' });
       expect(ton.req_id).toMatch(/^[A-Za-z0-9_-]{20,32}$/);
-      expect(ton).toMatchObject({ amount: '17.053', myself: false, to_bot: false, item_title: 'Telegram Premium for 1 year' });
+      expect(ton).toMatchObject({
+        amount: '17.053',
+        myself: false,
+        to_bot: false,
+        item_title: 'Telegram Premium for 1 year',
+      });
       expect(typeof ton.content).toBe('string');
       expect(typeof ton.button).toBe('string');
       const usdt = await c.api('initGiftPremiumRequest', { recipient, months: 6, payment_method: 'usdt_ton' });
       expect(usdt.amount).toBe('15.99');
       const s = await prepared('stars');
       await s.c.api('updateStarsBuyState', sync);
-      expect((await s.c.api('initBuyStarsRequest', { recipient: s.recipient, quantity: 50, payment_method: 'usdt_ton' })).amount).toBe('0.75');
-      expect((await s.c.api('initBuyStarsRequest', { recipient: s.recipient, quantity: 49, payment_method: 'ton' })).error).toBeDefined();
-      expect((await s.c.api('initGiftPremiumRequest', { recipient: s.recipient, months: 5, payment_method: 'ton' })).error).toBeDefined();
+      expect(
+        (await s.c.api('initBuyStarsRequest', { recipient: s.recipient, quantity: 50, payment_method: 'usdt_ton' }))
+          .amount,
+      ).toBe('0.75');
+      expect(
+        (await s.c.api('initBuyStarsRequest', { recipient: s.recipient, quantity: 49, payment_method: 'ton' })).error,
+      ).toBeDefined();
+      expect(
+        (await s.c.api('initGiftPremiumRequest', { recipient: s.recipient, months: 5, payment_method: 'ton' })).error,
+      ).toBeDefined();
     });
   });
 
@@ -323,7 +392,11 @@ describe('Fragment simulator protocol', () => {
       const c = await loggedInClient(h, stars ? '/stars/buy' : '/premium/gift');
       const f = await c.api(stars ? 'searchStarsRecipient' : 'searchPremiumGiftRecipient', { query: 'carol' });
       await c.api(stars ? 'updateStarsBuyState' : 'updatePremiumState', sync);
-      const init = await c.api(stars ? 'initBuyStarsRequest' : 'initGiftPremiumRequest', { recipient: f.found.recipient, [stars ? 'quantity' : 'months']: stars ? 50 : 6, payment_method: method });
+      const init = await c.api(stars ? 'initBuyStarsRequest' : 'initGiftPremiumRequest', {
+        recipient: f.found.recipient,
+        [stars ? 'quantity' : 'months']: stars ? 50 : 6,
+        payment_method: method,
+      });
       return { c, init };
     }
     const linkArgs = (id: string) => ({ id, show_sender: 0, transaction: 1, account: ACCOUNT, device: DEVICE });
@@ -346,7 +419,7 @@ describe('Fragment simulator protocol', () => {
       expect(text).toMatch(/^Telegram Premium for 6 months \n\nRef#[A-Za-z0-9]{9}$/);
     });
 
-    it('USDT: 0.05 TON to the payer\'s jetton wallet carrying a TEP-74 transfer to the product wallet', async () => {
+    it("USDT: 0.05 TON to the payer's jetton wallet carrying a TEP-74 transfer to the product wallet", async () => {
       const { c, init } = await initOrder('usdt_ton');
       const link = await c.api('getBuyStarsLink', linkArgs(init.req_id));
       const m = link.transaction.messages[0];
@@ -375,9 +448,12 @@ describe('Fragment simulator protocol', () => {
       expect(to.equals(h.sim.receivingAddresses.premium)).toBe(false);
     });
 
-    it('rejects a foreign session\'s order and unknown ids', async () => {
+    it("rejects a foreign session's order and unknown ids", async () => {
       const { init } = await initOrder('ton');
-      const other = new TestClient(h.app, demoFragmentCookies(SEED).replace(/stel_ssid=[^;]+/, 'stel_ssid=0123456789abcdef01_1234567890123456789'));
+      const other = new TestClient(
+        h.app,
+        demoFragmentCookies(SEED).replace(/stel_ssid=[^;]+/, 'stel_ssid=0123456789abcdef01_1234567890123456789'),
+      );
       await other.page();
       expect(await other.api('getBuyStarsLink', linkArgs(init.req_id))).toEqual({ error: 'Access denied' });
       expect((await other.api('getBuyStarsLink', linkArgs('nope'))).error).toBeDefined();
@@ -387,7 +463,11 @@ describe('Fragment simulator protocol', () => {
       const c = await loggedInClient(h);
       const f = await c.api('searchStarsRecipient', { query: 'carol' });
       await c.api('updateStarsBuyState', sync);
-      const init = await c.api('initBuyStarsRequest', { recipient: f.found.recipient, quantity: 50, payment_method: 'usdt_eth' });
+      const init = await c.api('initBuyStarsRequest', {
+        recipient: f.found.recipient,
+        quantity: 50,
+        payment_method: 'usdt_eth',
+      });
       expect(await c.api('getBuyStarsLink', linkArgs(init.req_id))).toEqual({ ok: true, evm: true });
     });
   });
@@ -398,13 +478,33 @@ describe('Fragment simulator protocol', () => {
       const c = await loggedInClient(he);
       const f = await c.api('searchStarsRecipient', { query: 'alice' });
       await c.api('updateStarsBuyState', sync);
-      const init = await c.api('initBuyStarsRequest', { recipient: f.found.recipient, quantity: 50, payment_method: 'ton' });
-      const link = await c.api('getBuyStarsLink', { id: init.req_id, show_sender: 0, transaction: 1, account: ACCOUNT, device: DEVICE });
+      const init = await c.api('initBuyStarsRequest', {
+        recipient: f.found.recipient,
+        quantity: 50,
+        payment_method: 'ton',
+      });
+      const link = await c.api('getBuyStarsLink', {
+        id: init.req_id,
+        show_sender: 0,
+        transaction: 1,
+        account: ACCOUNT,
+        device: DEVICE,
+      });
       expect(link.ok).toBe(true);
       const deadline = link.transaction.validUntil as number;
       while (he.chain.now() <= deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(await c.api('getBuyStarsLink', { id: init.req_id, show_sender: 0, transaction: 1, account: ACCOUNT, device: DEVICE })).toEqual({ error: 'This request has expired. Please try again.' });
-      expect(await c.api('confirmReq', { id: init.req_id, boc: 'te6cc', account: ACCOUNT, device: DEVICE })).toEqual({ error: 'This request has expired. Please try again.' });
+      expect(
+        await c.api('getBuyStarsLink', {
+          id: init.req_id,
+          show_sender: 0,
+          transaction: 1,
+          account: ACCOUNT,
+          device: DEVICE,
+        }),
+      ).toEqual({ error: 'This request has expired. Please try again.' });
+      expect(await c.api('confirmReq', { id: init.req_id, boc: 'te6cc', account: ACCOUNT, device: DEVICE })).toEqual({
+        error: 'This request has expired. Please try again.',
+      });
     } finally {
       await he.close();
     }
@@ -447,14 +547,43 @@ describe('checkTonProofAuth', () => {
       dl.writeUInt32LE(domain.length);
       const ts = Buffer.alloc(8);
       ts.writeBigUInt64LE(BigInt(timestamp));
-      const msg = Buffer.concat([Buffer.from('ton-proof-item-v2/'), wc, payer.address.hash, dl, Buffer.from(domain), ts, Buffer.from(challenge)]);
-      const full = Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from('ton-connect'), createHash('sha256').update(msg).digest()]);
+      const msg = Buffer.concat([
+        Buffer.from('ton-proof-item-v2/'),
+        wc,
+        payer.address.hash,
+        dl,
+        Buffer.from(domain),
+        ts,
+        Buffer.from(challenge),
+      ]);
+      const full = Buffer.concat([
+        Buffer.from([0xff, 0xff]),
+        Buffer.from('ton-connect'),
+        createHash('sha256').update(msg).digest(),
+      ]);
       const signature = sign(createHash('sha256').update(full).digest(), payer.keys.secretKey).toString('base64');
-      const proof = (sig: string, payload = challenge) => JSON.stringify({ timestamp, domain: { lengthBytes: domain.length, value: domain }, signature: sig, payload });
+      const proof = (sig: string, payload = challenge) =>
+        JSON.stringify({ timestamp, domain: { lengthBytes: domain.length, value: domain }, signature: sig, payload });
       const bad = Buffer.from(signature, 'base64');
       bad[0] = (bad[0] ?? 0) ^ 1;
-      expect((await c.api('checkTonProofAuth', { account: payer.account(), device: '{}', proof: proof(bad.toString('base64')) })).error).toBeDefined();
-      expect((await c.api('checkTonProofAuth', { account: payer.account(), device: '{}', proof: proof(signature, 'ffffffffffffffffff') })).error).toBeDefined();
+      expect(
+        (
+          await c.api('checkTonProofAuth', {
+            account: payer.account(),
+            device: '{}',
+            proof: proof(bad.toString('base64')),
+          })
+        ).error,
+      ).toBeDefined();
+      expect(
+        (
+          await c.api('checkTonProofAuth', {
+            account: payer.account(),
+            device: '{}',
+            proof: proof(signature, 'ffffffffffffffffff'),
+          })
+        ).error,
+      ).toBeDefined();
       const res = await c.raw('checkTonProofAuth', { account: payer.account(), device: '{}', proof: proof(signature) });
       expect(JSON.parse(res.text)).toEqual({ verified: true });
       const tonToken = /stel_ton_token=([A-Za-z0-9_-]+)/.exec(String(res.headers['set-cookie']))![1]!;

@@ -8,7 +8,12 @@
  * PRICES_STALE_AFTER_SECONDS) and is retried on the next tick. Cookies are never logged.
  */
 import type { Redis } from 'ioredis';
-import { createFragmentReads, type FragmentClient, type FragmentReads, type StoredPriceList } from '@starsgate/fragment';
+import {
+  createFragmentReads,
+  type FragmentClient,
+  type FragmentReads,
+  type StoredPriceList,
+} from '@starsgate/fragment';
 import { EnvReader, type Logger } from '@starsgate/platform';
 
 export interface PriceRefresherConfig {
@@ -51,7 +56,12 @@ export interface PriceRefresher {
 }
 
 export function startPriceRefresher(options: PriceRefresherOptions): PriceRefresher {
-  const reads = createFragmentReads({ fragment: options.fragment, redis: options.redis, prefix: options.redisPrefix, logger: options.logger });
+  const reads = createFragmentReads({
+    fragment: options.fragment,
+    redis: options.redis,
+    prefix: options.redisPrefix,
+    logger: options.logger,
+  });
   let running: Promise<StoredPriceList | undefined> | undefined;
   let stopped = false;
 

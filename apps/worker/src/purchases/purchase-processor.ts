@@ -40,7 +40,12 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
  * PostgreSQL) waits briefly and claims again, so it does not fall back to the sweeper; a job
  * whose version the row has moved past is stale (whoever moved it enqueued its own) and exits.
  */
-async function claim(deps: StepDeps, id: string, owner: string, jobVersion: number | undefined): Promise<ClaimedPurchase | null> {
+async function claim(
+  deps: StepDeps,
+  id: string,
+  owner: string,
+  jobVersion: number | undefined,
+): Promise<ClaimedPurchase | null> {
   for (let tries = 0; tries < 5; tries += 1) {
     const attempt = await deps.transitions.claim(id, owner, deps.config.leaseMs);
     if (!attempt) return null;
@@ -49,7 +54,8 @@ async function claim(deps: StepDeps, id: string, owner: string, jobVersion: numb
     if (TERMINAL.has(row.status)) return null;
     if (jobVersion !== undefined && row.version !== jobVersion) return null;
     const early = row.nextRunAt.getTime() - deps.now();
-    const unleased = row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
+    const unleased =
+      row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
     if (!unleased || early <= 0 || early > 2_000) return null;
     await sleep(early + 5);
   }
@@ -67,9 +73,12 @@ export function createPurchaseProcessor(deps: StepDeps) {
     if (!claimed) return;
     crashAt('after_claim');
     const purchase = new HeldPurchase(deps, claimed.row, owner, claimed.sealedSecret);
-    const heartbeat = setInterval(() => {
-      deps.transitions.heartbeat(purchase.fence, deps.config.leaseMs).catch(() => undefined);
-    }, Math.max(250, Math.floor(deps.config.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        deps.transitions.heartbeat(purchase.fence, deps.config.leaseMs).catch(() => undefined);
+      },
+      Math.max(250, Math.floor(deps.config.leaseMs / 3)),
+    );
     try {
       await advance(deps, purchase);
     } catch (error) {
@@ -78,9 +87,14 @@ export function createPurchaseProcessor(deps: StepDeps) {
         return;
       }
       deps.logger.error('purchase step failed', { purchase_id: purchase.row.id, status: purchase.row.status, error });
-      await purchase.retry('step raised an unexpected error', { error: error instanceof Error ? error.message : String(error) }).catch((retryError: unknown) => {
-        deps.logger.warn('could not reschedule after an error; the sweeper will', { purchase_id: purchase.row.id, error: retryError });
-      });
+      await purchase
+        .retry('step raised an unexpected error', { error: error instanceof Error ? error.message : String(error) })
+        .catch((retryError: unknown) => {
+          deps.logger.warn('could not reschedule after an error; the sweeper will', {
+            purchase_id: purchase.row.id,
+            error: retryError,
+          });
+        });
     } finally {
       clearInterval(heartbeat);
     }

@@ -21,7 +21,10 @@ export interface PurchaseWorkerOptions {
  * fences it. Failed jobs and Redis errors (a restart, a flush mid-job) are logged, never thrown.
  * The Fragment sessions warm up meanwhile; `warm` resolves once they have, a dead login logged.
  */
-export function startPurchaseWorker(options: PurchaseWorkerOptions): { worker: Worker<PurchaseJobData>; warm: Promise<void> } {
+export function startPurchaseWorker(options: PurchaseWorkerOptions): {
+  worker: Worker<PurchaseJobData>;
+  warm: Promise<void>;
+} {
   const { logger } = options;
   const warm = options.fragment.warmUp().then((sessions) => {
     for (const { sessionId, error } of sessions) {

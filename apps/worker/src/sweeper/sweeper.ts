@@ -67,7 +67,9 @@ export class Sweeper {
         // BullMQ ignores an add while a finished job with that id is kept.
         await job.remove();
       }
-      await enqueuePurchase(this.deps.queue, purchase.id, purchase.version, purchase.nextRunAt.getTime() - Date.now(), { newPurchase: purchase.status === 'queued' });
+      await enqueuePurchase(this.deps.queue, purchase.id, purchase.version, purchase.nextRunAt.getTime() - Date.now(), {
+        newPurchase: purchase.status === 'queued',
+      });
       enqueued += 1;
     }
     return { checked: due.length, enqueued };

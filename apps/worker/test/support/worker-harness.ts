@@ -9,10 +9,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Address } from '@ton/core';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { LeaseRepository, parseKeyRing, PurchaseRepository, PurchaseTransitions, SecretVault, type PurchaseRow } from '@starsgate/db';
+import {
+  LeaseRepository,
+  parseKeyRing,
+  PurchaseRepository,
+  PurchaseTransitions,
+  SecretVault,
+  type PurchaseRow,
+} from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
-import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection, enqueuePurchase, type PurchaseJobData } from '@starsgate/platform';
+import {
+  closeQueue,
+  createLogger,
+  createPurchaseQueue,
+  createRedisConnection,
+  enqueuePurchase,
+  type PurchaseJobData,
+} from '@starsgate/platform';
 import { resolveWalletOffline, ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { startSandbox, type StartedSandbox } from '../../../sandbox/src/server';
 import { demoFragmentCookies, type FragmentConfigPatch } from '../../../sandbox/src/fragment';
@@ -84,7 +98,14 @@ export class WorkerHarness {
 
   static async start(options: HarnessOptions = {}): Promise<WorkerHarness> {
     const seed = options.seed ?? `worker-test-${randomBytes(3).toString('hex')}`;
-    const sandbox = options.upstream ?? (await startSandbox({ port: 0, seed, blockMs: options.blockMs ?? 200, fragment: { ...FAST_FRAGMENT, ...options.fragment } }));
+    const sandbox =
+      options.upstream ??
+      (await startSandbox({
+        port: 0,
+        seed,
+        blockMs: options.blockMs ?? 200,
+        fragment: { ...FAST_FRAGMENT, ...options.fragment },
+      }));
     const receivers = 'chain' in sandbox ? sandbox.fragment!.receivingAddresses : sandbox.receivingAddresses;
     const usdtMaster = 'chain' in sandbox ? sandbox.chain.usdtMaster : sandbox.usdtMaster;
     const database = await createTestDatabase();
@@ -130,7 +151,15 @@ export class WorkerHarness {
       vault,
       chain,
       fragment: new FragmentSessionPool(
-        config.fragmentCookies.map((cookies) => new FragmentClient({ baseUrl: config.fragmentBaseUrl, cookies, timeoutMs: config.fragmentTimeoutMs, retry: { baseDelayMs: 50 } })),
+        config.fragmentCookies.map(
+          (cookies) =>
+            new FragmentClient({
+              baseUrl: config.fragmentBaseUrl,
+              cookies,
+              timeoutMs: config.fragmentTimeoutMs,
+              retry: { baseDelayMs: 50 },
+            }),
+        ),
       ),
       queue,
       logger,
@@ -138,7 +167,20 @@ export class WorkerHarness {
       now: Date.now,
       sleep,
     };
-    const harness = new WorkerHarness(sandbox, database, redis, queue, bullPrefix, vault, secretKeyEnv, env, config, chain, new PurchaseRepository(database.db), deps);
+    const harness = new WorkerHarness(
+      sandbox,
+      database,
+      redis,
+      queue,
+      bullPrefix,
+      vault,
+      secretKeyEnv,
+      env,
+      config,
+      chain,
+      new PurchaseRepository(database.db),
+      deps,
+    );
     harness.connections.push(queueConnection);
     if (options.worker !== false) harness.startWorker();
     return harness;
@@ -154,7 +196,11 @@ export class WorkerHarness {
    * Starts a worker as the worker's main does (Fragment sessions warm up while the first jobs are
    * fetched). `paused`: connected but taking no jobs until `runWorker()`.
    */
-  startWorker(concurrency = 16, processor: (job: Job<PurchaseJobData>) => Promise<void> = createPurchaseProcessor(this.deps), options: { paused?: boolean } = {}): void {
+  startWorker(
+    concurrency = 16,
+    processor: (job: Job<PurchaseJobData>) => Promise<void> = createPurchaseProcessor(this.deps),
+    options: { paused?: boolean } = {},
+  ): void {
     const connection = createRedisConnection(this.env.REDIS_URL!, { forWorker: true });
     this.connections.push(connection);
     const started = startPurchaseWorker({
@@ -201,7 +247,10 @@ export class WorkerHarness {
 
   /** Stores a purchase exactly as the gateway does, then enqueues it (unless told not to). */
   async createPurchase(input: PurchaseInput, options: { enqueue?: boolean } = {}): Promise<PurchaseRow> {
-    const wallet = await resolveWalletOffline({ seed: input.seed, wallet_address: input.wallet_address, account_index: input.account_index }, 'mainnet');
+    const wallet = await resolveWalletOffline(
+      { seed: input.seed, wallet_address: input.wallet_address, account_index: input.account_index },
+      'mainnet',
+    );
     const requested = input.wallet_address ? Address.parse(input.wallet_address) : null;
     const single = wallet.candidates.length === 1 ? wallet.candidates[0] : undefined;
     const matching = requested ? wallet.candidates.find((c) => c.address.equals(requested)) : single;
@@ -225,7 +274,8 @@ export class WorkerHarness {
       (purchaseId) => this.vault.seal(purchaseId, input.seed),
       { fromStatus: null, toStatus: 'queued', actor: 'test', reason: 'purchase accepted' },
     );
-    if (options.enqueue !== false) await enqueuePurchase(this.queue, result.purchase.id, result.purchase.version, 0, { newPurchase: true });
+    if (options.enqueue !== false)
+      await enqueuePurchase(this.queue, result.purchase.id, result.purchase.version, 0, { newPurchase: true });
     return result.purchase;
   }
 
@@ -235,12 +285,19 @@ export class WorkerHarness {
     return row;
   }
 
-  async waitFor(id: string, statuses: string[] = ['completed', 'failed', 'reconciliation_required'], timeoutMs = 45_000): Promise<PurchaseRow> {
+  async waitFor(
+    id: string,
+    statuses: string[] = ['completed', 'failed', 'reconciliation_required'],
+    timeoutMs = 45_000,
+  ): Promise<PurchaseRow> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const row = await this.find(id);
       if (statuses.includes(row.status)) return row;
-      if (Date.now() > deadline) throw new Error(`purchase ${id} stuck in ${row.status} (wanted ${statuses.join('|')}); error=${JSON.stringify(row.error)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `purchase ${id} stuck in ${row.status} (wanted ${statuses.join('|')}); error=${JSON.stringify(row.error)}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -259,7 +316,8 @@ export class WorkerHarness {
         const byId = new Map((await this.deps.transitions.findMany(ids)).map((row) => [row.id, row]));
         return ids.map((id) => byId.get(id)!);
       }
-      if (Date.now() > deadline) throw new Error(`${live} of ${ids.length} purchases not terminal after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`${live} of ${ids.length} purchases not terminal after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -290,7 +348,9 @@ export class WorkerHarness {
 
   /** The wallet transaction with this hash (hex), read from the chain's own index. */
   transactionExists(walletRaw: string, hashHex: string): boolean {
-    return this.sandbox.chain.transactionIndex.list(walletRaw, { limit: 1_000_000 }).some((e) => e.hash.toString('hex') === hashHex);
+    return this.sandbox.chain.transactionIndex
+      .list(walletRaw, { limit: 1_000_000 })
+      .some((e) => e.hash.toString('hex') === hashHex);
   }
 
   async close(): Promise<void> {

@@ -42,11 +42,13 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
   const signature = `${shape.many ? 'many' : 'one'}|${shape.release ? 'release' : 'keep'}|${shape.mergeEvidence ? 'merge' : 'set'}|${shape.enterWalletSender ? 'sender' : ''}|${shape.keys.join(',')}`;
   const cached = statements.get(signature);
   if (cached) return cached;
-  if (shape.mergeEvidence && shape.keys.includes('evidence')) throw new TypeError('evidence is either set or merged, not both');
+  if (shape.mergeEvidence && shape.keys.includes('evidence'))
+    throw new TypeError('evidence is either set or merged, not both');
   const firstKey = shape.mergeEvidence ? 10 : 9;
   const assignments = shape.keys.map((key, index) => `${COLUMNS[key].name} = $${index + firstKey}`);
   if (shape.mergeEvidence) assignments.push(`evidence = coalesce(p.evidence, '{}'::jsonb) || $9::jsonb`);
-  if (shape.release && shape.enterWalletSender) throw new TypeError('a purchase entering its wallet sender is released only if it parks');
+  if (shape.release && shape.enterWalletSender)
+    throw new TypeError('a purchase entering its wallet sender is released only if it parks');
   if (shape.release) assignments.push('lease_owner = NULL', 'lease_expires_at = NULL');
   const leaseParameter = firstKey + shape.keys.length;
   if (shape.enterWalletSender) {
@@ -90,7 +92,10 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
         ? `SELECT (SELECT fence FROM wallet_lease) AS wallet_lease_fence, updated.* FROM (SELECT 1) AS one LEFT JOIN updated ON true`
         : `SELECT * FROM updated`
     }`;
-  const statement = { name: `fenced_update_${createHash('sha256').update(signature).digest('hex').slice(0, 16)}`, text };
+  const statement = {
+    name: `fenced_update_${createHash('sha256').update(signature).digest('hex').slice(0, 16)}`,
+    text,
+  };
   statements.set(signature, statement);
   return statement;
 }

@@ -30,7 +30,11 @@ export class LeaseRepository {
   constructor(private readonly db: Database) {}
 
   async acquire(name: string, owner: string, ttlMs: number): Promise<HeldLease | null> {
-    const result = await this.db.$client.query<{ fence: string }>({ name: 'lease_acquire', text: acquireLeaseSql('$1', '$2', '$3'), values: [name, owner, ttlMs] });
+    const result = await this.db.$client.query<{ fence: string }>({
+      name: 'lease_acquire',
+      text: acquireLeaseSql('$1', '$2', '$3'),
+      values: [name, owner, ttlMs],
+    });
     const row = result.rows[0];
     return row ? { name, owner, fence: Number(row.fence) } : null;
   }

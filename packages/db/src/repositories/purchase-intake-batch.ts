@@ -53,7 +53,10 @@ const BATCH_INTAKE_SQL = `
   SELECT * FROM purchase`;
 
 /** The 24 parameters of one intake, in the order both intake statements take them. */
-export function intakeParameters({ row, event }: Pick<PurchaseIntake, 'row' | 'event'>, sealed: SealedSecret): unknown[] {
+export function intakeParameters(
+  { row, event }: Pick<PurchaseIntake, 'row' | 'event'>,
+  sealed: SealedSecret,
+): unknown[] {
   return [
     row.id,
     row.idempotencyKey,
@@ -84,7 +87,9 @@ export function intakeParameters({ row, event }: Pick<PurchaseIntake, 'row' | 'e
 
 /** `intakes` must have distinct idempotency keys. */
 export async function insertIntakeBatch(pool: Pool, intakes: readonly PurchaseIntake[]): Promise<InsertedByKey> {
-  const sorted = [...intakes].sort((a, b) => (a.row.idempotencyKey < b.row.idempotencyKey ? -1 : a.row.idempotencyKey > b.row.idempotencyKey ? 1 : 0));
+  const sorted = [...intakes].sort((a, b) =>
+    a.row.idempotencyKey < b.row.idempotencyKey ? -1 : a.row.idempotencyKey > b.row.idempotencyKey ? 1 : 0,
+  );
   const columns: unknown[][] = Array.from({ length: 24 }, () => []);
   for (const { row, buildSecret, event } of sorted) {
     const sealed = buildSecret(row.id);
@@ -94,4 +99,3 @@ export async function insertIntakeBatch(pool: Pool, intakes: readonly PurchaseIn
   const result = await pool.query({ name: 'purchase_intake_batch', text: BATCH_INTAKE_SQL, values: columns });
   return new Map(result.rows.map((raw: Record<string, unknown>) => [raw.idempotency_key as string, raw]));
 }
-

@@ -2,7 +2,12 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../database';
 import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
-import { insertIntakeBatch, intakeParameters, type PurchaseEventInput, type PurchaseIntake } from './purchase-intake-batch';
+import {
+  insertIntakeBatch,
+  intakeParameters,
+  type PurchaseEventInput,
+  type PurchaseIntake,
+} from './purchase-intake-batch';
 
 export type { PurchaseEventInput, PurchaseIntake } from './purchase-intake-batch';
 
@@ -51,7 +56,10 @@ const DATA_EXCEPTION_CLASS = '22';
 function rowRejection(error: unknown): PurchaseRowRejectedError | undefined {
   for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (code === CHECK_VIOLATION || code === NOT_NULL_VIOLATION || code.startsWith(DATA_EXCEPTION_CLASS))) {
+    if (
+      typeof code === 'string' &&
+      (code === CHECK_VIOLATION || code === NOT_NULL_VIOLATION || code.startsWith(DATA_EXCEPTION_CLASS))
+    ) {
       return new PurchaseRowRejectedError(code);
     }
   }
@@ -82,7 +90,10 @@ const VIEWS_BY_IDS_SQL = `SELECT ${VIEW_COLUMNS.map(([, column]) => column.name)
 const BY_KEYS_SQL = 'SELECT * FROM purchases WHERE idempotency_key = ANY($1::text[])';
 
 /** Maps a raw row (snake_case, driver types) with Drizzle's own column decoders. */
-function decodeRow<T>(columns: ReadonlyArray<readonly [string, { name: string; mapFromDriverValue(value: unknown): unknown }]>, raw: Record<string, unknown>): T {
+function decodeRow<T>(
+  columns: ReadonlyArray<readonly [string, { name: string; mapFromDriverValue(value: unknown): unknown }]>,
+  raw: Record<string, unknown>,
+): T {
   const row: Record<string, unknown> = {};
   for (const [key, column] of columns) {
     const value = raw[column.name];
@@ -103,8 +114,16 @@ export class PurchaseRepository {
   private readonly byKey;
 
   constructor(private readonly db: Database) {
-    this.byId = db.select().from(purchases).where(eq(purchases.id, sql.placeholder('id'))).prepare('purchase_by_id');
-    this.viewById = db.select(viewColumns).from(purchases).where(eq(purchases.id, sql.placeholder('id'))).prepare('purchase_view_by_id');
+    this.byId = db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, sql.placeholder('id')))
+      .prepare('purchase_by_id');
+    this.viewById = db
+      .select(viewColumns)
+      .from(purchases)
+      .where(eq(purchases.id, sql.placeholder('id')))
+      .prepare('purchase_view_by_id');
     this.byKey = db
       .select()
       .from(purchases)
@@ -166,8 +185,13 @@ export class PurchaseRepository {
     const missing = leaders.map((intake) => intake.row.idempotencyKey).filter((key) => !inserted.has(key));
     const existing = new Map<string, PurchaseRow>();
     if (missing.length > 0) {
-      const found = await this.db.$client.query({ name: 'purchases_by_idempotency_keys', text: BY_KEYS_SQL, values: [missing] });
-      for (const raw of found.rows as Array<Record<string, unknown>>) existing.set(raw.idempotency_key as string, fromDriverRow(raw));
+      const found = await this.db.$client.query({
+        name: 'purchases_by_idempotency_keys',
+        text: BY_KEYS_SQL,
+        values: [missing],
+      });
+      for (const raw of found.rows as Array<Record<string, unknown>>)
+        existing.set(raw.idempotency_key as string, fromDriverRow(raw));
     }
     const created = new Map([...inserted].map(([key, raw]) => [key, fromDriverRow(raw)]));
     return intakes.map((intake, index): IntakeOutcome => {
@@ -175,7 +199,9 @@ export class PurchaseRepository {
       const own = firstByKey.get(key) === index ? created.get(key) : undefined;
       if (own) return { ok: true, value: { created: true, purchase: own } };
       const purchase = created.get(key) ?? existing.get(key);
-      return purchase ? { ok: true, value: { created: false, purchase } } : { ok: false, error: new Error('idempotency key conflict without a row') };
+      return purchase
+        ? { ok: true, value: { created: false, purchase } }
+        : { ok: false, error: new Error('idempotency key conflict without a row') };
     });
   }
 
@@ -204,7 +230,11 @@ export class PurchaseRepository {
 
   /** Many reads in one statement; ids without a purchase are simply absent from the result. */
   async findViewsByIds(ids: readonly string[]): Promise<PurchaseViewRow[]> {
-    const result = await this.db.$client.query({ name: 'purchase_views_by_ids', text: VIEWS_BY_IDS_SQL, values: [ids] });
+    const result = await this.db.$client.query({
+      name: 'purchase_views_by_ids',
+      text: VIEWS_BY_IDS_SQL,
+      values: [ids],
+    });
     return (result.rows as Array<Record<string, unknown>>).map((raw) => decodeRow<PurchaseViewRow>(VIEW_COLUMNS, raw));
   }
 
@@ -214,7 +244,11 @@ export class PurchaseRepository {
   }
 
   async events(purchaseId: string) {
-    return this.db.select().from(purchaseEvents).where(eq(purchaseEvents.purchaseId, purchaseId)).orderBy(purchaseEvents.id);
+    return this.db
+      .select()
+      .from(purchaseEvents)
+      .where(eq(purchaseEvents.purchaseId, purchaseId))
+      .orderBy(purchaseEvents.id);
   }
 
   /**
@@ -222,7 +256,12 @@ export class PurchaseRepository {
    */
   async listDueUnleased(limit: number): Promise<Array<Pick<PurchaseRow, 'id' | 'version' | 'nextRunAt' | 'status'>>> {
     return this.db
-      .select({ id: purchases.id, version: purchases.version, nextRunAt: purchases.nextRunAt, status: purchases.status })
+      .select({
+        id: purchases.id,
+        version: purchases.version,
+        nextRunAt: purchases.nextRunAt,
+        status: purchases.status,
+      })
       .from(purchases)
       .where(
         and(

@@ -73,7 +73,8 @@ function eventData(event: TransitionEvent | undefined, index: number): string | 
   return data === undefined ? null : JSON.stringify(data);
 }
 
-const SEALED_SECRET_COLUMNS = 's.key_id AS sealed_key_id, s.wrapped_key AS sealed_wrapped_key, s.ciphertext AS sealed_ciphertext';
+const SEALED_SECRET_COLUMNS =
+  's.key_id AS sealed_key_id, s.wrapped_key AS sealed_wrapped_key, s.ciphertext AS sealed_ciphertext';
 
 /** A claimed row, with its sealed wallet secret when the claim read it. */
 export interface ClaimedPurchase {
@@ -92,7 +93,11 @@ export interface RefusedClaim {
 function claimedFromRaw(raw: Record<string, unknown>): ClaimedPurchase {
   const wrappedKey = raw.sealed_wrapped_key as Buffer | null;
   const ciphertext = raw.sealed_ciphertext as Buffer | null;
-  return { claimed: true, row: fromDriverRow(raw), sealedSecret: wrappedKey && ciphertext ? { keyId: raw.sealed_key_id as string, wrappedKey, ciphertext } : null };
+  return {
+    claimed: true,
+    row: fromDriverRow(raw),
+    sealedSecret: wrappedKey && ciphertext ? { keyId: raw.sealed_key_id as string, wrappedKey, ciphertext } : null,
+  };
 }
 
 // The hottest statement of the worker: a named prepared statement, parsed and planned once per
@@ -184,7 +189,11 @@ export class PurchaseTransitions {
    * row, a backoff not yet due, or another live holder): the row as found. Null: no such purchase.
    */
   async claim(id: string, owner: string, leaseMs: number): Promise<ClaimedPurchase | RefusedClaim | null> {
-    const result = await this.db.$client.query<Record<string, unknown>>({ name: 'purchase_claim', text: CLAIM_SQL, values: [id, owner, leaseMs] });
+    const result = await this.db.$client.query<Record<string, unknown>>({
+      name: 'purchase_claim',
+      text: CLAIM_SQL,
+      values: [id, owner, leaseMs],
+    });
     const [raw] = result.rows;
     if (!raw) return null;
     return raw.claimed_now === true ? claimedFromRaw(raw) : { claimed: false, row: fromDriverRow(raw) };
@@ -195,7 +204,9 @@ export class PurchaseTransitions {
     const result = await this.db
       .update(purchases)
       .set({ leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'` })
-      .where(and(eq(purchases.id, fence.id), eq(purchases.version, fence.version), eq(purchases.leaseOwner, fence.owner)))
+      .where(
+        and(eq(purchases.id, fence.id), eq(purchases.version, fence.version), eq(purchases.leaseOwner, fence.owner)),
+      )
       .returning({ id: purchases.id });
     return result.length === 1;
   }
@@ -222,7 +233,13 @@ export class PurchaseTransitions {
   async applyMany(
     fences: readonly Fence[],
     changes: PurchaseChanges,
-    options: { event?: TransitionEvent; release?: boolean; fromStatus?: string; actor?: string; mergeEvidence?: Record<string, unknown> } = {},
+    options: {
+      event?: TransitionEvent;
+      release?: boolean;
+      fromStatus?: string;
+      actor?: string;
+      mergeEvidence?: Record<string, unknown>;
+    } = {},
   ): Promise<PurchaseRow[]> {
     return (await this.fencedUpdate(fences, changes, options)).map(fromDriverRow);
   }
@@ -242,11 +259,17 @@ export class PurchaseTransitions {
     walletLease: { name: string; owner: string; ttlMs: number },
     parkUntil: Date,
   ): Promise<{ row: PurchaseRow | null; walletLease: HeldLease | null }> {
-    const [raw] = await this.fencedUpdate([fence], changes, { ...options, walletSender: { ...walletLease, parkUntil } });
+    const [raw] = await this.fencedUpdate([fence], changes, {
+      ...options,
+      walletSender: { ...walletLease, parkUntil },
+    });
     const leaseFence = raw?.wallet_lease_fence;
     return {
       row: raw?.id ? fromDriverRow(raw) : null,
-      walletLease: leaseFence === null || leaseFence === undefined ? null : { name: walletLease.name, owner: walletLease.owner, fence: Number(leaseFence) },
+      walletLease:
+        leaseFence === null || leaseFence === undefined
+          ? null
+          : { name: walletLease.name, owner: walletLease.owner, fence: Number(leaseFence) },
     };
   }
 
@@ -284,9 +307,20 @@ export class PurchaseTransitions {
       options.actor ?? null,
       ...(options.mergeEvidence !== undefined ? [JSON.stringify(options.mergeEvidence)] : []),
       ...keys.map((key) => driverValue(key, changes[key])),
-      ...(options.walletSender ? [options.walletSender.name, options.walletSender.owner, options.walletSender.ttlMs, options.walletSender.parkUntil.toISOString()] : []),
+      ...(options.walletSender
+        ? [
+            options.walletSender.name,
+            options.walletSender.owner,
+            options.walletSender.ttlMs,
+            options.walletSender.parkUntil.toISOString(),
+          ]
+        : []),
     ];
-    const result = await this.db.$client.query<Record<string, unknown>>({ name: statement.name, text: statement.text, values });
+    const result = await this.db.$client.query<Record<string, unknown>>({
+      name: statement.name,
+      text: statement.text,
+      values,
+    });
     return result.rows;
   }
 
@@ -304,7 +338,8 @@ export class PurchaseTransitions {
     walletLease: HeldLease,
     walletLeaseUntilMs: number,
   ): Promise<PurchaseRow[] | null> {
-    if (external.messageCount !== members.length) throw new TypeError('a signed external pays each of its members once');
+    if (external.messageCount !== members.length)
+      throw new TypeError('a signed external pays each of its members once');
     let rows: Array<Record<string, unknown>>;
     try {
       ({ rows } = await this.db.$client.query<Record<string, unknown>>({
@@ -354,7 +389,13 @@ export class PurchaseTransitions {
    * nobody holds, oldest first, whatever their schedule (they wait for this very sender), each
    * with its sealed secret.
    */
-  async claimReadyToSend(walletAddress: string, excludeId: string, limit: number, owner: string, leaseMs: number): Promise<ClaimedPurchase[]> {
+  async claimReadyToSend(
+    walletAddress: string,
+    excludeId: string,
+    limit: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<ClaimedPurchase[]> {
     if (limit <= 0) return [];
     const result = await this.db.$client.query<Record<string, unknown>>({
       name: 'purchase_claim_ready_to_send',
@@ -390,7 +431,13 @@ export class PurchaseTransitions {
    * payment is not yet recorded, true those waiting for delivery. Only GRAM purchases: a USDT
    * payment is judged by its own jetton transfer.
    */
-  async claimBatchSiblings(batchId: string, excludeId: string, paid: boolean, owner: string, leaseMs: number): Promise<PurchaseRow[]> {
+  async claimBatchSiblings(
+    batchId: string,
+    excludeId: string,
+    paid: boolean,
+    owner: string,
+    leaseMs: number,
+  ): Promise<PurchaseRow[]> {
     return this.db
       .update(purchases)
       .set(leaseClaim(owner, leaseMs))
@@ -420,10 +467,18 @@ export class PurchaseTransitions {
    * `countPaidLookalikes` for many orders with one query: when each paid look-alike created since
    * `since` was created, by order key (`lookalikeKey`); callers count per purchase.
    */
-  async paidLookalikesSince(orders: ReadonlyArray<Pick<PurchaseRow, 'product' | 'username' | 'amount'>>, since: Date): Promise<Map<string, Date[]>> {
+  async paidLookalikesSince(
+    orders: ReadonlyArray<Pick<PurchaseRow, 'product' | 'username' | 'amount'>>,
+    since: Date,
+  ): Promise<Map<string, Date[]>> {
     const byKey = new Map<string, Date[]>();
     if (orders.length === 0) return byKey;
-    const result = await this.db.execute<{ username: string; product: string; amount: number; created_at: string | Date }>(sql`
+    const result = await this.db.execute<{
+      username: string;
+      product: string;
+      amount: number;
+      created_at: string | Date;
+    }>(sql`
       SELECT lower(username) AS username, product, amount, created_at FROM purchases
       WHERE (lower(username), product, amount) IN (
               SELECT * FROM unnest(${sql.param(orders.map((o) => o.username.toLowerCase()))}::text[], ${sql.param(orders.map((o) => o.product))}::text[], ${sql.param(orders.map((o) => o.amount))}::int[]))

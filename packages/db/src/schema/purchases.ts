@@ -69,7 +69,12 @@ export const purchases = pgTable(
       .on(table.walletAddress, table.status)
       .where(sql`${table.status} NOT IN ('completed', 'failed', 'reconciliation_required')`),
     // Delivery checks count our own identical orders (same recipient and quantity) per account history.
-    index('purchases_order_lookalike_idx').on(sql`lower(${table.username})`, table.product, table.amount, table.createdAt),
+    index('purchases_order_lookalike_idx').on(
+      sql`lower(${table.username})`,
+      table.product,
+      table.amount,
+      table.createdAt,
+    ),
     check(
       'purchases_status_check',
       sql`${table.status} IN ('queued','preparing','sending','submitted','confirming','completed','failed','reconciliation_required')`,

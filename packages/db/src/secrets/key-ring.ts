@@ -18,7 +18,10 @@ const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 export function parseKeyRing(value: string): KeyRing {
   const keys = new Map<string, Buffer>();
   let primaryId: string | undefined;
-  for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const separator = entry.indexOf(':');
     const id = separator === -1 ? 'k1' : entry.slice(0, separator);
     const encoded = separator === -1 ? entry : entry.slice(separator + 1);
@@ -46,7 +49,9 @@ export interface LoadKeyRingOptions {
 export function loadKeyRing(options: LoadKeyRingOptions): KeyRing {
   if (options.value) return parseKeyRing(options.value);
   if (!options.allowGenerated) {
-    throw new Error('STARSGATE_SECRET_KEY is required in production: set it to "k1:<base64 of 32 random bytes>" (openssl rand -base64 32)');
+    throw new Error(
+      'STARSGATE_SECRET_KEY is required in production: set it to "k1:<base64 of 32 random bytes>" (openssl rand -base64 32)',
+    );
   }
   const file = path.join(options.dataDir, 'secret-key');
   if (!existsSync(file)) {

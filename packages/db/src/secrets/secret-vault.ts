@@ -80,7 +80,11 @@ export class SecretVault {
     const dataKey = decrypt(this.kek(sealed.keyId), sealed.wrappedKey, `wallet-secret-key:${recordId}:${sealed.keyId}`);
     try {
       const keyId = this.ring.primaryId;
-      return { keyId, wrappedKey: encrypt(this.kek(keyId), dataKey, `wallet-secret-key:${recordId}:${keyId}`), ciphertext: sealed.ciphertext };
+      return {
+        keyId,
+        wrappedKey: encrypt(this.kek(keyId), dataKey, `wallet-secret-key:${recordId}:${keyId}`),
+        ciphertext: sealed.ciphertext,
+      };
     } finally {
       dataKey.fill(0);
     }

@@ -10,64 +10,238 @@ export interface ErrorDefinition {
 
 export const ERROR_CATALOGUE = {
   // Request shape and transport
-  VALIDATION_FAILED: { status: 400, message: 'The request is invalid.', action: 'Fix the fields named in details, then send a new request.' },
-  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.', action: 'Send a valid JSON document.' },
-  UNKNOWN_FIELD: { status: 400, message: 'The request contains a field the API does not know.', action: 'Remove or correct the field named in details; typos are never ignored.' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be application/json.', action: 'Send Content-Type: application/json.' },
+  VALIDATION_FAILED: {
+    status: 400,
+    message: 'The request is invalid.',
+    action: 'Fix the fields named in details, then send a new request.',
+  },
+  MALFORMED_JSON: {
+    status: 400,
+    message: 'The request body is not valid JSON.',
+    action: 'Send a valid JSON document.',
+  },
+  UNKNOWN_FIELD: {
+    status: 400,
+    message: 'The request contains a field the API does not know.',
+    action: 'Remove or correct the field named in details; typos are never ignored.',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'The request body must be application/json.',
+    action: 'Send Content-Type: application/json.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.', action: 'Send a smaller body.' },
   NOT_FOUND: { status: 404, message: 'No such route.', action: 'Check the path and the HTTP method.' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'The HTTP method is not allowed on this path.', action: 'Use a method listed in the Allow header.' },
-  INVALID_AMOUNT: { status: 400, message: 'The amount is not valid for this product.', action: 'Stars: an integer from 50 to 1000000. Premium: 3, 6 or 12 months.' },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: 'The HTTP method is not allowed on this path.',
+    action: 'Use a method listed in the Allow header.',
+  },
+  INVALID_AMOUNT: {
+    status: 400,
+    message: 'The amount is not valid for this product.',
+    action: 'Stars: an integer from 50 to 1000000. Premium: 3, 6 or 12 months.',
+  },
 
   // Purchases and idempotency
-  PURCHASE_NOT_FOUND: { status: 404, message: 'No purchase with this id exists in this environment.', action: 'Check purchase_id and the environment (base URL).' },
-  IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'This idempotency_key was already used for a different order.', action: 'Reuse a key only for the exact same logical order; use a new key for a new order.' },
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: { status: 409, message: 'A request with this idempotency_key is still being processed.', action: 'Wait for Retry-After seconds, then retry with the same key.' },
+  PURCHASE_NOT_FOUND: {
+    status: 404,
+    message: 'No purchase with this id exists in this environment.',
+    action: 'Check purchase_id and the environment (base URL).',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    message: 'This idempotency_key was already used for a different order.',
+    action: 'Reuse a key only for the exact same logical order; use a new key for a new order.',
+  },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: {
+    status: 409,
+    message: 'A request with this idempotency_key is still being processed.',
+    action: 'Wait for Retry-After seconds, then retry with the same key.',
+  },
 
   // Wallet input (spec: wallet error codes)
-  WALLET_SELECTION_REQUIRED: { status: 400, message: 'A 12-word seed needs wallet_address or account_index to select the account.', action: 'Add wallet_address or account_index.' },
-  INVALID_BIP39_SEED: { status: 400, message: 'The 12-word seed is not a valid BIP39 mnemonic.', action: 'Check all 12 words and their order.' },
-  UNSUPPORTED_WALLET_SEED_FORMAT: { status: 400, message: 'The seed is not a 12-word or 24-word mnemonic, nor a canonical Base64 32-byte key.', action: 'Send a 12-word BIP39 seed, a 24-word TON seed, or a canonical Base64 32-byte private key.' },
-  INVALID_WALLET_ADDRESS: { status: 400, message: 'The wallet address is not a valid address for this network.', action: 'Send a valid friendly or raw address.' },
-  INVALID_ACCOUNT_INDEX: { status: 400, message: 'account_index must be an integer from 0 to 100.', action: 'Send an integer from 0 to 100.' },
-  WALLET_ADDRESS_MISMATCH: { status: 400, message: 'The wallet address does not belong to this seed (or to this account index).', action: 'Correct the address/index pair or resolve again.' },
-  WALLET_INDEX_NOT_FOUND: { status: 400, message: 'No account index from 0 to 100 of this seed has this address.', action: 'Call the resolver and reuse its account_index.' },
-  WALLET_RESOLVER_BUSY: { status: 503, message: 'The wallet resolver is busy.', action: 'Wait briefly and retry the same resolve request.' },
-  CHECKOUT_BOC_INVALID: { status: 400, message: 'The signed BOC is not a single external message to a wallet.', action: 'Submit the base64 BOC returned by the wallet for this checkout, unchanged.' },
-  CHECKOUT_WRONG_PAYER: { status: 400, message: 'The signed message is addressed to a different wallet than the checkout payer.', action: 'Sign with the payer wallet given when the checkout was created.' },
-  CHECKOUT_BAD_SIGNATURE: { status: 400, message: 'The signature does not verify against the payer wallet key.', action: 'Sign the checkout transaction again in the payer wallet.' },
-  CHECKOUT_WRONG_WALLET_ID: { status: 400, message: 'The signed message is for another network or subwallet.', action: 'Switch the wallet to the checkout network and sign again.' },
-  CHECKOUT_EXPIRED: { status: 400, message: 'The signed message has expired or outlives the checkout validUntil.', action: 'Create a new checkout and sign before validUntil.' },
-  CHECKOUT_SEQNO_MISMATCH: { status: 409, message: 'The signed message uses a seqno the payer wallet no longer accepts.', action: 'Sign the checkout transaction again.' },
-  CHECKOUT_MESSAGE_MISMATCH: { status: 400, message: 'The signed messages differ from the checkout request (count, order, address, amount, payload or state init).', action: 'Approve the checkout transaction exactly as requested.' },
+  WALLET_SELECTION_REQUIRED: {
+    status: 400,
+    message: 'A 12-word seed needs wallet_address or account_index to select the account.',
+    action: 'Add wallet_address or account_index.',
+  },
+  INVALID_BIP39_SEED: {
+    status: 400,
+    message: 'The 12-word seed is not a valid BIP39 mnemonic.',
+    action: 'Check all 12 words and their order.',
+  },
+  UNSUPPORTED_WALLET_SEED_FORMAT: {
+    status: 400,
+    message: 'The seed is not a 12-word or 24-word mnemonic, nor a canonical Base64 32-byte key.',
+    action: 'Send a 12-word BIP39 seed, a 24-word TON seed, or a canonical Base64 32-byte private key.',
+  },
+  INVALID_WALLET_ADDRESS: {
+    status: 400,
+    message: 'The wallet address is not a valid address for this network.',
+    action: 'Send a valid friendly or raw address.',
+  },
+  INVALID_ACCOUNT_INDEX: {
+    status: 400,
+    message: 'account_index must be an integer from 0 to 100.',
+    action: 'Send an integer from 0 to 100.',
+  },
+  WALLET_ADDRESS_MISMATCH: {
+    status: 400,
+    message: 'The wallet address does not belong to this seed (or to this account index).',
+    action: 'Correct the address/index pair or resolve again.',
+  },
+  WALLET_INDEX_NOT_FOUND: {
+    status: 400,
+    message: 'No account index from 0 to 100 of this seed has this address.',
+    action: 'Call the resolver and reuse its account_index.',
+  },
+  WALLET_RESOLVER_BUSY: {
+    status: 503,
+    message: 'The wallet resolver is busy.',
+    action: 'Wait briefly and retry the same resolve request.',
+  },
+  CHECKOUT_BOC_INVALID: {
+    status: 400,
+    message: 'The signed BOC is not a single external message to a wallet.',
+    action: 'Submit the base64 BOC returned by the wallet for this checkout, unchanged.',
+  },
+  CHECKOUT_WRONG_PAYER: {
+    status: 400,
+    message: 'The signed message is addressed to a different wallet than the checkout payer.',
+    action: 'Sign with the payer wallet given when the checkout was created.',
+  },
+  CHECKOUT_BAD_SIGNATURE: {
+    status: 400,
+    message: 'The signature does not verify against the payer wallet key.',
+    action: 'Sign the checkout transaction again in the payer wallet.',
+  },
+  CHECKOUT_WRONG_WALLET_ID: {
+    status: 400,
+    message: 'The signed message is for another network or subwallet.',
+    action: 'Switch the wallet to the checkout network and sign again.',
+  },
+  CHECKOUT_EXPIRED: {
+    status: 400,
+    message: 'The signed message has expired or outlives the checkout validUntil.',
+    action: 'Create a new checkout and sign before validUntil.',
+  },
+  CHECKOUT_SEQNO_MISMATCH: {
+    status: 409,
+    message: 'The signed message uses a seqno the payer wallet no longer accepts.',
+    action: 'Sign the checkout transaction again.',
+  },
+  CHECKOUT_MESSAGE_MISMATCH: {
+    status: 400,
+    message:
+      'The signed messages differ from the checkout request (count, order, address, amount, payload or state init).',
+    action: 'Approve the checkout transaction exactly as requested.',
+  },
 
   // Availability (spec: rejection codes) and purchase outcomes
   AVAILABLE: { status: 200, message: 'The recipient can receive this product.' },
-  RECIPIENT_NOT_FOUND: { status: 422, message: 'No Telegram user has this username.', action: 'Check the username with the customer.' },
-  RECIPIENT_INELIGIBLE: { status: 422, message: 'This account cannot receive the product (a bot, a channel, or a user who cannot receive it now).', action: 'Ask the customer for a personal user account, or retry later.' },
-  PREMIUM_ALREADY_ACTIVE: { status: 422, message: 'This user already has Telegram Premium.', action: 'Offer Stars instead, or try again after the subscription ends.' },
-  PAYMENT_METHOD_UNAVAILABLE: { status: 422, message: 'This payment method is not available for this product.', action: 'Use payment_method=gram.' },
-  TOP_UP_REQUIRED: { status: 422, message: 'The payer wallet does not hold enough funds.', action: 'Top up the payer wallet by the shortfall in details, then create a new purchase.' },
-  PAYMENT_REJECTED_BY_POLICY: { status: 422, message: 'The upstream payment request failed a safety check; nothing was signed.', action: 'Inspect the purchase events; contact the operator.' },
-  NOT_EXECUTED: { status: 422, message: 'The signed transaction expired without executing; no money left the wallet.', action: 'Create a new purchase with a new idempotency key if the order should still be delivered.' },
-  TRANSACTION_FAILED: { status: 422, message: 'The transaction executed on chain but did not pay (skipped action, bounce or jetton failure).', action: 'Check the wallet balance and create a new purchase.' },
-  UPSTREAM_SESSION_INVALID: { status: 502, message: 'The Fragment session is missing or expired.', action: 'Operator: refresh the Fragment cookies, then create a new purchase.' },
-  UPSTREAM_VERIFICATION_REQUIRED: { status: 502, message: 'Fragment requires account or wallet verification (KYC).', action: 'Operator: complete verification on fragment.com, then create a new purchase.' },
-  UPSTREAM_REJECTED: { status: 502, message: 'Fragment refused the request.', action: 'Operator: inspect the purchase events.' },
-  STEP_TIMED_OUT: { status: 504, message: 'A purchase step exceeded its maximum age before anything was paid.', action: 'Create a new purchase if the order should still be delivered.' },
+  RECIPIENT_NOT_FOUND: {
+    status: 422,
+    message: 'No Telegram user has this username.',
+    action: 'Check the username with the customer.',
+  },
+  RECIPIENT_INELIGIBLE: {
+    status: 422,
+    message: 'This account cannot receive the product (a bot, a channel, or a user who cannot receive it now).',
+    action: 'Ask the customer for a personal user account, or retry later.',
+  },
+  PREMIUM_ALREADY_ACTIVE: {
+    status: 422,
+    message: 'This user already has Telegram Premium.',
+    action: 'Offer Stars instead, or try again after the subscription ends.',
+  },
+  PAYMENT_METHOD_UNAVAILABLE: {
+    status: 422,
+    message: 'This payment method is not available for this product.',
+    action: 'Use payment_method=gram.',
+  },
+  TOP_UP_REQUIRED: {
+    status: 422,
+    message: 'The payer wallet does not hold enough funds.',
+    action: 'Top up the payer wallet by the shortfall in details, then create a new purchase.',
+  },
+  PAYMENT_REJECTED_BY_POLICY: {
+    status: 422,
+    message: 'The upstream payment request failed a safety check; nothing was signed.',
+    action: 'Inspect the purchase events; contact the operator.',
+  },
+  NOT_EXECUTED: {
+    status: 422,
+    message: 'The signed transaction expired without executing; no money left the wallet.',
+    action: 'Create a new purchase with a new idempotency key if the order should still be delivered.',
+  },
+  TRANSACTION_FAILED: {
+    status: 422,
+    message: 'The transaction executed on chain but did not pay (skipped action, bounce or jetton failure).',
+    action: 'Check the wallet balance and create a new purchase.',
+  },
+  UPSTREAM_SESSION_INVALID: {
+    status: 502,
+    message: 'The Fragment session is missing or expired.',
+    action: 'Operator: refresh the Fragment cookies, then create a new purchase.',
+  },
+  UPSTREAM_VERIFICATION_REQUIRED: {
+    status: 502,
+    message: 'Fragment requires account or wallet verification (KYC).',
+    action: 'Operator: complete verification on fragment.com, then create a new purchase.',
+  },
+  UPSTREAM_REJECTED: {
+    status: 502,
+    message: 'Fragment refused the request.',
+    action: 'Operator: inspect the purchase events.',
+  },
+  STEP_TIMED_OUT: {
+    status: 504,
+    message: 'A purchase step exceeded its maximum age before anything was paid.',
+    action: 'Create a new purchase if the order should still be delivered.',
+  },
   PURCHASE_FAILED: { status: 500, message: 'The purchase failed.', action: 'Inspect the purchase events.' },
 
   // Service state
   RATE_LIMITED: { status: 429, message: 'Too many requests.', action: 'Wait retry_after seconds, then retry.' },
-  AVAILABILITY_RATE_LIMITED: { status: 429, message: 'Too many availability checks.', action: 'Wait retry_after seconds, then retry.' },
-  AVAILABILITY_TEMPORARILY_UNAVAILABLE: { status: 503, message: 'Availability cannot be checked right now.', action: 'Keep payment disabled and retry later.' },
-  PRICES_UNAVAILABLE: { status: 503, message: 'No price has been fetched yet and the upstream cannot answer.', action: 'Retry later.' },
-  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable.', action: 'Retry later with the same idempotency key.' },
-  INTERNAL_ERROR: { status: 500, message: 'An internal error occurred.', action: 'Keep the same idempotency key and check the purchase status first.' },
+  AVAILABILITY_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many availability checks.',
+    action: 'Wait retry_after seconds, then retry.',
+  },
+  AVAILABILITY_TEMPORARILY_UNAVAILABLE: {
+    status: 503,
+    message: 'Availability cannot be checked right now.',
+    action: 'Keep payment disabled and retry later.',
+  },
+  PRICES_UNAVAILABLE: {
+    status: 503,
+    message: 'No price has been fetched yet and the upstream cannot answer.',
+    action: 'Retry later.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'The service is temporarily unavailable.',
+    action: 'Retry later with the same idempotency key.',
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    message: 'An internal error occurred.',
+    action: 'Keep the same idempotency key and check the purchase status first.',
+  },
 
   // Purchase outcomes needing an operator (appended)
-  DELIVERY_UNCONFIRMED: { status: 502, message: 'The payment left the wallet but Fragment did not report delivery before the deadline.', action: 'Operator: check the order on fragment.com (Ref# in details/evidence) and the transaction; never create an automatic replacement purchase.' },
-  OUTCOME_UNKNOWN: { status: 502, message: 'Whether the signed payment executed could not be established (the chain provider did not answer).', action: 'Operator: look up the normalized message hash and the wallet seqno in evidence before any new purchase.' },
+  DELIVERY_UNCONFIRMED: {
+    status: 502,
+    message: 'The payment left the wallet but Fragment did not report delivery before the deadline.',
+    action:
+      'Operator: check the order on fragment.com (Ref# in details/evidence) and the transaction; never create an automatic replacement purchase.',
+  },
+  OUTCOME_UNKNOWN: {
+    status: 502,
+    message: 'Whether the signed payment executed could not be established (the chain provider did not answer).',
+    action: 'Operator: look up the normalized message hash and the wallet seqno in evidence before any new purchase.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

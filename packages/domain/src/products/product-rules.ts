@@ -23,7 +23,9 @@ export const PAYMENT_METHOD_ALIASES: Readonly<Record<string, PaymentMethod>> = {
 };
 
 export function normalizePaymentMethod(value: string): PaymentMethod | undefined {
-  return Object.prototype.hasOwnProperty.call(PAYMENT_METHOD_ALIASES, value) ? PAYMENT_METHOD_ALIASES[value] : undefined;
+  return Object.prototype.hasOwnProperty.call(PAYMENT_METHOD_ALIASES, value)
+    ? PAYMENT_METHOD_ALIASES[value]
+    : undefined;
 }
 
 export function isValidAmount(product: Product, amount: number): boolean {

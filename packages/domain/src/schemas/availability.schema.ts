@@ -3,7 +3,14 @@ import { PAYMENT_METHODS, PRODUCTS, type PaymentMethod, type Product } from '../
 import { amountByProductRule, orderProperties } from './common.schema';
 
 /** Wallet fields of the purchase request that an availability check never accepts. */
-export const WALLET_FIELDS = ['seed', 'wallet_address', 'account_index', 'mnemonic', 'private_key', 'payer_address'] as const;
+export const WALLET_FIELDS = [
+  'seed',
+  'wallet_address',
+  'account_index',
+  'mnemonic',
+  'private_key',
+  'payer_address',
+] as const;
 
 export const AvailabilityCheckRequestSchema = {
   $id: 'AvailabilityCheckRequest',
@@ -47,7 +54,8 @@ export const AvailabilityResultSchema = {
     checked_at: {
       type: 'string',
       format: 'date-time',
-      description: 'When Fragment answered the recipient lookup this result rests on (answers are cached for seconds), or when the local payment-method rule was applied.',
+      description:
+        'When Fragment answered the recipient lookup this result rests on (answers are cached for seconds), or when the local payment-method rule was applied.',
     },
   },
 } as const;

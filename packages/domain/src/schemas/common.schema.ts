@@ -25,7 +25,8 @@ export const amountField = {
 export const paymentMethodField = {
   type: 'string',
   enum: Object.keys(PAYMENT_METHOD_ALIASES),
-  description: '`gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.',
+  description:
+    '`gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.',
 } as const;
 export const idempotencyKeyField = {
   type: 'string',
@@ -36,7 +37,7 @@ export const accountIndexField = {
   type: 'integer',
   minimum: ACCOUNT_INDEX_MIN,
   maximum: ACCOUNT_INDEX_MAX,
-  description: 'Selects the V5R1 account m/44\'/607\'/{account_index}\' of a 12-word seed (0 to 100).',
+  description: "Selects the V5R1 account m/44'/607'/{account_index}' of a 12-word seed (0 to 100).",
 } as const;
 export const walletAddressField = {
   type: 'string',

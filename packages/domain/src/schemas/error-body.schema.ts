@@ -20,7 +20,11 @@ export const ErrorBodySchema = {
       },
     },
     action: { type: 'string', description: 'What the client should do next.' },
-    retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying (429, 503, 409 in progress).' },
+    retry_after: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Seconds to wait before retrying (429, 503, 409 in progress).',
+    },
     request_id: { type: 'string', description: 'Echo of the Request-Id header; quote it in support requests.' },
   },
 } as const;

@@ -23,7 +23,10 @@ export const PriceQuoteQuerySchema = {
   additionalProperties: false,
   properties: {
     product: productField,
-    amount: { ...amountField, description: `Stars: ${STARS_MIN} to ${STARS_MAX}. Premium: months, ${PREMIUM_MONTHS.join(', ')}.` },
+    amount: {
+      ...amountField,
+      description: `Stars: ${STARS_MIN} to ${STARS_MAX}. Premium: months, ${PREMIUM_MONTHS.join(', ')}.`,
+    },
   },
   // Ajv applies `allOf` before `properties`: coerce `amount` to an integer first, or the
   // product rule would compare the query string "6" with the numbers it allows.
@@ -47,12 +50,13 @@ export const PriceQuoteSchema = {
     prices: { $ref: '#/components/schemas/PricePair' },
     stale: {
       type: 'boolean',
-      description: 'true when Fragment could not be asked just now and the last known (or a derived) price is returned.',
+      description:
+        'true when Fragment could not be asked just now and the last known (or a derived) price is returned.',
     },
     derived: {
       type: 'boolean',
       description:
-        'true when Fragment never priced this exact quantity and the value was computed from the last known per-star USD price and TON rate with Fragment\'s own rounding (always stale).',
+        "true when Fragment never priced this exact quantity and the value was computed from the last known per-star USD price and TON rate with Fragment's own rounding (always stale).",
     },
     quoted_at: { type: 'string', format: 'date-time', description: 'When this answer was produced.' },
     updated_at: { type: 'string', format: 'date-time', description: 'When Fragment produced the underlying price.' },
@@ -83,7 +87,10 @@ export const PriceListSchema = {
         '12': { $ref: '#/components/schemas/PricePair' },
       },
     },
-    stale: { type: 'boolean', description: 'true when the list is older than the refresh period allows because Fragment could not be asked.' },
+    stale: {
+      type: 'boolean',
+      description: 'true when the list is older than the refresh period allows because Fragment could not be asked.',
+    },
     updated_at: { type: 'string', format: 'date-time', description: 'When Fragment produced these prices.' },
   },
 } as const;

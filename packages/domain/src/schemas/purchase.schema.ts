@@ -1,6 +1,13 @@
 import { PURCHASE_STATUSES } from '../purchases/purchase-status';
 import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
-import { accountIndexField, amountByProductRule, idempotencyKeyField, orderProperties, seedField, walletAddressField } from './common.schema';
+import {
+  accountIndexField,
+  amountByProductRule,
+  idempotencyKeyField,
+  orderProperties,
+  seedField,
+  walletAddressField,
+} from './common.schema';
 
 export const CreatePurchaseRequestSchema = {
   $id: 'CreatePurchaseRequest',
@@ -37,7 +44,11 @@ export const PurchaseAcceptedSchema = {
   additionalProperties: false,
   properties: {
     purchase_id: { type: 'string', format: 'uuid' },
-    status: { type: 'string', enum: [...PURCHASE_STATUSES], description: '`queued` for a new purchase; the current status on an idempotent replay.' },
+    status: {
+      type: 'string',
+      enum: [...PURCHASE_STATUSES],
+      description: '`queued` for a new purchase; the current status on an idempotent replay.',
+    },
     status_url: { type: 'string', description: 'Relative path `/api/v1/purchases/<purchase_id>`.' },
   },
 } as const;
@@ -47,12 +58,19 @@ export const PurchaseErrorSchema = {
   required: ['code', 'message'],
   additionalProperties: false,
   properties: {
-    code: { type: 'string', description: 'Stable failure code, e.g. RECIPIENT_NOT_FOUND, TOP_UP_REQUIRED, NOT_EXECUTED.' },
+    code: {
+      type: 'string',
+      description: 'Stable failure code, e.g. RECIPIENT_NOT_FOUND, TOP_UP_REQUIRED, NOT_EXECUTED.',
+    },
     message: { type: 'string' },
     action: { type: 'string' },
     details: {
       type: 'array',
-      items: { type: 'object', additionalProperties: true, properties: { field: { type: 'string' }, message: { type: 'string' } } },
+      items: {
+        type: 'object',
+        additionalProperties: true,
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
     },
   },
 } as const;
@@ -67,7 +85,8 @@ export const PurchaseSchema = {
     status: {
       type: 'string',
       enum: [...PURCHASE_STATUSES],
-      description: 'Only `completed` confirms delivery. `failed` and `reconciliation_required` are terminal too; never replace a `reconciliation_required` purchase automatically.',
+      description:
+        'Only `completed` confirms delivery. `failed` and `reconciliation_required` are terminal too; never replace a `reconciliation_required` purchase automatically.',
     },
     product: { type: 'string', enum: [...PRODUCTS] },
     username: { type: 'string' },
@@ -75,7 +94,10 @@ export const PurchaseSchema = {
     payment_method: { type: 'string', enum: [...PAYMENT_METHODS] },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
-    transaction_hash: { type: 'string', description: 'Present when completed: hash of the payer wallet transaction (hex).' },
+    transaction_hash: {
+      type: 'string',
+      description: 'Present when completed: hash of the payer wallet transaction (hex).',
+    },
     error: { ...PurchaseErrorSchema, description: 'Present when failed or reconciliation_required.' },
   },
 } as const;

@@ -19,10 +19,21 @@ export interface ResolveWalletRequest {
 export const ResolvedWalletSchema = {
   $id: 'ResolvedWallet',
   type: 'object',
-  required: ['account_index', 'wallet_version', 'wallet_address', 'raw_address', 'seed_format', 'network', 'version_source'],
+  required: [
+    'account_index',
+    'wallet_version',
+    'wallet_address',
+    'raw_address',
+    'seed_format',
+    'network',
+    'version_source',
+  ],
   additionalProperties: false,
   properties: {
-    account_index: { type: 'integer', description: 'Reuse in later purchase requests (0 for 24-word and Base64 seeds).' },
+    account_index: {
+      type: 'integer',
+      description: 'Reuse in later purchase requests (0 for 24-word and Base64 seeds).',
+    },
     wallet_version: { type: 'string', enum: ['V5R1', 'V4R2', 'V3R2'] },
     wallet_address: { type: 'string', description: 'Non-bounceable friendly form.' },
     raw_address: { type: 'string', description: '`0:<hex>` form.' },
@@ -42,6 +53,9 @@ export const ResolvedWalletSchema = {
         usdt: { type: 'string', description: 'Decimal USDT (6 dp).' },
       },
     },
-    balances_error: { type: 'string', description: 'Present instead of balances when the chain could not be read (CHAIN_UNAVAILABLE).' },
+    balances_error: {
+      type: 'string',
+      description: 'Present instead of balances when the chain could not be read (CHAIN_UNAVAILABLE).',
+    },
   },
 } as const;

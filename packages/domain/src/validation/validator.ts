@@ -21,7 +21,8 @@ const queryAjv = newAjv(true);
 
 function fieldOf(error: ErrorObject): string {
   const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  if (error.keyword === 'required') return path ? `${path}.${error.params.missingProperty}` : String(error.params.missingProperty);
+  if (error.keyword === 'required')
+    return path ? `${path}.${error.params.missingProperty}` : String(error.params.missingProperty);
   if (error.keyword === 'additionalProperties') {
     return path ? `${path}.${error.params.additionalProperty}` : String(error.params.additionalProperty);
   }
@@ -67,8 +68,12 @@ export function validationError(errors: ErrorObject[]): AppError {
   }
   const code = codeFor(details);
   const first = details[0];
-  const message = details.length === 1 && first ? `${first.field} ${first.message}.` : 'The request is invalid; see details.';
-  return new AppError(code, { message, details: details.map(({ field, message: text }) => ({ field, message: text })) });
+  const message =
+    details.length === 1 && first ? `${first.field} ${first.message}.` : 'The request is invalid; see details.';
+  return new AppError(code, {
+    message,
+    details: details.map(({ field, message: text }) => ({ field, message: text })),
+  });
 }
 
 export type Validator<T> = (data: unknown) => T;

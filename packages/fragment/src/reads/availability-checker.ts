@@ -56,7 +56,11 @@ export function parseDisabledPaymentMethods(text: string | undefined): { disable
   return { disabled, problems };
 }
 
-export function isPaymentMethodDisabled(disabled: DisabledPaymentMethods, product: Product, method: PaymentMethod): boolean {
+export function isPaymentMethodDisabled(
+  disabled: DisabledPaymentMethods,
+  product: Product,
+  method: PaymentMethod,
+): boolean {
   return disabled.has(method) || disabled.has(`${product}:${method}`);
 }
 
@@ -86,7 +90,12 @@ interface Stored {
 }
 
 /** Fragment's business answers that are results, not failures. */
-const ANSWER_KINDS: ReadonlySet<string> = new Set(['RECIPIENT_NOT_FOUND', 'RECIPIENT_INELIGIBLE', 'PREMIUM_ALREADY_ACTIVE', 'PAYMENT_METHOD_UNAVAILABLE']);
+const ANSWER_KINDS: ReadonlySet<string> = new Set([
+  'RECIPIENT_NOT_FOUND',
+  'RECIPIENT_INELIGIBLE',
+  'PREMIUM_ALREADY_ACTIVE',
+  'PAYMENT_METHOD_UNAVAILABLE',
+]);
 
 export class AvailabilityChecker {
   private readonly cache: RedisJsonCache;
@@ -161,18 +170,26 @@ export class AvailabilityChecker {
     }
     const stored: Stored = { code, checkedAt: this.now() };
     const ttl = this.ttlFor(code);
-    if (ttl > 0) await this.cache.set(key, stored, ttl).catch((error: unknown) => {
-      this.logger.warn('availability: could not cache an answer', { error: error instanceof Error ? error.message : String(error) });
-    });
+    if (ttl > 0)
+      await this.cache.set(key, stored, ttl).catch((error: unknown) => {
+        this.logger.warn('availability: could not cache an answer', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      });
     return stored;
   }
 
   private async failure(error: unknown): Promise<ReadError> {
     const readError = toReadError(error);
     if (readError.reason === 'upstream_rate_limited') {
-      const cooldownMs = await this.options.limiter.cooldown(readError.retryAfterMs).catch(() => readError.retryAfterMs);
+      const cooldownMs = await this.options.limiter
+        .cooldown(readError.retryAfterMs)
+        .catch(() => readError.retryAfterMs);
       this.logger.warn(`availability: Fragment ${readError.reason}, upstream reads paused for ${cooldownMs ?? '?'} ms`);
-      return new ReadError(readError.kind, readError.reason, readError.message, { retryAfterMs: cooldownMs, cause: error });
+      return new ReadError(readError.kind, readError.reason, readError.message, {
+        retryAfterMs: cooldownMs,
+        cause: error,
+      });
     }
     this.logger.warn(`availability: Fragment lookup failed (${readError.reason})`, { message: readError.message });
     return readError;

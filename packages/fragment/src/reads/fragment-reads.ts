@@ -71,7 +71,11 @@ export function createFragmentReads(options: FragmentReadsOptions): FragmentRead
           retry: { maxTries: options.fragment.tries ?? 2, baseDelayMs: 200, maxDelayMs: 1_000, maxRetryAfterMs: 0 },
           ...(options.logger ? { logger: options.logger } : {}),
         });
-  const flight = new SingleFlight({ redis: options.redis, prefix: options.prefix, lockTtlMs: options.lockTtlMs ?? 15_000 });
+  const flight = new SingleFlight({
+    redis: options.redis,
+    prefix: options.prefix,
+    lockTtlMs: options.lockTtlMs ?? 15_000,
+  });
   const limiter = new ReadLimiter({
     redis: options.redis,
     prefix: options.prefix,
@@ -88,7 +92,9 @@ export function createFragmentReads(options: FragmentReadsOptions): FragmentRead
     positiveTtlMs: options.availability?.positiveTtlMs ?? 30_000,
     negativeTtlMs: options.availability?.negativeTtlMs ?? 60_000,
     deadlineMs: options.availability?.deadlineMs ?? 8_000,
-    ...(options.availability?.disabledPaymentMethods ? { disabledPaymentMethods: options.availability.disabledPaymentMethods } : {}),
+    ...(options.availability?.disabledPaymentMethods
+      ? { disabledPaymentMethods: options.availability.disabledPaymentMethods }
+      : {}),
     ...(options.memoryTtlMs !== undefined ? { memoryTtlMs: options.memoryTtlMs } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });

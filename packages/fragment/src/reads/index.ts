@@ -1,8 +1,29 @@
 export { AvailabilityChecker, isPaymentMethodDisabled, parseDisabledPaymentMethods } from './availability-checker';
-export type { AvailabilityAnswer, AvailabilityCheckerOptions, AvailabilityQuery, DisabledPaymentMethods } from './availability-checker';
+export type {
+  AvailabilityAnswer,
+  AvailabilityCheckerOptions,
+  AvailabilityQuery,
+  DisabledPaymentMethods,
+} from './availability-checker';
 export { PriceBook, PricesUnavailableError } from './price-book';
-export type { PriceBookOptions, PriceListAnswer, PricePair, QuoteAnswer, StoredPrice, StoredPriceList } from './price-book';
-export { ceilDiv, formatGram, formatUsdt, gramNanoForUsd, parseDecimal, starsUsdMicro, toUnitsCeil, usdToUsdtUnits } from './price-math';
+export type {
+  PriceBookOptions,
+  PriceListAnswer,
+  PricePair,
+  QuoteAnswer,
+  StoredPrice,
+  StoredPriceList,
+} from './price-book';
+export {
+  ceilDiv,
+  formatGram,
+  formatUsdt,
+  gramNanoForUsd,
+  parseDecimal,
+  starsUsdMicro,
+  toUnitsCeil,
+  usdToUsdtUnits,
+} from './price-math';
 export { ReadError, isReadError, toReadError, type ReadErrorKind, type ReadErrorReason } from './read-errors';
 export { ReadLimiter, type Budget, type ReadLimiterOptions } from './read-limits';
 export { LocalTtlCache, RedisJsonCache } from './redis-cache';

@@ -157,8 +157,16 @@ export class PriceBook {
           fetchedAt,
         };
         await this.cache.set('prices:list', list, 0);
-        await this.cache.set('prices:premium', { premium: list.premium, fetchedAt } satisfies StoredPremium, this.keepLastKnownMs);
-        await this.cache.set('prices:stars:50', { ...list.stars50, fetchedAt } satisfies StoredQuote, this.keepLastKnownMs);
+        await this.cache.set(
+          'prices:premium',
+          { premium: list.premium, fetchedAt } satisfies StoredPremium,
+          this.keepLastKnownMs,
+        );
+        await this.cache.set(
+          'prices:stars:50',
+          { ...list.stars50, fetchedAt } satisfies StoredQuote,
+          this.keepLastKnownMs,
+        );
         await this.cache.delete('prices:upstream-down');
         this.memory.clear();
         return list;
@@ -178,9 +186,12 @@ export class PriceBook {
     let fresh: StoredPriceList | undefined;
     if (!(await this.upstreamDown())) {
       fresh = await this.withDeadline(this.refreshList()).catch((error: unknown) => {
-        this.logger.info(`prices: list refresh failed, ${stored ? 'serving the last known list' : 'nothing known yet'}`, {
-          reason: toReadError(error).reason,
-        });
+        this.logger.info(
+          `prices: list refresh failed, ${stored ? 'serving the last known list' : 'nothing known yet'}`,
+          {
+            reason: toReadError(error).reason,
+          },
+        );
         return undefined;
       });
     }
@@ -197,7 +208,11 @@ export class PriceBook {
       updatedAt: stored.fetchedAt,
     };
     // A stale answer is remembered briefly too: it spares Redis while Fragment is down.
-    this.memory.set('list', answer, stale ? this.failureBackoffMs : this.staleAfterMs - (this.now() - stored.fetchedAt));
+    this.memory.set(
+      'list',
+      answer,
+      stale ? this.failureBackoffMs : this.staleAfterMs - (this.now() - stored.fetchedAt),
+    );
     return answer;
   }
 
@@ -245,7 +260,8 @@ export class PriceBook {
     const month = String(months) as '3' | '6' | '12';
     if (!MONTHS.includes(month)) throw new RangeError('premium months must be 3, 6 or 12');
     const stored = await this.cache.get<StoredPremium>('prices:premium');
-    if (stored && this.now() - stored.fetchedAt < this.quoteTtlMs) return this.answer('premium', months, { ...stored.premium[month], fetchedAt: stored.fetchedAt }, false);
+    if (stored && this.now() - stored.fetchedAt < this.quoteTtlMs)
+      return this.answer('premium', months, { ...stored.premium[month], fetchedAt: stored.fetchedAt }, false);
 
     const fresh = await this.fetchFresh('prices:premium', 'premium', async () => {
       await this.options.limiter.acquire();
@@ -260,7 +276,10 @@ export class PriceBook {
     if (fresh) return this.answer('premium', months, { ...fresh.premium[month], fetchedAt: fresh.fetchedAt }, false);
     // Last known: the newer of the premium entry and the list.
     const list = await this.cache.get<StoredPriceList>('prices:list');
-    const candidates = [stored && { ...stored.premium[month], fetchedAt: stored.fetchedAt }, list && { ...list.premium[month], fetchedAt: list.fetchedAt }];
+    const candidates = [
+      stored && { ...stored.premium[month], fetchedAt: stored.fetchedAt },
+      list && { ...list.premium[month], fetchedAt: list.fetchedAt },
+    ];
     const best = candidates.filter((c): c is StoredQuote => !!c).sort((a, b) => b.fetchedAt - a.fetchedAt)[0];
     if (!best) throw new PricesUnavailableError();
     return this.answer('premium', months, best, true);
@@ -314,5 +333,4 @@ export class PriceBook {
   private withDeadline<T>(promise: Promise<T>): Promise<T> {
     return withReadDeadline(promise, this.deadlineMs);
   }
-
 }

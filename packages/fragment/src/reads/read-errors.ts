@@ -29,7 +29,12 @@ export class ReadError extends Error {
   /** How long the caller should wait before asking again, when known. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(kind: ReadErrorKind, reason: ReadErrorReason, message: string, options: { retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(
+    kind: ReadErrorKind,
+    reason: ReadErrorReason,
+    message: string,
+    options: { retryAfterMs?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ReadError';
     this.kind = kind;
@@ -50,8 +55,14 @@ export class ReadError extends Error {
     const v = (value ?? {}) as Record<string, unknown>;
     const kind: ReadErrorKind = v.kind === 'RATE_LIMITED' ? 'RATE_LIMITED' : 'UNAVAILABLE';
     const reason = (typeof v.reason === 'string' ? v.reason : 'internal') as ReadErrorReason;
-    const retryAfterMs = typeof v.retryAfterMs === 'number' && Number.isFinite(v.retryAfterMs) ? v.retryAfterMs : undefined;
-    return new ReadError(kind, reason, typeof v.message === 'string' ? v.message : 'upstream read failed', retryAfterMs !== undefined ? { retryAfterMs } : {});
+    const retryAfterMs =
+      typeof v.retryAfterMs === 'number' && Number.isFinite(v.retryAfterMs) ? v.retryAfterMs : undefined;
+    return new ReadError(
+      kind,
+      reason,
+      typeof v.message === 'string' ? v.message : 'upstream read failed',
+      retryAfterMs !== undefined ? { retryAfterMs } : {},
+    );
   }
 }
 
@@ -69,9 +80,19 @@ export function toReadError(error: unknown): ReadError {
     const options = { cause: error, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
     switch (error.kind) {
       case 'RATE_LIMITED':
-        return new ReadError('RATE_LIMITED', 'upstream_rate_limited', `Fragment rate-limited ${error.method ?? 'the read'}`, options);
+        return new ReadError(
+          'RATE_LIMITED',
+          'upstream_rate_limited',
+          `Fragment rate-limited ${error.method ?? 'the read'}`,
+          options,
+        );
       case 'UPSTREAM_UNAVAILABLE':
-        return new ReadError('UNAVAILABLE', error.timedOut ? 'upstream_timeout' : 'upstream_unavailable', error.message, options);
+        return new ReadError(
+          'UNAVAILABLE',
+          error.timedOut ? 'upstream_timeout' : 'upstream_unavailable',
+          error.message,
+          options,
+        );
       case 'SESSION_INVALID':
       case 'VERIFICATION_REQUIRED':
         return new ReadError('UNAVAILABLE', 'session_invalid', error.message, options);
@@ -83,13 +104,22 @@ export function toReadError(error: unknown): ReadError {
         return new ReadError('UNAVAILABLE', 'upstream_rejected', error.message, options);
     }
   }
-  return new ReadError('UNAVAILABLE', 'internal', error instanceof Error ? error.message : String(error), { cause: error });
+  return new ReadError('UNAVAILABLE', 'internal', error instanceof Error ? error.message : String(error), {
+    cause: error,
+  });
 }
 
 /** Settles with `promise`, or rejects UNAVAILABLE/deadline after `deadlineMs` (the read keeps running). */
-export function withReadDeadline<T>(promise: Promise<T>, deadlineMs: number, mapError: (error: unknown) => unknown = (error) => error): Promise<T> {
+export function withReadDeadline<T>(
+  promise: Promise<T>,
+  deadlineMs: number,
+  mapError: (error: unknown) => unknown = (error) => error,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ReadError('UNAVAILABLE', 'deadline', `Fragment did not answer within ${deadlineMs} ms`)), deadlineMs);
+    const timer = setTimeout(
+      () => reject(new ReadError('UNAVAILABLE', 'deadline', `Fragment did not answer within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
     promise.then(
       (value) => {
         clearTimeout(timer);

@@ -85,9 +85,20 @@ export class ReadLimiter {
     )) as [number, number];
     if (verdict === 0) return;
     const retryAfterMs = Math.max(1, Number(waitMs));
-    if (verdict === 1) throw new ReadError('RATE_LIMITED', 'upstream_cooldown', 'Fragment asked us to slow down; cooling down', { retryAfterMs });
-    if (verdict === 2) throw new ReadError('RATE_LIMITED', 'global_budget', 'the global budget of Fragment reads is spent', { retryAfterMs });
-    throw new ReadError('RATE_LIMITED', 'username_budget', 'the budget of Fragment lookups for this username is spent', { retryAfterMs });
+    if (verdict === 1)
+      throw new ReadError('RATE_LIMITED', 'upstream_cooldown', 'Fragment asked us to slow down; cooling down', {
+        retryAfterMs,
+      });
+    if (verdict === 2)
+      throw new ReadError('RATE_LIMITED', 'global_budget', 'the global budget of Fragment reads is spent', {
+        retryAfterMs,
+      });
+    throw new ReadError(
+      'RATE_LIMITED',
+      'username_budget',
+      'the budget of Fragment lookups for this username is spent',
+      { retryAfterMs },
+    );
   }
 
   /** Stops upstream reads for `ms` (Fragment's Retry-After, or the default), on every replica. */

@@ -89,7 +89,12 @@ export class SingleFlight {
     }
   }
 
-  private async runAsLeader<T>(lockKey: string, resultKey: string, token: string, compute: () => Promise<T>): Promise<T> {
+  private async runAsLeader<T>(
+    lockKey: string,
+    resultKey: string,
+    token: string,
+    compute: () => Promise<T>,
+  ): Promise<T> {
     this.leaderRuns += 1;
     try {
       const value = await compute();
@@ -112,7 +117,12 @@ export class SingleFlight {
   }
 
   /** `done: false` = the leader vanished without publishing: the caller may lead now. */
-  private async awaitOutcome<T>(lockKey: string, resultKey: string, holder: string, deadline: number): Promise<{ done: true; value: T } | { done: false }> {
+  private async awaitOutcome<T>(
+    lockKey: string,
+    resultKey: string,
+    holder: string,
+    deadline: number,
+  ): Promise<{ done: true; value: T } | { done: false }> {
     while (Date.now() < deadline) {
       const [raw, current] = await Promise.all([this.redis.get(resultKey), this.redis.get(lockKey)]);
       const outcome = this.outcomeOf<T>(raw, holder);
@@ -140,6 +150,10 @@ export class SingleFlight {
   }
 
   private waitTimeout(key: string): ReadError {
-    return new ReadError('UNAVAILABLE', 'deadline', `waited ${this.waitTimeoutMs} ms for another process's read of ${key.split(':')[0]}`);
+    return new ReadError(
+      'UNAVAILABLE',
+      'deadline',
+      `waited ${this.waitTimeoutMs} ms for another process's read of ${key.split(':')[0]}`,
+    );
   }
 }

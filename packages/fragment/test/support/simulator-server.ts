@@ -5,7 +5,11 @@
  */
 import type { LocalChain } from '../../../../apps/sandbox/src';
 import { startSandbox } from '../../../../apps/sandbox/src/server';
-import { demoFragmentCookies, type FragmentConfigPatch, type FragmentSimulator } from '../../../../apps/sandbox/src/fragment';
+import {
+  demoFragmentCookies,
+  type FragmentConfigPatch,
+  type FragmentSimulator,
+} from '../../../../apps/sandbox/src/fragment';
 
 export const SEED = 'fragment-client-test';
 
@@ -29,7 +33,13 @@ export interface SimulatorServer {
 let sessionCounter = 0;
 
 export async function startSimulator(config: FragmentConfigPatch = {}): Promise<SimulatorServer> {
-  const sandbox = await startSandbox({ port: 0, seed: SEED, blockMs: 50, demoWallets: false, fragment: { ...FAST, ...config } });
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: SEED,
+    blockMs: 50,
+    demoWallets: false,
+    fragment: { ...FAST, ...config },
+  });
   if (!sandbox.fragment) {
     await sandbox.close();
     throw new Error('sandbox started without the Fragment simulator');

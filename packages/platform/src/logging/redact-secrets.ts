@@ -1,7 +1,21 @@
 import { wordlist } from '@scure/bip39/wordlists/english';
 
 /** Keys whose values are credentials wherever they appear in a log entry. */
-const SECRET_KEYS = new Set(['seed', 'mnemonic', 'privatekey', 'private_key', 'secretkey', 'secret_key', 'secret', 'password', 'authorization', 'cookie', 'cookies', 'set-cookie', 'x-api-key']);
+const SECRET_KEYS = new Set([
+  'seed',
+  'mnemonic',
+  'privatekey',
+  'private_key',
+  'secretkey',
+  'secret_key',
+  'secret',
+  'password',
+  'authorization',
+  'cookie',
+  'cookies',
+  'set-cookie',
+  'x-api-key',
+]);
 
 const BIP39_WORDS = new Set(wordlist);
 const WORD_RUN = /[A-Za-z]+(?:\s+[A-Za-z]+){11,}/g;
@@ -52,7 +66,11 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactSecretText(value);
   if (value === null || typeof value !== 'object' || depth > 8) return value;
   if (value instanceof Error) {
-    return { name: value.name, message: redactSecretText(value.message), stack: value.stack ? redactSecretText(value.stack) : undefined };
+    return {
+      name: value.name,
+      message: redactSecretText(value.message),
+      stack: value.stack ? redactSecretText(value.stack) : undefined,
+    };
   }
   if (Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return REDACTED;
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));

@@ -22,7 +22,9 @@ export function onTerminationSignals(logger: Logger, stop: (signal: string) => P
 /** A service's entry point: a configuration error prints its list of problems, anything else its stack. */
 export function runMain(main: () => Promise<void>): void {
   main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -61,7 +61,11 @@ export function redisConnectionOptions(url: string, options: { forWorker?: boole
  * passed to `onError`: without a listener, an 'error' event (Redis restarting, or a queue closed
  * while still connecting) would crash the process. The commands that meet the error fail too.
  */
-export function createPurchaseQueue(connection: string | ConnectionOptions, prefix?: string, onError: (error: Error) => void = () => undefined): Queue<PurchaseJobData> {
+export function createPurchaseQueue(
+  connection: string | ConnectionOptions,
+  prefix?: string,
+  onError: (error: Error) => void = () => undefined,
+): Queue<PurchaseJobData> {
   const queue = new Queue<PurchaseJobData>(PURCHASE_QUEUE, {
     connection: typeof connection === 'string' ? redisConnectionOptions(connection) : connection,
     prefix,
@@ -83,7 +87,13 @@ export async function closeQueue(queue: Queue<PurchaseJobData>, readyWithinMs = 
   const gaveUp = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, readyWithinMs);
   });
-  await Promise.race([queue.waitUntilReady().then(() => undefined, () => undefined), gaveUp]);
+  await Promise.race([
+    queue.waitUntilReady().then(
+      () => undefined,
+      () => undefined,
+    ),
+    gaveUp,
+  ]);
   clearTimeout(timer);
   await queue.close();
 }
@@ -95,7 +105,15 @@ export async function enqueuePurchase(
   delayMs = 0,
   options: { newPurchase?: boolean } = {},
 ): Promise<void> {
-  await queue.add(PURCHASE_JOB, { purchaseId }, { jobId: purchaseJobId(purchaseId, version), delay: delayMs > 0 ? delayMs : undefined, ...startPriority(options.newPurchase) });
+  await queue.add(
+    PURCHASE_JOB,
+    { purchaseId },
+    {
+      jobId: purchaseJobId(purchaseId, version),
+      delay: delayMs > 0 ? delayMs : undefined,
+      ...startPriority(options.newPurchase),
+    },
+  );
 }
 
 /**
@@ -123,7 +141,11 @@ export async function enqueuePurchases(
     purchases.map(({ purchaseId, version, delayMs = 0 }) => ({
       name: PURCHASE_JOB,
       data: { purchaseId },
-      opts: { jobId: purchaseJobId(purchaseId, version), ...(delayMs > 0 ? { delay: delayMs } : {}), ...startPriority(options.newPurchase) },
+      opts: {
+        jobId: purchaseJobId(purchaseId, version),
+        ...(delayMs > 0 ? { delay: delayMs } : {}),
+        ...startPriority(options.newPurchase),
+      },
     })),
   );
 }

@@ -23,7 +23,11 @@ export interface ChainClient {
   getAccountState(address: Address): Promise<AccountState>;
   /** 0 if undeployed. */
   getSeqno(address: Address): Promise<number>;
-  runGetMethod(address: Address, method: string, stack?: TupleItem[]): Promise<{ exitCode: number; stack: TupleReader }>;
+  runGetMethod(
+    address: Address,
+    method: string,
+    stack?: TupleItem[],
+  ): Promise<{ exitCode: number; stack: TupleReader }>;
   getJettonWalletAddress(master: Address, owner: Address): Promise<Address>;
   /** 0 if undeployed. */
   getJettonBalance(jettonWallet: Address): Promise<bigint>;
@@ -32,7 +36,11 @@ export interface ChainClient {
   /** @ton/core Transaction objects, newest first. `afterLt`: only transactions with lt > afterLt. */
   getTransactions(address: Address, opts?: { limit?: number; afterLt?: bigint }): Promise<Transaction[]>;
   /** Scans the wallet's own transactions, computing each external in_msg's normalized hash (hex). */
-  findTransactionByNormalizedHash(wallet: Address, normalizedHash: string, opts?: { sinceLt?: bigint }): Promise<Transaction | null>;
+  findTransactionByNormalizedHash(
+    wallet: Address,
+    normalizedHash: string,
+    opts?: { sinceLt?: bigint },
+  ): Promise<Transaction | null>;
   /** The transaction of `account` whose inbound message has this hash (hex or base64). */
   findTransactionByInMessageHash(account: Address, messageHash: string): Promise<Transaction | null>;
 }

@@ -28,7 +28,11 @@ function errorText(body: unknown): string {
  * undici's `request` rather than `fetch`: the worker polls providers constantly, and `fetch`'s
  * WHATWG stream layers cost several times the CPU per call.
  */
-export async function httpJson(url: string, init: { method: 'GET' | 'POST'; body?: unknown; allowEmpty?: boolean }, opts: HttpJsonOptions): Promise<unknown> {
+export async function httpJson(
+  url: string,
+  init: { method: 'GET' | 'POST'; body?: unknown; allowEmpty?: boolean },
+  opts: HttpJsonOptions,
+): Promise<unknown> {
   const base = opts.baseDelayMs ?? 200;
   let lastError: Error | undefined;
   for (let attempt = 0; attempt <= opts.maxRetries; attempt += 1) {
@@ -39,7 +43,11 @@ export async function httpJson(url: string, init: { method: 'GET' | 'POST'; body
     try {
       const response = await request(url, {
         method: init.method,
-        headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+        headers: {
+          accept: 'application/json',
+          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...opts.headers,
+        },
         body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
         signal: AbortSignal.timeout(opts.timeoutMs),
       });
@@ -47,7 +55,12 @@ export async function httpJson(url: string, init: { method: 'GET' | 'POST'; body
       retryAfterHeader = response.headers['retry-after'];
       text = await response.body.text().catch(() => '');
     } catch (error) {
-      lastError = new ChainUnavailableError(`${opts.provider}: request failed (${(error as Error).name})`, opts.provider, undefined, { cause: error });
+      lastError = new ChainUnavailableError(
+        `${opts.provider}: request failed (${(error as Error).name})`,
+        opts.provider,
+        undefined,
+        { cause: error },
+      );
       continue;
     }
     let body: unknown;
@@ -57,16 +70,22 @@ export async function httpJson(url: string, init: { method: 'GET' | 'POST'; body
       body = undefined;
     }
     if (status === 429 || status >= 500) {
-      lastError = new ChainUnavailableError(`${opts.provider}: HTTP ${status} ${errorText(body)}`.trim(), opts.provider, status);
+      lastError = new ChainUnavailableError(
+        `${opts.provider}: HTTP ${status} ${errorText(body)}`.trim(),
+        opts.provider,
+        status,
+      );
       const retryAfter = Number(Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader);
-      if (Number.isFinite(retryAfter) && retryAfter > 0 && attempt < opts.maxRetries) await sleep(Math.min(5000, retryAfter * 1000));
+      if (Number.isFinite(retryAfter) && retryAfter > 0 && attempt < opts.maxRetries)
+        await sleep(Math.min(5000, retryAfter * 1000));
       continue;
     }
     if (status >= 400) {
       throw new ChainRequestError(`${opts.provider}: HTTP ${status} ${errorText(body)}`.trim(), opts.provider, status);
     }
     if (body === undefined && init.allowEmpty && text.trim().length === 0) return undefined;
-    if (body === undefined) throw new ChainResponseError(`${opts.provider}: response is not JSON`, opts.provider, status);
+    if (body === undefined)
+      throw new ChainResponseError(`${opts.provider}: response is not JSON`, opts.provider, status);
     return body;
   }
   throw lastError ?? new ChainUnavailableError(`${opts.provider}: unavailable`, opts.provider);

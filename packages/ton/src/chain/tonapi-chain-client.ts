@@ -17,7 +17,8 @@ export interface TonapiOptions {
 const PROVIDER = 'tonapi';
 
 function record(value: unknown, what: string): Record<string, unknown> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ChainResponseError(`${what}: not an object`, PROVIDER);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ChainResponseError(`${what}: not an object`, PROVIDER);
   return value as Record<string, unknown>;
 }
 
@@ -38,7 +39,10 @@ function parseStack(stack: unknown): TupleReader {
     const r = record(raw, 'stack record');
     switch (r['type']) {
       case 'num':
-        return { type: 'int', value: String(r['num']).startsWith('-') ? -BigInt(String(r['num']).slice(1)) : BigInt(String(r['num'])) };
+        return {
+          type: 'int',
+          value: String(r['num']).startsWith('-') ? -BigInt(String(r['num']).slice(1)) : BigInt(String(r['num'])),
+        };
       case 'null':
         return { type: 'null' };
       case 'nan':
@@ -62,7 +66,8 @@ function toArg(item: TupleItem): string {
   if (item.type === 'slice') {
     const s = item.cell.beginParse();
     const address = s.loadAddress();
-    if (s.remainingBits > 0 || s.remainingRefs > 0) throw new TypeError('tonapi get-method slices must hold exactly one address');
+    if (s.remainingBits > 0 || s.remainingRefs > 0)
+      throw new TypeError('tonapi get-method slices must hold exactly one address');
     return address.toRawString();
   }
   throw new TypeError(`stack item ${item.type} cannot be passed to tonapi get-methods`);
@@ -91,7 +96,17 @@ export class TonapiChainClient implements ChainClient {
   private get(path: string, query: Array<[string, string]> = []): Promise<unknown> {
     const url = new URL(this.root + path);
     for (const [k, v] of query) url.searchParams.append(k, v);
-    return httpJson(url.toString(), { method: 'GET' }, { provider: PROVIDER, headers: this.headers, timeoutMs: this.timeoutMs, maxRetries: this.maxRetries, baseDelayMs: this.baseDelayMs });
+    return httpJson(
+      url.toString(),
+      { method: 'GET' },
+      {
+        provider: PROVIDER,
+        headers: this.headers,
+        timeoutMs: this.timeoutMs,
+        maxRetries: this.maxRetries,
+        baseDelayMs: this.baseDelayMs,
+      },
+    );
   }
 
   async getAccountState(address: Address): Promise<AccountState> {
@@ -104,9 +119,13 @@ export class TonapiChainClient implements ChainClient {
     }
     const balance = integer(r['balance'], 'balance');
     const lt = r['last_transaction_lt'] !== undefined ? integer(r['last_transaction_lt'], 'last_transaction_lt') : 0n;
-    const lastTransaction = lt > 0n && typeof r['last_transaction_hash'] === 'string' ? { lt, hash: hashToHex(r['last_transaction_hash']) } : undefined;
+    const lastTransaction =
+      lt > 0n && typeof r['last_transaction_hash'] === 'string'
+        ? { lt, hash: hashToHex(r['last_transaction_hash']) }
+        : undefined;
     const status = r['status'];
-    if (status !== 'active' && status !== 'uninit' && status !== 'frozen' && status !== 'nonexist') throw new ChainResponseError(`unknown status ${String(status)}`, PROVIDER);
+    if (status !== 'active' && status !== 'uninit' && status !== 'frozen' && status !== 'nonexist')
+      throw new ChainResponseError(`unknown status ${String(status)}`, PROVIDER);
     if (status !== 'active') return { status, balance, lastTransaction };
     const code = hexCell(r['code']);
     return { status, balance, codeHash: code?.hash().toString('hex'), data: hexCell(r['data']), lastTransaction };
@@ -120,8 +139,18 @@ export class TonapiChainClient implements ChainClient {
     return r['seqno'];
   }
 
-  async runGetMethod(address: Address, method: string, stack: TupleItem[] = []): Promise<{ exitCode: number; stack: TupleReader }> {
-    const r = record(await this.get(`/v2/blockchain/accounts/${address.toRawString()}/methods/${encodeURIComponent(method)}`, stack.map((i) => ['args', toArg(i)])), 'method');
+  async runGetMethod(
+    address: Address,
+    method: string,
+    stack: TupleItem[] = [],
+  ): Promise<{ exitCode: number; stack: TupleReader }> {
+    const r = record(
+      await this.get(
+        `/v2/blockchain/accounts/${address.toRawString()}/methods/${encodeURIComponent(method)}`,
+        stack.map((i) => ['args', toArg(i)]),
+      ),
+      'method',
+    );
     const exitCode = Number(r['exit_code']);
     if (!Number.isInteger(exitCode)) throw new ChainResponseError('exit_code missing', PROVIDER);
     return { exitCode, stack: parseStack(r['stack'] ?? []) };
@@ -137,7 +166,11 @@ export class TonapiChainClient implements ChainClient {
 
   async sendBoc(boc: string): Promise<{ normalizedHash: string }> {
     const normalizedHash = normalizedExternalHash(boc);
-    await httpJson(`${this.root}/v2/blockchain/message`, { method: 'POST', body: { boc }, allowEmpty: true }, { provider: PROVIDER, headers: this.headers, timeoutMs: this.timeoutMs, maxRetries: 0 });
+    await httpJson(
+      `${this.root}/v2/blockchain/message`,
+      { method: 'POST', body: { boc }, allowEmpty: true },
+      { provider: PROVIDER, headers: this.headers, timeoutMs: this.timeoutMs, maxRetries: 0 },
+    );
     return { normalizedHash };
   }
 
@@ -147,16 +180,31 @@ export class TonapiChainClient implements ChainClient {
     return loadTransaction(Cell.fromBoc(Buffer.from(r['raw'], 'hex'))[0]!.beginParse());
   }
 
-  async getTransactions(address: Address, opts: { limit?: number; afterLt?: bigint; beforeLt?: bigint } = {}): Promise<Transaction[]> {
-    const query: Array<[string, string]> = [['limit', String(Math.min(Math.max(opts.limit ?? 20, 1), 100))], ['sort_order', 'desc']];
+  async getTransactions(
+    address: Address,
+    opts: { limit?: number; afterLt?: bigint; beforeLt?: bigint } = {},
+  ): Promise<Transaction[]> {
+    const query: Array<[string, string]> = [
+      ['limit', String(Math.min(Math.max(opts.limit ?? 20, 1), 100))],
+      ['sort_order', 'desc'],
+    ];
     if (opts.afterLt !== undefined) query.push(['after_lt', opts.afterLt.toString()]);
     if (opts.beforeLt !== undefined) query.push(['before_lt', opts.beforeLt.toString()]);
-    const r = record(await this.get(`/v2/blockchain/accounts/${address.toRawString()}/transactions`, query), 'transactions');
+    const r = record(
+      await this.get(`/v2/blockchain/accounts/${address.toRawString()}/transactions`, query),
+      'transactions',
+    );
     if (!Array.isArray(r['transactions'])) throw new ChainResponseError('transactions missing', PROVIDER);
-    return r['transactions'].map((t) => this.decode(t)).filter((t) => opts.afterLt === undefined || t.lt > opts.afterLt);
+    return r['transactions']
+      .map((t) => this.decode(t))
+      .filter((t) => opts.afterLt === undefined || t.lt > opts.afterLt);
   }
 
-  async findTransactionByNormalizedHash(wallet: Address, normalizedHash: string, opts: { sinceLt?: bigint } = {}): Promise<Transaction | null> {
+  async findTransactionByNormalizedHash(
+    wallet: Address,
+    normalizedHash: string,
+    opts: { sinceLt?: bigint } = {},
+  ): Promise<Transaction | null> {
     const wanted = hashToHex(normalizedHash);
     let beforeLt: bigint | undefined;
     for (let page = 0; page < 20; page += 1) {

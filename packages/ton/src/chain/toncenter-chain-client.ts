@@ -22,7 +22,8 @@ const PAGE = 50;
 const MAX_SCAN_PAGES = 20;
 
 function asRecord(value: unknown, what: string): Record<string, unknown> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ChainResponseError(`${what}: not an object`, PROVIDER);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ChainResponseError(`${what}: not an object`, PROVIDER);
   return value as Record<string, unknown>;
 }
 
@@ -70,31 +71,68 @@ export class ToncenterChainClient implements ChainClient {
     this.baseDelayMs = options.retryBaseDelayMs ?? 200;
   }
 
-  private async call(path: string, init: { method: 'GET' | 'POST'; query?: Record<string, string | undefined>; body?: unknown }, retries = this.maxRetries): Promise<unknown> {
+  private async call(
+    path: string,
+    init: { method: 'GET' | 'POST'; query?: Record<string, string | undefined>; body?: unknown },
+    retries = this.maxRetries,
+  ): Promise<unknown> {
     const url = new URL(this.root + path);
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    return httpJson(url.toString(), { method: init.method, body: init.body }, { provider: PROVIDER, headers: this.headers, timeoutMs: this.timeoutMs, maxRetries: retries, baseDelayMs: this.baseDelayMs });
+    return httpJson(
+      url.toString(),
+      { method: init.method, body: init.body },
+      {
+        provider: PROVIDER,
+        headers: this.headers,
+        timeoutMs: this.timeoutMs,
+        maxRetries: retries,
+        baseDelayMs: this.baseDelayMs,
+      },
+    );
   }
 
   /** v2 envelope: {ok:true,result} or {ok:false,error,code}. */
-  private async v2(path: string, init: { method: 'GET' | 'POST'; query?: Record<string, string | undefined>; body?: unknown }, retries?: number): Promise<unknown> {
+  private async v2(
+    path: string,
+    init: { method: 'GET' | 'POST'; query?: Record<string, string | undefined>; body?: unknown },
+    retries?: number,
+  ): Promise<unknown> {
     const body = asRecord(await this.call(`/api/v2/${path}`, init, retries), path);
     if (body['ok'] !== true) {
       const code = typeof body['code'] === 'number' ? body['code'] : undefined;
-      throw new ChainRequestError(`${PROVIDER}: ${path} failed: ${String(body['error'] ?? body['result'] ?? 'unknown error').slice(0, 300)}`, PROVIDER, code);
+      throw new ChainRequestError(
+        `${PROVIDER}: ${path} failed: ${String(body['error'] ?? body['result'] ?? 'unknown error').slice(0, 300)}`,
+        PROVIDER,
+        code,
+      );
     }
     return body['result'];
   }
 
   async getAccountState(address: Address): Promise<AccountState> {
-    const r = asRecord(await this.v2('getAddressInformation', { method: 'GET', query: { address: address.toRawString() } }), 'getAddressInformation');
+    const r = asRecord(
+      await this.v2('getAddressInformation', { method: 'GET', query: { address: address.toRawString() } }),
+      'getAddressInformation',
+    );
     const balance = bigintOf(r['balance'], 'balance');
-    const last = r['last_transaction_id'] && typeof r['last_transaction_id'] === 'object' ? (r['last_transaction_id'] as Record<string, unknown>) : undefined;
+    const last =
+      r['last_transaction_id'] && typeof r['last_transaction_id'] === 'object'
+        ? (r['last_transaction_id'] as Record<string, unknown>)
+        : undefined;
     const lastLt = last ? bigintOf(last['lt'] ?? '0', 'last_transaction_id.lt') : 0n;
-    const lastTransaction = last && lastLt > 0n && typeof last['hash'] === 'string' ? { lt: lastLt, hash: hashToHex(last['hash']) } : undefined;
+    const lastTransaction =
+      last && lastLt > 0n && typeof last['hash'] === 'string'
+        ? { lt: lastLt, hash: hashToHex(last['hash']) }
+        : undefined;
     const state = r['state'];
     if (state === 'active') {
-      return { status: 'active', balance, codeHash: codeHashOf(r['code']), data: optionalCell(r['data']), lastTransaction };
+      return {
+        status: 'active',
+        balance,
+        codeHash: codeHashOf(r['code']),
+        data: optionalCell(r['data']),
+        lastTransaction,
+      };
     }
     if (state === 'frozen') return { status: 'frozen', balance, lastTransaction };
     if (state === 'uninitialized' || state === 'uninit' || state === 'nonexist') {
@@ -105,7 +143,10 @@ export class ToncenterChainClient implements ChainClient {
   }
 
   async getSeqno(address: Address): Promise<number> {
-    const r = asRecord(await this.v2('getWalletInformation', { method: 'GET', query: { address: address.toRawString() } }), 'getWalletInformation');
+    const r = asRecord(
+      await this.v2('getWalletInformation', { method: 'GET', query: { address: address.toRawString() } }),
+      'getWalletInformation',
+    );
     if (r['account_state'] !== 'active') return 0;
     if (typeof r['seqno'] === 'number') return r['seqno'];
     const res = await this.runGetMethod(address, 'seqno');
@@ -113,8 +154,18 @@ export class ToncenterChainClient implements ChainClient {
     return res.stack.readNumber();
   }
 
-  async runGetMethod(address: Address, method: string, stack: TupleItem[] = []): Promise<{ exitCode: number; stack: TupleReader }> {
-    const r = asRecord(await this.v2('runGetMethod', { method: 'POST', body: { address: address.toRawString(), method, stack: toToncenterStack(stack) } }), 'runGetMethod');
+  async runGetMethod(
+    address: Address,
+    method: string,
+    stack: TupleItem[] = [],
+  ): Promise<{ exitCode: number; stack: TupleReader }> {
+    const r = asRecord(
+      await this.v2('runGetMethod', {
+        method: 'POST',
+        body: { address: address.toRawString(), method, stack: toToncenterStack(stack) },
+      }),
+      'runGetMethod',
+    );
     const exitCode = Number(r['exit_code']);
     if (!Number.isInteger(exitCode)) throw new ChainResponseError('runGetMethod: no exit_code', PROVIDER);
     return { exitCode, stack: fromToncenterStack(r['stack'] ?? []) };
@@ -135,7 +186,12 @@ export class ToncenterChainClient implements ChainClient {
     return { normalizedHash };
   }
 
-  private async transactionsPage(address: Address, limit: number, from?: { lt: bigint; hash: string }, toLt?: bigint): Promise<Transaction[]> {
+  private async transactionsPage(
+    address: Address,
+    limit: number,
+    from?: { lt: bigint; hash: string },
+    toLt?: bigint,
+  ): Promise<Transaction[]> {
     const result = await this.v2('getTransactions', {
       method: 'GET',
       query: {
@@ -159,10 +215,16 @@ export class ToncenterChainClient implements ChainClient {
     const limit = Math.min(Math.max(opts.limit ?? 20, 1), 100);
     const txs = await this.transactionsPage(address, limit, undefined, opts.afterLt);
     const after = opts.afterLt;
-    return txs.filter((tx) => after === undefined || tx.lt > after).sort((a, b) => (a.lt === b.lt ? 0 : a.lt > b.lt ? -1 : 1));
+    return txs
+      .filter((tx) => after === undefined || tx.lt > after)
+      .sort((a, b) => (a.lt === b.lt ? 0 : a.lt > b.lt ? -1 : 1));
   }
 
-  async findTransactionByNormalizedHash(wallet: Address, normalizedHash: string, opts: { sinceLt?: bigint } = {}): Promise<Transaction | null> {
+  async findTransactionByNormalizedHash(
+    wallet: Address,
+    normalizedHash: string,
+    opts: { sinceLt?: bigint } = {},
+  ): Promise<Transaction | null> {
     const wanted = hashToHex(normalizedHash);
     let from: { lt: bigint; hash: string } | undefined;
     for (let page = 0; page < MAX_SCAN_PAGES; page += 1) {
@@ -179,7 +241,13 @@ export class ToncenterChainClient implements ChainClient {
   }
 
   async findTransactionByInMessageHash(account: Address, messageHash: string): Promise<Transaction | null> {
-    const body = asRecord(await this.call('/api/v3/transactionsByMessage', { method: 'GET', query: { msg_hash: hashToHex(messageHash), direction: 'in' } }), 'transactionsByMessage');
+    const body = asRecord(
+      await this.call('/api/v3/transactionsByMessage', {
+        method: 'GET',
+        query: { msg_hash: hashToHex(messageHash), direction: 'in' },
+      }),
+      'transactionsByMessage',
+    );
     const list = body['transactions'];
     if (!Array.isArray(list)) throw new ChainResponseError('transactionsByMessage: no transactions array', PROVIDER);
     for (const item of list) {

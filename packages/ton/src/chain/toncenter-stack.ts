@@ -20,7 +20,8 @@ export function toToncenterStack(items: TupleItem[]): Array<[string, string]> {
 }
 
 function parseNum(text: unknown): bigint {
-  if (typeof text !== 'string' && typeof text !== 'number') throw new ChainResponseError('bad stack number', 'toncenter');
+  if (typeof text !== 'string' && typeof text !== 'number')
+    throw new ChainResponseError('bad stack number', 'toncenter');
   const s = String(text);
   return s.startsWith('-') ? -BigInt(s.slice(1)) : BigInt(s);
 }
@@ -41,9 +42,19 @@ function parseTonlibEntry(entry: Record<string, unknown>): TupleItem {
     case 'tvm.stackEntrySlice':
       return { type: 'slice', cell: cellOf(entry['slice']) };
     case 'tvm.stackEntryTuple':
-      return { type: 'tuple', items: ((entry['tuple'] as { elements?: unknown[] })?.elements ?? []).map((e) => parseTonlibEntry(e as Record<string, unknown>)) };
+      return {
+        type: 'tuple',
+        items: ((entry['tuple'] as { elements?: unknown[] })?.elements ?? []).map((e) =>
+          parseTonlibEntry(e as Record<string, unknown>),
+        ),
+      };
     case 'tvm.stackEntryList':
-      return { type: 'tuple', items: ((entry['list'] as { elements?: unknown[] })?.elements ?? []).map((e) => parseTonlibEntry(e as Record<string, unknown>)) };
+      return {
+        type: 'tuple',
+        items: ((entry['list'] as { elements?: unknown[] })?.elements ?? []).map((e) =>
+          parseTonlibEntry(e as Record<string, unknown>),
+        ),
+      };
     default:
       throw new ChainResponseError(`unsupported stack entry ${String(entry['@type'])}`, 'toncenter');
   }
@@ -53,7 +64,8 @@ function parseTonlibEntry(entry: Record<string, unknown>): TupleItem {
 export function fromToncenterStack(stack: unknown): TupleReader {
   if (!Array.isArray(stack)) throw new ChainResponseError('runGetMethod stack is not an array', 'toncenter');
   const items = stack.map((entry): TupleItem => {
-    if (!Array.isArray(entry) || typeof entry[0] !== 'string') throw new ChainResponseError('bad stack entry', 'toncenter');
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string')
+      throw new ChainResponseError('bad stack entry', 'toncenter');
     const [kind, value] = entry as [string, unknown];
     switch (kind) {
       case 'num':
@@ -68,7 +80,12 @@ export function fromToncenterStack(stack: unknown): TupleReader {
         return { type: 'slice', cell: cellOf(value) };
       case 'list':
       case 'tuple':
-        return { type: 'tuple', items: ((value as { elements?: unknown[] })?.elements ?? []).map((e) => parseTonlibEntry(e as Record<string, unknown>)) };
+        return {
+          type: 'tuple',
+          items: ((value as { elements?: unknown[] })?.elements ?? []).map((e) =>
+            parseTonlibEntry(e as Record<string, unknown>),
+          ),
+        };
       default:
         throw new ChainResponseError(`unsupported stack entry ${kind}`, 'toncenter');
     }

@@ -73,7 +73,12 @@ async function deriveUncached(seed: string, format: SeedFormat, accountIndex: nu
   switch (format) {
     case 'base64_key': {
       const bytes = decodeCanonicalBase64Key(seed.trim());
-      if (!bytes) throw AppError.field('UNSUPPORTED_WALLET_SEED_FORMAT', 'seed', 'The seed is not a canonical Base64 32-byte key.');
+      if (!bytes)
+        throw AppError.field(
+          'UNSUPPORTED_WALLET_SEED_FORMAT',
+          'seed',
+          'The seed is not a canonical Base64 32-byte key.',
+        );
       try {
         return keyPairFromSeed(bytes);
       } finally {
@@ -82,7 +87,8 @@ async function deriveUncached(seed: string, format: SeedFormat, accountIndex: nu
     }
     case 'ton_24': {
       const words = normalizeMnemonic(seed);
-      if (words.length !== 24) throw AppError.field('UNSUPPORTED_WALLET_SEED_FORMAT', 'seed', 'A TON mnemonic has exactly 24 words.');
+      if (words.length !== 24)
+        throw AppError.field('UNSUPPORTED_WALLET_SEED_FORMAT', 'seed', 'A TON mnemonic has exactly 24 words.');
       const privateSeed = await tonMnemonicPrivateSeed(words);
       try {
         return keyPairFromSeed(privateSeed);
@@ -92,7 +98,8 @@ async function deriveUncached(seed: string, format: SeedFormat, accountIndex: nu
     }
     case 'bip39_12': {
       const words = normalizeMnemonic(seed);
-      if (words.length !== 12) throw AppError.field('INVALID_BIP39_SEED', 'seed', 'A BIP39 seed here has exactly 12 words.');
+      if (words.length !== 12)
+        throw AppError.field('INVALID_BIP39_SEED', 'seed', 'A BIP39 seed here has exactly 12 words.');
       const master = await bip39Seed(words);
       try {
         return bip39AccountKeyPair(master, accountIndex);

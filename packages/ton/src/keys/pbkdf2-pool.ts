@@ -28,7 +28,12 @@ function release(): void {
   else running -= 1;
 }
 
-export async function pbkdf2Sha512(password: Buffer, salt: Buffer, iterations: number, keyLength = 64): Promise<Buffer> {
+export async function pbkdf2Sha512(
+  password: Buffer,
+  salt: Buffer,
+  iterations: number,
+  keyLength = 64,
+): Promise<Buffer> {
   await acquire();
   try {
     return await new Promise<Buffer>((resolve, reject) => {

@@ -54,12 +54,18 @@ export async function classifySeed(seed: string): Promise<SeedFormat> {
       key.fill(0);
       return 'base64_key';
     }
-    throw unsupported('The seed is one token but not a canonical Base64 32-byte key (43 characters from A-Z a-z 0-9 + / then one "="), nor a 12- or 24-word mnemonic.');
+    throw unsupported(
+      'The seed is one token but not a canonical Base64 32-byte key (43 characters from A-Z a-z 0-9 + / then one "="), nor a 12- or 24-word mnemonic.',
+    );
   }
   const words = normalizeMnemonic(trimmed);
   if (words.length === 12) {
     if (!validateMnemonic(words.join(' '), englishWordlist)) {
-      throw AppError.field('INVALID_BIP39_SEED', 'seed', 'The 12-word seed is not a valid BIP39 mnemonic (unknown word or bad checksum).');
+      throw AppError.field(
+        'INVALID_BIP39_SEED',
+        'seed',
+        'The 12-word seed is not a valid BIP39 mnemonic (unknown word or bad checksum).',
+      );
     }
     return 'bip39_12';
   }

@@ -47,7 +47,11 @@ export function buildSendTransactionRequest(args: {
   now?: number;
 }): SendTransactionRequest {
   const now = args.now ?? Math.floor(Date.now() / 1000);
-  if (!Number.isInteger(args.validUntil) || args.validUntil <= now || args.validUntil > now + TONCONNECT_MAX_VALIDITY_SECONDS) {
+  if (
+    !Number.isInteger(args.validUntil) ||
+    args.validUntil <= now ||
+    args.validUntil > now + TONCONNECT_MAX_VALIDITY_SECONDS
+  ) {
     throw new RangeError('validUntil must be in the future and at most 5 minutes ahead');
   }
   if (args.messages.length === 0 || args.messages.length > 255) throw new RangeError('1 to 255 messages');
@@ -57,9 +61,13 @@ export function buildSendTransactionRequest(args: {
     from: args.from.toRawString(),
     messages: args.messages.map((m) => {
       if (typeof m.amount !== 'bigint' || m.amount < 0n) throw new RangeError('amount must be a non-negative bigint');
-      const out: TonConnectMessage = { address: formatFriendly(m.to, args.network, m.bounce), amount: m.amount.toString() };
+      const out: TonConnectMessage = {
+        address: formatFriendly(m.to, args.network, m.bounce),
+        amount: m.amount.toString(),
+      };
       if (m.payload) out.payload = m.payload.toBoc().toString('base64');
-      if (m.stateInit) out.stateInit = beginCell().store(storeStateInit(m.stateInit)).endCell().toBoc().toString('base64');
+      if (m.stateInit)
+        out.stateInit = beginCell().store(storeStateInit(m.stateInit)).endCell().toBoc().toString('base64');
       return out;
     }),
   };

@@ -1,10 +1,28 @@
-import { Address, beginCell, Cell, contractAddress, loadMessage, loadMessageRelaxed, loadOutList, storeStateInit, type Message, type MessageRelaxed, type Slice } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  contractAddress,
+  loadMessage,
+  loadMessageRelaxed,
+  loadOutList,
+  storeStateInit,
+  type Message,
+  type MessageRelaxed,
+  type Slice,
+} from '@ton/core';
 import { signVerify } from '@ton/crypto';
 import { AppError, type ErrorCode } from '@starsgate/domain';
 import { NETWORK_GLOBAL_ID, type Network } from '../network';
 import type { ChainClient } from '../chain/chain-client';
 import { normalizedExternalHash } from '../transfers/normalized-hash';
-import { DEFAULT_V3_V4_WALLET_ID, v5r1WalletId, walletVersionByCode, walletVersionByCodeHash, type WalletVersion } from '../wallets/wallet-contracts';
+import {
+  DEFAULT_V3_V4_WALLET_ID,
+  v5r1WalletId,
+  walletVersionByCode,
+  walletVersionByCodeHash,
+  type WalletVersion,
+} from '../wallets/wallet-contracts';
 import type { SendTransactionRequest } from './send-transaction-request';
 
 const V5R1_AUTH_SIGNED_EXTERNAL = 0x7369676e;
@@ -82,7 +100,8 @@ interface SignedPayload {
 function parseSignedPayload(version: WalletVersion, signed: Cell): SignedPayload {
   const s: Slice = signed.beginParse();
   if (version === 'V5R1') {
-    if (s.loadUint(32) !== V5R1_AUTH_SIGNED_EXTERNAL) throw reject('CHECKOUT_BOC_INVALID', 'The V5R1 body is not a signed external request.');
+    if (s.loadUint(32) !== V5R1_AUTH_SIGNED_EXTERNAL)
+      throw reject('CHECKOUT_BOC_INVALID', 'The V5R1 body is not a signed external request.');
   }
   const walletId = s.loadUint(32);
   const validUntil = s.loadUint(32);
@@ -91,12 +110,15 @@ function parseSignedPayload(version: WalletVersion, signed: Cell): SignedPayload
   if (version === 'V5R1') {
     const outList = s.loadMaybeRef();
     for (const action of outList ? loadOutList(outList.beginParse()) : []) {
-      if (action.type !== 'sendMsg') throw reject('CHECKOUT_MESSAGE_MISMATCH', `The request contains a ${action.type} action.`);
+      if (action.type !== 'sendMsg')
+        throw reject('CHECKOUT_MESSAGE_MISMATCH', `The request contains a ${action.type} action.`);
       actions.push({ mode: action.mode, message: action.outMsg });
     }
-    if (s.loadBit() || s.remainingRefs > 0) throw reject('CHECKOUT_MESSAGE_MISMATCH', 'The request contains extended wallet actions.');
+    if (s.loadBit() || s.remainingRefs > 0)
+      throw reject('CHECKOUT_MESSAGE_MISMATCH', 'The request contains extended wallet actions.');
   } else {
-    if (version === 'V4R2' && s.loadUint(8) !== 0) throw reject('CHECKOUT_MESSAGE_MISMATCH', 'The V4R2 request is not a simple send (op 0).');
+    if (version === 'V4R2' && s.loadUint(8) !== 0)
+      throw reject('CHECKOUT_MESSAGE_MISMATCH', 'The V4R2 request is not a simple send (op 0).');
     while (s.remainingRefs > 0) {
       const mode = s.loadUint(8);
       actions.push({ mode, message: loadMessageRelaxed(s.loadRef().beginParse()) });
@@ -139,13 +161,20 @@ function parseBoc(boc: string): Message {
  * The key comes from the account's on-chain data when active, else from the BOC's StateInit whose
  * hash must equal the address. Chain errors propagate as thrown (typed chain errors).
  */
-export async function verifySignedBoc(boc: string, request: SendTransactionRequest, deps: VerifySignedBocDeps): Promise<VerifiedCheckoutBoc> {
+export async function verifySignedBoc(
+  boc: string,
+  request: SendTransactionRequest,
+  deps: VerifySignedBocDeps,
+): Promise<VerifiedCheckoutBoc> {
   const message = parseBoc(boc);
-  if (message.info.type !== 'external-in') throw reject('CHECKOUT_BOC_INVALID', 'The BOC is not an external-in message.');
+  if (message.info.type !== 'external-in')
+    throw reject('CHECKOUT_BOC_INVALID', 'The BOC is not an external-in message.');
   const dest = message.info.dest;
   const payer = Address.parseRaw(request.from);
-  if (dest.workChain !== 0 || !dest.equals(payer)) throw reject('CHECKOUT_WRONG_PAYER', 'The message is addressed to another wallet than the checkout payer.');
-  if (request.network !== String(NETWORK_GLOBAL_ID[deps.network])) throw new RangeError('request network differs from the verifier network');
+  if (dest.workChain !== 0 || !dest.equals(payer))
+    throw reject('CHECKOUT_WRONG_PAYER', 'The message is addressed to another wallet than the checkout payer.');
+  if (request.network !== String(NETWORK_GLOBAL_ID[deps.network]))
+    throw new RangeError('request network differs from the verifier network');
 
   const state = await deps.chain.getAccountState(dest);
   let wallet: WalletData;
@@ -156,11 +185,13 @@ export async function verifySignedBoc(boc: string, request: SendTransactionReque
   }
   if (state.status === 'active') {
     const version = state.codeHash ? walletVersionByCodeHash(state.codeHash) : null;
-    if (!version || !state.data) throw reject('CHECKOUT_BOC_INVALID', 'The payer account is not a supported wallet (V5R1, V4R2, V3R2).');
+    if (!version || !state.data)
+      throw reject('CHECKOUT_BOC_INVALID', 'The payer account is not a supported wallet (V5R1, V4R2, V3R2).');
     wallet = parseWalletData(version, state.data);
     expectedSeqno = wallet.seqno;
   } else {
-    if (!init?.code || !init.data) throw reject('CHECKOUT_BOC_INVALID', 'The payer wallet is not deployed and the message carries no StateInit.');
+    if (!init?.code || !init.data)
+      throw reject('CHECKOUT_BOC_INVALID', 'The payer wallet is not deployed and the message carries no StateInit.');
     const version = walletVersionByCode(init.code);
     if (!version) throw reject('CHECKOUT_BOC_INVALID', 'The StateInit is not a supported wallet (V5R1, V4R2, V3R2).');
     wallet = parseWalletData(version, init.data);
@@ -186,22 +217,33 @@ export async function verifySignedBoc(boc: string, request: SendTransactionReque
     throw reject('CHECKOUT_BOC_INVALID', 'The signed request does not parse.');
   }
   if (payload.walletId !== wallet.walletId || payload.walletId !== expectedWalletId(wallet.version, deps.network)) {
-    throw reject('CHECKOUT_WRONG_WALLET_ID', `The wallet id ${payload.walletId} is not the ${deps.network} id of this ${wallet.version} wallet.`);
+    throw reject(
+      'CHECKOUT_WRONG_WALLET_ID',
+      `The wallet id ${payload.walletId} is not the ${deps.network} id of this ${wallet.version} wallet.`,
+    );
   }
   const now = deps.now ?? Math.floor(Date.now() / 1000);
   if (payload.validUntil <= now) throw reject('CHECKOUT_EXPIRED', 'The signed message has expired.');
-  if (payload.validUntil > request.validUntil) throw reject('CHECKOUT_EXPIRED', 'The signed message stays valid after the checkout validUntil.');
+  if (payload.validUntil > request.validUntil)
+    throw reject('CHECKOUT_EXPIRED', 'The signed message stays valid after the checkout validUntil.');
   if (payload.seqno !== expectedSeqno) {
-    throw reject('CHECKOUT_SEQNO_MISMATCH', `The message uses seqno ${payload.seqno}; the wallet expects ${expectedSeqno}.`);
+    throw reject(
+      'CHECKOUT_SEQNO_MISMATCH',
+      `The message uses seqno ${payload.seqno}; the wallet expects ${expectedSeqno}.`,
+    );
   }
 
   if (payload.actions.length !== request.messages.length) {
-    throw reject('CHECKOUT_MESSAGE_MISMATCH', `The message sends ${payload.actions.length} messages; the checkout has ${request.messages.length}.`);
+    throw reject(
+      'CHECKOUT_MESSAGE_MISMATCH',
+      `The message sends ${payload.actions.length} messages; the checkout has ${request.messages.length}.`,
+    );
   }
   payload.actions.forEach((action, i) => {
     const want = request.messages[i];
     const got = action.message;
-    const mismatch = (what: string): AppError => reject('CHECKOUT_MESSAGE_MISMATCH', `Message ${i + 1}: ${what} differs from the checkout.`);
+    const mismatch = (what: string): AppError =>
+      reject('CHECKOUT_MESSAGE_MISMATCH', `Message ${i + 1}: ${what} differs from the checkout.`);
     if (!want || got.info.type !== 'internal') throw mismatch('type');
     const wanted = Address.parseFriendly(want.address);
     if (!got.info.dest.equals(wanted.address)) throw mismatch('destination');

@@ -1,4 +1,13 @@
-import { beginCell, external, internal, SendMode, storeMessage, type Address, type Cell, type StateInit } from '@ton/core';
+import {
+  beginCell,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  type Address,
+  type Cell,
+  type StateInit,
+} from '@ton/core';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { signEd25519 } from '../keys/ed25519';
 import { MAX_MESSAGES, walletVersionOf, type WalletContract } from '../wallets/wallet-contracts';
@@ -42,14 +51,18 @@ export async function buildSignedExternal(args: {
   const { wallet, secretKey, seqno, validUntil, messages } = args;
   const version = walletVersionOf(wallet as WalletContract);
   if (!Number.isInteger(seqno) || seqno < 0 || seqno > 0xffffffff) throw new RangeError('seqno must be a uint32');
-  if (!Number.isInteger(validUntil) || validUntil <= 0 || validUntil > 0xffffffff) throw new RangeError('validUntil must be a unix time in seconds');
+  if (!Number.isInteger(validUntil) || validUntil <= 0 || validUntil > 0xffffffff)
+    throw new RangeError('validUntil must be a unix time in seconds');
   if (messages.length === 0) throw new RangeError('at least one message is required');
-  if (messages.length > MAX_MESSAGES[version]) throw new RangeError(`${version} carries at most ${MAX_MESSAGES[version]} messages per external`);
+  if (messages.length > MAX_MESSAGES[version])
+    throw new RangeError(`${version} carries at most ${MAX_MESSAGES[version]} messages per external`);
   if (secretKey.length !== 64) throw new RangeError('secretKey must be 64 bytes (seed ‖ public key)');
-  if (!secretKey.subarray(32).equals(wallet.publicKey)) throw new RangeError('secretKey does not belong to this wallet');
+  if (!secretKey.subarray(32).equals(wallet.publicKey))
+    throw new RangeError('secretKey does not belong to this wallet');
 
   const relaxed = messages.map((m) => {
-    if (typeof m.value !== 'bigint' || m.value < 0n) throw new RangeError('message value must be a non-negative bigint (nanoGRAM)');
+    if (typeof m.value !== 'bigint' || m.value < 0n)
+      throw new RangeError('message value must be a non-negative bigint (nanoGRAM)');
     if (typeof m.bounce !== 'boolean') throw new RangeError('message bounce must be explicit');
     return internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body, init: m.init });
   });
@@ -57,9 +70,21 @@ export async function buildSignedExternal(args: {
   const signer = async (signingMessage: Cell): Promise<Buffer> => signEd25519(signingMessage.hash(), secretKey);
   let body: Cell;
   if (wallet instanceof WalletContractV5R1) {
-    body = await wallet.createTransfer({ seqno, signer, messages: relaxed, sendMode: PAYMENT_SEND_MODE, timeout: validUntil });
+    body = await wallet.createTransfer({
+      seqno,
+      signer,
+      messages: relaxed,
+      sendMode: PAYMENT_SEND_MODE,
+      timeout: validUntil,
+    });
   } else {
-    body = await wallet.createTransfer({ seqno, signer, messages: relaxed, sendMode: PAYMENT_SEND_MODE, timeout: validUntil });
+    body = await wallet.createTransfer({
+      seqno,
+      signer,
+      messages: relaxed,
+      sendMode: PAYMENT_SEND_MODE,
+      timeout: validUntil,
+    });
   }
   const message = external({ to: wallet.address, init: seqno === 0 ? wallet.init : undefined, body });
   const cell = beginCell().store(storeMessage(message)).endCell();

@@ -79,5 +79,14 @@ export function parseJettonTransferBody(body: Cell): DecodedJettonTransfer {
   } else {
     forwardPayload = s.remainingBits > 0 || s.remainingRefs > 0 ? beginCell().storeSlice(s).endCell() : null;
   }
-  return { queryId, amount, destination, responseDestination, customPayload, forwardTonAmount, forwardPayload, forwardPayloadInRef: inRef };
+  return {
+    queryId,
+    amount,
+    destination,
+    responseDestination,
+    customPayload,
+    forwardTonAmount,
+    forwardPayload,
+    forwardPayloadInRef: inRef,
+  };
 }

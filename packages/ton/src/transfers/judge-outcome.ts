@@ -31,11 +31,15 @@ export function judgeWalletTransaction(tx: Transaction, expectedMessages: number
     return fail('ACTION_FAILED', `action phase result code ${action.resultCode}${action.noFunds ? ' (no funds)' : ''}`);
   }
   if (action.skippedActions > 0) {
-    return fail('SKIPPED_ACTIONS', `${action.skippedActions} of ${action.totalActions} actions skipped, ${action.messagesCreated} messages created (balance too low?)`);
+    return fail(
+      'SKIPPED_ACTIONS',
+      `${action.skippedActions} of ${action.totalActions} actions skipped, ${action.messagesCreated} messages created (balance too low?)`,
+    );
   }
   if (d.aborted) return fail('ABORTED', 'transaction aborted');
   if (action.messagesCreated !== expectedMessages) {
-    if (action.messagesCreated === 0) return fail('NO_MESSAGES_CREATED', `expected ${expectedMessages} messages, none created`);
+    if (action.messagesCreated === 0)
+      return fail('NO_MESSAGES_CREATED', `expected ${expectedMessages} messages, none created`);
     return fail('MESSAGE_COUNT_MISMATCH', `expected ${expectedMessages} messages, ${action.messagesCreated} created`);
   }
   return { ok: true };
@@ -83,10 +87,15 @@ export interface JettonTransferEvidence {
 export function judgeJettonTransfer(evidence: JettonTransferEvidence): Judgement {
   const tx = evidence.payerJettonWalletTx;
   const inbound = tx.inMessage;
-  if (!inbound || inbound.info.type !== 'internal') return fail('UNEXPECTED_MESSAGE', 'jetton wallet transaction has no internal inbound message');
+  if (!inbound || inbound.info.type !== 'internal')
+    return fail('UNEXPECTED_MESSAGE', 'jetton wallet transaction has no internal inbound message');
   const s = inbound.body.beginParse();
   const op = s.remainingBits >= 32 ? s.loadUint(32) : null;
-  if (op !== JETTON_OP.transfer) return fail('UNEXPECTED_MESSAGE', `inbound op ${op === null ? 'none' : `0x${op.toString(16)}`}, expected jetton transfer`);
+  if (op !== JETTON_OP.transfer)
+    return fail(
+      'UNEXPECTED_MESSAGE',
+      `inbound op ${op === null ? 'none' : `0x${op.toString(16)}`}, expected jetton transfer`,
+    );
   const queryId = s.loadUintBig(64);
   if (evidence.expectedQueryId !== undefined && queryId !== evidence.expectedQueryId) {
     return fail('UNEXPECTED_MESSAGE', `query_id ${queryId} differs from ${evidence.expectedQueryId}`);
@@ -97,17 +106,26 @@ export function judgeJettonTransfer(evidence: JettonTransferEvidence): Judgement
   const bounced = d.bouncePhase?.type === 'ok';
   const compute = d.computePhase;
   if (compute.type === 'skipped') {
-    return fail('JETTON_COMPUTE_FAILED', `jetton wallet compute skipped (${compute.reason}): the payer has no jetton wallet deployed${bounced ? '; bounced to payer' : ''}`);
+    return fail(
+      'JETTON_COMPUTE_FAILED',
+      `jetton wallet compute skipped (${compute.reason}): the payer has no jetton wallet deployed${bounced ? '; bounced to payer' : ''}`,
+    );
   }
   if (!compute.success || compute.exitCode !== 0) {
     const hint = JETTON_EXIT_HINTS[compute.exitCode];
-    return fail('JETTON_COMPUTE_FAILED', `jetton wallet exit code ${compute.exitCode}${hint ? ` (${hint})` : ''}${bounced ? '; bounced to payer' : ''}`);
+    return fail(
+      'JETTON_COMPUTE_FAILED',
+      `jetton wallet exit code ${compute.exitCode}${hint ? ` (${hint})` : ''}${bounced ? '; bounced to payer' : ''}`,
+    );
   }
   if (bounced) return fail('BOUNCED', 'jetton wallet bounced the transfer');
   const action = d.actionPhase;
-  if (!action || !action.success) return fail('JETTON_ACTION_FAILED', `jetton wallet action phase result code ${action?.resultCode ?? 'none'}`);
+  if (!action || !action.success)
+    return fail('JETTON_ACTION_FAILED', `jetton wallet action phase result code ${action?.resultCode ?? 'none'}`);
   if (d.aborted) return fail('ABORTED', 'jetton wallet transaction aborted');
-  const forwarded = [...tx.outMessages.values()].some((m) => m.info.type === 'internal' && opOf(m) === JETTON_OP.internalTransfer);
+  const forwarded = [...tx.outMessages.values()].some(
+    (m) => m.info.type === 'internal' && opOf(m) === JETTON_OP.internalTransfer,
+  );
   if (!forwarded) return fail('JETTON_NO_MESSAGES', 'jetton wallet sent no internal_transfer');
 
   const bounceTx = evidence.payerBounceTx;
@@ -120,9 +138,16 @@ export function judgeJettonTransfer(evidence: JettonTransferEvidence): Judgement
 
   const receiver = evidence.receiverJettonWalletTx;
   if (receiver) {
-    if (opOf(receiver.inMessage) !== JETTON_OP.internalTransfer) return fail('UNEXPECTED_MESSAGE', 'receiver transaction is not an internal_transfer');
+    if (opOf(receiver.inMessage) !== JETTON_OP.internalTransfer)
+      return fail('UNEXPECTED_MESSAGE', 'receiver transaction is not an internal_transfer');
     const rd = receiver.description;
-    if (rd.type !== 'generic' || rd.computePhase.type !== 'vm' || !rd.computePhase.success || rd.computePhase.exitCode !== 0 || rd.aborted) {
+    if (
+      rd.type !== 'generic' ||
+      rd.computePhase.type !== 'vm' ||
+      !rd.computePhase.success ||
+      rd.computePhase.exitCode !== 0 ||
+      rd.aborted
+    ) {
       const code = rd.type === 'generic' && rd.computePhase.type === 'vm' ? rd.computePhase.exitCode : 'skipped';
       return fail('RECEIVER_FAILED', `receiver jetton wallet exit code ${code}`);
     }

@@ -23,15 +23,25 @@ function invalid(field: string, message: string): AppError {
  * 48 Base64/Base64url characters with a valid CRC16; raw: `wc:64hex`), workchain 0 only, and the
  * friendly testOnly flag must match `network`. Keeps the user's bounce flag in `bounceable`.
  */
-export function parseWalletAddressDetailed(input: string, network: Network, field = 'wallet_address'): ParsedWalletAddress {
+export function parseWalletAddressDetailed(
+  input: string,
+  network: Network,
+  field = 'wallet_address',
+): ParsedWalletAddress {
   if (typeof input !== 'string') throw invalid(field, 'The address must be a string.');
   const text = input.trim();
   const raw = RAW.exec(text);
   let parsed: ParsedWalletAddress;
   if (raw) {
     const workchain = Number(raw[1]);
-    if (workchain !== 0) throw invalid(field, `Only workchain 0 addresses are accepted; this one is in workchain ${workchain}.`);
-    parsed = { address: new Address(0, Buffer.from(raw[2] as string, 'hex')), form: 'raw', bounceable: null, testOnly: false };
+    if (workchain !== 0)
+      throw invalid(field, `Only workchain 0 addresses are accepted; this one is in workchain ${workchain}.`);
+    parsed = {
+      address: new Address(0, Buffer.from(raw[2] as string, 'hex')),
+      form: 'raw',
+      bounceable: null,
+      testOnly: false,
+    };
   } else if (FRIENDLY.test(text)) {
     let friendly: ReturnType<typeof Address.parseFriendly>;
     try {
@@ -40,15 +50,26 @@ export function parseWalletAddressDetailed(input: string, network: Network, fiel
       throw invalid(field, 'The address is not a valid friendly address (bad checksum or tag).');
     }
     if (friendly.address.workChain !== 0) {
-      throw invalid(field, `Only workchain 0 addresses are accepted; this one is in workchain ${friendly.address.workChain}.`);
+      throw invalid(
+        field,
+        `Only workchain 0 addresses are accepted; this one is in workchain ${friendly.address.workChain}.`,
+      );
     }
     if (friendly.isTestOnly && network === 'mainnet') {
       throw invalid(field, 'This is a testnet address (testOnly flag); the service runs on mainnet.');
     }
     if (!friendly.isTestOnly && network === 'testnet') {
-      throw invalid(field, 'This is a mainnet address (no testOnly flag); the service runs on testnet. Send the testnet form (0Q…/kQ…) or the raw form.');
+      throw invalid(
+        field,
+        'This is a mainnet address (no testOnly flag); the service runs on testnet. Send the testnet form (0Q…/kQ…) or the raw form.',
+      );
     }
-    parsed = { address: friendly.address, form: 'friendly', bounceable: friendly.isBounceable, testOnly: friendly.isTestOnly };
+    parsed = {
+      address: friendly.address,
+      form: 'friendly',
+      bounceable: friendly.isBounceable,
+      testOnly: friendly.isTestOnly,
+    };
   } else {
     throw invalid(field, 'The address is neither a friendly address (48 characters) nor a raw address (0:<64 hex>).');
   }

@@ -15,7 +15,13 @@ const entries = new Map<string, { value: OfflineWalletResolution; expiresAt: num
 export function offlineResolutionKey(input: WalletSelection, network: Network): string {
   const words = input.seed.trim().split(/\s+/);
   const secret = words.length > 1 ? words.join(' ').toLowerCase() : input.seed.trim();
-  return cacheKey(['offline-resolution', network, secret, input.wallet_address ?? '', input.account_index === undefined ? '' : String(input.account_index)]);
+  return cacheKey([
+    'offline-resolution',
+    network,
+    secret,
+    input.wallet_address ?? '',
+    input.account_index === undefined ? '' : String(input.account_index),
+  ]);
 }
 
 function copy(value: OfflineWalletResolution): OfflineWalletResolution {

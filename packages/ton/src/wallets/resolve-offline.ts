@@ -2,7 +2,13 @@ import type { Address } from '@ton/core';
 import { AppError } from '@starsgate/domain';
 import type { Network } from '../network';
 import { classifySeed, normalizeMnemonic, type SeedFormat } from '../keys/seed-format';
-import { assertAccountIndex, bip39AccountKeyPair, bip39Seed, deriveKeyPair, MAX_ACCOUNT_INDEX } from '../keys/derive-key-pair';
+import {
+  assertAccountIndex,
+  bip39AccountKeyPair,
+  bip39Seed,
+  deriveKeyPair,
+  MAX_ACCOUNT_INDEX,
+} from '../keys/derive-key-pair';
 import { parseWalletAddress } from './address';
 import { getCachedResolution, offlineResolutionKey, putCachedResolution } from './offline-resolution-cache';
 import { createWalletContract, v5r1Address, WALLET_VERSIONS, type WalletVersion } from './wallet-contracts';
@@ -46,7 +52,8 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 export async function resolveWalletOffline(input: WalletSelection, network: Network): Promise<OfflineWalletResolution> {
   // Input checks stay ahead of the cache: a cached answer must never excuse a malformed request.
   if (input.account_index !== undefined && input.account_index !== null) assertAccountIndex(input.account_index);
-  if (input.wallet_address !== undefined && input.wallet_address !== null) parseWalletAddress(input.wallet_address, network, 'wallet_address');
+  if (input.wallet_address !== undefined && input.wallet_address !== null)
+    parseWalletAddress(input.wallet_address, network, 'wallet_address');
   const key = offlineResolutionKey(input, network);
   const cached = getCachedResolution(key);
   if (cached) return cached;
@@ -65,7 +72,11 @@ async function resolveUncached(input: WalletSelection, network: Network): Promis
 
   if (seedFormat === 'bip39_12') {
     if (!hasIndex && !wanted) {
-      throw AppError.field('WALLET_SELECTION_REQUIRED', 'seed', 'A 12-word seed needs wallet_address or account_index to select the account.');
+      throw AppError.field(
+        'WALLET_SELECTION_REQUIRED',
+        'seed',
+        'A 12-word seed needs wallet_address or account_index to select the account.',
+      );
     }
     if (hasIndex) {
       const accountIndex = input.account_index as number;
@@ -73,7 +84,11 @@ async function resolveUncached(input: WalletSelection, network: Network): Promis
       pair.secretKey.fill(0);
       const address = v5r1Address(pair.publicKey, network);
       if (wanted && !wanted.equals(address)) {
-        throw AppError.field('WALLET_ADDRESS_MISMATCH', 'wallet_address', `wallet_address is not the V5R1 wallet of account_index ${accountIndex} of this seed.`);
+        throw AppError.field(
+          'WALLET_ADDRESS_MISMATCH',
+          'wallet_address',
+          `wallet_address is not the V5R1 wallet of account_index ${accountIndex} of this seed.`,
+        );
       }
       return { seedFormat, accountIndex, publicKey: pair.publicKey, candidates: [{ version: 'V5R1', address }] };
     }
@@ -86,22 +101,38 @@ async function resolveUncached(input: WalletSelection, network: Network): Promis
         pair.secretKey.fill(0);
         const address = v5r1Address(pair.publicKey, network);
         if (address.equals(wanted as Address)) {
-          return { seedFormat, accountIndex: index, publicKey: pair.publicKey, candidates: [{ version: 'V5R1', address }] };
+          return {
+            seedFormat,
+            accountIndex: index,
+            publicKey: pair.publicKey,
+            candidates: [{ version: 'V5R1', address }],
+          };
         }
       }
     } finally {
       master.fill(0);
     }
-    throw AppError.field('WALLET_INDEX_NOT_FOUND', 'wallet_address', 'No V5R1 account of this seed from index 0 to 100 has this address.');
+    throw AppError.field(
+      'WALLET_INDEX_NOT_FOUND',
+      'wallet_address',
+      'No V5R1 account of this seed from index 0 to 100 has this address.',
+    );
   }
 
   const pair = await deriveKeyPair(input.seed, seedFormat);
   pair.secretKey.fill(0);
-  const all = WALLET_VERSIONS.map((version) => ({ version, address: createWalletContract(version, pair.publicKey, network).address }));
+  const all = WALLET_VERSIONS.map((version) => ({
+    version,
+    address: createWalletContract(version, pair.publicKey, network).address,
+  }));
   if (wanted) {
     const match = all.find((candidate) => candidate.address.equals(wanted));
     if (!match) {
-      throw AppError.field('WALLET_ADDRESS_MISMATCH', 'wallet_address', 'wallet_address is not the V5R1, V4R2 or V3R2 wallet of this seed.');
+      throw AppError.field(
+        'WALLET_ADDRESS_MISMATCH',
+        'wallet_address',
+        'wallet_address is not the V5R1, V4R2 or V3R2 wallet of this seed.',
+      );
     }
     return { seedFormat, accountIndex: null, publicKey: pair.publicKey, candidates: [match] };
   }

@@ -81,13 +81,17 @@ type WalletCandidate = OfflineWalletResolution['candidates'][number];
  * the active one on chain; several active ⇒ most GRAM, ties ⇒ the first listed (newest version);
  * none ⇒ the first (V5R1); the chain unreachable ⇒ the first, marked unverified.
  */
-export async function chooseWalletVersion(candidates: readonly WalletCandidate[], chain: ChainClient): Promise<WalletVersionChoice> {
+export async function chooseWalletVersion(
+  candidates: readonly WalletCandidate[],
+  chain: ChainClient,
+): Promise<WalletVersionChoice> {
   const first = candidates[0];
   if (!first) throw new Error('resolution produced no candidate');
   const knownStates = new Map<WalletVersion, AccountState>();
   if (candidates.length === 1) return { chosen: first, source: 'selection', knownStates };
   const results = await Promise.allSettled(candidates.map((c) => chain.getAccountState(c.address)));
-  if (results.some((r) => r.status === 'rejected')) return { chosen: first, source: 'default_chain_unavailable', knownStates };
+  if (results.some((r) => r.status === 'rejected'))
+    return { chosen: first, source: 'default_chain_unavailable', knownStates };
   let best: { candidate: WalletCandidate; balance: bigint } | null = null;
   results.forEach((result, i) => {
     const candidate = candidates[i];
@@ -98,5 +102,7 @@ export async function chooseWalletVersion(candidates: readonly WalletCandidate[]
     }
   });
   const winner = best as { candidate: WalletCandidate; balance: bigint } | null;
-  return winner ? { chosen: winner.candidate, source: 'deployed', knownStates } : { chosen: first, source: 'default', knownStates };
+  return winner
+    ? { chosen: winner.candidate, source: 'deployed', knownStates }
+    : { chosen: first, source: 'default', knownStates };
 }

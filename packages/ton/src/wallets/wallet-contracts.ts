@@ -50,7 +50,10 @@ function buildWalletContract(version: WalletVersion, publicKey: Buffer, network:
     case 'V5R1':
       return WalletContractV5R1.create({
         publicKey,
-        walletId: { networkGlobalId: NETWORK_GLOBAL_ID[network], context: { workchain: 0, walletVersion: 'v5r1', subwalletNumber: 0 } },
+        walletId: {
+          networkGlobalId: NETWORK_GLOBAL_ID[network],
+          context: { workchain: 0, walletVersion: 'v5r1', subwalletNumber: 0 },
+        },
       });
     case 'V4R2':
       return WalletContractV4.create({ workchain: 0, publicKey });
@@ -74,7 +77,9 @@ let codeHashes: Map<string, WalletVersion> | undefined;
 export function walletVersionByCodeHash(codeHashHex: string): WalletVersion | null {
   if (!codeHashes) {
     const key = Buffer.alloc(32);
-    codeHashes = new Map(WALLET_VERSIONS.map((v) => [createWalletContract(v, key, 'mainnet').init.code.hash().toString('hex'), v]));
+    codeHashes = new Map(
+      WALLET_VERSIONS.map((v) => [createWalletContract(v, key, 'mainnet').init.code.hash().toString('hex'), v]),
+    );
   }
   return codeHashes.get(codeHashHex.toLowerCase()) ?? null;
 }

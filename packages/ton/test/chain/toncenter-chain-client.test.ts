@@ -32,7 +32,9 @@ function toncenterLike(blockchain: Blockchain, faults: { status: number[] }) {
     res.end(JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
   };
   async function txsOf(address: Address) {
-    return seen.filter((t) => t.address === BigInt(`0x${address.hash.toString('hex')}`)).sort((a, b) => (a.lt > b.lt ? -1 : 1));
+    return seen
+      .filter((t) => t.address === BigInt(`0x${address.hash.toString('hex')}`))
+      .sort((a, b) => (a.lt > b.lt ? -1 : 1));
   }
   async function handle(req: IncomingMessage, res: ServerResponse, body: string) {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -44,7 +46,14 @@ function toncenterLike(blockchain: Blockchain, faults: { status: number[] }) {
       case '/api/v2/getAddressInformation': {
         const c = await blockchain.getContract(Address.parse(q.get('address')!));
         const st = c.accountState;
-        const last = c.lastTransactionLt > 0n ? { '@type': 'internal.transactionId', lt: c.lastTransactionLt.toString(), hash: b64(Buffer.from(c.lastTransactionHash.toString(16).padStart(64, '0'), 'hex')) } : { '@type': 'internal.transactionId', lt: '0', hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' };
+        const last =
+          c.lastTransactionLt > 0n
+            ? {
+                '@type': 'internal.transactionId',
+                lt: c.lastTransactionLt.toString(),
+                hash: b64(Buffer.from(c.lastTransactionHash.toString(16).padStart(64, '0'), 'hex')),
+              }
+            : { '@type': 'internal.transactionId', lt: '0', hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' };
         return ok(res, {
           '@type': 'raw.fullAccountState',
           balance: c.balance.toString(),
@@ -60,7 +69,11 @@ function toncenterLike(blockchain: Blockchain, faults: { status: number[] }) {
         const address = Address.parse(q.get('address')!);
         const c = await blockchain.getContract(address);
         const active = c.accountState?.type === 'active';
-        const result: Record<string, unknown> = { wallet: active, balance: c.balance.toString(), account_state: active ? 'active' : 'uninitialized' };
+        const result: Record<string, unknown> = {
+          wallet: active,
+          balance: c.balance.toString(),
+          account_state: active ? 'active' : 'uninitialized',
+        };
         if (active) {
           result['wallet_type'] = 'wallet v5 r1';
           result['seqno'] = (await blockchain.runGetMethod(address, 'seqno')).stackReader.readNumber();
@@ -68,14 +81,28 @@ function toncenterLike(blockchain: Blockchain, faults: { status: number[] }) {
         return ok(res, result);
       }
       case '/api/v2/runGetMethod': {
-        const { address, method, stack } = JSON.parse(body) as { address: string; method: string; stack: Array<[string, string]> };
-        const args = stack.map(([kind, value]) => (kind === 'num' ? { type: 'int' as const, value: BigInt(value) } : { type: 'slice' as const, cell: Cell.fromBase64(value) }));
+        const { address, method, stack } = JSON.parse(body) as {
+          address: string;
+          method: string;
+          stack: Array<[string, string]>;
+        };
+        const args = stack.map(([kind, value]) =>
+          kind === 'num'
+            ? { type: 'int' as const, value: BigInt(value) }
+            : { type: 'slice' as const, cell: Cell.fromBase64(value) },
+        );
         const r = await blockchain.runGetMethod(Address.parse(address), method, args);
         return ok(res, {
           '@type': 'smc.runResult',
           gas_used: Number(r.gasUsed),
           exit_code: r.exitCode,
-          stack: r.stack.map((item) => (item.type === 'int' ? ['num', `0x${item.value.toString(16)}`] : item.type === 'slice' || item.type === 'cell' ? [item.type, { bytes: item.cell.toBoc().toString('base64'), object: {} }] : ['null'])),
+          stack: r.stack.map((item) =>
+            item.type === 'int'
+              ? ['num', `0x${item.value.toString(16)}`]
+              : item.type === 'slice' || item.type === 'cell'
+                ? [item.type, { bytes: item.cell.toBoc().toString('base64'), object: {} }]
+                : ['null'],
+          ),
         });
       }
       case '/api/v2/sendBocReturnHash': {
@@ -84,21 +111,48 @@ function toncenterLike(blockchain: Blockchain, faults: { status: number[] }) {
           const r = await blockchain.sendMessage(loadMessage(Cell.fromBase64(boc).beginParse()));
           seen.push(...r.transactions);
         } catch {
-          return json(res, 500, { ok: false, error: 'LITE_SERVER_UNKNOWN: cannot apply external message to current state', code: 500 });
+          return json(res, 500, {
+            ok: false,
+            error: 'LITE_SERVER_UNKNOWN: cannot apply external message to current state',
+            code: 500,
+          });
         }
-        return ok(res, { '@type': 'raw.extMessageInfo', hash: b64(Cell.fromBase64(boc).hash()), hash_norm: 'ignored-by-client' });
+        return ok(res, {
+          '@type': 'raw.extMessageInfo',
+          hash: b64(Cell.fromBase64(boc).hash()),
+          hash_norm: 'ignored-by-client',
+        });
       }
       case '/api/v2/getTransactions': {
         let txs = await txsOf(Address.parse(q.get('address')!));
         if (q.get('lt')) txs = txs.filter((t) => t.lt <= BigInt(q.get('lt')!));
         if (q.get('to_lt')) txs = txs.filter((t) => t.lt > BigInt(q.get('to_lt')!));
         txs = txs.slice(0, Number(q.get('limit') ?? 10));
-        return ok(res, txs.map((t) => ({ '@type': 'raw.transaction', utime: t.now, data: t.raw.toBoc().toString('base64'), transaction_id: { '@type': 'internal.transactionId', lt: t.lt.toString(), hash: b64(t.hash()) }, fee: '0', in_msg: {}, out_msgs: [] })));
+        return ok(
+          res,
+          txs.map((t) => ({
+            '@type': 'raw.transaction',
+            utime: t.now,
+            data: t.raw.toBoc().toString('base64'),
+            transaction_id: { '@type': 'internal.transactionId', lt: t.lt.toString(), hash: b64(t.hash()) },
+            fee: '0',
+            in_msg: {},
+            out_msgs: [],
+          })),
+        );
       }
       case '/api/v3/transactionsByMessage': {
         const hash = q.get('msg_hash')!;
         const match = seen.filter((t) => t.inMessage && msgHash(t) === hash);
-        return json(res, 200, { transactions: match.map((t) => ({ account: `0:${t.address.toString(16).padStart(64, '0').toUpperCase()}`, hash: b64(t.hash()), lt: t.lt.toString(), now: t.now })), address_book: {} });
+        return json(res, 200, {
+          transactions: match.map((t) => ({
+            account: `0:${t.address.toString(16).padStart(64, '0').toUpperCase()}`,
+            hash: b64(t.hash()),
+            lt: t.lt.toString(),
+            now: t.now,
+          })),
+          address_book: {},
+        });
       }
       default:
         return json(res, 404, { ok: false, error: 'not found', code: 404 });
@@ -127,7 +181,13 @@ describe('ToncenterChainClient', () => {
     server = state.server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    client = new ToncenterChainClient({ baseUrl: `http://127.0.0.1:${port}/`, apiKey: 'test-key', maxRetries: 2, retryBaseDelayMs: 5, timeoutMs: 5000 });
+    client = new ToncenterChainClient({
+      baseUrl: `http://127.0.0.1:${port}/`,
+      apiKey: 'test-key',
+      maxRetries: 2,
+      retryBaseDelayMs: 5,
+      timeoutMs: 5000,
+    });
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -143,7 +203,13 @@ describe('ToncenterChainClient', () => {
     expect(uninit.balance).toBe(toNano('3'));
 
     const to = new Address(0, randomBytes(32));
-    const signed = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to, value: toNano('1'), bounce: false }] });
+    const signed = await buildSignedExternal({
+      wallet,
+      secretKey: key.secretKey,
+      seqno: 0,
+      validUntil: Math.floor(Date.now() / 1000) + 60,
+      messages: [{ to, value: toNano('1'), bounce: false }],
+    });
     expect(await client.sendBoc(signed.boc)).toEqual({ normalizedHash: signed.normalizedHash });
 
     const active = await client.getAccountState(wallet.address);
@@ -156,7 +222,13 @@ describe('ToncenterChainClient', () => {
     expect(seqnoByGetMethod.exitCode).toBe(0);
     expect(seqnoByGetMethod.stack.readNumber()).toBe(1);
 
-    const second = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 1, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to, value: toNano('0.5'), bounce: false }] });
+    const second = await buildSignedExternal({
+      wallet,
+      secretKey: key.secretKey,
+      seqno: 1,
+      validUntil: Math.floor(Date.now() / 1000) + 60,
+      messages: [{ to, value: toNano('0.5'), bounce: false }],
+    });
     await client.sendBoc(second.boc);
 
     const txs = await client.getTransactions(wallet.address, { limit: 10 });
@@ -165,7 +237,9 @@ describe('ToncenterChainClient', () => {
     const found = await client.findTransactionByNormalizedHash(wallet.address, signed.normalizedHash);
     expect(found).not.toBeNull();
     expect(judgeWalletTransaction(found!, 1)).toEqual({ ok: true });
-    expect(await client.findTransactionByNormalizedHash(wallet.address, signed.normalizedHash, { sinceLt: found!.lt })).toBeNull();
+    expect(
+      await client.findTransactionByNormalizedHash(wallet.address, signed.normalizedHash, { sinceLt: found!.lt }),
+    ).toBeNull();
     expect((await client.getTransactions(wallet.address, { afterLt: found!.lt })).length).toBe(1);
 
     // Follow the outgoing message to the recipient via v3 transactionsByMessage.
@@ -184,18 +258,38 @@ describe('ToncenterChainClient', () => {
     const v4 = createWalletContract('V4R2', key.publicKey, 'mainnet');
     const noUsdt = new Address(0, randomBytes(32)); // no USDT master on this chain ⇒ balances cannot be read
     const before = await resolveWallet({ seed: words }, { network: 'mainnet', chain: client, usdtMaster: noUsdt });
-    expect(before).toMatchObject({ wallet_version: 'V5R1', version_source: 'default', account_index: 0, seed_format: 'ton_24', balances_error: 'CHAIN_UNAVAILABLE' });
+    expect(before).toMatchObject({
+      wallet_version: 'V5R1',
+      version_source: 'default',
+      account_index: 0,
+      seed_format: 'ton_24',
+      balances_error: 'CHAIN_UNAVAILABLE',
+    });
 
     await fund(blockchain, v4.address, toNano('1.5'));
-    const deploy = await buildSignedExternal({ wallet: v4, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: v4.address, value: 1n, bounce: false }] });
+    const deploy = await buildSignedExternal({
+      wallet: v4,
+      secretKey: key.secretKey,
+      seqno: 0,
+      validUntil: Math.floor(Date.now() / 1000) + 60,
+      messages: [{ to: v4.address, value: 1n, bounce: false }],
+    });
     await client.sendBoc(deploy.boc);
     const after = await resolveWallet({ seed: words }, { network: 'mainnet', chain: client, usdtMaster: noUsdt });
-    expect(after).toMatchObject({ wallet_version: 'V4R2', version_source: 'deployed', raw_address: v4.address.toRawString() });
+    expect(after).toMatchObject({
+      wallet_version: 'V4R2',
+      version_source: 'deployed',
+      raw_address: v4.address.toRawString(),
+    });
     expect(after.wallet_address).toBe(v4.address.toString({ bounceable: false, urlSafe: true }));
 
     faults.status.push(503, 503, 503, 503, 503, 503, 503, 503, 503);
     const down = await resolveWallet({ seed: words }, { network: 'mainnet', chain: client, usdtMaster: noUsdt });
-    expect(down).toMatchObject({ wallet_version: 'V5R1', version_source: 'default_chain_unavailable', balances_error: 'CHAIN_UNAVAILABLE' });
+    expect(down).toMatchObject({
+      wallet_version: 'V5R1',
+      version_source: 'default_chain_unavailable',
+      balances_error: 'CHAIN_UNAVAILABLE',
+    });
     expect(down.balances).toBeUndefined();
     faults.status.length = 0;
   });
@@ -210,7 +304,15 @@ describe('ToncenterChainClient', () => {
     await expect(client.getSeqno(address)).rejects.toBeInstanceOf(ChainRequestError);
     const key = await deriveKeyPair(randomBytes(32).toString('base64'), 'base64_key');
     const wallet = createWalletContract('V5R1', key.publicKey, 'mainnet');
-    const boc = (await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: Math.floor(Date.now() / 1000) + 60, messages: [{ to: address, value: 1n, bounce: false }] })).boc;
+    const boc = (
+      await buildSignedExternal({
+        wallet,
+        secretKey: key.secretKey,
+        seqno: 0,
+        validUntil: Math.floor(Date.now() / 1000) + 60,
+        messages: [{ to: address, value: 1n, bounce: false }],
+      })
+    ).boc;
     faults.status.push(503, 503);
     const before = state.requests.length;
     await expect(client.sendBoc(boc)).rejects.toBeInstanceOf(ChainUnavailableError);

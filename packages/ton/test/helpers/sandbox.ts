@@ -15,9 +15,17 @@ export async function fund(blockchain: Blockchain, address: Address, value: bigi
 }
 
 /** Broadcast a Base64 BOC and return the transaction of `account` that processed it. */
-export async function sendBoc(blockchain: Blockchain, boc: string, account: Address): Promise<{ tx: Transaction; all: Transaction[] }> {
+export async function sendBoc(
+  blockchain: Blockchain,
+  boc: string,
+  account: Address,
+): Promise<{ tx: Transaction; all: Transaction[] }> {
   const result = await blockchain.sendMessage(loadMessage(Cell.fromBase64(boc).beginParse()));
-  const tx = result.transactions.find((t) => t.inMessage?.info.type === 'external-in' && new Address(0, Buffer.from(t.address.toString(16).padStart(64, '0'), 'hex')).equals(account));
+  const tx = result.transactions.find(
+    (t) =>
+      t.inMessage?.info.type === 'external-in' &&
+      new Address(0, Buffer.from(t.address.toString(16).padStart(64, '0'), 'hex')).equals(account),
+  );
   if (!tx) throw new Error('no transaction for the external');
   return { tx, all: result.transactions };
 }
@@ -36,7 +44,9 @@ import type { Blockchain as SandboxBlockchain } from '@ton/sandbox';
 import type { AccountState } from '../../src';
 
 /** getAccountState read straight from the emulator (the only chain read the verifier needs). */
-export function sandboxAccountState(blockchain: SandboxBlockchain): { getAccountState(address: Address): Promise<AccountState> } {
+export function sandboxAccountState(blockchain: SandboxBlockchain): {
+  getAccountState(address: Address): Promise<AccountState>;
+} {
   return {
     async getAccountState(address: Address): Promise<AccountState> {
       const contract = await blockchain.getContract(address);
@@ -44,7 +54,12 @@ export function sandboxAccountState(blockchain: SandboxBlockchain): { getAccount
       if (!state) return { status: 'nonexist', balance: contract.balance };
       if (state.type === 'active') {
         const code = state.state.code ?? undefined;
-        return { status: 'active', balance: contract.balance, codeHash: code?.hash().toString('hex'), data: state.state.data ?? undefined };
+        return {
+          status: 'active',
+          balance: contract.balance,
+          codeHash: code?.hash().toString('hex'),
+          data: state.state.data ?? undefined,
+        };
       }
       return { status: state.type === 'uninit' ? 'uninit' : 'frozen', balance: contract.balance };
     },

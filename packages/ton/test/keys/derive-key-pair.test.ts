@@ -1,4 +1,11 @@
-import { keyPairFromSeed as tonKeyPairFromSeed, mnemonicNew, mnemonicToPrivateKey, deriveEd25519Path, sign, signVerify } from '@ton/crypto';
+import {
+  keyPairFromSeed as tonKeyPairFromSeed,
+  mnemonicNew,
+  mnemonicToPrivateKey,
+  deriveEd25519Path,
+  sign,
+  signVerify,
+} from '@ton/crypto';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { randomBytes } from 'node:crypto';
 import { clearKeyCache, deriveKeyPair, keyPairFromSeed, signEd25519 } from '../../src';
@@ -8,7 +15,7 @@ const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncl
 describe('deriveKeyPair', () => {
   beforeEach(() => clearKeyCache());
 
-  it('bip39_12 follows m/44\'/607\'/N\' (public WDK vectors)', async () => {
+  it("bip39_12 follows m/44'/607'/N' (public WDK vectors)", async () => {
     const n0 = await deriveKeyPair(PHRASE_12, 'bip39_12', 0);
     expect(n0.publicKey.toString('hex')).toMatch(/^5b963f3b[0-9a-f]{50}059eb5$/);
     expect(n0.secretKey).toHaveLength(64);
@@ -87,7 +94,9 @@ describe('deriveKeyPair', () => {
     expect(pairs).toHaveLength(50);
     expect(new Set(pairs.map((p) => p.publicKey.toString('hex'))).size).toBe(50);
     // eslint-disable-next-line no-console
-    console.log(`ton_24 derivation: single ${singleMs} ms; 50 concurrent ${totalMs.toFixed(0)} ms; max event-loop gap ${maxGap.toFixed(1)} ms`);
+    console.log(
+      `ton_24 derivation: single ${singleMs} ms; 50 concurrent ${totalMs.toFixed(0)} ms; max event-loop gap ${maxGap.toFixed(1)} ms`,
+    );
     expect(maxGap).toBeLessThan(250);
   });
 });

@@ -79,7 +79,13 @@ describe('classifySeed', () => {
   });
 
   it('rejects other word counts and empty input', async () => {
-    for (const text of ['', '   ', PHRASE_12.split(' ').slice(0, 11).join(' '), `${PHRASE_12} ${PHRASE_12} cook`, 'abandon']) {
+    for (const text of [
+      '',
+      '   ',
+      PHRASE_12.split(' ').slice(0, 11).join(' '),
+      `${PHRASE_12} ${PHRASE_12} cook`,
+      'abandon',
+    ]) {
       expect((await codeOf(classifySeed(text))).code).toBe('UNSUPPORTED_WALLET_SEED_FORMAT');
     }
   });

@@ -1,4 +1,15 @@
-import { Address, beginCell, Cell, external, internal, loadMessage, SendMode, storeMessage, storeMessageRelaxed, toNano } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  external,
+  internal,
+  loadMessage,
+  SendMode,
+  storeMessage,
+  storeMessageRelaxed,
+  toNano,
+} from '@ton/core';
 import { WalletContractV5R1 } from '@ton/ton';
 import { randomBytes } from 'node:crypto';
 import type { Blockchain } from '@ton/sandbox';
@@ -26,13 +37,26 @@ async function walletSigns(
   const wallet = createWalletContract(version, key.publicKey, 'mainnet');
   const messages = toOutgoing(request);
   opts.tamper?.(messages);
-  return (await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: opts.seqno, validUntil: opts.validUntil ?? request.validUntil, messages })).boc;
+  return (
+    await buildSignedExternal({
+      wallet,
+      secretKey: key.secretKey,
+      seqno: opts.seqno,
+      validUntil: opts.validUntil ?? request.validUntil,
+      messages,
+    })
+  ).boc;
 }
 
 function toOutgoing(request: SendTransactionRequest) {
   return request.messages.map((m) => {
     const parsed = Address.parseFriendly(m.address);
-    return { to: parsed.address, bounce: parsed.isBounceable, value: BigInt(m.amount), body: m.payload ? Cell.fromBase64(m.payload) : undefined };
+    return {
+      to: parsed.address,
+      bounce: parsed.isBounceable,
+      value: BigInt(m.amount),
+      body: m.payload ? Cell.fromBase64(m.payload) : undefined,
+    };
   });
 }
 
@@ -58,7 +82,18 @@ describe('TON Connect checkout', () => {
       now,
       messages: [
         { to: merchant, bounce: false, amount: toNano('0.3'), payload: comment('Ref#A1') },
-        { to: payerJetton, bounce: true, amount: toNano('0.05'), payload: buildJettonTransferBody({ queryId: 5n, amount: 1_000_000n, destination: merchant, responseDestination: payer, forwardPayload: comment('Ref#A1') }) },
+        {
+          to: payerJetton,
+          bounce: true,
+          amount: toNano('0.05'),
+          payload: buildJettonTransferBody({
+            queryId: 5n,
+            amount: 1_000_000n,
+            destination: merchant,
+            responseDestination: payer,
+            forwardPayload: comment('Ref#A1'),
+          }),
+        },
       ],
     });
   }
@@ -73,8 +108,22 @@ describe('TON Connect checkout', () => {
     expect(request.messages[0]).toMatchObject({ amount: '300000000' });
     expect(Address.parseFriendly(request.messages[0]!.address).isBounceable).toBe(false);
     expect(Address.parseFriendly(request.messages[1]!.address).isBounceable).toBe(true);
-    expect(() => buildSendTransactionRequest({ network: 'mainnet', from: merchant, validUntil: now + 301, now, messages: [{ to: merchant, bounce: false, amount: 1n }] })).toThrow();
-    const testnet = buildSendTransactionRequest({ network: 'testnet', from: merchant, validUntil: now + 60, now, messages: [{ to: merchant, bounce: false, amount: 1n }] });
+    expect(() =>
+      buildSendTransactionRequest({
+        network: 'mainnet',
+        from: merchant,
+        validUntil: now + 301,
+        now,
+        messages: [{ to: merchant, bounce: false, amount: 1n }],
+      }),
+    ).toThrow();
+    const testnet = buildSendTransactionRequest({
+      network: 'testnet',
+      from: merchant,
+      validUntil: now + 60,
+      now,
+      messages: [{ to: merchant, bounce: false, amount: 1n }],
+    });
     expect(testnet.network).toBe('-3');
     expect(Address.parseFriendly(testnet.messages[0]!.address).isTestOnly).toBe(true);
   });
@@ -94,12 +143,24 @@ describe('TON Connect checkout', () => {
   it('accepts a deployed V4R2 wallet (key and seqno from account state)', async () => {
     const wallet = createWalletContract('V4R2', key.publicKey, 'mainnet');
     await fund(blockchain, wallet.address, toNano('2'));
-    const deploy = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: now + 60, messages: [{ to: merchant, value: 1n, bounce: false }] });
+    const deploy = await buildSignedExternal({
+      wallet,
+      secretKey: key.secretKey,
+      seqno: 0,
+      validUntil: now + 60,
+      messages: [{ to: merchant, value: 1n, bounce: false }],
+    });
     await sendBoc(blockchain, deploy.boc, wallet.address);
     const request = requestFor('V4R2');
     const boc = await walletSigns('V4R2', key, request, { seqno: 1 });
-    expect(await verifySignedBoc(boc, request, deps())).toMatchObject({ walletVersion: 'V4R2', seqno: 1, deploys: false });
-    await expect(verifySignedBoc(await walletSigns('V4R2', key, request, { seqno: 0 }), request, deps())).rejects.toMatchObject({ code: 'CHECKOUT_SEQNO_MISMATCH' });
+    expect(await verifySignedBoc(boc, request, deps())).toMatchObject({
+      walletVersion: 'V4R2',
+      seqno: 1,
+      deploys: false,
+    });
+    await expect(
+      verifySignedBoc(await walletSigns('V4R2', key, request, { seqno: 0 }), request, deps()),
+    ).rejects.toMatchObject({ code: 'CHECKOUT_SEQNO_MISMATCH' });
   });
 
   const code = async (promise: Promise<unknown>) => {
@@ -122,15 +183,27 @@ describe('TON Connect checkout', () => {
       (m) => m.reverse(),
     ];
     for (const tamper of cases) {
-      expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 0, tamper }), request, deps()))).toBe('CHECKOUT_MESSAGE_MISMATCH');
+      expect(
+        await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 0, tamper }), request, deps())),
+      ).toBe('CHECKOUT_MESSAGE_MISMATCH');
     }
   });
 
   it('rejects a message with an unrequested StateInit', async () => {
     const request = requestFor('V5R1');
     const wallet = createWalletContract('V5R1', key.publicKey, 'mainnet');
-    const msgs = toOutgoing(request).map((m, i) => (i === 0 ? { ...m, init: { code: Cell.EMPTY, data: Cell.EMPTY } } : m));
-    const boc = (await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: request.validUntil, messages: msgs })).boc;
+    const msgs = toOutgoing(request).map((m, i) =>
+      i === 0 ? { ...m, init: { code: Cell.EMPTY, data: Cell.EMPTY } } : m,
+    );
+    const boc = (
+      await buildSignedExternal({
+        wallet,
+        secretKey: key.secretKey,
+        seqno: 0,
+        validUntil: request.validUntil,
+        messages: msgs,
+      })
+    ).boc;
     expect(await code(verifySignedBoc(boc, request, deps()))).toBe('CHECKOUT_MESSAGE_MISMATCH');
   });
 
@@ -144,21 +217,47 @@ describe('TON Connect checkout', () => {
     sig[10] = (sig[10] as number) ^ 1;
     const forged = beginCell().storeBits(bits).storeBuffer(sig);
     for (const ref of msg.body.refs) forged.storeRef(ref);
-    const tampered = beginCell().store(storeMessage({ ...msg, body: forged.endCell() })).endCell().toBoc().toString('base64');
+    const tampered = beginCell()
+      .store(storeMessage({ ...msg, body: forged.endCell() }))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     expect(await code(verifySignedBoc(tampered, request, deps()))).toBe('CHECKOUT_BAD_SIGNATURE');
     // Another key signing for this address (its StateInit hash still matches) also fails.
     const other = await deriveKeyPair(randomBytes(32).toString('base64'), 'base64_key');
     const wallet = createWalletContract('V5R1', key.publicKey, 'mainnet');
     const otherWallet = createWalletContract('V5R1', other.publicKey, 'mainnet');
-    const body = otherWallet.createTransfer({ seqno: 0, secretKey: other.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS, timeout: request.validUntil, messages: toOutgoing(request).map((m) => internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body })) });
-    const foreign = beginCell().store(storeMessage(external({ to: wallet.address, init: wallet.init, body }))).endCell().toBoc().toString('base64');
+    const body = otherWallet.createTransfer({
+      seqno: 0,
+      secretKey: other.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+      timeout: request.validUntil,
+      messages: toOutgoing(request).map((m) => internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body })),
+    });
+    const foreign = beginCell()
+      .store(storeMessage(external({ to: wallet.address, init: wallet.init, body })))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     expect(await code(verifySignedBoc(foreign, request, deps()))).toBe('CHECKOUT_BAD_SIGNATURE');
   });
 
   it('rejects expired messages and validity beyond the checkout', async () => {
     const request = requestFor('V5R1');
-    expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 0, validUntil: now }), request, deps()))).toBe('CHECKOUT_EXPIRED');
-    expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 0, validUntil: request.validUntil + 1 }), request, deps()))).toBe('CHECKOUT_EXPIRED');
+    expect(
+      await code(
+        verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 0, validUntil: now }), request, deps()),
+      ),
+    ).toBe('CHECKOUT_EXPIRED');
+    expect(
+      await code(
+        verifySignedBoc(
+          await walletSigns('V5R1', key, request, { seqno: 0, validUntil: request.validUntil + 1 }),
+          request,
+          deps(),
+        ),
+      ),
+    ).toBe('CHECKOUT_EXPIRED');
     const boc = await walletSigns('V5R1', key, request, { seqno: 0 });
     expect(await code(verifySignedBoc(boc, request, { ...deps(), now: request.validUntil }))).toBe('CHECKOUT_EXPIRED');
     expect(await code(verifySignedBoc(boc, request, { ...deps(), now: request.validUntil - 1 }))).toBe('ACCEPTED');
@@ -167,17 +266,34 @@ describe('TON Connect checkout', () => {
   it('rejects a wrong payer', async () => {
     const request = requestFor('V5R1');
     const other = await deriveKeyPair(randomBytes(32).toString('base64'), 'base64_key');
-    expect(await code(verifySignedBoc(await walletSigns('V5R1', other, request, { seqno: 0 }), request, deps()))).toBe('CHECKOUT_WRONG_PAYER');
+    expect(await code(verifySignedBoc(await walletSigns('V5R1', other, request, { seqno: 0 }), request, deps()))).toBe(
+      'CHECKOUT_WRONG_PAYER',
+    );
     // Same key, other version: a different address too.
-    expect(await code(verifySignedBoc(await walletSigns('V4R2', key, request, { seqno: 0 }), request, deps()))).toBe('CHECKOUT_WRONG_PAYER');
+    expect(await code(verifySignedBoc(await walletSigns('V4R2', key, request, { seqno: 0 }), request, deps()))).toBe(
+      'CHECKOUT_WRONG_PAYER',
+    );
   });
 
   it('rejects a wrong wallet id (testnet id signed for the mainnet wallet)', async () => {
     const request = requestFor('V5R1');
     const mainnetWallet = createWalletContract('V5R1', key.publicKey, 'mainnet');
-    const testnetIdWallet = WalletContractV5R1.create({ publicKey: key.publicKey, walletId: { networkGlobalId: -3, context: { workchain: 0, walletVersion: 'v5r1', subwalletNumber: 0 } } });
-    const body = testnetIdWallet.createTransfer({ seqno: 0, secretKey: key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS, timeout: request.validUntil, messages: toOutgoing(request).map((m) => internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body })) });
-    const boc = beginCell().store(storeMessage(external({ to: mainnetWallet.address, init: mainnetWallet.init, body }))).endCell().toBoc().toString('base64');
+    const testnetIdWallet = WalletContractV5R1.create({
+      publicKey: key.publicKey,
+      walletId: { networkGlobalId: -3, context: { workchain: 0, walletVersion: 'v5r1', subwalletNumber: 0 } },
+    });
+    const body = testnetIdWallet.createTransfer({
+      seqno: 0,
+      secretKey: key.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+      timeout: request.validUntil,
+      messages: toOutgoing(request).map((m) => internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body })),
+    });
+    const boc = beginCell()
+      .store(storeMessage(external({ to: mainnetWallet.address, init: mainnetWallet.init, body })))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     expect(await code(verifySignedBoc(boc, request, deps()))).toBe('CHECKOUT_WRONG_WALLET_ID');
   });
 
@@ -189,22 +305,36 @@ describe('TON Connect checkout', () => {
     const boc = beginCell().store(storeMessage(withInit)).endCell().toBoc().toString('base64');
     expect(await code(verifySignedBoc(boc, request, deps()))).toBe('CHECKOUT_SEQNO_MISMATCH');
     // Without any StateInit an undeployed wallet cannot execute it at all.
-    expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 1 }), request, deps()))).toBe('CHECKOUT_BOC_INVALID');
+    expect(await code(verifySignedBoc(await walletSigns('V5R1', key, request, { seqno: 1 }), request, deps()))).toBe(
+      'CHECKOUT_BOC_INVALID',
+    );
   });
 
   it('rejects BOCs that are not one external-in message, and a StateInit of another address', async () => {
     const request = requestFor('V5R1');
     const payer = Address.parseRaw(request.from);
-    const internalMsg = beginCell().store(storeMessageRelaxed(internal({ to: payer, value: 1n, bounce: false }))).endCell().toBoc().toString('base64');
+    const internalMsg = beginCell()
+      .store(storeMessageRelaxed(internal({ to: payer, value: 1n, bounce: false })))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     const truncated = Cell.EMPTY.toBoc().toString('base64').slice(0, 8);
     for (const bad of [internalMsg, 'not base64 at all!', truncated, Cell.EMPTY.toBoc().toString('base64')]) {
       expect(await code(verifySignedBoc(bad, request, deps()))).toBe('CHECKOUT_BOC_INVALID');
     }
     const good = loadMessage(Cell.fromBase64(await walletSigns('V5R1', key, request, { seqno: 0 })).beginParse());
     const v4 = createWalletContract('V4R2', key.publicKey, 'mainnet');
-    const wrongInit = beginCell().store(storeMessage({ ...good, init: v4.init })).endCell().toBoc().toString('base64');
+    const wrongInit = beginCell()
+      .store(storeMessage({ ...good, init: v4.init }))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     expect(await code(verifySignedBoc(wrongInit, request, deps()))).toBe('CHECKOUT_BOC_INVALID');
-    const noInit = beginCell().store(storeMessage({ ...good, init: null })).endCell().toBoc().toString('base64');
+    const noInit = beginCell()
+      .store(storeMessage({ ...good, init: null }))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     expect(await code(verifySignedBoc(noInit, request, deps()))).toBe('CHECKOUT_BOC_INVALID');
   });
 });

@@ -25,7 +25,12 @@ describe('buildSignedExternal on @ton/sandbox', () => {
     const wallet = createWalletContract('V5R1', key.publicKey, 'mainnet');
     await fund(blockchain, wallet.address, toNano('10'));
     const to = recipients(5);
-    const messages: OutgoingMessage[] = to.map((address, i) => ({ to: address, value: toNano('0.1') * BigInt(i + 1), bounce: false, body: comment(`order ${i}`) }));
+    const messages: OutgoingMessage[] = to.map((address, i) => ({
+      to: address,
+      value: toNano('0.1') * BigInt(i + 1),
+      bounce: false,
+      body: comment(`order ${i}`),
+    }));
     const validUntil = Math.floor(Date.now() / 1000) + 60;
     const signed = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages });
     expect(signed).toMatchObject({ seqno: 0, validUntil });
@@ -45,7 +50,13 @@ describe('buildSignedExternal on @ton/sandbox', () => {
     // Identical bytes again: the wallet refuses (seqno 133) before accepting, so nothing is paid twice.
     await expect(sendBoc(blockchain, signed.boc, wallet.address)).rejects.toMatchObject({ exitCode: 133 });
 
-    const next = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 1, validUntil, messages: messages.slice(0, 1) });
+    const next = await buildSignedExternal({
+      wallet,
+      secretKey: key.secretKey,
+      seqno: 1,
+      validUntil,
+      messages: messages.slice(0, 1),
+    });
     expect(loadMessage(Cell.fromBase64(next.boc).beginParse()).init).toBeFalsy();
     const second = await sendBoc(blockchain, next.boc, wallet.address);
     expect(judgeWalletTransaction(second.tx, 1)).toEqual({ ok: true });
@@ -61,13 +72,27 @@ describe('buildSignedExternal on @ton/sandbox', () => {
     const to = recipients(5);
     const messages = to.map((address) => ({ to: address, value: toNano('0.05'), bounce: false }));
     const validUntil = Math.floor(Date.now() / 1000) + 60;
-    await expect(buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages })).rejects.toThrow(/at most 4/);
-    const signed = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages: messages.slice(0, 4) });
+    await expect(
+      buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages }),
+    ).rejects.toThrow(/at most 4/);
+    const signed = await buildSignedExternal({
+      wallet,
+      secretKey: key.secretKey,
+      seqno: 0,
+      validUntil,
+      messages: messages.slice(0, 4),
+    });
     const { tx } = await sendBoc(blockchain, signed.boc, wallet.address);
     expect(judgeWalletTransaction(tx, 4)).toEqual({ ok: true });
     expect((await blockchain.getContract(to[3]!)).balance).toBe(toNano('0.05'));
 
-    const expired = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 1, validUntil: Math.floor(Date.now() / 1000) - 1, messages: messages.slice(0, 1) });
+    const expired = await buildSignedExternal({
+      wallet,
+      secretKey: key.secretKey,
+      seqno: 1,
+      validUntil: Math.floor(Date.now() / 1000) - 1,
+      messages: messages.slice(0, 1),
+    });
     await expect(sendBoc(blockchain, expired.boc, wallet.address)).rejects.toMatchObject({ exitCode: 36 });
   });
 
@@ -97,11 +122,25 @@ describe('buildSignedExternal on @ton/sandbox', () => {
     const wallet = createWalletContract('V5R1', key.publicKey, 'mainnet');
     const msg = { to: recipients(1)[0]!, value: 1n, bounce: false };
     const validUntil = Math.floor(Date.now() / 1000) + 60;
-    await expect(buildSignedExternal({ wallet, secretKey: other.secretKey, seqno: 0, validUntil, messages: [msg] })).rejects.toThrow(/does not belong/);
-    await expect(buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages: [] })).rejects.toThrow();
-    await expect(buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages: [{ ...msg, value: 1 as unknown as bigint }] })).rejects.toThrow();
+    await expect(
+      buildSignedExternal({ wallet, secretKey: other.secretKey, seqno: 0, validUntil, messages: [msg] }),
+    ).rejects.toThrow(/does not belong/);
+    await expect(
+      buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages: [] }),
+    ).rejects.toThrow();
+    await expect(
+      buildSignedExternal({
+        wallet,
+        secretKey: key.secretKey,
+        seqno: 0,
+        validUntil,
+        messages: [{ ...msg, value: 1 as unknown as bigint }],
+      }),
+    ).rejects.toThrow();
     const many = Array.from({ length: 256 }, () => msg);
-    await expect(buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages: many })).rejects.toThrow(/at most 255/);
+    await expect(
+      buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil, messages: many }),
+    ).rejects.toThrow(/at most 255/);
   });
 });
 
@@ -125,7 +164,13 @@ describe('normalizedExternalHash', () => {
     expect(normalizedExternalHash(rawWithoutCell)).toBe(signed.normalizedHash);
     expect(normalizedExternalHash(signed.boc)).toBe(signed.normalizedHash);
     // Different signed content ⇒ different hash.
-    const other = await buildSignedExternal({ wallet, secretKey: key.secretKey, seqno: 0, validUntil: 2_000_000_001, messages: [{ to: wallet.address, value: 1n, bounce: false }] });
+    const other = await buildSignedExternal({
+      wallet,
+      secretKey: key.secretKey,
+      seqno: 0,
+      validUntil: 2_000_000_001,
+      messages: [{ to: wallet.address, value: 1n, bounce: false }],
+    });
     expect(other.normalizedHash).not.toBe(signed.normalizedHash);
   });
 });

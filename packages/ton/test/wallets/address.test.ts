@@ -67,7 +67,16 @@ describe('parseWalletAddress', () => {
   it('rejects a bad CRC, wrong lengths, junk and non-strings', () => {
     const last = V5R1_MAINNET.at(-1) === 'a' ? 'b' : 'a';
     const badCrc = V5R1_MAINNET.slice(0, -1) + last;
-    for (const text of [badCrc, V5R1_MAINNET.slice(1), `${V5R1_MAINNET}A`, `0:${'ab'.repeat(31)}`, `0x${RAW.slice(2)}`, '', 'hello', `${RAW}:0`]) {
+    for (const text of [
+      badCrc,
+      V5R1_MAINNET.slice(1),
+      `${V5R1_MAINNET}A`,
+      `0:${'ab'.repeat(31)}`,
+      `0x${RAW.slice(2)}`,
+      '',
+      'hello',
+      `${RAW}:0`,
+    ]) {
       expect(errorOf(() => parseWalletAddress(text, 'mainnet')).code).toBe('INVALID_WALLET_ADDRESS');
     }
     expect(errorOf(() => parseWalletAddress(42 as unknown as string, 'mainnet')).code).toBe('INVALID_WALLET_ADDRESS');

@@ -1,7 +1,14 @@
 import { Address } from '@ton/core';
 import { mnemonicNew } from '@ton/crypto';
 import { randomBytes } from 'node:crypto';
-import { createWalletContract, deriveKeyPair, formatAddress, resolveWalletOffline, v5r1Address, v5r1WalletId } from '../../src';
+import {
+  createWalletContract,
+  deriveKeyPair,
+  formatAddress,
+  resolveWalletOffline,
+  v5r1Address,
+  v5r1WalletId,
+} from '../../src';
 
 const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncle term abuse';
 const V5R1_N0 = 'UQASomfWf2V7N46QrW4umfpARQBwKORp_z6I_8u2jUG29cYa';
@@ -16,11 +23,15 @@ describe('wallet contracts (public vectors)', () => {
     expect(formatAddress(createWalletContract('V5R1', publicKey, 'mainnet').address, 'mainnet').friendly).toBe(V5R1_N0);
     expect(formatAddress(createWalletContract('V4R2', publicKey, 'mainnet').address, 'mainnet').friendly).toBe(V4R2_N0);
     expect(formatAddress(createWalletContract('V3R2', publicKey, 'mainnet').address, 'mainnet').friendly).toBe(V3R2_N0);
-    expect(formatAddress(createWalletContract('V5R1', publicKey, 'testnet').address, 'testnet').friendly).toBe(V5R1_N0_TESTNET);
+    expect(formatAddress(createWalletContract('V5R1', publicKey, 'testnet').address, 'testnet').friendly).toBe(
+      V5R1_N0_TESTNET,
+    );
     // V3R2/V4R2 do not depend on the network.
     expect(createWalletContract('V4R2', publicKey, 'testnet').address.equals(Address.parse(V4R2_N0))).toBe(true);
     const n1 = await deriveKeyPair(PHRASE_12, 'bip39_12', 1);
-    expect(formatAddress(createWalletContract('V5R1', n1.publicKey, 'mainnet').address, 'mainnet').friendly).toBe(V5R1_N1);
+    expect(formatAddress(createWalletContract('V5R1', n1.publicKey, 'mainnet').address, 'mainnet').friendly).toBe(
+      V5R1_N1,
+    );
   });
 
   it('computes the V5R1 wallet ids', () => {
@@ -47,21 +58,30 @@ describe('resolveWalletOffline', () => {
     expect(r.accountIndex).toBe(1);
     const raw = Address.parse(V5R1_N0).toRawString();
     expect((await resolveWalletOffline({ seed: PHRASE_12, wallet_address: raw }, 'mainnet')).accountIndex).toBe(0);
-    expect((await resolveWalletOffline({ seed: PHRASE_12, wallet_address: V5R1_N0_TESTNET }, 'testnet')).accountIndex).toBe(0);
+    expect(
+      (await resolveWalletOffline({ seed: PHRASE_12, wallet_address: V5R1_N0_TESTNET }, 'testnet')).accountIndex,
+    ).toBe(0);
   });
 
   it('12 words + wallet_address finds index 100 (the last one scanned)', async () => {
     const { publicKey } = await deriveKeyPair(PHRASE_12, 'bip39_12', 100);
     const address = createWalletContract('V5R1', publicKey, 'mainnet').address.toString();
     const started = Date.now();
-    expect((await resolveWalletOffline({ seed: PHRASE_12, wallet_address: address }, 'mainnet')).accountIndex).toBe(100);
+    expect((await resolveWalletOffline({ seed: PHRASE_12, wallet_address: address }, 'mainnet')).accountIndex).toBe(
+      100,
+    );
     // eslint-disable-next-line no-console
     console.log(`12-word address scan over 101 indices: ${Date.now() - started} ms`);
   });
 
   it('12 words + both → verifies the pair', async () => {
-    expect((await resolveWalletOffline({ seed: PHRASE_12, wallet_address: V5R1_N1, account_index: 1 }, 'mainnet')).accountIndex).toBe(1);
-    await expect(resolveWalletOffline({ seed: PHRASE_12, wallet_address: V5R1_N1, account_index: 0 }, 'mainnet')).rejects.toMatchObject({
+    expect(
+      (await resolveWalletOffline({ seed: PHRASE_12, wallet_address: V5R1_N1, account_index: 1 }, 'mainnet'))
+        .accountIndex,
+    ).toBe(1);
+    await expect(
+      resolveWalletOffline({ seed: PHRASE_12, wallet_address: V5R1_N1, account_index: 0 }, 'mainnet'),
+    ).rejects.toMatchObject({
       code: 'WALLET_ADDRESS_MISMATCH',
       details: [{ field: 'wallet_address' }],
     });
@@ -81,7 +101,9 @@ describe('resolveWalletOffline', () => {
       details: [{ field: 'wallet_address' }],
     });
     // Mainnet V5R1 address on a testnet resolver: valid raw address, but a different wallet id ⇒ not found.
-    await expect(resolveWalletOffline({ seed: PHRASE_12, wallet_address: Address.parse(V5R1_N0).toRawString() }, 'testnet')).rejects.toMatchObject({
+    await expect(
+      resolveWalletOffline({ seed: PHRASE_12, wallet_address: Address.parse(V5R1_N0).toRawString() }, 'testnet'),
+    ).rejects.toMatchObject({
       code: 'WALLET_INDEX_NOT_FOUND',
     });
   });
@@ -93,13 +115,19 @@ describe('resolveWalletOffline', () => {
         details: [{ field: 'account_index' }],
       });
     }
-    await expect(resolveWalletOffline({ seed: PHRASE_12, wallet_address: V5R1_N0_TESTNET }, 'mainnet')).rejects.toMatchObject({
+    await expect(
+      resolveWalletOffline({ seed: PHRASE_12, wallet_address: V5R1_N0_TESTNET }, 'mainnet'),
+    ).rejects.toMatchObject({
       code: 'INVALID_WALLET_ADDRESS',
       details: [{ field: 'wallet_address' }],
     });
     // Seed errors surface as seed errors.
-    await expect(resolveWalletOffline({ seed: 'not a seed', account_index: 0 }, 'mainnet')).rejects.toMatchObject({ code: 'UNSUPPORTED_WALLET_SEED_FORMAT' });
-    await expect(resolveWalletOffline({ seed: PHRASE_12.replace('abuse', 'about'), account_index: 0 }, 'mainnet')).rejects.toMatchObject({ code: 'INVALID_BIP39_SEED' });
+    await expect(resolveWalletOffline({ seed: 'not a seed', account_index: 0 }, 'mainnet')).rejects.toMatchObject({
+      code: 'UNSUPPORTED_WALLET_SEED_FORMAT',
+    });
+    await expect(
+      resolveWalletOffline({ seed: PHRASE_12.replace('abuse', 'about'), account_index: 0 }, 'mainnet'),
+    ).rejects.toMatchObject({ code: 'INVALID_BIP39_SEED' });
   });
 
   it('24 words → the three candidates; account_index is ignored', async () => {

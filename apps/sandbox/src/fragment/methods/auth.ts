@@ -24,7 +24,8 @@ export const logIn: MethodHandler = (call) => {
     user = null;
   }
   const id = user?.['id'];
-  if (!user || (typeof id !== 'number' && !(typeof id === 'string' && /^\d+$/.test(id)))) return fail(FragmentErrors.badRequest);
+  if (!user || (typeof id !== 'number' && !(typeof id === 'string' && /^\d+$/.test(id))))
+    return fail(FragmentErrors.badRequest);
   const token = call.sim.random.derive(`stel_token:${id}`, 32).toString('hex');
   call.sim.sessions.issueStelToken(token);
   setCookie(call.res, 'stel_token', token);
@@ -40,9 +41,19 @@ export function tonProofHash(address: Address, domain: string, timestamp: bigint
   domainLen.writeUInt32LE(domainBytes.length);
   const ts = Buffer.alloc(8);
   ts.writeBigUInt64LE(timestamp);
-  const message = Buffer.concat([Buffer.from('ton-proof-item-v2/'), wc, address.hash, domainLen, domainBytes, ts, Buffer.from(payload, 'utf8')]);
+  const message = Buffer.concat([
+    Buffer.from('ton-proof-item-v2/'),
+    wc,
+    address.hash,
+    domainLen,
+    domainBytes,
+    ts,
+    Buffer.from(payload, 'utf8'),
+  ]);
   const inner = createHash('sha256').update(message).digest();
-  return createHash('sha256').update(Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from('ton-connect'), inner])).digest();
+  return createHash('sha256')
+    .update(Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from('ton-connect'), inner]))
+    .digest();
 }
 
 /**
@@ -73,7 +84,8 @@ export const checkTonProofAuth: MethodHandler = (call) => {
     if (payload !== session.tonProof) return fail(FragmentErrors.verifyFailed);
     const age = Math.abs(Math.floor(sim.clock() / 1000) - Number(timestamp));
     if (age > PROOF_MAX_AGE_S) return fail(FragmentErrors.verifyFailed);
-    if (!signVerify(tonProofHash(address, domainValue, timestamp, payload), signature, publicKey)) return fail(FragmentErrors.verifyFailed);
+    if (!signVerify(tonProofHash(address, domainValue, timestamp, payload), signature, publicKey))
+      return fail(FragmentErrors.verifyFailed);
     const token = sim.random.base64url(120, 'stel_ton_token');
     sim.sessions.issueTonToken(token, address);
     setCookie(call.res, 'stel_ton_token', token);

@@ -28,7 +28,8 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
   let usdMicro: bigint;
   if (product === 'stars') {
     const n = parseCount(body['quantity']);
-    if (!n || n < cfg.starsMin || n > cfg.starsMax) return fail(FragmentErrors.invalidQuantity(cfg.starsMin, cfg.starsMax));
+    if (!n || n < cfg.starsMin || n > cfg.starsMax)
+      return fail(FragmentErrors.invalidQuantity(cfg.starsMin, cfg.starsMax));
     if (entry.starsBlocked) return fail(FragmentErrors.starsBlocked);
     quantity = n;
     usdMicro = sim.prices.starsUsdMicro(n);
@@ -56,7 +57,10 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
 
   const quote = sim.prices.quote(usdMicro, rate);
   const ref = sim.orders.newRef();
-  const comment = commentText(product === 'stars' ? { product, quantity } : { product, months: quantity as PremiumMonths }, ref);
+  const comment = commentText(
+    product === 'stars' ? { product, quantity } : { product, months: quantity as PremiumMonths },
+    ref,
+  );
   const chainNow = sim.chain.now();
   const order: Order = {
     reqId: sim.orders.newReqId(),
@@ -83,7 +87,10 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
   flow.currentReqId = order.reqId;
   flow.lv += 1;
 
-  const title = product === 'stars' ? `${quantity.toLocaleString('en-US')} Telegram Stars` : `Telegram Premium for ${quantity === 12 ? '1 year' : `${quantity} months`}`;
+  const title =
+    product === 'stars'
+      ? `${quantity.toLocaleString('en-US')} Telegram Stars`
+      : `Telegram Premium for ${quantity === 12 ? '1 year' : `${quantity} months`}`;
   const currency = paymentMethod === 'ton' ? 'icon-ton' : 'icon-usdt';
   return {
     req_id: order.reqId,

@@ -12,7 +12,9 @@ export function jsonField(value: string | undefined): Record<string, unknown> | 
   if (value === undefined || value === '') return undefined;
   try {
     const parsed: unknown = JSON.parse(value);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -93,7 +95,13 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
     transaction: {
       validUntil,
       from: from.toRawString(),
-      messages: [{ address: order.message.addressText, amount: order.message.amount.toString(), payload: order.message.payloadText }],
+      messages: [
+        {
+          address: order.message.addressText,
+          amount: order.message.amount.toString(),
+          payload: order.message.payloadText,
+        },
+      ],
     },
     confirm_method: 'confirmReq',
     confirm_params: { id: order.reqId },

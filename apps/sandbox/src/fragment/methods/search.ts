@@ -14,12 +14,18 @@ export function recipientToken(sim: SimulatorContext, session: Session, username
 }
 
 /** Resolves a `recipient` token issued to this session (or derivable for it) to a directory entry. */
-export function resolveRecipient(sim: SimulatorContext, session: Session, token: string | undefined): RecipientEntry | undefined {
+export function resolveRecipient(
+  sim: SimulatorContext,
+  session: Session,
+  token: string | undefined,
+): RecipientEntry | undefined {
   if (!token) return undefined;
   const known = session.recipients.get(token);
   if (known) return sim.directory.get(known);
   if (!TOKEN.test(token)) return undefined;
-  return sim.directory.list().find((e) => sim.random.derive(`recipient:${session.ssid}:${e.username}`, 48).toString('base64url') === token);
+  return sim.directory
+    .list()
+    .find((e) => sim.random.derive(`recipient:${session.ssid}:${e.username}`, 48).toString('base64url') === token);
 }
 
 function lookup(call: CallContext): RecipientEntry | undefined {

@@ -23,7 +23,9 @@ export function modeOf(order: Order | undefined): 'new' | 'processing' | 'done' 
 /** 10-digit data hash of what the page shows (`dh`). */
 export function dataHash(session: Session, product: Product, rateMicro: bigint): string {
   const flow = session.flows[product];
-  const digest = createHash('sha256').update(`${session.ssid}:${product}:${flow.lv}:${flow.currentReqId ?? ''}:${rateMicro}`).digest();
+  const digest = createHash('sha256')
+    .update(`${session.ssid}:${product}:${flow.lv}:${flow.currentReqId ?? ''}:${rateMicro}`)
+    .digest();
   return String(1_000_000_000 + (digest.readUInt32BE(0) % 900_000_000));
 }
 
@@ -52,7 +54,8 @@ function stateResponse(call: CallContext, product: Product): Record<string, unkn
     html: flowHtml(product, order, form),
     options_html: options,
   };
-  if (product === 'premium') out['history_html'] = historyTable(call.sim.orders.deliveredFor(call.cookies['stel_token'] ?? '', 'premium'));
+  if (product === 'premium')
+    out['history_html'] = historyTable(call.sim.orders.deliveredFor(call.cookies['stel_token'] ?? '', 'premium'));
   const lv = session.flows[product].lv;
   out['lv'] = lv === 0 ? false : lv;
   out['dh'] = dataHash(session, product, rate);
@@ -73,7 +76,8 @@ export const updateStarsPrices: MethodHandler = (call) => {
   const { sim, session, body } = call;
   const cfg = sim.config();
   const quantity = parseCount(body['quantity']) || parseCount(body['stars']);
-  if (!quantity || quantity < cfg.starsMin || quantity > cfg.starsMax) return fail(FragmentErrors.invalidQuantity(cfg.starsMin, cfg.starsMax));
+  if (!quantity || quantity < cfg.starsMin || quantity > cfg.starsMax)
+    return fail(FragmentErrors.invalidQuantity(cfg.starsMin, cfg.starsMax));
   const rate = sync(call, 'stars');
   const q = sim.prices.quote(sim.prices.starsUsdMicro(quantity), rate);
   return {

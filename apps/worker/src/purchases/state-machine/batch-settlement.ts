@@ -17,7 +17,12 @@ export function ownOutMessage(tx: Transaction, request: PaymentRequest): Message
   const destination = Address.parse(request.message.address);
   const [payload] = Cell.fromBoc(Buffer.from(request.message.payload, 'base64url'));
   return [...tx.outMessages.values()].find(
-    (m) => m.info.type === 'internal' && m.info.dest.equals(destination) && m.info.value.coins === BigInt(request.message.amount) && !!payload && m.body.hash().equals(payload.hash()),
+    (m) =>
+      m.info.type === 'internal' &&
+      m.info.dest.equals(destination) &&
+      m.info.value.coins === BigInt(request.message.amount) &&
+      !!payload &&
+      m.body.hash().equals(payload.hash()),
   );
 }
 
@@ -48,10 +53,20 @@ const isGram = (member: HeldPurchase): boolean => member.row.paymentMethod === '
  * job's owner so it settles them together: `paid` false for those whose payment is not recorded
  * yet, true for those waiting for delivery. Their own jobs then find nothing to do.
  */
-export async function adoptBatchSiblings(deps: StepDeps, purchase: HeldPurchase, paid: boolean): Promise<HeldPurchase[]> {
+export async function adoptBatchSiblings(
+  deps: StepDeps,
+  purchase: HeldPurchase,
+  paid: boolean,
+): Promise<HeldPurchase[]> {
   const { batchId } = purchase.row;
   if (!batchId || batchSizeOf(purchase) < 2) return [];
-  const rows = await deps.transitions.claimBatchSiblings(batchId, purchase.row.id, paid, purchase.owner, deps.config.leaseMs);
+  const rows = await deps.transitions.claimBatchSiblings(
+    batchId,
+    purchase.row.id,
+    paid,
+    purchase.owner,
+    deps.config.leaseMs,
+  );
   await dropStaleJobs(deps, rows);
   return rows.map((row) => new HeldPurchase(deps, row, purchase.owner));
 }
@@ -75,7 +90,15 @@ export async function scheduleBatchPoll(
   const first = members.find(isGram);
   const later = members.filter((member) => isGram(member) && member !== first);
   const settled = await Promise.allSettled([
-    rescheduleAll(deps, members.filter((member) => !later.includes(member)), delayMs, changes, reason, data, options),
+    rescheduleAll(
+      deps,
+      members.filter((member) => !later.includes(member)),
+      delayMs,
+      changes,
+      reason,
+      data,
+      options,
+    ),
     rescheduleAll(deps, later, delayMs + deps.config.pollIntervalMs, changes, reason, data, options),
   ]);
   for (const result of settled) if (result.status === 'rejected') throw result.reason;
@@ -99,7 +122,14 @@ export async function settlePaidBatch(
   }
   const chain: ChainEvidence = { tx_hash: tx.hash().toString('hex'), lt: tx.lt.toString() };
   const reason = alongside.reason ? `${alongside.reason}; payment found on chain` : 'payment found on chain';
-  await moveAll(deps, paid, { ...alongside.changes, transactionHash: chain.tx_hash, transactionLt: chain.lt }, reason, chain, { mergeEvidence: { ...alongside.evidence, chain } });
+  await moveAll(
+    deps,
+    paid,
+    { ...alongside.changes, transactionHash: chain.tx_hash, transactionLt: chain.lt },
+    reason,
+    chain,
+    { mergeEvidence: { ...alongside.evidence, chain } },
+  );
   return paid;
 }
 
@@ -116,7 +146,7 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
   const watchEndsBy = deps.now() + leaseMs / 2;
   let waiting = members;
   let watchUntil: number | undefined;
-  for (let lookedAt = 0; ; ) {
+  for (let lookedAt = 0; ;) {
     const delivered = await settleDeliveriesOnce(deps, waiting, lookedAt);
     waiting = waiting.filter((member) => !delivered.settled.has(member));
     if (waiting.length === 0) return;
@@ -133,13 +163,23 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
  * delivered, reconciles those past the deadline. Returns the members it settled either way and how
  * many were delivered.
  */
-async function settleDeliveriesOnce(deps: StepDeps, members: readonly HeldPurchase[], notBefore: number): Promise<{ settled: Set<HeldPurchase>; count: number }> {
+async function settleDeliveriesOnce(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  notBefore: number,
+): Promise<{ settled: Set<HeldPurchase>; count: number }> {
   const countLookalikes = groupLookalikeCounter(deps, members);
   const observed = await Promise.all(
     members.map(async (member) => {
       const request = paymentRequestOf(member.row.paymentRequest)!;
       const since = Math.max(member.row.stepStartedAt.getTime(), notBefore);
-      const delivery = await observeDelivery(deps, member.row, deps.fragment.session(request.fragmentSession), since, countLookalikes);
+      const delivery = await observeDelivery(
+        deps,
+        member.row,
+        deps.fragment.session(request.fragmentSession),
+        since,
+        countLookalikes,
+      );
       return { member, delivery };
     }),
   );
@@ -169,7 +209,10 @@ async function settleDeliveriesOnce(deps: StepDeps, members: readonly HeldPurcha
       deps,
       entries.map((entry) => entry.member),
       `delivered: paid on chain, confirmed, Fragment's ${via} shows this order`,
-      entries.map(({ member, delivery }) => ({ transaction_hash: member.row.transactionHash, fragment: delivery.detail })),
+      entries.map(({ member, delivery }) => ({
+        transaction_hash: member.row.transactionHash,
+        fragment: delivery.detail,
+      })),
     );
   }
   return { settled, count };
@@ -183,7 +226,10 @@ function groupLookalikeCounter(deps: StepDeps, members: readonly HeldPurchase[])
   const earliest = Math.min(...members.map((member) => member.row.createdAt.getTime())) - CLOCK_SKEW_MS;
   let read: Promise<Map<string, Date[]>> | undefined;
   return async (row, since) => {
-    read ??= deps.transitions.paidLookalikesSince(members.map((member) => member.row), new Date(earliest));
+    read ??= deps.transitions.paidLookalikesSince(
+      members.map((member) => member.row),
+      new Date(earliest),
+    );
     const createdAt = (await read).get(lookalikeKey(row)) ?? [];
     return createdAt.filter((at) => at.getTime() >= since.getTime()).length;
   };

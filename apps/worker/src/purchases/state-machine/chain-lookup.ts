@@ -12,7 +12,11 @@ export function signedAfterLt(row: PurchaseRow): bigint | undefined {
 /** This purchase's wallet transaction by the normalized hash of its external, scanning only after `signedAfterLt`. */
 export function findOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<Transaction | null> {
   const sinceLt = signedAfterLt(row);
-  return deps.chain.findTransactionByNormalizedHash(Address.parse(row.walletAddress!), row.normalizedHash!, sinceLt !== undefined ? { sinceLt } : {});
+  return deps.chain.findTransactionByNormalizedHash(
+    Address.parse(row.walletAddress!),
+    row.normalizedHash!,
+    sinceLt !== undefined ? { sinceLt } : {},
+  );
 }
 
 /**
@@ -20,12 +24,23 @@ export function findOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<Tr
  * poll interval old answers all of them. Never for judging expiry, which needs a lookup made after
  * its own seqno read (handleUnseen).
  */
-export function pollOwnTransaction(deps: StepDeps, row: PurchaseRow, maxAgeMs = Math.max(50, deps.config.pollIntervalMs / 2)): Promise<Transaction | null> {
-  return sharedCall(deps.chain, `tx:${row.normalizedHash}`, { now: deps.now(), maxAgeMs }, () => findOwnTransaction(deps, row));
+export function pollOwnTransaction(
+  deps: StepDeps,
+  row: PurchaseRow,
+  maxAgeMs = Math.max(50, deps.config.pollIntervalMs / 2),
+): Promise<Transaction | null> {
+  return sharedCall(deps.chain, `tx:${row.normalizedHash}`, { now: deps.now(), maxAgeMs }, () =>
+    findOwnTransaction(deps, row),
+  );
 }
 
 /** Looks for a just-broadcast external's transaction every FAST_POLL_MS from `fromMs` until `untilMs`. */
-export async function watchForLanding(deps: StepDeps, row: PurchaseRow, fromMs: number, untilMs: number): Promise<Transaction | null> {
+export async function watchForLanding(
+  deps: StepDeps,
+  row: PurchaseRow,
+  fromMs: number,
+  untilMs: number,
+): Promise<Transaction | null> {
   const { fastPollMs } = deps.config;
   await deps.sleep(fromMs - deps.now());
   for (;;) {

@@ -1,7 +1,15 @@
 import { Address, beginCell, storeMessage, type Message, type Transaction } from '@ton/core';
 import { FragmentError } from '@starsgate/fragment';
 import { judgeJettonTransfer } from '@starsgate/ton';
-import { adoptBatchSiblings, failUnpaid, ownOutMessage, scheduleBatchPoll, settleDeliveries, settlePaidBatch, type ChainEvidence } from './batch-settlement';
+import {
+  adoptBatchSiblings,
+  failUnpaid,
+  ownOutMessage,
+  scheduleBatchPoll,
+  settleDeliveries,
+  settlePaidBatch,
+  type ChainEvidence,
+} from './batch-settlement';
 import { pollOwnTransaction, watchForLanding } from './chain-lookup';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
@@ -37,7 +45,11 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
     // The external was broadcast moments ago: the first chain lookup is aimed at when recent ones landed.
     await purchase.reschedule(
       firstLookupAfterMs(deps),
-      { status: 'confirming', stepStartedAt: new Date(deps.now()), evidence: purchase.evidenceWith({ confirm: { ok: true, at: new Date(deps.now()).toISOString() } }) },
+      {
+        status: 'confirming',
+        stepStartedAt: new Date(deps.now()),
+        evidence: purchase.evidenceWith({ confirm: { ok: true, at: new Date(deps.now()).toISOString() } }),
+      },
       'confirmed with Fragment',
     );
   } catch (error) {
@@ -45,7 +57,10 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
     const transient = error instanceof FragmentError ? error.retryable || error.outcomeUnknown : true;
     const expired = deps.now() - purchase.row.stepStartedAt.getTime() > deps.config.maxAges.submittedMs;
     if (transient && !expired) {
-      await purchase.retry('confirm failed; repeating with the same BOC', { error: text, outcome_unknown: error instanceof FragmentError && error.outcomeUnknown });
+      await purchase.retry('confirm failed; repeating with the same BOC', {
+        error: text,
+        outcome_unknown: error instanceof FragmentError && error.outcomeUnknown,
+      });
       return;
     }
     await purchase.reschedule(
@@ -53,7 +68,9 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
       {
         status: 'confirming',
         stepStartedAt: new Date(deps.now()),
-        evidence: purchase.evidenceWith({ confirm: { ok: false, error: text, outcome_unknown: error instanceof FragmentError && error.outcomeUnknown } }),
+        evidence: purchase.evidenceWith({
+          confirm: { ok: false, error: text, outcome_unknown: error instanceof FragmentError && error.outcomeUnknown },
+        }),
       },
       'confirm not acknowledged; waiting for chain and Fragment',
       { error: text },
@@ -78,7 +95,11 @@ const LANDING_WATCH_POLLS = 3;
  * those confirms or for a poll job. Not found within a few poll intervals: the members' polling
  * goes on as usual. Resolves the transaction if it was found.
  */
-export async function watchBatchLanding(deps: StepDeps, leader: HeldPurchase, broadcastAt: number): Promise<Transaction | null> {
+export async function watchBatchLanding(
+  deps: StepDeps,
+  leader: HeldPurchase,
+  broadcastAt: number,
+): Promise<Transaction | null> {
   const { fastPollMs, pollIntervalMs } = deps.config;
   const dueAt = broadcastAt + landingEstimate(deps).firstLookupAfterMs(fastPollMs, 10 * pollIntervalMs);
   try {
@@ -131,16 +152,30 @@ export async function confirmBatch(
   const confirmed = members.filter((_, i) => errors[i] === undefined);
   const failed = members.filter((_, i) => errors[i] !== undefined);
   const tx = await landed;
-  const toConfirming = { changes: { status: 'confirming', stepStartedAt: at }, evidence: { confirm: { ok: true, at: at.toISOString() } }, reason: 'confirmed with Fragment' };
+  const toConfirming = {
+    changes: { status: 'confirming', stepStartedAt: at },
+    evidence: { confirm: { ok: true, at: at.toISOString() } },
+    reason: 'confirmed with Fragment',
+  };
   const settled = await Promise.allSettled([
     tx && confirmed.length > 0 && !confirmed.some((member) => paymentRequestOf(member.row.paymentRequest)!.jetton)
       ? settlePaidBatch(deps, confirmed, tx, toConfirming).then((paid) => settleDeliveries(deps, paid))
       : // The first chain lookup is aimed at when recent externals landed, counted from the
         // broadcast: a large batch's confirms may already have taken part of that time.
-        scheduleBatchPoll(deps, confirmed, tx ? 0 : Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime()), toConfirming.changes, toConfirming.reason, undefined, {
-          mergeEvidence: toConfirming.evidence,
-        }),
-    rescheduleAll(deps, failed, 0, {}, "the sender's confirm failed; the purchase confirms on its own", { errors: [...new Set(errors.filter((e) => e !== undefined))] }),
+        scheduleBatchPoll(
+          deps,
+          confirmed,
+          tx ? 0 : Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime()),
+          toConfirming.changes,
+          toConfirming.reason,
+          undefined,
+          {
+            mergeEvidence: toConfirming.evidence,
+          },
+        ),
+    rescheduleAll(deps, failed, 0, {}, "the sender's confirm failed; the purchase confirms on its own", {
+      errors: [...new Set(errors.filter((e) => e !== undefined))],
+    }),
   ]);
   for (const result of settled) if (result.status === 'rejected') throw result.reason;
 }
@@ -164,7 +199,10 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
   const age = deps.now() - row.stepStartedAt.getTime();
   const evidence = (row.evidence as Record<string, unknown> | null) ?? {};
   if (evidence.chain) {
-    await settleDeliveries(deps, request.jetton ? [purchase] : [purchase, ...(await adoptBatchSiblings(deps, purchase, true))]);
+    await settleDeliveries(
+      deps,
+      request.jetton ? [purchase] : [purchase, ...(await adoptBatchSiblings(deps, purchase, true))],
+    );
     return;
   }
 
@@ -173,7 +211,11 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
     tx = await pollOwnTransaction(deps, row);
   } catch (error) {
     if (age > config.maxAges.confirmingMs) {
-      await purchase.reconcile({ code: 'OUTCOME_UNKNOWN' }, { lookup_error: (error as Error).message, normalized_hash: row.normalizedHash }, 'the chain could not be asked before the deadline');
+      await purchase.reconcile(
+        { code: 'OUTCOME_UNKNOWN' },
+        { lookup_error: (error as Error).message, normalized_hash: row.normalizedHash },
+        'the chain could not be asked before the deadline',
+      );
       return;
     }
     await purchase.retry('chain lookup failed', { error: (error as Error).message });
@@ -198,19 +240,35 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
     return;
   }
   const chainEvidence: ChainEvidence = { tx_hash: txHash, lt: tx.lt.toString() };
-  const jettonTx = await deps.chain.findTransactionByInMessageHash(Address.parse(request.jetton.jettonWallet), messageHash(own)).catch(() => null);
+  const jettonTx = await deps.chain
+    .findTransactionByInMessageHash(Address.parse(request.jetton.jettonWallet), messageHash(own))
+    .catch(() => null);
   if (!jettonTx) {
     if (age > config.maxAges.confirmingMs) {
-      await purchase.reconcile({ code: 'OUTCOME_UNKNOWN', message: 'The GRAM message left the wallet but the jetton transfer was not found before the deadline.' }, { chain: chainEvidence }, 'jetton trace not found');
+      await purchase.reconcile(
+        {
+          code: 'OUTCOME_UNKNOWN',
+          message: 'The GRAM message left the wallet but the jetton transfer was not found before the deadline.',
+        },
+        { chain: chainEvidence },
+        'jetton trace not found',
+      );
       return;
     }
     await purchase.reschedule(config.pollIntervalMs);
     return;
   }
-  const verdict = judgeJettonTransfer({ payerJettonWalletTx: jettonTx, expectedQueryId: BigInt(request.jetton.queryId) });
+  const verdict = judgeJettonTransfer({
+    payerJettonWalletTx: jettonTx,
+    expectedQueryId: BigInt(request.jetton.queryId),
+  });
   if (!verdict.ok) {
     await purchase.fail(
-      { code: 'TRANSACTION_FAILED', message: `The USDT transfer failed: ${verdict.detail}.`, details: [{ reason: verdict.reason, transaction_hash: txHash }] },
+      {
+        code: 'TRANSACTION_FAILED',
+        message: `The USDT transfer failed: ${verdict.detail}.`,
+        details: [{ reason: verdict.reason, transaction_hash: txHash }],
+      },
       'jetton transfer failed',
       { transaction_hash: txHash, jetton_transaction_hash: jettonTx.hash().toString('hex') },
     );
@@ -218,7 +276,11 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
   }
   chainEvidence.jetton_tx_hash = jettonTx.hash().toString('hex');
   await purchase.move(
-    { transactionHash: txHash, transactionLt: chainEvidence.lt, evidence: purchase.evidenceWith({ chain: chainEvidence }) },
+    {
+      transactionHash: txHash,
+      transactionLt: chainEvidence.lt,
+      evidence: purchase.evidenceWith({ chain: chainEvidence }),
+    },
     'payment found on chain',
     chainEvidence,
   );

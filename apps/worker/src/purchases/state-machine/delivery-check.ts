@@ -1,4 +1,12 @@
-import { normalizedTextNamesOrder, normalizeStatusText, orderKeys, orderKeysNamedIn, statusTextNamesOrder, type FragmentClient, type HistoryRow } from '@starsgate/fragment';
+import {
+  normalizedTextNamesOrder,
+  normalizeStatusText,
+  orderKeys,
+  orderKeysNamedIn,
+  statusTextNamesOrder,
+  type FragmentClient,
+  type HistoryRow,
+} from '@starsgate/fragment';
 import type { PurchaseRow } from '@starsgate/db';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
@@ -32,11 +40,18 @@ interface DeliveredRow {
 const indexedReads = new WeakMap<HistoryRow[], Map<string, DeliveredRow[]>>();
 
 /** How many rows of one history read, delivered at or after `since`, name this order. */
-export function deliveriesNaming(history: HistoryRow[], order: { product: Product; username: string; amount: number }, since: number): number {
+export function deliveriesNaming(
+  history: HistoryRow[],
+  order: { product: Product; username: string; amount: number },
+  since: number,
+): number {
   return rowsNaming(history, order).filter((row) => row.at >= since).length;
 }
 
-function rowsNaming(history: HistoryRow[], order: { product: Product; username: string; amount: number }): DeliveredRow[] {
+function rowsNaming(
+  history: HistoryRow[],
+  order: { product: Product; username: string; amount: number },
+): DeliveredRow[] {
   let index = indexedReads.get(history);
   if (!index) {
     index = new Map();
@@ -75,15 +90,30 @@ export async function observeDelivery(
   const order = { product, username: row.username, amount: row.amount };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   // The history belongs to the account: one read serves every session logged in to it.
-  const history = await sharedCall<HistoryRow[] | Error>(deps.fragment, `history:${product}:${client.accountId()}`, reuse, () => client.deliveryHistory(product).catch((error: Error) => error));
+  const history = await sharedCall<HistoryRow[] | Error>(
+    deps.fragment,
+    `history:${product}:${client.accountId()}`,
+    reuse,
+    () => client.deliveryHistory(product).catch((error: Error) => error),
+  );
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
   const inHistory = history instanceof Error ? 0 : deliveriesNaming(history, order, since);
   let needed: number | undefined;
   if (inHistory > 0) {
     needed = await countLookalikes(row, new Date(since));
-    if (inHistory >= needed) return { delivered: true, via: 'history', detail: `history lists ${inHistory} matching deliveries for ${needed} paid orders like this` };
+    if (inHistory >= needed)
+      return {
+        delivered: true,
+        via: 'history',
+        detail: `history lists ${inHistory} matching deliveries for ${needed} paid orders like this`,
+      };
   }
-  const historyDetail = history instanceof Error ? `history unavailable: ${history.message}` : inHistory === 0 ? 'no matching delivery yet' : `history lists ${inHistory} matching deliveries for ${needed} paid orders like this`;
+  const historyDetail =
+    history instanceof Error
+      ? `history unavailable: ${history.message}`
+      : inHistory === 0
+        ? 'no matching delivery yet'
+        : `history lists ${inHistory} matching deliveries for ${needed} paid orders like this`;
 
   // The status screen is read through the session's flow: while orders are being created there it
   // would wait behind all of them, so it is asked only when the session is idle, or when half of
@@ -95,7 +125,8 @@ export async function observeDelivery(
       () => ({ done: false, statusText: '' }),
     ),
   );
-  if (!(status.done && statusTextNamesOrder(status.statusText, order))) return { delivered: false, detail: historyDetail };
+  if (!(status.done && statusTextNamesOrder(status.statusText, order)))
+    return { delivered: false, detail: historyDetail };
   needed ??= await countLookalikes(row, new Date(since));
   // The status screen shows one order: it can vouch only when there is no look-alike to confuse it with.
   if (needed <= 1) return { delivered: true, via: 'status', detail: status.statusText };

@@ -28,7 +28,11 @@ export interface FundsNeed {
 
 export async function readBalances(chain: ChainClient, wallet: Address, jettonWallet?: Address): Promise<Balances> {
   const state = await chain.getAccountState(wallet);
-  return { gram: state.balance, usdt: jettonWallet ? await chain.getJettonBalance(jettonWallet) : 0n, lastLt: state.lastTransaction?.lt ?? 0n };
+  return {
+    gram: state.balance,
+    usdt: jettonWallet ? await chain.getJettonBalance(jettonWallet) : 0n,
+    lastLt: state.lastTransaction?.lt ?? 0n,
+  };
 }
 
 /**
@@ -39,7 +43,8 @@ export function compareFunds(balances: Balances, need: FundsNeed, feeReserveNano
   const lines: Array<{ currency: 'GRAM' | 'USDT'; required: bigint; available: bigint; decimals: number }> = [
     { currency: 'GRAM', required: need.gram + feeReserveNano, available: balances.gram, decimals: GRAM_DECIMALS },
   ];
-  if (need.usdt > 0n) lines.push({ currency: 'USDT', required: need.usdt, available: balances.usdt, decimals: USDT_DECIMALS });
+  if (need.usdt > 0n)
+    lines.push({ currency: 'USDT', required: need.usdt, available: balances.usdt, decimals: USDT_DECIMALS });
   if (lines.every((line) => line.available >= line.required)) return { ok: true };
   return {
     ok: false,

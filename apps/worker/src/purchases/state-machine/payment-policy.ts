@@ -1,6 +1,11 @@
 import { Address } from '@ton/core';
 import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
-import { decodeCommentPayload, type DecodedComment, type FragmentTransaction, type TonConnectAccount } from '@starsgate/fragment';
+import {
+  decodeCommentPayload,
+  type DecodedComment,
+  type FragmentTransaction,
+  type TonConnectAccount,
+} from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
 import type { PaymentRequest } from './payment-request';
 
@@ -12,7 +17,15 @@ export interface PolicyViolation {
 export type PolicyResult = { ok: true; request: PaymentRequest } | { ok: false; violations: PolicyViolation[] };
 
 export interface PolicyInput {
-  config: Pick<WorkerConfig, 'fragmentReceivingAddresses' | 'priceToleranceBps' | 'maxSpendGramNano' | 'maxSpendUsdtUnits' | 'jettonGasAttachNano' | 'minValiditySeconds'>;
+  config: Pick<
+    WorkerConfig,
+    | 'fragmentReceivingAddresses'
+    | 'priceToleranceBps'
+    | 'maxSpendGramNano'
+    | 'maxSpendUsdtUnits'
+    | 'jettonGasAttachNano'
+    | 'minValiditySeconds'
+  >;
   product: 'stars' | 'premium';
   quantity: number;
   paymentMethod: 'gram' | 'usdt';
@@ -73,8 +86,10 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
     flag('payload', `payload does not decode: ${(error as Error).message}`);
   }
   if (decoded) {
-    if (decoded.product !== input.product) flag('payload_product', `payload is for ${decoded.product}, the order is for ${input.product}`);
-    if (decoded.quantity !== input.quantity) flag('payload_quantity', `payload quantity ${decoded.quantity} differs from the order's ${input.quantity}`);
+    if (decoded.product !== input.product)
+      flag('payload_product', `payload is for ${decoded.product}, the order is for ${input.product}`);
+    if (decoded.quantity !== input.quantity)
+      flag('payload_quantity', `payload quantity ${decoded.quantity} differs from the order's ${input.quantity}`);
   }
 
   let quote: bigint | undefined;
@@ -87,25 +102,35 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
 
   let jetton: PaymentRequest['jetton'];
   if (currency === 'GRAM') {
-    if (destination && !allowed.has(destination.toRawString())) flag('destination', 'destination is not an allow-listed Fragment receiving address');
+    if (destination && !allowed.has(destination.toRawString()))
+      flag('destination', 'destination is not an allow-listed Fragment receiving address');
     if (decoded?.jetton) flag('payload', 'a GRAM payment carries a jetton transfer');
     if (quote !== undefined && !withinTolerance(value, quote, config.priceToleranceBps)) {
       flag('amount', `amount ${value} nanoGRAM is outside ${config.priceToleranceBps} bps of the quote ${quote}`);
     }
-    if (value > config.maxSpendGramNano) flag('spend_cap', `amount ${value} nanoGRAM exceeds MAX_SPEND_GRAM (${config.maxSpendGramNano})`);
+    if (value > config.maxSpendGramNano)
+      flag('spend_cap', `amount ${value} nanoGRAM exceeds MAX_SPEND_GRAM (${config.maxSpendGramNano})`);
   } else {
     if (!input.payerJettonWallet) flag('jetton_wallet', 'the payer jetton wallet is unknown');
-    else if (destination && !destination.equals(input.payerJettonWallet)) flag('destination', "the message does not go to the payer's own USDT jetton wallet");
-    if (value > config.jettonGasAttachNano) flag('gas_attach', `attached ${value} nanoGRAM exceeds JETTON_GAS_ATTACH (${config.jettonGasAttachNano})`);
+    else if (destination && !destination.equals(input.payerJettonWallet))
+      flag('destination', "the message does not go to the payer's own USDT jetton wallet");
+    if (value > config.jettonGasAttachNano)
+      flag('gas_attach', `attached ${value} nanoGRAM exceeds JETTON_GAS_ATTACH (${config.jettonGasAttachNano})`);
     const transfer = decoded?.jetton;
     if (decoded && !transfer) flag('payload', 'a USDT payment must be a jetton transfer');
     if (transfer) {
-      if (!allowed.has(transfer.destination)) flag('jetton_destination', 'jetton destination is not an allow-listed Fragment receiving address');
-      if (transfer.responseDestination !== input.payer.toRawString()) flag('response_destination', 'excess GRAM would not return to the payer');
+      if (!allowed.has(transfer.destination))
+        flag('jetton_destination', 'jetton destination is not an allow-listed Fragment receiving address');
+      if (transfer.responseDestination !== input.payer.toRawString())
+        flag('response_destination', 'excess GRAM would not return to the payer');
       if (quote !== undefined && !withinTolerance(transfer.amount, quote, config.priceToleranceBps)) {
-        flag('amount', `jetton amount ${transfer.amount} is outside ${config.priceToleranceBps} bps of the quote ${quote}`);
+        flag(
+          'amount',
+          `jetton amount ${transfer.amount} is outside ${config.priceToleranceBps} bps of the quote ${quote}`,
+        );
       }
-      if (transfer.amount > config.maxSpendUsdtUnits) flag('spend_cap', `jetton amount ${transfer.amount} exceeds MAX_SPEND_USDT (${config.maxSpendUsdtUnits})`);
+      if (transfer.amount > config.maxSpendUsdtUnits)
+        flag('spend_cap', `jetton amount ${transfer.amount} exceeds MAX_SPEND_USDT (${config.maxSpendUsdtUnits})`);
       jetton = {
         jettonWallet: destination?.toRawString() ?? '',
         amount: transfer.amount.toString(),

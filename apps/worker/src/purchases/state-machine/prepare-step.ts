@@ -21,7 +21,13 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   const row = purchase.row;
   const { config } = deps;
   if (deps.now() - row.stepStartedAt.getTime() > config.maxAges.preparingMs) {
-    await purchase.fail({ code: 'STEP_TIMED_OUT', message: `preparing exceeded its maximum age of ${config.maxAges.preparingMs} ms; nothing was signed.` }, 'step timed out');
+    await purchase.fail(
+      {
+        code: 'STEP_TIMED_OUT',
+        message: `preparing exceeded its maximum age of ${config.maxAges.preparingMs} ms; nothing was signed.`,
+      },
+      'step timed out',
+    );
     return;
   }
   const product = row.product as 'stars' | 'premium';
@@ -38,12 +44,21 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     const { sessionId, result: init } = await deps.fragment.flow(
       // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
       // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
-      (client, recipient: RecipientInfo) => client.initRequest({ product, recipient: recipient.recipient, amount: row.amount, paymentMethod: FRAGMENT_METHOD[paymentMethod]! }),
+      (client, recipient: RecipientInfo) =>
+        client.initRequest({
+          product,
+          recipient: recipient.recipient,
+          amount: row.amount,
+          paymentMethod: FRAGMENT_METHOD[paymentMethod]!,
+        }),
       // The search reads no flow state: it runs while the session's previous order is created.
       (client) => client.searchRecipient(product, row.username, row.amount),
     );
     // The link names its order: the session creates the next order meanwhile.
-    const order = { init, transaction: await deps.fragment.session(sessionId).getTransaction({ product, reqId: init.reqId, account }) };
+    const order = {
+      init,
+      transaction: await deps.fragment.session(sessionId).getTransaction({ product, reqId: init.reqId, account }),
+    };
 
     const verdict = checkPaymentPolicy({
       config,
@@ -59,7 +74,11 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     });
     if (!verdict.ok) {
       await purchase.fail(
-        { code: 'PAYMENT_REJECTED_BY_POLICY', message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.`, details: verdict.violations },
+        {
+          code: 'PAYMENT_REJECTED_BY_POLICY',
+          message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.`,
+          details: verdict.violations,
+        },
         'payment request rejected by policy',
         { fragment_req_id: order.init.reqId },
       );
@@ -68,10 +87,21 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
 
     stage = 'funds';
     const need = outflow(verdict.request);
-    const funds = compareFunds(await recentBalances(deps, row, wallet.address, payerJettonWallet), need, config.gramFeeReserveNano);
+    const funds = compareFunds(
+      await recentBalances(deps, row, wallet.address, payerJettonWallet),
+      need,
+      config.gramFeeReserveNano,
+    );
     if (!funds.ok) {
       await purchase.fail(
-        { code: 'TOP_UP_REQUIRED', message: `The payer wallet is short of ${funds.details.filter((d) => d.shortfall !== '0').map((d) => `${d.shortfall} ${d.currency}`).join(' and ')}.`, details: funds.details },
+        {
+          code: 'TOP_UP_REQUIRED',
+          message: `The payer wallet is short of ${funds.details
+            .filter((d) => d.shortfall !== '0')
+            .map((d) => `${d.shortfall} ${d.currency}`)
+            .join(' and ')}.`,
+          details: funds.details,
+        },
         'insufficient funds',
       );
       return;
@@ -89,21 +119,37 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
         stepStartedAt: new Date(deps.now()),
       },
       reason: 'payment request accepted; waiting for the wallet sender',
-      data: { fragment_req_id: order.init.reqId, ref: verdict.request.ref, currency: verdict.request.currency, amount: verdict.request.jetton?.amount ?? verdict.request.message.amount, valid_until: verdict.request.validUntil },
+      data: {
+        fragment_req_id: order.init.reqId,
+        ref: verdict.request.ref,
+        currency: verdict.request.currency,
+        amount: verdict.request.jetton?.amount ?? verdict.request.message.amount,
+        valid_until: verdict.request.validUntil,
+      },
     };
   } catch (error) {
     if (error instanceof SecretUnavailableError) {
-      await purchase.fail({ code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' }, 'secret unavailable');
+      await purchase.fail(
+        { code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' },
+        'secret unavailable',
+      );
       return;
     }
     const outcome = classifyPreSignError(error);
     if (outcome.kind === 'fail') {
-      await purchase.fail({ code: outcome.code, message: outcome.message, ...(outcome.action ? { action: outcome.action } : {}) }, `${stage} failed`);
+      await purchase.fail(
+        { code: outcome.code, message: outcome.message, ...(outcome.action ? { action: outcome.action } : {}) },
+        `${stage} failed`,
+      );
       return;
     }
     // An init whose answer was lost may have created an order upstream; without our signature it
     // cannot be paid, so a fresh search+init is safe. Recorded for the audit trail.
-    await purchase.retry(outcome.outcomeUnknown ? `${stage}: outcome unknown, redoing with a fresh order` : `${stage}: transient failure`, { cause: outcome.reason }, outcome.minDelayMs);
+    await purchase.retry(
+      outcome.outcomeUnknown ? `${stage}: outcome unknown, redoing with a fresh order` : `${stage}: transient failure`,
+      { cause: outcome.reason },
+      outcome.minDelayMs,
+    );
     return;
   }
   // Still holding the claim: go straight to the wallet's sender rather than through another job;
@@ -113,7 +159,12 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
 
 /** The payer's USDT jetton wallet: a pure function of master and owner, so one lookup serves a while. */
 function jettonWalletOf(deps: StepDeps, owner: Address): Promise<Address> {
-  return sharedCall(deps.chain, `jetton-wallet:${owner.toRawString()}`, { now: deps.now(), maxAgeMs: 10 * 60_000 }, () => deps.chain.getJettonWalletAddress(deps.config.usdtMaster, owner));
+  return sharedCall(
+    deps.chain,
+    `jetton-wallet:${owner.toRawString()}`,
+    { now: deps.now(), maxAgeMs: 10 * 60_000 },
+    () => deps.chain.getJettonWalletAddress(deps.config.usdtMaster, owner),
+  );
 }
 
 /**
@@ -121,7 +172,12 @@ function jettonWalletOf(deps: StepDeps, owner: Address): Promise<Address> {
  * is reused only if it started after this purchase was accepted and at most a second ago. The
  * sender checks the whole batch against a fresh snapshot before signing anyway.
  */
-function recentBalances(deps: StepDeps, row: HeldPurchase['row'], wallet: Address, jettonWallet: Address | undefined): Promise<Balances> {
+function recentBalances(
+  deps: StepDeps,
+  row: HeldPurchase['row'],
+  wallet: Address,
+  jettonWallet: Address | undefined,
+): Promise<Balances> {
   return sharedCall(
     deps.chain,
     `balances:${wallet.toRawString()}:${jettonWallet?.toRawString() ?? ''}`,

@@ -18,7 +18,10 @@ export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promi
     return { ok: true };
   } catch (error) {
     // A refusal (e.g. seqno already used because it landed) is judged by the lookup, not here.
-    return { ok: false, error: `${error instanceof ChainRequestError ? 'rejected' : 'unavailable'}: ${(error as Error).message}` };
+    return {
+      ok: false,
+      error: `${error instanceof ChainRequestError ? 'rejected' : 'unavailable'}: ${(error as Error).message}`,
+    };
   }
 }
 
@@ -62,7 +65,9 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
     return;
   }
   if (nowMs <= validUntilMs + deps.config.validUntilMarginMs) {
-    await purchase.reschedule(Math.min(deps.config.pollIntervalMs, validUntilMs + deps.config.validUntilMarginMs - nowMs + 1));
+    await purchase.reschedule(
+      Math.min(deps.config.pollIntervalMs, validUntilMs + deps.config.validUntilMarginMs - nowMs + 1),
+    );
     return;
   }
   const wallet = Address.parse(row.walletAddress!);
@@ -76,8 +81,18 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
     }
     if (seqno < row.seqno!) {
       await purchase.reconcile(
-        { code: 'OUTCOME_UNKNOWN', message: `The wallet seqno ${seqno} is below the signed seqno ${row.seqno}: the chain view is inconsistent.` },
-        { expiry_check: { seqno_now: seqno, seqno_signed: row.seqno, normalized_hash: row.normalizedHash, valid_until: row.validUntil } },
+        {
+          code: 'OUTCOME_UNKNOWN',
+          message: `The wallet seqno ${seqno} is below the signed seqno ${row.seqno}: the chain view is inconsistent.`,
+        },
+        {
+          expiry_check: {
+            seqno_now: seqno,
+            seqno_signed: row.seqno,
+            normalized_hash: row.normalizedHash,
+            valid_until: row.validUntil,
+          },
+        },
         'expired, seqno below ours',
       );
       return;
@@ -86,16 +101,32 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
       {
         code: 'NOT_EXECUTED',
         message: `The signed transaction expired at ${new Date(validUntilMs).toISOString()} without executing; nothing left the wallet.`,
-        details: [{ normalized_hash: row.normalizedHash, seqno_signed: row.seqno, seqno_now: seqno, valid_until: row.validUntil }],
+        details: [
+          {
+            normalized_hash: row.normalizedHash,
+            seqno_signed: row.seqno,
+            seqno_now: seqno,
+            valid_until: row.validUntil,
+          },
+        ],
       },
-      seqno > row.seqno! ? 'expired; the wallet seqno moved past ours without our message' : 'expired; the wallet seqno never moved',
+      seqno > row.seqno!
+        ? 'expired; the wallet seqno moved past ours without our message'
+        : 'expired; the wallet seqno never moved',
     );
     await releaseWallet(deps, purchase);
   } catch (error) {
     if (nowMs - row.stepStartedAt.getTime() > stepMaxAgeMs) {
       await purchase.reconcile(
         { code: 'OUTCOME_UNKNOWN' },
-        { expiry_check: { error: (error as Error).message, normalized_hash: row.normalizedHash, seqno_signed: row.seqno, valid_until: row.validUntil } },
+        {
+          expiry_check: {
+            error: (error as Error).message,
+            normalized_hash: row.normalizedHash,
+            seqno_signed: row.seqno,
+            valid_until: row.validUntil,
+          },
+        },
         'the chain could not answer after the signed message expired',
       );
       return;
@@ -119,15 +150,25 @@ export async function recoverSendingStep(deps: StepDeps, purchase: HeldPurchase)
     return;
   }
   if (landed) {
-    await purchase.reschedule(0, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'found on chain while recovering the send');
+    await purchase.reschedule(
+      0,
+      { status: 'submitted', stepStartedAt: new Date(deps.now()) },
+      'found on chain while recovering the send',
+    );
     return;
   }
   if (deps.now() <= row.validUntil! * 1000) {
     const result = await rebroadcast(deps, purchase);
     if (result.ok) {
-      await purchase.reschedule(0, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'rebroadcast the persisted BOC');
+      await purchase.reschedule(
+        0,
+        { status: 'submitted', stepStartedAt: new Date(deps.now()) },
+        'rebroadcast the persisted BOC',
+      );
     } else {
-      await purchase.reschedule(deps.config.pollIntervalMs, {}, 'rebroadcast failed; will retry the same BOC', { error: result.error });
+      await purchase.reschedule(deps.config.pollIntervalMs, {}, 'rebroadcast failed; will retry the same BOC', {
+        error: result.error,
+      });
     }
     return;
   }

@@ -39,12 +39,28 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
   const { config } = deps;
   const request = paymentRequestOf(accepted ? accepted.changes.paymentRequest : leader.row.paymentRequest)!;
   if (!accepted && deps.now() - leader.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
-    await leader.fail({ code: 'STEP_TIMED_OUT', message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.` }, 'step timed out');
+    await leader.fail(
+      {
+        code: 'STEP_TIMED_OUT',
+        message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.`,
+      },
+      'step timed out',
+    );
     return;
   }
   if (!accepted && request.validUntil < Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5) {
     // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
-    await leader.reschedule(0, { paymentRequest: null, fragmentReqId: null, fragmentRef: null, quoteNano: null, stepStartedAt: new Date(deps.now()) }, 'payment request expired before signing; preparing a fresh one');
+    await leader.reschedule(
+      0,
+      {
+        paymentRequest: null,
+        fragmentReqId: null,
+        fragmentRef: null,
+        quoteNano: null,
+        stepStartedAt: new Date(deps.now()),
+      },
+      'payment request expired before signing; preparing a fresh one',
+    );
     return;
   }
 
@@ -71,7 +87,11 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
     try {
       if (batch.leaderShortfall) {
         await leader.fail(
-          { code: 'TOP_UP_REQUIRED', message: 'The payer wallet does not hold enough funds for this purchase.', details: batch.leaderShortfall },
+          {
+            code: 'TOP_UP_REQUIRED',
+            message: 'The payer wallet does not hold enough funds for this purchase.',
+            details: batch.leaderShortfall,
+          },
           'insufficient funds at signing',
         );
         return;
@@ -80,13 +100,22 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       const seqno = await deps.chain.getSeqno(wallet);
       const requests = batch.members.map((member) => paymentRequestOf(member.row.paymentRequest)!);
       const validUntil = Math.min(...requests.map((r) => r.validUntil));
-      const contract = createWalletContract(leader.row.walletVersion as WalletVersion, batch.keys.publicKey, config.network);
+      const contract = createWalletContract(
+        leader.row.walletVersion as WalletVersion,
+        batch.keys.publicKey,
+        config.network,
+      );
       const signed = await buildSignedExternal({
         wallet: contract,
         secretKey: batch.keys.secretKey,
         seqno,
         validUntil,
-        messages: requests.map((r) => ({ to: Address.parse(r.message.address), value: BigInt(r.message.amount), bounce: false, body: payloadCell(r.message.payload) })),
+        messages: requests.map((r) => ({
+          to: Address.parse(r.message.address),
+          value: BigInt(r.message.amount),
+          bounce: false,
+          body: payloadCell(r.message.payload),
+        })),
       });
       batch.keys.secretKey.fill(0);
       crashAt('after_sign_before_persist');
@@ -104,8 +133,17 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
         batch.members.map((member, index) => ({
           fence: member.fence,
           fromStatus: member.row.status,
-          evidence: member.evidenceWith({ batch: { id: batchId, index, size: batch.members.length, since_lt: batch.sinceLt.toString() } }),
-          eventData: { batch_id: batchId, batch_index: index, batch_size: batch.members.length, seqno: signed.seqno, valid_until: signed.validUntil, normalized_hash: signed.normalizedHash },
+          evidence: member.evidenceWith({
+            batch: { id: batchId, index, size: batch.members.length, since_lt: batch.sinceLt.toString() },
+          }),
+          eventData: {
+            batch_id: batchId,
+            batch_index: index,
+            batch_size: batch.members.length,
+            seqno: signed.seqno,
+            valid_until: signed.validUntil,
+            normalized_hash: signed.normalizedHash,
+          },
         })),
         { stepStartedAt: new Date(deps.now()), reason: 'signed; persisted before broadcast' },
         lease,
@@ -129,11 +167,24 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       if (broadcastError === undefined) {
         const landed = watchBatchLanding(deps, leader, broadcastAt);
         // Recorded while Fragment's confirms are in flight: they read only the payment requests.
-        const submitted = moveAll(deps, batch.members, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', { batch_id: batchId });
+        const submitted = moveAll(
+          deps,
+          batch.members,
+          { status: 'submitted', stepStartedAt: new Date(deps.now()) },
+          'broadcast',
+          { batch_id: batchId },
+        );
         await confirmBatch(deps, batch.members, signed.boc, broadcastAt, landed, submitted);
       } else {
         // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
-        await rescheduleAll(deps, batch.members, config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', { error: broadcastError });
+        await rescheduleAll(
+          deps,
+          batch.members,
+          config.pollIntervalMs,
+          {},
+          'broadcast failed; will rebroadcast the same BOC',
+          { error: broadcastError },
+        );
       }
     } catch (error) {
       // Nothing persisted: the other members go back to waiting at once rather than at lease expiry.

@@ -19,7 +19,12 @@ export const sharedCallObserver: { joined?: <T>(scope: object, result: Promise<T
  * reused only if it started at or after `notBefore` (so it cannot predate what the caller waits
  * for) and at most `maxAgeMs` ago. A call that fails is not reused: the next caller tries again.
  */
-export function sharedCall<T>(scope: object, key: string, options: { now: number; notBefore?: number; maxAgeMs: number }, read: () => Promise<T>): Promise<T> {
+export function sharedCall<T>(
+  scope: object,
+  key: string,
+  options: { now: number; notBefore?: number; maxAgeMs: number },
+  read: () => Promise<T>,
+): Promise<T> {
   let byKey = calls.get(scope);
   if (!byKey) {
     byKey = new Map();

@@ -28,7 +28,12 @@ const REBROADCAST_AFTER_MS = 2_000;
  * broadcast is never reused.
  */
 export function broadcastExternal(deps: StepDeps, batchId: string, boc: string): Promise<void> {
-  return sharedCall(deps.chain, `broadcast:${batchId}`, { now: deps.now(), maxAgeMs: REBROADCAST_AFTER_MS }, async () => {
-    await deps.chain.sendBoc(boc);
-  });
+  return sharedCall(
+    deps.chain,
+    `broadcast:${batchId}`,
+    { now: deps.now(), maxAgeMs: REBROADCAST_AFTER_MS },
+    async () => {
+      await deps.chain.sendBoc(boc);
+    },
+  );
 }

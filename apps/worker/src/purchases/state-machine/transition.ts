@@ -19,7 +19,12 @@ export interface PurchaseFailure {
 }
 
 /** The `error` jsonb of a failed/reconciliation purchase, as the gateway shows it. */
-export function errorBody(failure: PurchaseFailure): { code: string; message: string; action?: string; details?: unknown[] } {
+export function errorBody(failure: PurchaseFailure): {
+  code: string;
+  message: string;
+  action?: string;
+  details?: unknown[];
+} {
   const definition = ERROR_CATALOGUE[failure.code] as { message: string; action?: string };
   const action = failure.action ?? definition.action;
   return {
@@ -63,14 +68,29 @@ export class HeldPurchase {
     this.current = row;
   }
 
-  private async write(changes: PurchaseChanges, options: { reason?: string; data?: unknown; release?: boolean } = {}): Promise<void> {
-    const { lost } = await writeAll(this.deps, [this], changes, { release: options.release ?? false, reason: options.reason, data: options.data });
+  private async write(
+    changes: PurchaseChanges,
+    options: { reason?: string; data?: unknown; release?: boolean } = {},
+  ): Promise<void> {
+    const { lost } = await writeAll(this.deps, [this], changes, {
+      release: options.release ?? false,
+      reason: options.reason,
+      data: options.data,
+    });
     if (lost) throw new LeaseLostError(this.current.id);
   }
 
   /** Status change (or a notable same-status step outcome) that keeps the lease. */
   async move(changes: PurchaseChanges, reason: string, data?: unknown): Promise<void> {
-    await this.write({ ...changes, ...(changes.status && changes.status !== this.current.status ? { stepStartedAt: new Date(this.deps.now()) } : {}) }, { reason, data });
+    await this.write(
+      {
+        ...changes,
+        ...(changes.status && changes.status !== this.current.status
+          ? { stepStartedAt: new Date(this.deps.now()) }
+          : {}),
+      },
+      { reason, data },
+    );
   }
 
   /** Ends this job: release the lease and run the next step after `delayMs` as a new job. */
@@ -99,7 +119,10 @@ export class HeldPurchase {
     const entered = await this.deps.transitions.enterWalletSender(
       this.fence,
       changes,
-      { fromStatus: this.current.status, ...(reason !== undefined ? { event: { toStatus: changes.status ?? this.current.status, reason, data } } : {}) },
+      {
+        fromStatus: this.current.status,
+        ...(reason !== undefined ? { event: { toStatus: changes.status ?? this.current.status, reason, data } } : {}),
+      },
       walletLease,
       new Date(this.deps.now() + delay),
     );
@@ -117,15 +140,29 @@ export class HeldPurchase {
 
   async fail(failure: PurchaseFailure, reason: string, data?: unknown): Promise<void> {
     await this.write(
-      { status: 'failed', error: errorBody(failure), completedAt: new Date(this.deps.now()), stepStartedAt: new Date(this.deps.now()) },
-      { release: true, reason, data: { ...(data as object | undefined), code: failure.code, details: failure.details } },
+      {
+        status: 'failed',
+        error: errorBody(failure),
+        completedAt: new Date(this.deps.now()),
+        stepStartedAt: new Date(this.deps.now()),
+      },
+      {
+        release: true,
+        reason,
+        data: { ...(data as object | undefined), code: failure.code, details: failure.details },
+      },
     );
   }
 
   async reconcile(failure: PurchaseFailure, evidence: Record<string, unknown>, reason: string): Promise<void> {
     const merged = { ...((this.current.evidence as Record<string, unknown> | null) ?? {}), ...evidence };
     await this.write(
-      { status: 'reconciliation_required', error: errorBody(failure), evidence: merged, stepStartedAt: new Date(this.deps.now()) },
+      {
+        status: 'reconciliation_required',
+        error: errorBody(failure),
+        evidence: merged,
+        stepStartedAt: new Date(this.deps.now()),
+      },
       { release: true, reason, data: { code: failure.code, evidence } },
     );
   }
@@ -134,7 +171,6 @@ export class HeldPurchase {
   evidenceWith(extra: Record<string, unknown>): Record<string, unknown> {
     return { ...((this.current.evidence as Record<string, unknown> | null) ?? {}), ...extra };
   }
-
 }
 
 export interface BatchWriteOptions {
@@ -158,7 +194,8 @@ async function writeAll(
   options: BatchWriteOptions & { release: boolean },
 ): Promise<{ rows: PurchaseRow[]; lost?: HeldPurchase }> {
   const from = members[0]!.row.status;
-  if (members.some((member) => member.row.status !== from)) throw new TypeError('a batch write needs members in one status');
+  if (members.some((member) => member.row.status !== from))
+    throw new TypeError('a batch write needs members in one status');
   const rows = await deps.transitions.applyMany(
     members.map((member) => member.fence),
     changes,
@@ -167,7 +204,14 @@ async function writeAll(
       fromStatus: from,
       ...(options.mergeEvidence ? { mergeEvidence: options.mergeEvidence } : {}),
       ...(options.reason !== undefined
-        ? { event: { toStatus: changes.status ?? from, reason: options.reason, data: options.data, ...(options.dataPerMember ? { dataPerRow: options.dataPerMember } : {}) } }
+        ? {
+            event: {
+              toStatus: changes.status ?? from,
+              reason: options.reason,
+              data: options.data,
+              ...(options.dataPerMember ? { dataPerRow: options.dataPerMember } : {}),
+            },
+          }
         : {}),
     },
   );
@@ -180,17 +224,34 @@ async function writeAll(
 }
 
 /** `move` for many held purchases in one status: one statement; they stay held. */
-export async function moveAll(deps: StepDeps, members: readonly HeldPurchase[], changes: PurchaseChanges, reason: string, data?: unknown, options: BatchWriteOptions = {}): Promise<void> {
+export async function moveAll(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  changes: PurchaseChanges,
+  reason: string,
+  data?: unknown,
+  options: BatchWriteOptions = {},
+): Promise<void> {
   if (members.length === 0) return;
   const { lost } = await writeAll(deps, members, changes, { release: false, reason, data, ...options });
   if (lost) throw new LeaseLostError(lost.row.id);
 }
 
 /** `complete` for many held purchases in one status: one statement ends them all and destroys their secrets. */
-export async function completeAll(deps: StepDeps, members: readonly HeldPurchase[], reason: string, dataPerMember: readonly unknown[]): Promise<void> {
+export async function completeAll(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  reason: string,
+  dataPerMember: readonly unknown[],
+): Promise<void> {
   if (members.length === 0) return;
   const now = new Date(deps.now());
-  const { lost } = await writeAll(deps, members, { status: 'completed', completedAt: now, stepStartedAt: now }, { release: true, reason, dataPerMember });
+  const { lost } = await writeAll(
+    deps,
+    members,
+    { status: 'completed', completedAt: now, stepStartedAt: now },
+    { release: true, reason, dataPerMember },
+  );
   if (lost) throw new LeaseLostError(lost.row.id);
 }
 
@@ -210,7 +271,12 @@ export async function rescheduleAll(
 ): Promise<void> {
   if (members.length === 0) return;
   const delay = Math.max(0, Math.round(delayMs));
-  const { rows, lost } = await writeAll(deps, members, { ...changes, nextRunAt: new Date(deps.now() + delay) }, { release: true, reason, data, ...options });
+  const { rows, lost } = await writeAll(
+    deps,
+    members,
+    { ...changes, nextRunAt: new Date(deps.now() + delay) },
+    { release: true, reason, data, ...options },
+  );
   await enqueueNext(deps, rows, delay);
   if (lost) throw new LeaseLostError(lost.row.id);
 }
@@ -219,11 +285,21 @@ export async function rescheduleAll(
  * Enqueues the current-version jobs of released rows in one round trip. A failure is only logged:
  * the rows are committed, and the sweeper restores any live row's missing job.
  */
-export async function enqueueNext(deps: StepDeps, rows: ReadonlyArray<Pick<PurchaseRow, 'id' | 'version'>>, delayMs = 0): Promise<void> {
+export async function enqueueNext(
+  deps: StepDeps,
+  rows: ReadonlyArray<Pick<PurchaseRow, 'id' | 'version'>>,
+  delayMs = 0,
+): Promise<void> {
   try {
-    await enqueuePurchases(deps.queue, rows.map((row) => ({ purchaseId: row.id, version: row.version, delayMs })));
+    await enqueuePurchases(
+      deps.queue,
+      rows.map((row) => ({ purchaseId: row.id, version: row.version, delayMs })),
+    );
   } catch (error) {
-    deps.logger.warn('enqueue failed; the sweeper will restore the jobs', { purchase_ids: rows.map((row) => row.id), error });
+    deps.logger.warn('enqueue failed; the sweeper will restore the jobs', {
+      purchase_ids: rows.map((row) => row.id),
+      error,
+    });
   }
 }
 
@@ -232,6 +308,9 @@ export async function enqueueNext(deps: StepDeps, rows: ReadonlyArray<Pick<Purch
  * (a parked purchase's fallback, a wake-up, a next poll): stale now. Dropped rather than left to
  * wake up only to find the row held or moved on; one already running exits at its claim.
  */
-export async function dropStaleJobs(deps: StepDeps, claimed: ReadonlyArray<Pick<PurchaseRow, 'id' | 'version'>>): Promise<void> {
+export async function dropStaleJobs(
+  deps: StepDeps,
+  claimed: ReadonlyArray<Pick<PurchaseRow, 'id' | 'version'>>,
+): Promise<void> {
   await Promise.all(claimed.map((row) => deps.queue.remove(purchaseJobId(row.id, row.version - 1)).catch(() => 0)));
 }

@@ -14,14 +14,20 @@ const FRAGMENT_FAILURES: Partial<Record<FragmentError['kind'], { code: ErrorCode
   PAYMENT_METHOD_UNAVAILABLE: { code: 'PAYMENT_METHOD_UNAVAILABLE' },
   SESSION_INVALID: {
     code: 'UPSTREAM_SESSION_INVALID',
-    action: 'Operator: log in to fragment.com with the paying wallet connected, copy the cookies into FRAGMENT_COOKIES, restart the worker, then create a new purchase.',
+    action:
+      'Operator: log in to fragment.com with the paying wallet connected, copy the cookies into FRAGMENT_COOKIES, restart the worker, then create a new purchase.',
   },
   VERIFICATION_REQUIRED: {
     code: 'UPSTREAM_VERIFICATION_REQUIRED',
-    action: 'Operator: complete the verification (KYC) at fragment.com/kyc for the Fragment account in FRAGMENT_COOKIES, then create a new purchase.',
+    action:
+      'Operator: complete the verification (KYC) at fragment.com/kyc for the Fragment account in FRAGMENT_COOKIES, then create a new purchase.',
   },
   UPSTREAM_REJECTED: { code: 'UPSTREAM_REJECTED' },
-  UNEXPECTED_RESPONSE: { code: 'UPSTREAM_REJECTED', action: 'Operator: Fragment answered in an unknown shape (protocol drift); inspect the purchase events and update starsgate.' },
+  UNEXPECTED_RESPONSE: {
+    code: 'UPSTREAM_REJECTED',
+    action:
+      'Operator: Fragment answered in an unknown shape (protocol drift); inspect the purchase events and update starsgate.',
+  },
 };
 
 /**
@@ -31,7 +37,13 @@ const FRAGMENT_FAILURES: Partial<Record<FragmentError['kind'], { code: ErrorCode
 export function classifyPreSignError(error: unknown): PreSignOutcome {
   if (error instanceof FragmentError) {
     const failure = FRAGMENT_FAILURES[error.kind];
-    if (failure) return { kind: 'fail', code: failure.code, message: error.message, ...(failure.action ? { action: failure.action } : {}) };
+    if (failure)
+      return {
+        kind: 'fail',
+        code: failure.code,
+        message: error.message,
+        ...(failure.action ? { action: failure.action } : {}),
+      };
     return {
       kind: 'retry',
       reason: `fragment ${error.kind}${error.method ? ` (${error.method})` : ''}`,
@@ -39,8 +51,15 @@ export function classifyPreSignError(error: unknown): PreSignOutcome {
       outcomeUnknown: error.outcomeUnknown,
     };
   }
-  if (error instanceof ChainUnavailableError) return { kind: 'retry', reason: `chain unavailable: ${error.message}`, minDelayMs: 0, outcomeUnknown: false };
-  if (error instanceof ChainError) return { kind: 'retry', reason: `chain error: ${error.message}`, minDelayMs: 0, outcomeUnknown: false };
+  if (error instanceof ChainUnavailableError)
+    return { kind: 'retry', reason: `chain unavailable: ${error.message}`, minDelayMs: 0, outcomeUnknown: false };
+  if (error instanceof ChainError)
+    return { kind: 'retry', reason: `chain error: ${error.message}`, minDelayMs: 0, outcomeUnknown: false };
   if (isAppError(error)) return { kind: 'fail', code: error.code, message: error.message };
-  return { kind: 'retry', reason: `unexpected: ${error instanceof Error ? error.message : String(error)}`, minDelayMs: 0, outcomeUnknown: false };
+  return {
+    kind: 'retry',
+    reason: `unexpected: ${error instanceof Error ? error.message : String(error)}`,
+    minDelayMs: 0,
+    outcomeUnknown: false,
+  };
 }

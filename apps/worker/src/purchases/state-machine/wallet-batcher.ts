@@ -26,9 +26,18 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
   const { config } = deps;
   const wallet = leader.row.walletAddress!;
   const limit = Math.min(config.batchMax, MAX_MESSAGES[leader.row.walletVersion as WalletVersion]);
-  const claimed = await deps.transitions.claimReadyToSend(wallet, leader.row.id, limit - 1, leader.owner, config.leaseMs);
+  const claimed = await deps.transitions.claimReadyToSend(
+    wallet,
+    leader.row.id,
+    limit - 1,
+    leader.owner,
+    config.leaseMs,
+  );
   const others = claimed.map(({ row, sealedSecret }) => new HeldPurchase(deps, row, leader.owner, sealedSecret));
-  const dropped = dropStaleJobs(deps, claimed.map(({ row }) => row));
+  const dropped = dropStaleJobs(
+    deps,
+    claimed.map(({ row }) => row),
+  );
 
   const keys = await openKeyPair(deps, leader);
   const members: HeldPurchase[] = [leader];

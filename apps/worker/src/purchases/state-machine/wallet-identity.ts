@@ -64,9 +64,16 @@ export async function resolvePayerWallet(deps: StepDeps, purchase: HeldPurchase)
     keys.secretKey.fill(0);
     const contract = createWalletContract(row.walletVersion as WalletVersion, keys.publicKey, network);
     if (contract.address.toRawString() !== row.walletAddress) {
-      throw new AppError('WALLET_ADDRESS_MISMATCH', { message: 'The stored wallet address does not belong to the stored secret.' });
+      throw new AppError('WALLET_ADDRESS_MISMATCH', {
+        message: 'The stored wallet address does not belong to the stored secret.',
+      });
     }
-    return { contract, version: row.walletVersion as WalletVersion, address: contract.address, publicKey: keys.publicKey };
+    return {
+      contract,
+      version: row.walletVersion as WalletVersion,
+      address: contract.address,
+      publicKey: keys.publicKey,
+    };
   }
   if (!sealed) throw new SecretUnavailableError(row.id);
   const bytes = deps.vault.open(row.id, sealed);
@@ -86,12 +93,18 @@ export async function resolvePayerWallet(deps: StepDeps, purchase: HeldPurchase)
   // Many purchases of one wallet prepare at once: one chain read of its versions answers them all
   // (a failed read is not shared, so the next purchase asks again).
   const candidates = offline.candidates.map((c) => c.address.toRawString()).join(',');
-  const choice = await sharedCall(deps.chain, `wallet-version:${candidates}`, { now: deps.now(), maxAgeMs: VERSION_REUSE_MS }, async () => {
-    const chosen = await chooseWalletVersion(offline.candidates, deps.chain);
-    // Never guess a version we cannot check: a wrong guess would sign for an empty wallet.
-    if (chosen.source === 'default_chain_unavailable') throw new ChainUnavailableError('wallet version could not be read from the chain', 'resolveWallet');
-    return chosen;
-  });
+  const choice = await sharedCall(
+    deps.chain,
+    `wallet-version:${candidates}`,
+    { now: deps.now(), maxAgeMs: VERSION_REUSE_MS },
+    async () => {
+      const chosen = await chooseWalletVersion(offline.candidates, deps.chain);
+      // Never guess a version we cannot check: a wrong guess would sign for an empty wallet.
+      if (chosen.source === 'default_chain_unavailable')
+        throw new ChainUnavailableError('wallet version could not be read from the chain', 'resolveWallet');
+      return chosen;
+    },
+  );
   const contract = createWalletContract(choice.chosen.version, offline.publicKey, network);
   return { contract, version: choice.chosen.version, address: contract.address, publicKey: offline.publicKey };
 }
