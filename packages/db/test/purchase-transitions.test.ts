@@ -29,9 +29,7 @@ async function insertPurchase(status = 'queued', evidence: unknown = null): Prom
   return id;
 }
 
-async function events(
-  id: string,
-): Promise<
+async function events(id: string): Promise<
   Array<{
     from_status: string | null;
     to_status: string;
