@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DatabaseHandle, SecretVault } from '@starsgate/db';
-import { PurchaseRepository } from '@starsgate/db';
+import { CheckoutRepository, PurchaseRepository } from '@starsgate/db';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
@@ -13,6 +13,7 @@ import { jsonBody } from './http/json-body';
 import { redisRateLimit } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import type { GatewayMetrics } from './observability/metrics';
+import { checkoutsOpenApi } from './openapi/checkouts.openapi';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { walletsOpenApi } from './openapi/wallets.openapi';
 import { docsRoutes } from './routes/docs.routes';
@@ -23,6 +24,7 @@ import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
 import { PurchaseViewReader } from './purchases/purchase-view-reader';
 import { readsOpenApi } from './openapi/reads.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
+import { checkoutsRoutes } from './routes/checkouts.routes';
 import { pricesRoutes } from './routes/prices.routes';
 import { walletsRoutes } from './routes/wallets.routes';
 
@@ -58,8 +60,9 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.set('query parser', 'simple');
 
   const purchases = new PurchaseRepository(deps.database.db);
+  const jobs = new PurchaseJobEnqueuer(deps.queue);
   const reads = deps.reads ?? createReads(deps);
-  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi]);
+  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi]);
 
   app.use(requestContext(deps.logger));
   app.use(accessLog(deps.metrics, deps.logger));
@@ -78,11 +81,22 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.use(
     purchasesRoutes({
       intake: new PurchaseIntakeBatcher(purchases),
-      jobs: new PurchaseJobEnqueuer(deps.queue),
+      jobs,
       views: new PurchaseViewReader(purchases),
       vault: deps.vault,
       metrics: deps.metrics,
       network: deps.config.network,
+    }),
+  );
+
+  app.use(
+    checkoutsRoutes({
+      checkouts: new CheckoutRepository(deps.database.db),
+      jobs,
+      vault: deps.vault,
+      metrics: deps.metrics,
+      network: deps.config.network,
+      chain: deps.chain,
     }),
   );
 

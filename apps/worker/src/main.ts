@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  CheckoutRepository,
   connectDatabase,
   LeaseRepository,
   migrateDatabase,
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const processor = createPurchaseProcessor({
     config,
     transitions: new PurchaseTransitions(database.db),
+    checkouts: new CheckoutRepository(database.db),
     leases: new LeaseRepository(database.db),
     vault: new SecretVault(config.keyRing),
     chain: upstreams.chain,

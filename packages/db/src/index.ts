@@ -1,5 +1,6 @@
 export * from './database';
 export * from './migrate';
+export * from './repositories/checkout-repository';
 export * from './repositories/lease-repository';
 export * from './repositories/purchase-repository';
 export * from './repositories/purchase-transitions';

@@ -149,6 +149,7 @@ describe('findViewsByIds', () => {
     const view = views.find((candidate) => candidate.id === stored[0]!.id);
     expect(view).toEqual({
       id: stored[0]!.id,
+      mode: 'server_signed',
       status: 'queued',
       product: 'stars',
       username: '@alice',

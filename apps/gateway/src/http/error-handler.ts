@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, isAppError } from '@starsgate/domain';
 import { IdempotencyKeyLockedError, PurchaseRowRejectedError } from '@starsgate/db';
+import { ChainError } from '@starsgate/ton';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors';
 
 interface BodyParserError {
@@ -27,6 +28,13 @@ export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   if (isRedisUnavailable(error))
     return new AppError('SERVICE_UNAVAILABLE', { retryAfterSeconds: REDIS_RETRY_AFTER_SECONDS, cause: error });
+  // The chain provider failed or refused a read (checkout payer, BOC verification): not the client's fault.
+  if (error instanceof ChainError)
+    return new AppError('SERVICE_UNAVAILABLE', {
+      message: 'The chain provider could not be read; nothing was stored.',
+      retryAfterSeconds: 2,
+      cause: error,
+    });
   if (error instanceof IdempotencyKeyLockedError) {
     return new AppError('IDEMPOTENCY_REQUEST_IN_PROGRESS', { retryAfterSeconds: 1 });
   }

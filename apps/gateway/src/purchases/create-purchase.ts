@@ -4,7 +4,7 @@ import type { PurchaseRow, SecretVault } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
 import type { GatewayMetrics } from '../observability/metrics';
-import { orderFingerprint } from './order-fingerprint';
+import { assertSameOrder, orderFingerprint, type LogicalOrder } from './order-fingerprint';
 import type { PurchaseIntakeBatcher } from './purchase-intake-batcher';
 import type { PurchaseJobEnqueuer } from './purchase-job-enqueuer';
 
@@ -99,23 +99,7 @@ export async function createPurchase(
   return { purchase: result.purchase, replayed: false };
 }
 
-function replayOrConflict(
-  deps: CreatePurchaseDeps,
-  existing: PurchaseRow,
-  order: Parameters<typeof orderFingerprint>[1],
-): CreatePurchaseResult {
-  if (orderFingerprint(deps.vault, order, existing.fingerprintKeyId) !== existing.requestFingerprint) {
-    deps.metrics.idempotencyConflicts.inc({ kind: 'key_reused' });
-    throw new AppError('IDEMPOTENCY_KEY_REUSED', {
-      details: [
-        {
-          field: 'idempotency_key',
-          message:
-            'was already used for a different order (recipient, product, amount, payment method or wallet differ)',
-        },
-      ],
-    });
-  }
-  deps.metrics.idempotentReplays.inc();
+function replayOrConflict(deps: CreatePurchaseDeps, existing: PurchaseRow, order: LogicalOrder): CreatePurchaseResult {
+  assertSameOrder(deps, existing, order);
   return { purchase: existing, replayed: true };
 }

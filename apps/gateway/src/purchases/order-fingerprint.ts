@@ -1,5 +1,6 @@
-import { canonicalUsername } from '@starsgate/domain';
-import type { SecretVault } from '@starsgate/db';
+import { AppError, canonicalUsername } from '@starsgate/domain';
+import type { PurchaseRow, SecretVault } from '@starsgate/db';
+import type { GatewayMetrics } from '../observability/metrics';
 
 export interface LogicalOrder {
   route: 'purchases' | 'checkouts';
@@ -34,4 +35,28 @@ export function orderFingerprint(vault: SecretVault, order: LogicalOrder, keyId?
     ],
     keyId,
   );
+}
+
+/**
+ * An idempotency key found in use: a replay if `existing` was created for the same logical order
+ * (counted), else 409 IDEMPOTENCY_KEY_REUSED.
+ */
+export function assertSameOrder(
+  deps: { vault: SecretVault; metrics: GatewayMetrics },
+  existing: Pick<PurchaseRow, 'fingerprintKeyId' | 'requestFingerprint'>,
+  order: LogicalOrder,
+): void {
+  if (orderFingerprint(deps.vault, order, existing.fingerprintKeyId) !== existing.requestFingerprint) {
+    deps.metrics.idempotencyConflicts.inc({ kind: 'key_reused' });
+    throw new AppError('IDEMPOTENCY_KEY_REUSED', {
+      details: [
+        {
+          field: 'idempotency_key',
+          message:
+            'was already used for a different order (recipient, product, amount, payment method or wallet differ)',
+        },
+      ],
+    });
+  }
+  deps.metrics.idempotentReplays.inc();
 }

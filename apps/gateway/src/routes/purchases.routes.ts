@@ -24,7 +24,8 @@ export function purchasesRoutes(deps: CreatePurchaseDeps & { views: PurchaseView
   router.get('/api/v1/purchases/:purchase_id', async (req, res) => {
     const id = req.params.purchase_id;
     const purchase = UUID.test(id) ? await deps.views.findViewById(id.toLowerCase()) : undefined;
-    if (!purchase)
+    // A checkout is a row of the same table, read only through /api/v1/checkouts.
+    if (!purchase || purchase.mode !== 'server_signed')
       throw AppError.field('PURCHASE_NOT_FOUND', 'purchase_id', 'No purchase with this id exists in this environment.');
     res.json(purchaseView(purchase));
   });

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
 import type { ClaimedPurchase } from '@starsgate/db';
+import { ALL_TERMINAL_STATUSES } from '@starsgate/domain';
 import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
+import { awaitingSignatureStep } from './state-machine/checkout-signature';
 import { confirmingStep, submittedStep } from './state-machine/confirm-step';
 import { crashAt } from './state-machine/crash-points';
 import { prepareStep } from './state-machine/prepare-step';
@@ -13,7 +15,7 @@ import { HeldPurchase, LeaseLostError } from './state-machine/transition';
 
 export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
 
-const TERMINAL = new Set(['completed', 'failed', 'reconciliation_required']);
+const TERMINAL = new Set<string>(ALL_TERMINAL_STATUSES);
 
 /** Runs the step the row's state calls for. Each step ends by releasing or by a terminal write. */
 async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
@@ -21,6 +23,8 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
     // The claim itself moves a queued purchase to `preparing`.
     case 'preparing':
       return purchase.row.paymentRequest ? sendStep(deps, purchase) : prepareStep(deps, purchase);
+    case 'awaiting_signature':
+      return awaitingSignatureStep(deps, purchase);
     case 'sending':
       return recoverSendingStep(deps, purchase);
     case 'submitted':

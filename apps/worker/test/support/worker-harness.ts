@@ -10,6 +10,7 @@ import { Address } from '@ton/core';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  CheckoutRepository,
   LeaseRepository,
   parseKeyRing,
   PurchaseRepository,
@@ -147,6 +148,7 @@ export class WorkerHarness {
     const deps: StepDeps = {
       config,
       transitions: new PurchaseTransitions(database.db),
+      checkouts: new CheckoutRepository(database.db),
       leases: new LeaseRepository(database.db),
       vault,
       chain,

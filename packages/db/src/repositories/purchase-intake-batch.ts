@@ -40,7 +40,7 @@ const BATCH_INTAKE_SQL = `
     SELECT id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount,
            payment_method, seed_format, account_index, requested_wallet_address, wallet_address, wallet_version, request_id
     FROM input ORDER BY idempotency_key
-    ON CONFLICT (idempotency_key) DO NOTHING
+    ON CONFLICT (mode, idempotency_key) DO NOTHING
     RETURNING *
   ), secret AS (
     INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext)

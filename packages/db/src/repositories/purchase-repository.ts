@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../database';
-import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseRow } from '../schema';
+import { purchaseEvents, purchases, TERMINAL_STATUS_SQL_LIST, type NewPurchaseRow, type PurchaseRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
 import {
   insertIntakeBatch,
@@ -14,6 +14,7 @@ export type { PurchaseEventInput, PurchaseIntake } from './purchase-intake-batch
 /** The columns a client may see: what GET /api/v1/purchases/:id reads, and nothing else. */
 const viewColumns = {
   id: purchases.id,
+  mode: purchases.mode,
   status: purchases.status,
   product: purchases.product,
   username: purchases.username,
@@ -48,12 +49,12 @@ export class PurchaseRowRejectedError extends Error {
   }
 }
 
-const LOCK_NOT_AVAILABLE = '55P03';
+export const LOCK_NOT_AVAILABLE = '55P03';
 const CHECK_VIOLATION = '23514';
 const NOT_NULL_VIOLATION = '23502';
 const DATA_EXCEPTION_CLASS = '22';
 
-function rowRejection(error: unknown): PurchaseRowRejectedError | undefined {
+export function rowRejection(error: unknown): PurchaseRowRejectedError | undefined {
   for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
     const code = (current as { code?: unknown }).code;
     if (
@@ -71,7 +72,7 @@ const INTAKE_SQL = `
     INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount,
                            payment_method, seed_format, account_index, requested_wallet_address, wallet_address, wallet_version, request_id)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-    ON CONFLICT (idempotency_key) DO NOTHING
+    ON CONFLICT (mode, idempotency_key) DO NOTHING
     RETURNING *
   ), secret AS (
     INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext)
@@ -87,7 +88,7 @@ const PURCHASE_COLUMNS = Object.entries(getTableColumns(purchases));
 const VIEW_COLUMNS = Object.entries(viewColumns);
 
 const VIEWS_BY_IDS_SQL = `SELECT ${VIEW_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases WHERE id = ANY($1::uuid[])`;
-const BY_KEYS_SQL = 'SELECT * FROM purchases WHERE idempotency_key = ANY($1::text[])';
+const BY_KEYS_SQL = "SELECT * FROM purchases WHERE mode = 'server_signed' AND idempotency_key = ANY($1::text[])";
 
 /** Maps a raw row (snake_case, driver types) with Drizzle's own column decoders. */
 function decodeRow<T>(
@@ -127,7 +128,7 @@ export class PurchaseRepository {
     this.byKey = db
       .select()
       .from(purchases)
-      .where(eq(purchases.idempotencyKey, sql.placeholder('key')))
+      .where(and(eq(purchases.mode, 'server_signed'), eq(purchases.idempotencyKey, sql.placeholder('key'))))
       .prepare('purchase_by_idempotency_key');
   }
 
@@ -265,7 +266,7 @@ export class PurchaseRepository {
       .from(purchases)
       .where(
         and(
-          sql`${purchases.status} NOT IN ('completed', 'failed', 'reconciliation_required')`,
+          sql.raw(`${purchases.status.name} NOT IN (${TERMINAL_STATUS_SQL_LIST})`),
           sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
         ),
       )
@@ -274,7 +275,7 @@ export class PurchaseRepository {
   }
 }
 
-function hasCode(error: unknown, code: string): boolean {
+export function hasCode(error: unknown, code: string): boolean {
   for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
     if ((current as { code?: string }).code === code) return true;
   }

@@ -1,6 +1,12 @@
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../database';
-import { purchases, signedExternals, type PurchaseRow, type SignedExternalRow } from '../schema';
+import {
+  purchases,
+  signedExternals,
+  TERMINAL_STATUS_SQL_LIST,
+  type PurchaseRow,
+  type SignedExternalRow,
+} from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
 import type { HeldLease } from './lease-repository';
 import { driverValue, fencedUpdateStatement } from './fenced-update-sql';
@@ -20,6 +26,7 @@ export type PurchaseChanges = Partial<
     | 'fragmentRef'
     | 'quoteNano'
     | 'paymentRequest'
+    | 'checkoutTransaction'
     | 'normalizedHash'
     | 'seqno'
     | 'validUntil'
@@ -113,7 +120,7 @@ const CLAIM_SQL = `
       status = CASE WHEN before.status = 'queued' THEN 'preparing' ELSE p.status END,
       step_started_at = CASE WHEN before.status = 'queued' THEN now() ELSE p.step_started_at END
     FROM before
-    WHERE p.id = before.id AND p.next_run_at <= now() AND p.status NOT IN ('completed', 'failed', 'reconciliation_required')
+    WHERE p.id = before.id AND p.next_run_at <= now() AND p.status NOT IN (${TERMINAL_STATUS_SQL_LIST})
       AND (p.lease_owner IS NULL OR p.lease_expires_at < now())
     RETURNING p.*, before.status AS from_status
   ),

@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ALL_STATUSES, ALL_TERMINAL_STATUSES, PURCHASE_MODES } from '@starsgate/domain';
 import { signedExternals } from './signed-externals';
+
+const sqlList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
+/** The statuses after which a row is never worked on again, as an SQL list (either mode). */
+export const TERMINAL_STATUS_SQL_LIST = ALL_TERMINAL_STATUSES.map((status) => `'${status}'`).join(', ');
 
 /**
  * One row per logical order: the source of truth for its state. BullMQ jobs only carry the id.
@@ -15,6 +20,8 @@ export const purchases = pgTable(
     requestFingerprint: text('request_fingerprint').notNull(),
     fingerprintKeyId: text('fingerprint_key_id').notNull(),
     status: text('status').notNull(),
+    /** `server_signed`: a purchase paid with the stored seed; `client_signed`: a checkout the buyer's wallet signs. */
+    mode: text('mode').notNull().default('server_signed'),
     version: integer('version').notNull().default(1),
 
     product: text('product').notNull(),
@@ -22,13 +29,19 @@ export const purchases = pgTable(
     amount: integer('amount').notNull(),
     paymentMethod: text('payment_method').notNull(),
 
-    seedFormat: text('seed_format').notNull(),
+    /** Null for a checkout (no secret is ever stored for it). */
+    seedFormat: text('seed_format'),
     accountIndex: integer('account_index'),
     /** The wallet_address the client sent, canonical raw form. */
     requestedWalletAddress: text('requested_wallet_address'),
     /** The payer wallet once known (at intake for 12-word seeds, in the worker otherwise). */
     walletAddress: text('wallet_address'),
     walletVersion: text('wallet_version'),
+    /** Checkout: TON Connect's account.publicKey (hex) and walletStateInit (Base64), for a payer not deployed yet. */
+    payerPublicKey: text('payer_public_key'),
+    payerStateInit: text('payer_state_init'),
+    /** Checkout: the TON Connect sendTransaction request the buyer's wallet signs. */
+    checkoutTransaction: jsonb('checkout_transaction'),
 
     attempt: integer('attempt').notNull().default(0),
     nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
@@ -60,14 +73,15 @@ export const purchases = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [
-    uniqueIndex('purchases_idempotency_key_idx').on(table.idempotencyKey),
+    // Keys are scoped by route: a purchase and a checkout may carry the same key string.
+    uniqueIndex('purchases_mode_idempotency_key_idx').on(table.mode, table.idempotencyKey),
     // The sweeper and the per-wallet batcher only look at live rows.
     index('purchases_live_next_run_idx')
       .on(table.nextRunAt)
-      .where(sql`${table.status} NOT IN ('completed', 'failed', 'reconciliation_required')`),
+      .where(sql`${table.status} NOT IN (${sqlList(ALL_TERMINAL_STATUSES)})`),
     index('purchases_live_wallet_idx')
       .on(table.walletAddress, table.status)
-      .where(sql`${table.status} NOT IN ('completed', 'failed', 'reconciliation_required')`),
+      .where(sql`${table.status} NOT IN (${sqlList(ALL_TERMINAL_STATUSES)})`),
     // Delivery checks count our own identical orders (same recipient and quantity) per account history.
     index('purchases_order_lookalike_idx').on(
       sql`lower(${table.username})`,
@@ -75,10 +89,9 @@ export const purchases = pgTable(
       table.amount,
       table.createdAt,
     ),
-    check(
-      'purchases_status_check',
-      sql`${table.status} IN ('queued','preparing','sending','submitted','confirming','completed','failed','reconciliation_required')`,
-    ),
+    check('purchases_status_check', sql`${table.status} IN (${sqlList(ALL_STATUSES)})`),
+    check('purchases_mode_check', sql`${table.mode} IN (${sqlList(PURCHASE_MODES)})`),
+    check('purchases_seed_format_check', sql`${table.mode} = 'client_signed' OR ${table.seedFormat} IS NOT NULL`),
     check('purchases_product_check', sql`${table.product} IN ('stars','premium')`),
     check('purchases_payment_method_check', sql`${table.paymentMethod} IN ('gram','usdt')`),
   ],

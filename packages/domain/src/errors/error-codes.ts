@@ -101,6 +101,43 @@ export const ERROR_CATALOGUE = {
     message: 'The wallet resolver is busy.',
     action: 'Wait briefly and retry the same resolve request.',
   },
+  SEED_NOT_ACCEPTED: {
+    status: 400,
+    message: 'A checkout never takes a wallet secret (seed, mnemonic or private key).',
+    action:
+      'Remove the secret and send only payer_address (plus payer_public_key and payer_state_init from TON Connect); the buyer signs in its own wallet. Treat the secret as exposed if it was sent from a browser.',
+  },
+  CHECKOUT_NOT_FOUND: {
+    status: 404,
+    message: 'No checkout with this id exists in this environment.',
+    action: 'Check checkout_id and the environment (base URL).',
+  },
+  CHECKOUT_PAYER_KEY_REQUIRED: {
+    status: 400,
+    message: 'The payer wallet is not deployed yet, so its public key and state init cannot be read from the chain.',
+    action:
+      "Send payer_public_key and payer_state_init, as TON Connect's account (publicKey, walletStateInit) gives them.",
+  },
+  CHECKOUT_PAYER_STATE_INIT_MISMATCH: {
+    status: 400,
+    message: 'payer_state_init does not belong to payer_address, or its key is not payer_public_key.',
+    action: "Send the account's publicKey and walletStateInit exactly as the TON Connect wallet reported them.",
+  },
+  CHECKOUT_PAYER_WALLET_UNSUPPORTED: {
+    status: 400,
+    message: 'The payer account is not a standard V5R1, V4R2 or V3R2 wallet of this network.',
+    action: 'Pay from a standard wallet (V5R1, V4R2 or V3R2) on this network.',
+  },
+  CHECKOUT_NOT_AWAITING_SIGNATURE: {
+    status: 409,
+    message: 'This checkout does not wait for a signed transaction (not prepared yet, or already ended).',
+    action: 'Poll the checkout; submit only while its status is awaiting_signature.',
+  },
+  CHECKOUT_ALREADY_SUBMITTED: {
+    status: 409,
+    message: 'A different signed transaction was already accepted for this checkout.',
+    action: 'Do not sign again: poll the checkout, which follows the transaction already accepted.',
+  },
   CHECKOUT_BOC_INVALID: {
     status: 400,
     message: 'The signed BOC is not a single external message to a wallet.',
@@ -124,7 +161,7 @@ export const ERROR_CATALOGUE = {
   CHECKOUT_EXPIRED: {
     status: 400,
     message: 'The signed message has expired or outlives the checkout validUntil.',
-    action: 'Create a new checkout and sign before validUntil.',
+    action: 'Create a new checkout with a new idempotency_key and sign it before its validUntil.',
   },
   CHECKOUT_SEQNO_MISMATCH: {
     status: 409,

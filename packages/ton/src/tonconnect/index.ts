@@ -1,2 +1,3 @@
 export * from './send-transaction-request';
 export * from './verify-signed-boc';
+export * from './checkout-payer';

@@ -45,20 +45,27 @@ export interface VerifySignedBocDeps {
   chain: Pick<ChainClient, 'getAccountState'>;
   /** Unix seconds; default now. */
   now?: number;
+  /**
+   * Asked only when the seqno differs from the wallet's: whether the message with this normalized
+   * hash already executed (the wallet broadcast it itself). Then its seqno was the wallet's when it
+   * ran, and the other checks still apply.
+   */
+  isLanded?: (normalizedHash: string) => Promise<boolean>;
 }
 
 function reject(code: ErrorCode, message: string): AppError {
   return AppError.field(code, 'boc', message);
 }
 
-interface WalletData {
+export interface WalletData {
   version: WalletVersion;
   seqno: number;
   walletId: number;
   publicKey: Buffer;
 }
 
-function parseWalletData(version: WalletVersion, data: Cell): WalletData {
+/** Seqno, wallet id and public key from a standard wallet's data cell. */
+export function parseWalletData(version: WalletVersion, data: Cell): WalletData {
   const s = data.beginParse();
   if (version === 'V5R1') {
     s.loadBit(); // is_signature_allowed
@@ -226,7 +233,7 @@ export async function verifySignedBoc(
   if (payload.validUntil <= now) throw reject('CHECKOUT_EXPIRED', 'The signed message has expired.');
   if (payload.validUntil > request.validUntil)
     throw reject('CHECKOUT_EXPIRED', 'The signed message stays valid after the checkout validUntil.');
-  if (payload.seqno !== expectedSeqno) {
+  if (payload.seqno !== expectedSeqno && !(await deps.isLanded?.(normalizedExternalHash(message)))) {
     throw reject(
       'CHECKOUT_SEQNO_MISMATCH',
       `The message uses seqno ${payload.seqno}; the wallet expects ${expectedSeqno}.`,

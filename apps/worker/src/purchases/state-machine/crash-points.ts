@@ -11,7 +11,10 @@ export const CRASH_POINTS = [
   'during_confirming',
 ] as const;
 
-export type CrashPoint = (typeof CRASH_POINTS)[number];
+/** Points only a client-signed checkout reaches (its own crash-safety test). */
+export const CHECKOUT_CRASH_POINTS = ['after_checkout_accepted'] as const;
+
+export type CrashPoint = (typeof CRASH_POINTS)[number] | (typeof CHECKOUT_CRASH_POINTS)[number];
 
 const configured = process.env.STARSGATE_CRASH_AT as CrashPoint | undefined;
 

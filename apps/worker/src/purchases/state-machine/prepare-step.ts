@@ -1,6 +1,7 @@
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { compareFunds, readBalances, type Balances } from './funds-check';
+import { awaitSignature, resolveCheckoutWallet } from './checkout-signature';
 import { checkPaymentPolicy } from './payment-policy';
 import { outflow } from './payment-request';
 import { sendStep, type AcceptedRequest } from './send-step';
@@ -33,10 +34,12 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   const product = row.product as 'stars' | 'premium';
   const paymentMethod = row.paymentMethod as 'gram' | 'usdt';
 
+  const checkout = row.mode === 'client_signed';
   let stage = 'wallet';
   let accepted: AcceptedRequest;
+  let payerLastLt: bigint;
   try {
-    const wallet = await resolvePayerWallet(deps, purchase);
+    const wallet = checkout ? await resolveCheckoutWallet(deps, row) : await resolvePayerWallet(deps, purchase);
     const account = tonConnectAccount(wallet, config.network);
     const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
 
@@ -87,11 +90,9 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
 
     stage = 'funds';
     const need = outflow(verdict.request);
-    const funds = compareFunds(
-      await recentBalances(deps, row, wallet.address, payerJettonWallet),
-      need,
-      config.gramFeeReserveNano,
-    );
+    const balances = await recentBalances(deps, row, wallet.address, payerJettonWallet);
+    payerLastLt = balances.lastLt;
+    const funds = compareFunds(balances, need, config.gramFeeReserveNano);
     if (!funds.ok) {
       await purchase.fail(
         {
@@ -150,6 +151,11 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
       { cause: outcome.reason },
       outcome.minDelayMs,
     );
+    return;
+  }
+  // A checkout's transaction is signed by the buyer's wallet: it waits for that signature.
+  if (checkout) {
+    await awaitSignature(deps, purchase, accepted, payerLastLt);
     return;
   }
   // Still holding the claim: go straight to the wallet's sender rather than through another job;

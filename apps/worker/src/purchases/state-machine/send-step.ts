@@ -14,7 +14,7 @@ import { assembleBatch } from './wallet-batcher';
 import { batchLeaseOwner, walletLeaseName } from './wallet-lease';
 
 /** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
-function payloadCell(payload: string): Cell {
+export function payloadCell(payload: string): Cell {
   const [cell] = Cell.fromBoc(Buffer.from(payload, 'base64url'));
   if (!cell) throw new Error('payload BOC has no root cell');
   return cell;

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { LeaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
+import type { CheckoutRepository, LeaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
 import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
@@ -9,6 +9,8 @@ import type { WorkerConfig } from '../../config';
 export interface StepDeps {
   config: WorkerConfig;
   transitions: PurchaseTransitions;
+  /** Client-signed checkouts: accepting the BOC their buyer's wallet signed. */
+  checkouts: CheckoutRepository;
   leases: LeaseRepository;
   vault: SecretVault;
   chain: ChainClient;

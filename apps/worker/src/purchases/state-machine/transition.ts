@@ -138,10 +138,16 @@ export class HeldPurchase {
     await this.reschedule(delay, { attempt }, reason, { ...(data as object | undefined), attempt, retry_in_ms: delay });
   }
 
-  async fail(failure: PurchaseFailure, reason: string, data?: unknown): Promise<void> {
+  /** Ends the row as `failed` (or, for a checkout nobody paid in time, `expired`). */
+  async fail(
+    failure: PurchaseFailure,
+    reason: string,
+    data?: unknown,
+    status: 'failed' | 'expired' = 'failed',
+  ): Promise<void> {
     await this.write(
       {
-        status: 'failed',
+        status,
         error: errorBody(failure),
         completedAt: new Date(this.deps.now()),
         stepStartedAt: new Date(this.deps.now()),

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, normalizePaymentMethod, type CreateCheckoutRequest } from '@starsgate/domain';
+import type { CheckoutRepository, PurchaseRow, SecretVault } from '@starsgate/db';
+import type { Logger } from '@starsgate/platform';
+import { parseWalletAddress, resolveCheckoutPayer, type ChainClient, type Network } from '@starsgate/ton';
+import type { GatewayMetrics } from '../observability/metrics';
+import { assertSameOrder, orderFingerprint, type LogicalOrder } from '../purchases/order-fingerprint';
+import type { PurchaseJobEnqueuer } from '../purchases/purchase-job-enqueuer';
+
+export interface CheckoutDeps {
+  checkouts: CheckoutRepository;
+  jobs: PurchaseJobEnqueuer;
+  vault: SecretVault;
+  metrics: GatewayMetrics;
+  network: Network;
+  chain: ChainClient;
+}
+
+/**
+ * Stores a checkout (`preparing`) and hands its id to the worker, which prepares the Fragment order
+ * and the transaction to sign. A replay (same key, same order) answers the existing checkout
+ * without asking the chain; a new one first identifies the payer wallet, so a wallet that cannot
+ * pay (not deployed and no key given, not a standard wallet) is a 400 and nothing is stored.
+ */
+export async function createCheckout(
+  deps: CheckoutDeps,
+  input: CreateCheckoutRequest,
+  context: { requestId: string; log: Logger },
+): Promise<{ checkout: PurchaseRow; replayed: boolean }> {
+  const paymentMethod = normalizePaymentMethod(input.payment_method);
+  if (!paymentMethod)
+    throw AppError.field('VALIDATION_FAILED', 'payment_method', 'payment_method must be gram or usdt');
+  const payer = parseWalletAddress(input.payer_address, deps.network, 'payer_address');
+  const order: LogicalOrder = {
+    route: 'checkouts',
+    product: input.product,
+    username: input.username,
+    amount: input.amount,
+    paymentMethod,
+    walletAddressRaw: payer.toRawString(),
+  };
+  const existing = await deps.checkouts.findByIdempotencyKey(input.idempotency_key);
+  if (existing) {
+    assertSameOrder(deps, existing, order);
+    return { checkout: existing, replayed: true };
+  }
+
+  await resolveCheckoutPayer(
+    payer,
+    { publicKey: input.payer_public_key, stateInit: input.payer_state_init },
+    { network: deps.network, chain: deps.chain },
+  );
+  const result = await deps.checkouts.insertOrGetByKey(
+    {
+      id: randomUUID(),
+      idempotencyKey: input.idempotency_key,
+      requestFingerprint: orderFingerprint(deps.vault, order),
+      fingerprintKeyId: deps.vault.primaryKeyId,
+      product: input.product,
+      username: input.username,
+      amount: input.amount,
+      paymentMethod,
+      payerAddress: payer.toRawString(),
+      payerPublicKey: input.payer_public_key?.toLowerCase() ?? null,
+      payerStateInit: input.payer_state_init ?? null,
+      requestId: context.requestId,
+    },
+    { actor: 'gateway', reason: 'checkout accepted' },
+  );
+  if (!result.created) {
+    // A concurrent request with the same key won the insert.
+    assertSameOrder(deps, result.checkout, order);
+    return { checkout: result.checkout, replayed: true };
+  }
+  deps.metrics.purchasesCreated.inc({ product: input.product, payment_method: paymentMethod });
+  try {
+    await deps.jobs.enqueue(result.checkout.id, result.checkout.version);
+  } catch (error) {
+    context.log.warn('enqueue failed; the sweeper will enqueue the checkout', {
+      checkout_id: result.checkout.id,
+      error,
+    });
+  }
+  return { checkout: result.checkout, replayed: false };
+}
