@@ -1,0 +1,87 @@
+/**
+ * The real gateway app over a WorkerHarness's database, queue and sandbox chain, so a test drives
+ * checkouts through HTTP while the harness's worker prepares, confirms and delivers them.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import winston from 'winston';
+import request from 'supertest';
+import type { Express } from 'express';
+import { createLogger, createRedisConnection } from '@starsgate/platform';
+import type { Redis } from 'ioredis';
+import { buildGateway } from '../../../gateway/src/app';
+import { loadGatewayConfig } from '../../../gateway/src/config';
+import { createGatewayMetrics } from '../../../gateway/src/observability/metrics';
+import type { WorkerHarness } from './worker-harness';
+
+export interface CheckoutGateway {
+  app: Express;
+  logLines: string[];
+  redis: Redis;
+  close(): Promise<void>;
+}
+
+export function startCheckoutGateway(h: WorkerHarness): CheckoutGateway {
+  const config = loadGatewayConfig({
+    DATABASE_URL: h.database.url,
+    REDIS_URL: h.env.REDIS_URL!,
+    BULLMQ_PREFIX: h.bullPrefix,
+    TON_NETWORK: 'mainnet',
+    TONCENTER_URL: h.env.TONCENTER_URL!,
+    USDT_MASTER_ADDRESS: h.env.USDT_MASTER_ADDRESS!,
+    FRAGMENT_BASE_URL: h.env.FRAGMENT_BASE_URL!,
+    RATE_LIMIT_MAX: '100000',
+    LOG_LEVEL: 'debug',
+  });
+  const logLines: string[] = [];
+  const capture = new winston.transports.Stream({
+    stream: new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        logLines.push(chunk.toString('utf8').trim());
+        callback();
+      },
+    }),
+  });
+  const redis = createRedisConnection(config.redisUrl);
+  const gateway = buildGateway({
+    config,
+    logger: createLogger({ service: 'gateway', level: 'debug', transports: [capture] }),
+    database: h.database,
+    redis,
+    queue: h.queue,
+    vault: h.vault,
+    metrics: createGatewayMetrics(),
+    chain: h.chain,
+    redisKeyPrefix: `gw-${randomBytes(3).toString('hex')}`,
+  });
+  return {
+    app: gateway.app,
+    logLines,
+    redis,
+    close: async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+export type CheckoutBody = Record<string, unknown>;
+
+/** Polls GET /api/v1/checkouts/:id until one of `statuses`. */
+export async function waitForCheckout(
+  app: Express,
+  id: string,
+  statuses: string[],
+  timeoutMs = 60_000,
+): Promise<CheckoutBody> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request(app).get(`/api/v1/checkouts/${id}`);
+    const body = res.body as CheckoutBody;
+    if (statuses.includes(body.status as string)) return body;
+    if (Date.now() > deadline)
+      throw new Error(
+        `checkout ${id} stuck in ${String(body.status)} (wanted ${statuses.join('|')}): ${JSON.stringify(body)}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
