@@ -3,6 +3,7 @@ import { mnemonicNew } from '@ton/crypto';
 import { SecretVault } from '@starsgate/db';
 import { redactSecretText } from '@starsgate/platform';
 import { createTestGateway, starsOrder, type TestGateway } from './support/test-gateway';
+import { dumpDatabase, dumpRedis } from './support/secret-dumps';
 
 let gateway: TestGateway;
 let tonMnemonic: string;
@@ -14,35 +15,6 @@ beforeAll(async () => {
   tonMnemonic = (await mnemonicNew(24)).join(' ');
 });
 afterAll(() => gateway.close());
-
-/** Every string and hash/list/set/zset/stream member Redis holds under any key. */
-async function dumpRedis(): Promise<string> {
-  const keys = await gateway.redis.keys('*');
-  const parts: string[] = [...keys];
-  for (const key of keys) {
-    const type = await gateway.redis.type(key);
-    if (type === 'string') parts.push((await gateway.redis.get(key)) ?? '');
-    else if (type === 'hash') parts.push(JSON.stringify(await gateway.redis.hgetall(key)));
-    else if (type === 'list') parts.push(JSON.stringify(await gateway.redis.lrange(key, 0, -1)));
-    else if (type === 'set') parts.push(JSON.stringify(await gateway.redis.smembers(key)));
-    else if (type === 'zset') parts.push(JSON.stringify(await gateway.redis.zrange(key, 0, -1)));
-    else if (type === 'stream') parts.push(JSON.stringify(await gateway.redis.xrange(key, '-', '+')));
-  }
-  return parts.join('\n');
-}
-
-/** Every column of every table, as text. */
-async function dumpDatabase(): Promise<string> {
-  const tables = await gateway.database.pool.query(
-    "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('public', 'drizzle')",
-  );
-  const parts: string[] = [];
-  for (const { table_schema: schema, table_name: name } of tables.rows) {
-    const rows = await gateway.database.pool.query(`SELECT row_to_json(t)::text AS row FROM "${schema}"."${name}" t`);
-    parts.push(...rows.rows.map((row) => row.row as string));
-  }
-  return parts.join('\n');
-}
 
 describe('wallet secrets never appear in plain text', () => {
   it('is absent from logs, error bodies, Redis and every database column', async () => {
@@ -82,8 +54,8 @@ describe('wallet secrets never appear in plain text', () => {
     ].map((response) => JSON.stringify(response.body));
 
     const logs = gateway.logLines.join('\n');
-    const redis = await dumpRedis();
-    const database = await dumpDatabase();
+    const redis = await dumpRedis(gateway.redis);
+    const database = await dumpDatabase(gateway.database.pool);
     expect(logs.length).toBeGreaterThan(0);
     expect(bodies[3]).toContain('IDEMPOTENCY_KEY_REUSED');
     expect(database).toContain(accepted.body.purchase_id);

@@ -31,6 +31,7 @@ export interface BuyerMessage {
   bounce: boolean;
   value: bigint;
   body: Cell;
+  init?: { code: Cell; data: Cell };
 }
 
 export class CheckoutBuyer {
@@ -98,7 +99,7 @@ export class CheckoutBuyer {
     });
     options.tamper?.(messages);
     return this.signMessages(
-      messages.map((m) => internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body })),
+      messages.map((m) => internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body, init: m.init })),
       { ...options, validUntil: options.validUntil ?? request.validUntil },
     );
   }
