@@ -3,7 +3,7 @@ import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
 import { loadKeyRing, type KeyRing } from '@starsgate/db';
 import { splitCookieSets } from '@starsgate/fragment';
 import { EnvReader } from '@starsgate/platform';
-import { CRASH_POINTS, type CrashPoint } from './purchases/state-machine/crash-points';
+import { ALL_CRASH_POINTS, type CrashPoint } from './purchases/state-machine/crash-points';
 
 export interface StepMaxAges {
   /** queued/preparing: from the step start until a payment request is accepted. */
@@ -110,8 +110,8 @@ export function loadWorkerConfig(
     }
   }
   const crashAt = read.string('STARSGATE_CRASH_AT');
-  if (crashAt !== undefined && !(CRASH_POINTS as readonly string[]).includes(crashAt)) {
-    read.problem(`STARSGATE_CRASH_AT must be one of ${CRASH_POINTS.join(', ')}`);
+  if (crashAt !== undefined && !(ALL_CRASH_POINTS as readonly string[]).includes(crashAt)) {
+    read.problem(`STARSGATE_CRASH_AT must be one of ${ALL_CRASH_POINTS.join(', ')}`);
   }
   const nodeEnv = read.string('NODE_ENV', 'development');
   let keyRing: KeyRing | undefined;

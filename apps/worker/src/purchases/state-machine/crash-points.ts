@@ -14,7 +14,9 @@ export const CRASH_POINTS = [
 /** Points only a client-signed checkout reaches (its own crash-safety test). */
 export const CHECKOUT_CRASH_POINTS = ['after_checkout_accepted'] as const;
 
-export type CrashPoint = (typeof CRASH_POINTS)[number] | (typeof CHECKOUT_CRASH_POINTS)[number];
+export const ALL_CRASH_POINTS = [...CRASH_POINTS, ...CHECKOUT_CRASH_POINTS] as const;
+
+export type CrashPoint = (typeof ALL_CRASH_POINTS)[number];
 
 const configured = process.env.STARSGATE_CRASH_AT as CrashPoint | undefined;
 
