@@ -3,11 +3,9 @@
  * checkout's signed external, status `submitted`) and before confirming it with Fragment: the
  * restarted worker confirms once and completes the checkout, paid once, delivered once.
  */
-import request from 'supertest';
-import type { SendTransactionRequest } from '@starsgate/ton';
 import { CHECKOUT_CRASH_POINTS } from '../src/purchases/state-machine/crash-points';
 import { CheckoutBuyer } from './support/checkout-buyer';
-import { startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './support/checkout-gateway';
+import { post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './support/checkout-gateway';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
 import { WorkerHarness } from './support/worker-harness';
 
@@ -41,24 +39,22 @@ test.each(CHECKOUT_CRASH_POINTS.map((point) => [point]))(
   'SIGKILL at %s: no second confirm, still completed, paid once',
   async (point) => {
     const buyer = await CheckoutBuyer.create(h);
-    const created = await request(gw.app)
-      .post('/api/v1/checkouts')
-      .send({
-        product: 'stars',
-        username: '@alice',
-        amount: 50,
-        payment_method: 'gram',
-        payer_address: buyer.address.toString(),
-        idempotency_key: `crash-${point}`,
-      });
-    const id = created.body.checkout_id as string;
+    const created = await post(gw.app, '/api/v1/checkouts', {
+      product: 'stars',
+      username: '@alice',
+      amount: 50,
+      payment_method: 'gram',
+      payer_address: buyer.address.toString(),
+      idempotency_key: `crash-${point}`,
+    });
+    const id = created.body.checkout_id!;
     const doomed = start({ STARSGATE_CRASH_AT: point });
     const prepared = await waitForCheckout(gw.app, id, ['awaiting_signature'], 30_000).catch((error: Error) => {
       throw new Error(`${error.message}\nworker stderr: ${doomed.stderr()}`);
     });
     const confirmsBefore = h.sandbox.fragment!.stats().calls.confirmReq ?? 0;
     // The wallet broadcasts by itself; the doomed worker's chain watch finds and accepts the payment.
-    await buyer.broadcast(await buyer.sign(prepared.transaction as SendTransactionRequest));
+    await buyer.broadcast(await buyer.sign(prepared.transaction!));
     let timer: NodeJS.Timeout | undefined;
     const exit = await Promise.race([
       doomed.exited,

@@ -4,15 +4,13 @@
  * the prepared transaction. Also replays, conflicts, 404s across the two routes, the funds check
  * and expiry.
  */
-import request from 'supertest';
 import { Address, beginCell, Cell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { randomBytes } from 'node:crypto';
 import { parseUnits, GRAM_DECIMALS } from '@starsgate/domain';
-import type { SendTransactionRequest } from '@starsgate/ton';
 import { dumpDatabase, dumpRedis } from '../../gateway/test/support/secret-dumps';
 import { CheckoutBuyer } from './support/checkout-buyer';
-import { startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './support/checkout-gateway';
+import { get, post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './support/checkout-gateway';
 import { WorkerHarness } from './support/worker-harness';
 
 jest.setTimeout(180_000);
@@ -47,15 +45,15 @@ function order(buyer: CheckoutBuyer, extra: Record<string, unknown> = {}) {
 }
 
 async function prepared(buyer: CheckoutBuyer, extra: Record<string, unknown> = {}) {
-  const res = await request(gw.app).post('/api/v1/checkouts').send(order(buyer, extra));
+  const res = await post(gw.app, '/api/v1/checkouts', order(buyer, extra));
   expect(res.status).toBe(202);
-  const body = await waitForCheckout(gw.app, res.body.checkout_id as string, ['awaiting_signature', 'failed']);
+  const body = await waitForCheckout(gw.app, res.body.checkout_id!, ['awaiting_signature', 'failed']);
   expect(body.status).toBe('awaiting_signature');
-  return { id: body.checkout_id as string, transaction: body.transaction as SendTransactionRequest };
+  return { id: body.checkout_id!, transaction: body.transaction! };
 }
 
 function submit(id: string, boc: string) {
-  return request(gw.app).post(`/api/v1/checkouts/${id}/submitted`).send({ boc });
+  return post(gw.app, `/api/v1/checkouts/${id}/submitted`, { boc });
 }
 
 describe('secrets', () => {
@@ -65,21 +63,21 @@ describe('secrets', () => {
       const buyer = await CheckoutBuyer.create(h, { deploy: false });
       const secret = `${randomBytes(24).toString('hex')} never-store-${field}`;
       const body = order(buyer, { [field]: secret });
-      const res = await request(gw.app).post('/api/v1/checkouts').send(body);
+      const res = await post(gw.app, '/api/v1/checkouts', body);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('SEED_NOT_ACCEPTED');
-      expect(res.body.details).toEqual([{ field, message: expect.any(String) }]);
-      expect(res.body.action).toEqual(expect.any(String));
+      expect(res.body.details?.map((detail) => detail.field)).toEqual([field]);
+      expect(res.body.action).toContain('TON Connect');
       expect(JSON.stringify(res.body)).not.toContain(secret);
       expect(gw.logLines.join('\n')).not.toContain(secret);
       expect(gw.logLines.some((line) => line.includes('SEED_NOT_ACCEPTED'))).toBe(true);
       expect(await dumpRedis(gw.redis)).not.toContain(secret);
       expect(await dumpDatabase(h.database.pool)).not.toContain(secret);
-      const stored = await h.database.pool.query(
+      const stored = await h.database.pool.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM purchases WHERE idempotency_key = $1',
         [body.idempotency_key],
       );
-      expect(stored.rows[0].n).toBe(0);
+      expect(stored.rows[0]!.n).toBe(0);
     },
   );
 });
@@ -87,23 +85,23 @@ describe('secrets', () => {
 describe('creation', () => {
   test('an undeployed payer without payer_public_key and payer_state_init is 400 CHECKOUT_PAYER_KEY_REQUIRED, with an action', async () => {
     const buyer = await CheckoutBuyer.create(h, { deploy: false });
-    const res = await request(gw.app).post('/api/v1/checkouts').send(order(buyer));
+    const res = await post(gw.app, '/api/v1/checkouts', order(buyer));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 'CHECKOUT_PAYER_KEY_REQUIRED',
       details: [{ field: 'payer_public_key' }],
-      action: expect.stringContaining('payer_state_init'),
     });
+    expect(res.body.action).toContain('payer_state_init');
   });
 
   test("another wallet's state init is 400 CHECKOUT_PAYER_STATE_INIT_MISMATCH", async () => {
     const buyer = await CheckoutBuyer.create(h, { deploy: false });
     const other = await CheckoutBuyer.create(h, { deploy: false, gram: 1n, usdt: 0n });
-    const res = await request(gw.app)
-      .post('/api/v1/checkouts')
-      .send(
-        order(buyer, { payer_public_key: other.account.publicKey, payer_state_init: other.account.walletStateInit }),
-      );
+    const res = await post(
+      gw.app,
+      '/api/v1/checkouts',
+      order(buyer, { payer_public_key: other.account.publicKey, payer_state_init: other.account.walletStateInit }),
+    );
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 'CHECKOUT_PAYER_STATE_INIT_MISMATCH',
@@ -114,40 +112,34 @@ describe('creation', () => {
   test('replays answer the same checkout; the key reused for another order is 409; keys are scoped by route', async () => {
     const buyer = await CheckoutBuyer.create(h);
     const body = order(buyer);
-    const first = await request(gw.app).post('/api/v1/checkouts').send(body);
-    const again = await request(gw.app).post('/api/v1/checkouts').send(body);
+    const first = await post(gw.app, '/api/v1/checkouts', body);
+    const again = await post(gw.app, '/api/v1/checkouts', body);
     expect(again.status).toBe(202);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.checkout_id).toBe(first.body.checkout_id);
-    const conflict = await request(gw.app)
-      .post('/api/v1/checkouts')
-      .send({ ...body, amount: 51 });
+    const conflict = await post(gw.app, '/api/v1/checkouts', { ...body, amount: 51 });
     expect(conflict.status).toBe(409);
     expect(conflict.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     // A purchase may carry the same key string.
-    const purchase = await request(gw.app)
-      .post('/api/v1/purchases')
-      .send({
-        product: 'stars',
-        username: '@alice',
-        amount: 50,
-        payment_method: 'gram',
-        seed: h.wallet('base64-v5r1').seed,
-        idempotency_key: body.idempotency_key,
-      });
+    const purchase = await post(gw.app, '/api/v1/purchases', {
+      product: 'stars',
+      username: '@alice',
+      amount: 50,
+      payment_method: 'gram',
+      seed: h.wallet('base64-v5r1').seed,
+      idempotency_key: body.idempotency_key,
+    });
     expect(purchase.status).toBe(202);
     expect(purchase.headers['idempotent-replayed']).toBeUndefined();
     expect(purchase.body.purchase_id).not.toBe(first.body.checkout_id);
 
     // Each route reads only its own rows.
-    expect((await request(gw.app).get(`/api/v1/purchases/${first.body.checkout_id}`)).body.code).toBe(
-      'PURCHASE_NOT_FOUND',
-    );
-    const crossed = await request(gw.app).get(`/api/v1/checkouts/${purchase.body.purchase_id}`);
+    expect((await get(gw.app, `/api/v1/purchases/${first.body.checkout_id}`)).body.code).toBe('PURCHASE_NOT_FOUND');
+    const crossed = await get(gw.app, `/api/v1/checkouts/${purchase.body.purchase_id}`);
     expect(crossed.status).toBe(404);
     expect(crossed.body.code).toBe('CHECKOUT_NOT_FOUND');
     for (const path of ['/api/v1/checkouts/00000000-0000-4000-8000-000000000000', '/api/v1/checkouts/not-a-uuid']) {
-      const res = await request(gw.app).get(path);
+      const res = await get(gw.app, path);
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'CHECKOUT_NOT_FOUND' });
     }
     const unknownSubmit = await submit('00000000-0000-4000-8000-000000000000', 'te6c');
@@ -155,13 +147,13 @@ describe('creation', () => {
       status: 404,
       code: 'CHECKOUT_NOT_FOUND',
     });
-    await waitForCheckout(gw.app, first.body.checkout_id as string, ['awaiting_signature']);
+    await waitForCheckout(gw.app, first.body.checkout_id!, ['awaiting_signature']);
   });
 
   test('a payer short of funds ends failed with TOP_UP_REQUIRED and the exact shortfall', async () => {
     const buyer = await CheckoutBuyer.create(h, { gram: 300_000_000n, usdt: 0n });
-    const res = await request(gw.app).post('/api/v1/checkouts').send(order(buyer));
-    const failed = await waitForCheckout(gw.app, res.body.checkout_id as string, ['failed', 'awaiting_signature']);
+    const res = await post(gw.app, '/api/v1/checkouts', order(buyer));
+    const failed = await waitForCheckout(gw.app, res.body.checkout_id!, ['failed', 'awaiting_signature']);
     expect(failed.status).toBe('failed');
     expect(failed.transaction).toBeUndefined();
     const error = failed.error as { code: string; details: Array<Record<string, string>> };
@@ -265,11 +257,13 @@ describe('the signed BOC', () => {
     const late = await buyer.sign(transaction);
     const expired = await waitForCheckout(gw.app, id, ['expired', 'completed', 'failed'], 90_000);
     expect(expired.status).toBe('expired');
-    expect(expired.error).toMatchObject({ code: 'CHECKOUT_EXPIRED', action: expect.stringContaining('new checkout') });
+    expect(expired.error?.code).toBe('CHECKOUT_EXPIRED');
+    expect(expired.error?.action).toContain('new checkout');
     expect(Date.now()).toBeGreaterThan(transaction.validUntil * 1000);
     const res = await submit(id, late);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'CHECKOUT_EXPIRED', action: expect.stringContaining('new checkout') });
+    expect(res.body.code).toBe('CHECKOUT_EXPIRED');
+    expect(res.body.action).toContain('new checkout');
     const events = await h.purchases.events(id);
     expect(events.map((e) => e.toStatus)).toEqual(['preparing', 'awaiting_signature', 'expired']);
   });

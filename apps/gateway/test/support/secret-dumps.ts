@@ -24,8 +24,8 @@ export async function dumpDatabase(pool: Pool): Promise<string> {
   );
   const parts: string[] = [];
   for (const { table_schema: schema, table_name: name } of tables.rows) {
-    const rows = await pool.query(`SELECT row_to_json(t)::text AS row FROM "${schema}"."${name}" t`);
-    parts.push(...rows.rows.map((row) => row.row as string));
+    const rows = await pool.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${schema}"."${name}" t`);
+    parts.push(...rows.rows.map((row) => row.row));
   }
   return parts.join('\n');
 }

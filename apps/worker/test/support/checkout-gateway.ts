@@ -9,6 +9,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { createLogger, createRedisConnection } from '@starsgate/platform';
 import type { Redis } from 'ioredis';
+import type { SendTransactionRequest } from '@starsgate/ton';
 import { buildGateway } from '../../../gateway/src/app';
 import { loadGatewayConfig } from '../../../gateway/src/config';
 import { createGatewayMetrics } from '../../../gateway/src/observability/metrics';
@@ -64,7 +65,40 @@ export function startCheckoutGateway(h: WorkerHarness): CheckoutGateway {
   };
 }
 
-export type CheckoutBody = Record<string, unknown>;
+/** The JSON bodies the checkout and purchase routes answer with, typed for tests. */
+export interface ApiBody {
+  checkout_id?: string;
+  purchase_id?: string;
+  status?: string;
+  status_url?: string;
+  code?: string;
+  action?: string;
+  details?: Array<{ field: string; message: string }>;
+  transaction?: SendTransactionRequest;
+  transaction_hash?: string;
+  valid_until?: string;
+  prices?: { gram?: string; usdt?: string };
+  error?: { code: string; message: string; action?: string; details?: Array<Record<string, string>> };
+  [key: string]: unknown;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: ApiBody;
+}
+
+function answer(res: request.Response): ApiAnswer {
+  return { status: res.status, headers: res.headers, body: res.body as ApiBody };
+}
+
+export async function get(app: Express, path: string): Promise<ApiAnswer> {
+  return answer(await request(app).get(path));
+}
+
+export async function post(app: Express, path: string, body: object): Promise<ApiAnswer> {
+  return answer(await request(app).post(path).send(body));
+}
 
 /** Polls GET /api/v1/checkouts/:id until one of `statuses`. */
 export async function waitForCheckout(
@@ -72,12 +106,11 @@ export async function waitForCheckout(
   id: string,
   statuses: string[],
   timeoutMs = 60_000,
-): Promise<CheckoutBody> {
+): Promise<ApiBody> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await request(app).get(`/api/v1/checkouts/${id}`);
-    const body = res.body as CheckoutBody;
-    if (statuses.includes(body.status as string)) return body;
+    const { body } = await get(app, `/api/v1/checkouts/${id}`);
+    if (statuses.includes(body.status!)) return body;
     if (Date.now() > deadline)
       throw new Error(
         `checkout ${id} stuck in ${String(body.status)} (wanted ${statuses.join('|')}): ${JSON.stringify(body)}`,

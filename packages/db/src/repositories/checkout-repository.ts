@@ -95,7 +95,7 @@ export class CheckoutRepository {
   ): Promise<InsertCheckoutResult> {
     let inserted: Record<string, unknown> | undefined;
     try {
-      const result = await this.db.$client.query({
+      const result = await this.db.$client.query<Record<string, unknown>>({
         name: 'checkout_intake',
         text: CHECKOUT_INTAKE_SQL,
         values: [
