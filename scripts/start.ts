@@ -64,12 +64,17 @@ async function main(): Promise<void> {
       fragment?: { cookies?: string; receivingAddresses?: Record<string, string> };
     };
     upstream.TONCENTER_URL = `${sandboxUrl}/toncenter`;
+    // The sandbox's /demo/checkout page calls the gateway from the sandbox's origin.
+    upstream.CORS_ALLOWED_ORIGINS ??= `${sandboxUrl},http://localhost:${sandboxPort}`;
     upstream.FRAGMENT_BASE_URL = `${sandboxUrl}/fragment`;
     if (demo.usdt?.master) upstream.USDT_MASTER_ADDRESS = demo.usdt.master;
     if (demo.fragment?.cookies) upstream.FRAGMENT_COOKIES = demo.fragment.cookies;
     if (demo.fragment?.receivingAddresses)
       upstream.FRAGMENT_RECEIVING_ADDRESSES = Object.values(demo.fragment.receivingAddresses).join(',');
     process.stdout.write(`[start] sandbox up at ${sandboxUrl} — demo wallets and usernames: ${sandboxUrl}/demo\n`);
+    process.stdout.write(
+      `[start] demo shop (client-signed checkout): ${sandboxUrl}/demo/checkout?gateway=http://127.0.0.1:${process.env.PORT ?? '8080'}\n`,
+    );
   }
   run('gateway', 'apps/gateway/src/main.ts', upstream);
   run('worker', 'apps/worker/src/main.ts', upstream);

@@ -8,6 +8,7 @@ import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/access-log';
+import { cors } from './http/cors';
 import { errorHandler, notFound } from './http/error-handler';
 import { jsonBody } from './http/json-body';
 import { redisRateLimit } from './http/rate-limit';
@@ -69,6 +70,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   app.use(
     '/api/v1',
+    cors(deps.config.corsAllowedOrigins),
     redisRateLimit({
       redis: deps.redis,
       windowSeconds: deps.config.rateLimit.windowSeconds,

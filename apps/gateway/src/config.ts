@@ -19,6 +19,8 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   rateLimit: { windowSeconds: number; max: number };
   trustProxy: boolean;
+  /** Browser origins allowed to call /api/v1 (CORS), e.g. a shop page or the sandbox's /demo/checkout. */
+  corsAllowedOrigins: string[];
   idempotencyLockTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** Availability checks and prices (reads-config.ts). */
@@ -58,6 +60,10 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       max: read.integer('RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000 }),
     },
     trustProxy: read.boolean('TRUST_PROXY', false),
+    corsAllowedOrigins: (read.string('CORS_ALLOWED_ORIGINS') ?? '')
+      .split(',')
+      .map((origin) => origin.trim().replace(/\/$/, ''))
+      .filter((origin) => origin.length > 0),
     idempotencyLockTimeoutMs: read.integer('IDEMPOTENCY_LOCK_TIMEOUT_MS', 2_000, { min: 10, max: 30_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 120_000 }),
     reads: loadReadsConfig(read, production),

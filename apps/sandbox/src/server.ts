@@ -5,6 +5,7 @@ import { createFaultsRouter } from './admin/faults-router';
 import type { ChainFaultConfig } from './chain/chain-faults';
 import { LocalChain } from './chain/local-chain';
 import type { TransactionIndexLimits } from './chain/transaction-index';
+import { createCheckoutPageRouter } from './demo/checkout-page-router';
 import { createDemoRouter } from './demo/demo-router';
 import { DEMO_NETWORK, seedDemoWallets, type DemoWallet } from './demo/demo-wallets';
 import { createFaucetRouter } from './demo/faucet-router';
@@ -75,6 +76,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       app.use('/admin/fragment', fragment.admin);
       app.use('/fragment', fragment.router);
     }
+    app.use('/demo/checkout', createCheckoutPageRouter());
     app.use(
       '/demo',
       createDemoRouter(chain, () => ({

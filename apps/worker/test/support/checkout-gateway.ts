@@ -22,7 +22,7 @@ export interface CheckoutGateway {
   close(): Promise<void>;
 }
 
-export function startCheckoutGateway(h: WorkerHarness): CheckoutGateway {
+export function startCheckoutGateway(h: WorkerHarness, env: Record<string, string> = {}): CheckoutGateway {
   const config = loadGatewayConfig({
     DATABASE_URL: h.database.url,
     REDIS_URL: h.env.REDIS_URL!,
@@ -33,6 +33,7 @@ export function startCheckoutGateway(h: WorkerHarness): CheckoutGateway {
     FRAGMENT_BASE_URL: h.env.FRAGMENT_BASE_URL!,
     RATE_LIMIT_MAX: '100000',
     LOG_LEVEL: 'debug',
+    ...env,
   });
   const logLines: string[] = [];
   const capture = new winston.transports.Stream({

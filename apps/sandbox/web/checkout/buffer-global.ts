@@ -1,0 +1,3 @@
+import { Buffer } from 'buffer';
+
+(globalThis as { Buffer?: typeof Buffer }).Buffer ??= Buffer;
