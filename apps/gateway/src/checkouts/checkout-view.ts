@@ -1,6 +1,7 @@
 import { formatUnits, GRAM_DECIMALS, USDT_DECIMALS } from '@starsgate/domain';
 import type { PurchaseRow } from '@starsgate/db';
 import type { SendTransactionRequest } from '@starsgate/ton';
+import { orderFields, outcomeFields } from '../purchases/purchase-view';
 
 export function checkoutStatusUrl(checkoutId: string): string {
   return `/api/v1/checkouts/${checkoutId}`;
@@ -28,30 +29,16 @@ function pricesOf(paymentRequest: unknown): { gram: string } | { usdt: string } 
 export function checkoutView(row: PurchaseRow) {
   const transaction = row.checkoutTransaction as SendTransactionRequest | null;
   const prices = pricesOf(row.paymentRequest);
-  const error = row.error as { code: string; message: string; action?: string; details?: unknown[] } | null;
   return {
     checkout_id: row.id,
     status: row.status,
-    product: row.product,
-    username: row.username,
-    amount: row.amount,
-    payment_method: row.paymentMethod,
+    ...orderFields(row),
     payer_address: row.walletAddress ?? row.requestedWalletAddress ?? '',
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     ...(transaction && prices
       ? { valid_until: new Date(transaction.validUntil * 1000).toISOString(), prices, transaction }
       : {}),
-    ...(row.status === 'completed' && row.transactionHash ? { transaction_hash: row.transactionHash } : {}),
-    ...(['failed', 'expired', 'reconciliation_required'].includes(row.status) && error
-      ? {
-          error: {
-            code: error.code,
-            message: error.message,
-            ...(error.action ? { action: error.action } : {}),
-            ...(error.details ? { details: error.details } : {}),
-          },
-        }
-      : {}),
+    ...outcomeFields(row, ['failed', 'expired', 'reconciliation_required']),
   };
 }

@@ -73,13 +73,6 @@ export async function createCheckout(
     return { checkout: result.checkout, replayed: true };
   }
   deps.metrics.purchasesCreated.inc({ product: input.product, payment_method: paymentMethod });
-  try {
-    await deps.jobs.enqueue(result.checkout.id, result.checkout.version);
-  } catch (error) {
-    context.log.warn('enqueue failed; the sweeper will enqueue the checkout', {
-      checkout_id: result.checkout.id,
-      error,
-    });
-  }
+  await deps.jobs.enqueueOrLeaveToSweeper(result.checkout, context.log, 'checkout_id');
   return { checkout: result.checkout, replayed: false };
 }

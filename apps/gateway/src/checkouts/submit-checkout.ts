@@ -108,10 +108,6 @@ export async function submitCheckout(
       error: (error as Error).message,
     });
   }
-  try {
-    await deps.jobs.enqueue(accepted.id, accepted.version);
-  } catch (error) {
-    context.log.warn('enqueue failed; the sweeper will enqueue the checkout', { checkout_id: accepted.id, error });
-  }
+  await deps.jobs.enqueueOrLeaveToSweeper(accepted, context.log, 'checkout_id');
   return { checkout: accepted, replayed: false };
 }

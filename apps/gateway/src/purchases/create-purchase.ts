@@ -88,14 +88,7 @@ export async function createPurchase(
   if (!result.created) return replayOrConflict(deps, result.purchase, order);
 
   deps.metrics.purchasesCreated.inc({ product: input.product, payment_method: paymentMethod });
-  try {
-    await deps.jobs.enqueue(result.purchase.id, result.purchase.version);
-  } catch (error) {
-    context.log.warn('enqueue failed; the sweeper will enqueue the purchase', {
-      purchase_id: result.purchase.id,
-      error,
-    });
-  }
+  await deps.jobs.enqueueOrLeaveToSweeper(result.purchase, context.log, 'purchase_id');
   return { purchase: result.purchase, replayed: false };
 }
 

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { enqueuePurchases, type PurchaseJobData } from '@starsgate/platform';
+import { enqueuePurchases, type Logger, type PurchaseJobData } from '@starsgate/platform';
 import { MicroBatcher } from '../batching/micro-batcher';
 
 /** Jobs of purchases accepted together are added with one BullMQ addBulk (one Redis round trip). */
@@ -15,5 +15,17 @@ export class PurchaseJobEnqueuer {
 
   enqueue(purchaseId: string, version: number): Promise<void> {
     return this.batcher.submit({ purchaseId, version });
+  }
+
+  /**
+   * Enqueues the job of a row just committed; a failure only logs, since the sweeper gives every
+   * live row without a job its job.
+   */
+  async enqueueOrLeaveToSweeper(row: { id: string; version: number }, log: Logger, idField: string): Promise<void> {
+    try {
+      await this.enqueue(row.id, row.version);
+    } catch (error) {
+      log.warn('enqueue failed; the sweeper will enqueue it', { [idField]: row.id, error });
+    }
   }
 }

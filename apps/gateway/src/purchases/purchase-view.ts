@@ -8,20 +8,19 @@ export function acceptedView(row: Pick<PurchaseViewRow, 'id' | 'status'>) {
   return { purchase_id: row.id, status: row.status, status_url: statusUrl(row.id) };
 }
 
-/** The public shape of a purchase: never wallet secrets, never internal lease data. */
-export function purchaseView(row: PurchaseViewRow) {
+type OutcomeRow = Pick<PurchaseViewRow, 'status' | 'transactionHash' | 'error'>;
+
+/** The order a row describes, as every view shows it. */
+export function orderFields(row: Pick<PurchaseViewRow, 'product' | 'username' | 'amount' | 'paymentMethod'>) {
+  return { product: row.product, username: row.username, amount: row.amount, payment_method: row.paymentMethod };
+}
+
+/** How a row ended: `transaction_hash` once completed, `error` in one of `failedStatuses`. */
+export function outcomeFields(row: OutcomeRow, failedStatuses: readonly string[]) {
   const error = row.error as { code: string; message: string; action?: string; details?: unknown[] } | null;
   return {
-    purchase_id: row.id,
-    status: row.status,
-    product: row.product,
-    username: row.username,
-    amount: row.amount,
-    payment_method: row.paymentMethod,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
     ...(row.status === 'completed' && row.transactionHash ? { transaction_hash: row.transactionHash } : {}),
-    ...((row.status === 'failed' || row.status === 'reconciliation_required') && error
+    ...(failedStatuses.includes(row.status) && error
       ? {
           error: {
             code: error.code,
@@ -31,5 +30,17 @@ export function purchaseView(row: PurchaseViewRow) {
           },
         }
       : {}),
+  };
+}
+
+/** The public shape of a purchase: never wallet secrets, never internal lease data. */
+export function purchaseView(row: PurchaseViewRow) {
+  return {
+    purchase_id: row.id,
+    status: row.status,
+    ...orderFields(row),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    ...outcomeFields(row, ['failed', 'reconciliation_required']),
   };
 }

@@ -1,21 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import winston from 'winston';
 import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
 import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { ToncenterChainClient } from '@starsgate/ton';
-import {
-  closeQueue,
-  createLogger,
-  createPurchaseQueue,
-  createRedisConnection,
-  type PurchaseJobData,
-} from '@starsgate/platform';
+import { closeQueue, createPurchaseQueue, createRedisConnection, type PurchaseJobData } from '@starsgate/platform';
 import { buildGateway, type Gateway } from '../../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
 import { createGatewayMetrics, type GatewayMetrics } from '../../src/observability/metrics';
+import { capturingLogger } from './log-capture';
 
 export interface TestGateway extends Gateway {
   database: TestDatabase;
@@ -37,16 +30,7 @@ export async function createTestGateway(
 ): Promise<TestGateway> {
   const database = await createTestDatabase();
   const config = loadGatewayConfig({ ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'debug', ...env });
-  const logLines: string[] = [];
-  const capture = new winston.transports.Stream({
-    stream: new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        logLines.push(chunk.toString('utf8').trim());
-        callback();
-      },
-    }),
-  });
-  const logger = createLogger({ service: 'gateway', level: 'debug', transports: [capture] });
+  const { logger, lines: logLines } = capturingLogger();
   const redis = createRedisConnection(config.redisUrl);
   const bullPrefix = `test-${randomBytes(4).toString('hex')}`;
   const queue = createPurchaseQueue(config.redisUrl, bullPrefix);

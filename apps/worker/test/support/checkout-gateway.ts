@@ -3,16 +3,15 @@
  * checkouts through HTTP while the harness's worker prepares, confirms and delivers them.
  */
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import winston from 'winston';
 import request from 'supertest';
 import type { Express } from 'express';
-import { createLogger, createRedisConnection } from '@starsgate/platform';
+import { createRedisConnection } from '@starsgate/platform';
 import type { Redis } from 'ioredis';
 import type { SendTransactionRequest } from '@starsgate/ton';
 import { buildGateway } from '../../../gateway/src/app';
 import { loadGatewayConfig } from '../../../gateway/src/config';
 import { createGatewayMetrics } from '../../../gateway/src/observability/metrics';
+import { capturingLogger } from '../../../gateway/test/support/log-capture';
 import type { WorkerHarness } from './worker-harness';
 
 export interface CheckoutGateway {
@@ -35,19 +34,11 @@ export function startCheckoutGateway(h: WorkerHarness, env: Record<string, strin
     LOG_LEVEL: 'debug',
     ...env,
   });
-  const logLines: string[] = [];
-  const capture = new winston.transports.Stream({
-    stream: new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        logLines.push(chunk.toString('utf8').trim());
-        callback();
-      },
-    }),
-  });
+  const { logger, lines: logLines } = capturingLogger();
   const redis = createRedisConnection(config.redisUrl);
   const gateway = buildGateway({
     config,
-    logger: createLogger({ service: 'gateway', level: 'debug', transports: [capture] }),
+    logger,
     database: h.database,
     redis,
     queue: h.queue,

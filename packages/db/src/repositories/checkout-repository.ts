@@ -126,23 +126,21 @@ export class CheckoutRepository {
     return { created: false, checkout: existing };
   }
 
-  async findById(id: string): Promise<PurchaseRow | undefined> {
-    const result = await this.db.$client.query({
-      name: 'checkout_by_id',
-      text: "SELECT * FROM purchases WHERE id = $1 AND mode = 'client_signed'",
-      values: [id],
-    });
-    const [raw] = result.rows as Array<Record<string, unknown>>;
-    return raw ? fromDriverRow(raw) : undefined;
+  findById(id: string): Promise<PurchaseRow | undefined> {
+    return this.findOne('checkout_by_id', 'id', id);
   }
 
-  async findByIdempotencyKey(key: string): Promise<PurchaseRow | undefined> {
-    const result = await this.db.$client.query({
-      name: 'checkout_by_idempotency_key',
-      text: "SELECT * FROM purchases WHERE mode = 'client_signed' AND idempotency_key = $1",
-      values: [key],
+  findByIdempotencyKey(key: string): Promise<PurchaseRow | undefined> {
+    return this.findOne('checkout_by_idempotency_key', 'idempotency_key', key);
+  }
+
+  private async findOne(name: string, column: 'id' | 'idempotency_key', value: string) {
+    const result = await this.db.$client.query<Record<string, unknown>>({
+      name,
+      text: `SELECT * FROM purchases WHERE mode = 'client_signed' AND ${column} = $1`,
+      values: [value],
     });
-    const [raw] = result.rows as Array<Record<string, unknown>>;
+    const [raw] = result.rows;
     return raw ? fromDriverRow(raw) : undefined;
   }
 
