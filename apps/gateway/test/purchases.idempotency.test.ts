@@ -98,7 +98,9 @@ describe('idempotency', () => {
     const metrics = await request(gateway.app).get('/metrics');
     expect(metrics.text).toMatch(/idempotency_replays_total \d+/);
     expect(metrics.text).toMatch(/idempotency_conflicts_total\{kind="key_reused"\} [1-9]/);
-    expect(metrics.text).toMatch(/purchases_created_total\{product="stars",payment_method="gram"\} [1-9]/);
+    expect(metrics.text).toMatch(
+      /purchases_created_total\{product="stars",payment_method="gram",mode="server_signed"\} [1-9]/,
+    );
     expect(metrics.text).toMatch(
       /http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/purchases",status_class="2xx"\}/,
     );

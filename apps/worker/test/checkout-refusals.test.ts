@@ -4,6 +4,7 @@
  * the prepared transaction. Also replays, conflicts, 404s across the two routes, the funds check
  * and expiry.
  */
+import request from 'supertest';
 import { Address, beginCell, Cell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { randomBytes } from 'node:crypto';
@@ -69,8 +70,14 @@ describe('secrets', () => {
       expect(res.body.details?.map((detail) => detail.field)).toEqual([field]);
       expect(res.body.action).toContain('TON Connect');
       expect(JSON.stringify(res.body)).not.toContain(secret);
+      // Log lines reach the capture asynchronously: wait for this request's rejection line first.
+      const requestId = res.headers['request-id'];
+      for (let tries = 0; !gw.logLines.some((line) => line.includes(requestId!)); tries += 1) {
+        if (tries > 50) throw new Error('the rejection was never logged');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(gw.logLines.some((line) => line.includes(requestId!) && line.includes('SEED_NOT_ACCEPTED'))).toBe(true);
       expect(gw.logLines.join('\n')).not.toContain(secret);
-      expect(gw.logLines.some((line) => line.includes('SEED_NOT_ACCEPTED'))).toBe(true);
       expect(await dumpRedis(gw.redis)).not.toContain(secret);
       expect(await dumpDatabase(h.database.pool)).not.toContain(secret);
       const stored = await h.database.pool.query<{ n: number }>(
@@ -148,6 +155,10 @@ describe('creation', () => {
       code: 'CHECKOUT_NOT_FOUND',
     });
     await waitForCheckout(gw.app, first.body.checkout_id!, ['awaiting_signature']);
+    const metrics = await request(gw.app).get('/metrics');
+    expect(metrics.text).toMatch(
+      /purchases_created_total\{product="stars",payment_method="gram",mode="client_signed"\} [1-9]/,
+    );
   });
 
   test('a payer short of funds ends failed with TOP_UP_REQUIRED and the exact shortfall', async () => {

@@ -72,7 +72,11 @@ export async function createCheckout(
     assertSameOrder(deps, result.checkout, order);
     return { checkout: result.checkout, replayed: true };
   }
-  deps.metrics.purchasesCreated.inc({ product: input.product, payment_method: paymentMethod });
+  deps.metrics.purchasesCreated.inc({
+    product: input.product,
+    payment_method: paymentMethod,
+    mode: 'client_signed',
+  });
   await deps.jobs.enqueueOrLeaveToSweeper(result.checkout, context.log, 'checkout_id');
   return { checkout: result.checkout, replayed: false };
 }

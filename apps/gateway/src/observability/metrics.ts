@@ -3,7 +3,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export interface GatewayMetrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status_class'>;
-  purchasesCreated: Counter<'product' | 'payment_method'>;
+  purchasesCreated: Counter<'product' | 'payment_method' | 'mode'>;
   idempotentReplays: Counter;
   idempotencyConflicts: Counter<'kind'>;
 }
@@ -23,8 +23,8 @@ export function createGatewayMetrics(): GatewayMetrics {
     }),
     purchasesCreated: new Counter({
       name: 'purchases_created_total',
-      help: 'Purchases accepted (new rows, not replays)',
-      labelNames: ['product', 'payment_method'],
+      help: 'Purchases and checkouts accepted (new rows, not replays); mode server_signed or client_signed',
+      labelNames: ['product', 'payment_method', 'mode'],
       registers: [registry],
     }),
     idempotentReplays: new Counter({

@@ -87,7 +87,11 @@ export async function createPurchase(
   );
   if (!result.created) return replayOrConflict(deps, result.purchase, order);
 
-  deps.metrics.purchasesCreated.inc({ product: input.product, payment_method: paymentMethod });
+  deps.metrics.purchasesCreated.inc({
+    product: input.product,
+    payment_method: paymentMethod,
+    mode: 'server_signed',
+  });
   await deps.jobs.enqueueOrLeaveToSweeper(result.purchase, context.log, 'purchase_id');
   return { purchase: result.purchase, replayed: false };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
-import type { ClaimedPurchase } from '@starsgate/db';
+import type { ClaimedPurchase, PurchaseRow } from '@starsgate/db';
 import { ALL_TERMINAL_STATUSES } from '@starsgate/domain';
 import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
 import { awaitingSignatureStep } from './state-machine/checkout-signature';
@@ -16,6 +16,11 @@ import { HeldPurchase, LeaseLostError } from './state-machine/transition';
 export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
 
 const TERMINAL = new Set<string>(ALL_TERMINAL_STATUSES);
+
+/** How logs name a row: a checkout by its public `checkout_id`, a purchase by its `purchase_id`. */
+function rowIds(row: Pick<PurchaseRow, 'id' | 'mode'>): { purchase_id: string } | { checkout_id: string } {
+  return row.mode === 'client_signed' ? { checkout_id: row.id } : { purchase_id: row.id };
+}
 
 /** Runs the step the row's state calls for. Each step ends by releasing or by a terminal write. */
 async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
@@ -87,15 +92,15 @@ export function createPurchaseProcessor(deps: StepDeps) {
       await advance(deps, purchase);
     } catch (error) {
       if (error instanceof LeaseLostError) {
-        deps.logger.warn('lease lost; stopping without side effects', { purchase_id: purchase.row.id });
+        deps.logger.warn('lease lost; stopping without side effects', rowIds(purchase.row));
         return;
       }
-      deps.logger.error('purchase step failed', { purchase_id: purchase.row.id, status: purchase.row.status, error });
+      deps.logger.error('purchase step failed', { ...rowIds(purchase.row), status: purchase.row.status, error });
       await purchase
         .retry('step raised an unexpected error', { error: error instanceof Error ? error.message : String(error) })
         .catch((retryError: unknown) => {
           deps.logger.warn('could not reschedule after an error; the sweeper will', {
-            purchase_id: purchase.row.id,
+            ...rowIds(purchase.row),
             error: retryError,
           });
         });
