@@ -26,11 +26,9 @@ import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase } from '@starsgate/db/testing';
 import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { startSandbox } from '../apps/sandbox/src/server';
-import { demoFragmentCookies } from '../apps/sandbox/src/fragment';
-import { buildGateway } from '../apps/gateway/src/app';
-import { loadGatewayConfig } from '../apps/gateway/src/config';
-import { createGatewayMetrics } from '../apps/gateway/src/observability/metrics';
+import { startSandbox } from '@starsgate/sandbox';
+import { demoFragmentCookies } from '@starsgate/sandbox/fragment';
+import { buildGateway, createGatewayMetrics, loadGatewayConfig } from '@starsgate/gateway';
 
 interface AutocannonResult {
   requests: { average: number; total: number };

@@ -10,9 +10,7 @@ import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { buildGateway, type Gateway } from '../../apps/gateway/src/app';
-import { loadGatewayConfig } from '../../apps/gateway/src/config';
-import { createGatewayMetrics } from '../../apps/gateway/src/observability/metrics';
+import { buildGateway, createGatewayMetrics, loadGatewayConfig, type Gateway } from '@starsgate/gateway';
 
 import { execFile } from 'node:child_process';
 import path from 'node:path';

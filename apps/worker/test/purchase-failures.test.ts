@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
 import { formatUnits, parseUnits } from '@starsgate/domain';
-import type { FragmentConfigPatch } from '../../sandbox/src/fragment';
+import type { FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
 
 jest.setTimeout(120_000);

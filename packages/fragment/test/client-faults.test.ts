@@ -2,7 +2,7 @@
  * FragmentClient error mapping and retry behaviour against the real Fragment simulator's
  * directory and fault switches (protocol reference §11, §12, §14.4).
  */
-import { defaultFaults, type FragmentConfigPatch } from '../../../apps/sandbox/src/fragment';
+import { defaultFaults, type FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { FragmentClient, FragmentError, type FragmentClientOptions, type FragmentErrorKind } from '../src';
 import { startSimulator, type SimulatorServer } from './support/simulator-server';
 import { TestWallet } from './support/test-wallet';

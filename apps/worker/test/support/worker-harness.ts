@@ -28,10 +28,8 @@ import {
   type PurchaseJobData,
 } from '@starsgate/platform';
 import { resolveWalletOffline, ToncenterChainClient, type ChainClient } from '@starsgate/ton';
-import { startSandbox, type StartedSandbox } from '../../../sandbox/src/server';
-import { demoFragmentCookies, type FragmentConfigPatch } from '../../../sandbox/src/fragment';
-import type { DemoWallet } from '../../../sandbox/src/demo/demo-wallets';
-import { parseIndexed } from '../../../sandbox/src/chain/transaction-index';
+import { parseIndexed, startSandbox, type DemoWallet, type StartedSandbox } from '@starsgate/sandbox';
+import { demoFragmentCookies, type FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
 import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
 import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
