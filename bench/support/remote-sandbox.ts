@@ -31,7 +31,7 @@ export async function startRemoteSandbox(
   );
   if (SANDBOX_NICENESS !== 0) setPriority(child.pid!, SANDBOX_NICENESS);
   const line = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (text) => {
       if (text.startsWith('READY ')) resolve(text.slice(6));
     });

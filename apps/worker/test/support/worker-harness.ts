@@ -328,7 +328,7 @@ export class WorkerHarness {
    * Payments per Ref# that left `walletRaw` on chain: every out-message of every wallet
    * transaction, its comment decoded (GRAM) or its jetton transfer's forward comment (USDT).
    */
-  async paymentsByRef(walletRaw: string): Promise<Map<string, number>> {
+  paymentsByRef(walletRaw: string): Map<string, number> {
     const counts = new Map<string, number>();
     for (const entry of this.sandbox.chain.transactionIndex.list(walletRaw, { limit: 1_000_000, sort: 'asc' })) {
       for (const message of parseIndexed(entry).outMessages.values()) {
