@@ -1,4 +1,4 @@
-/** Public data types of the Fragment adapter (wire shapes of protocol reference §5). */
+/** Public data types of the Fragment adapter (wire shapes of docs/fragment-protocol.md §5). */
 
 export type FragmentProduct = 'stars' | 'premium';
 
