@@ -49,7 +49,7 @@ function formFields(body: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (typeof body !== 'object' || body === null) return out;
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
     if (typeof last === 'string') out[key] = last;
   }
   return out;

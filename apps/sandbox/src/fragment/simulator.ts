@@ -63,8 +63,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   let config: FragmentSimulatorConfig = defaultConfig();
   config.acceptedStelTokens = [demo.stelToken];
   config.acceptedTonTokens = { [demo.stelTonToken]: '' };
-  if (options.config)
-    mergeInto(config as unknown as Record<string, unknown>, options.config as Record<string, unknown>);
+  if (options.config) mergeInto(config as unknown as Record<string, unknown>, options.config);
   if (config.demoWallet && config.acceptedTonTokens[demo.stelTonToken] === '')
     config.acceptedTonTokens[demo.stelTonToken] = config.demoWallet;
   validateConfig(config);
@@ -120,7 +119,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   });
   const configure = (patch: FragmentConfigPatch) => {
     const next = structuredClone(config);
-    mergeInto(next as unknown as Record<string, unknown>, patch as Record<string, unknown>);
+    mergeInto(next as unknown as Record<string, unknown>, patch);
     validateConfig(next);
     if (next.directory) {
       directory.replace(next.directory);

@@ -7,6 +7,13 @@ import { parseDecimal } from '../decimal';
 import type { Product } from '../sessions';
 import { type CallContext, fail, type MethodHandler } from './context';
 
+/** A scalar JSON value as text; anything else (absent, object, array) as `fallback`. */
+export function textOf(value: unknown, fallback = ''): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return fallback;
+}
+
 /** Parses a JSON form field (`account`, `device`); undefined when absent, null when malformed. */
 export function jsonField(value: string | undefined): Record<string, unknown> | undefined | null {
   if (value === undefined || value === '') return undefined;
@@ -52,7 +59,7 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
   let from: Address | undefined = auth.wallet;
   if (account) {
     try {
-      from = Address.parse(String(account['address'] ?? ''));
+      from = Address.parse(textOf(account['address']));
     } catch {
       return fail(FragmentErrors.badRequest);
     }
