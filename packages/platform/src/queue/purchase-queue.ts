@@ -95,7 +95,7 @@ export async function closeQueue(queue: Queue<PurchaseJobData>, readyWithinMs = 
     gaveUp,
   ]);
   clearTimeout(timer);
-  queue.close();
+  await queue.close();
 }
 
 export async function enqueuePurchase(
