@@ -59,7 +59,7 @@ function sendJson(res: Response, value: unknown): void {
   res.status(200).type('application/json').send(phpJson(value));
 }
 
-/** `POST /api?hash=…` with form-encoded `method` + fields (reference §3, §5). */
+/** `POST /api?hash=…` with form-encoded `method` + fields (docs/fragment-protocol.md §3, §5). */
 export function createApiHandler(sim: SimulatorContext, counter: CallCounter) {
   const urlencoded = express.urlencoded({ extended: false, limit: '256kb' });
   return [

@@ -130,7 +130,7 @@ export function defaultFaults(): FragmentFaults {
   };
 }
 
-/** Defaults from the protocol reference §14.2. Tests pass tiny latencies and delays. */
+/** Defaults from the docs/fragment-protocol.md §14.2. Tests pass tiny latencies and delays. */
 export function defaultConfig(): FragmentSimulatorConfig {
   return {
     pageVersion: 1072,

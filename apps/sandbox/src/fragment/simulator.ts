@@ -107,7 +107,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   router.get('/premium/gift', createPageHandler(sim, counter, 'premium'));
   router.get('/stars/history', createPageHandler(sim, counter, 'starsHistory'));
   router.get('/premium/history', createPageHandler(sim, counter, 'premiumHistory'));
-  // AJAX navigation to an unknown page: 302 (reference §3.2).
+  // AJAX navigation to an unknown page: 302 (docs/fragment-protocol.md §3.2).
   router.get(/.*/, (req: Request, res: Response, next) => {
     if ((req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest') res.redirect(302, req.baseUrl + '/');
     else next();

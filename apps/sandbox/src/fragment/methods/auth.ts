@@ -11,7 +11,7 @@ const PROOF_MAX_AGE_S = 15 * 60;
 
 /**
  * Test `logIn`: `auth` = base64 of the URL-encoded Telegram Login Widget user
- * JSON (reference §4). The widget signature is not checked (sandbox); any user
+ * JSON (docs/fragment-protocol.md §4). The widget signature is not checked (sandbox); any user
  * with a numeric `id` gets a `stel_token`.
  */
 export const logIn: MethodHandler = (call) => {
