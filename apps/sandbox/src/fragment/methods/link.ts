@@ -52,7 +52,8 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
       popup: `<div class="popup-body"><section><h2>Verification required</h2><p>To buy ${product === 'stars' ? 'Telegram Stars' : 'Telegram Premium'}, please verify your identity at <a href="https://fragment.com/kyc/account">fragment.com/kyc/account</a>.</p></section></div>`,
     };
   }
-  if (body['transaction'] !== '1') return fail(FragmentErrors.badRequest); // legacy QR mode (docs/fragment-protocol.md §5.4): not simulated
+  // The legacy QR mode (docs/fragment-protocol.md §5.4) is not simulated.
+  if (body['transaction'] !== '1') return fail(FragmentErrors.badRequest);
 
   const account = jsonField(body['account']);
   if (account === null) return fail(FragmentErrors.badRequest);
