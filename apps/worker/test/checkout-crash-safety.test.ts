@@ -74,7 +74,7 @@ test.each(CHECKOUT_CRASH_POINTS.map((point) => [point]))(
     expect(h.sandbox.fragment!.stats().calls.confirmReq).toBe(confirmsBefore + 1);
     const row = await h.find(id);
     expect(h.deliveredCount(row.fragmentRef)).toBe(1);
-    expect((await h.paymentsByRef(buyer.address.toRawString())).get(row.fragmentRef!)).toBe(1);
+    expect(h.paymentsByRef(buyer.address.toRawString()).get(row.fragmentRef!)).toBe(1);
     const events = await h.purchases.events(id);
     expect(events.filter((e) => e.toStatus === 'submitted' && e.fromStatus === 'awaiting_signature')).toHaveLength(1);
   },

@@ -69,5 +69,5 @@ test('a buyer creates a checkout, sees order, price and countdown, pays with the
   expect(row.status).toBe('completed');
   expect(row.mode).toBe('client_signed');
   expect(h.deliveredCount(row.fragmentRef)).toBe(1);
-  expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBe(1);
+  expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBe(1);
 });

@@ -57,7 +57,7 @@ async function expectCompletedOnce(id: string, buyer: CheckoutBuyer, expectedPat
   expect(row.mode).toBe('client_signed');
   expect(h.transactionExists(buyer.address.toRawString(), row.transactionHash!)).toBe(true);
   expect(h.deliveredCount(row.fragmentRef)).toBe(1);
-  expect((await h.paymentsByRef(buyer.address.toRawString())).get(row.fragmentRef!)).toBe(1);
+  expect(h.paymentsByRef(buyer.address.toRawString()).get(row.fragmentRef!)).toBe(1);
   const events = await h.purchases.events(id);
   const path = events.map((e) => e.toStatus).filter((status, i, all) => i === 0 || status !== all[i - 1]);
   expect(path).toEqual(expectedPath);

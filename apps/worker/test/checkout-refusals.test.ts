@@ -9,7 +9,7 @@ import { Address, beginCell, Cell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { randomBytes } from 'node:crypto';
 import { parseUnits, GRAM_DECIMALS } from '@starsgate/domain';
-import { dumpDatabase, dumpRedis } from '../../gateway/test/support/secret-dumps';
+import { dumpDatabase, dumpRedis } from '@starsgate/gateway/testing';
 import { CheckoutBuyer } from './support/checkout-buyer';
 import { get, post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './support/checkout-gateway';
 import { WorkerHarness } from './support/worker-harness';
@@ -264,7 +264,7 @@ describe('the signed BOC', () => {
     expect(done.status).toBe('completed');
     const row = await h.find(id);
     expect(h.deliveredCount(row.fragmentRef)).toBe(1);
-    expect((await h.paymentsByRef(buyer.address.toRawString())).get(row.fragmentRef!)).toBe(1);
+    expect(h.paymentsByRef(buyer.address.toRawString()).get(row.fragmentRef!)).toBe(1);
   });
 
   test('nothing paid before valid_until: the checkout expires, and a late BOC is CHECKOUT_EXPIRED with an action', async () => {

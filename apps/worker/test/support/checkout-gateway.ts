@@ -8,10 +8,8 @@ import type { Express } from 'express';
 import { createRedisConnection } from '@starsgate/platform';
 import type { Redis } from 'ioredis';
 import type { SendTransactionRequest } from '@starsgate/ton';
-import { buildGateway } from '../../../gateway/src/app';
-import { loadGatewayConfig } from '../../../gateway/src/config';
-import { createGatewayMetrics } from '../../../gateway/src/observability/metrics';
-import { capturingLogger } from '../../../gateway/test/support/log-capture';
+import { buildGateway, createGatewayMetrics, loadGatewayConfig } from '@starsgate/gateway';
+import { capturingLogger } from '@starsgate/gateway/testing';
 import type { WorkerHarness } from './worker-harness';
 
 export interface CheckoutGateway {
