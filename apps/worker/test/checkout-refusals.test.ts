@@ -30,6 +30,14 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** A well-formed request to sign when only the BOC's shape matters. */
+const TEMPLATE_REQUEST = {
+  validUntil: Math.floor(Date.now() / 1000) + 600,
+  network: '-239' as const,
+  from: '',
+  messages: [{ address: new Address(0, Buffer.alloc(32, 7)).toString({ bounceable: false }), amount: '1' }],
+};
+
 let keyCounter = 0;
 const key = () => `refusal-${process.pid}-${(keyCounter += 1)}`;
 
@@ -176,6 +184,15 @@ describe('creation', () => {
       parseUnits(gram.required!, GRAM_DECIMALS) - parseUnits(gram.available!, GRAM_DECIMALS),
     );
     expect(parseUnits(gram.shortfall!, GRAM_DECIMALS)).toBeGreaterThan(0n);
+    // A failed checkout takes no signed transaction.
+    const late = await submit(
+      failed.checkout_id!,
+      await buyer.sign({ ...TEMPLATE_REQUEST, from: buyer.address.toRawString() }),
+    );
+    expect({ status: late.status, code: late.body.code }).toEqual({
+      status: 409,
+      code: 'CHECKOUT_NOT_AWAITING_SIGNATURE',
+    });
   });
 });
 
