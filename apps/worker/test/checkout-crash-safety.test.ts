@@ -6,34 +6,25 @@
 import { CHECKOUT_CRASH_POINTS } from '../src/purchases/state-machine/crash-points';
 import { CheckoutBuyer } from './support/checkout-buyer';
 import { post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './support/checkout-gateway';
-import { spawnWorker, type WorkerProcess } from './support/worker-process';
+import { CRASH_TEST_ENV, exitWithin, WorkerFleet } from './support/worker-process';
 import { WorkerHarness } from './support/worker-harness';
 
 jest.setTimeout(240_000);
 
 let h: WorkerHarness;
 let gw: CheckoutGateway;
-const running: WorkerProcess[] = [];
+const fleet = new WorkerFleet(() => h.env);
 
 beforeAll(async () => {
-  h = await WorkerHarness.start({
-    worker: false,
-    env: { LEASE_MS: '3000', JOB_LOCK_MS: '3000', SWEEP_INTERVAL_MS: '300', CONFIRMING_MAX_AGE_MS: '60000' },
-  });
+  h = await WorkerHarness.start({ worker: false, env: CRASH_TEST_ENV });
   gw = startCheckoutGateway(h);
 });
 
 afterAll(async () => {
-  await Promise.all(running.map((w) => w.kill('SIGKILL')));
+  await fleet.killAll();
   await gw?.close();
   await h?.close();
 });
-
-function start(env: Record<string, string> = {}): WorkerProcess {
-  const worker = spawnWorker({ ...h.env, ...env });
-  running.push(worker);
-  return worker;
-}
 
 test.each(CHECKOUT_CRASH_POINTS.map((point) => [point]))(
   'SIGKILL at %s: no second confirm, still completed, paid once',
@@ -48,26 +39,21 @@ test.each(CHECKOUT_CRASH_POINTS.map((point) => [point]))(
       idempotency_key: `crash-${point}`,
     });
     const id = created.body.checkout_id!;
-    const doomed = start({ STARSGATE_CRASH_AT: point });
+    const doomed = fleet.start({ STARSGATE_CRASH_AT: point });
     const prepared = await waitForCheckout(gw.app, id, ['awaiting_signature'], 30_000).catch((error: Error) => {
       throw new Error(`${error.message}\nworker stderr: ${doomed.stderr()}`);
     });
     const confirmsBefore = h.sandbox.fragment!.stats().calls.confirmReq ?? 0;
     // The wallet broadcasts by itself; the doomed worker's chain watch finds and accepts the payment.
     await buyer.broadcast(await buyer.sign(prepared.transaction!));
-    let timer: NodeJS.Timeout | undefined;
-    const exit = await Promise.race([
-      doomed.exited,
-      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 60_000))),
-    ]);
-    clearTimeout(timer);
+    const exit = await exitWithin(doomed, 60_000);
     expect(exit).toEqual({ code: null, signal: 'SIGKILL' });
     const afterCrash = await h.find(id);
     expect(afterCrash.status).toBe('submitted');
     expect(afterCrash.normalizedHash).toMatch(/^[0-9a-f]{64}$/);
     expect(h.sandbox.fragment!.stats().calls.confirmReq ?? 0).toBe(confirmsBefore);
 
-    const worker = start();
+    const worker = fleet.start();
     const done = await waitForCheckout(gw.app, id, ['completed', 'failed', 'reconciliation_required'], 120_000);
     await worker.kill('SIGTERM');
     expect(done.status).toBe('completed');

@@ -7,7 +7,7 @@
  * of 16 keeps this file near 90 s; `CRASH_TEST_N=100 npx jest apps/worker/test/purchase-crash-safety.test.ts`.
  */
 import { CRASH_POINTS } from '../src/purchases/state-machine/crash-points';
-import { spawnWorker, type WorkerProcess } from './support/worker-process';
+import { CRASH_TEST_ENV, exitWithin, WorkerFleet } from './support/worker-process';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
 import { assertPaidOnceAndDelivered } from './support/assert-paid-once';
 
@@ -15,25 +15,16 @@ const N = Number(process.env.CRASH_TEST_N ?? 16);
 jest.setTimeout(Math.max(240_000, N * 6_000));
 
 let h: WorkerHarness;
-const running: WorkerProcess[] = [];
+const fleet = new WorkerFleet(() => h.env);
 
 beforeAll(async () => {
-  h = await WorkerHarness.start({
-    worker: false,
-    env: { LEASE_MS: '3000', JOB_LOCK_MS: '3000', SWEEP_INTERVAL_MS: '300', CONFIRMING_MAX_AGE_MS: '60000' },
-  });
+  h = await WorkerHarness.start({ worker: false, env: CRASH_TEST_ENV });
 });
 
 afterAll(async () => {
-  await Promise.all(running.map((w) => w.kill('SIGKILL')));
+  await fleet.killAll();
   await h?.close();
 });
-
-function start(env: Record<string, string> = {}): WorkerProcess {
-  const worker = spawnWorker({ ...h.env, ...env });
-  running.push(worker);
-  return worker;
-}
 
 describe.each(CRASH_POINTS.map((point) => [point]))('SIGKILL at %s', (point) => {
   test('the restarted worker completes the purchase, paid exactly once', async () => {
@@ -45,19 +36,13 @@ describe.each(CRASH_POINTS.map((point) => [point]))('SIGKILL at %s', (point) => 
       seed: h.wallet('base64-v5r1').seed,
     };
     const created = await h.createPurchase(input);
-    const doomed = start({ STARSGATE_CRASH_AT: point });
-    let timer: NodeJS.Timeout | undefined;
-    const exit = await Promise.race([
-      doomed.exited,
-      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 60_000))),
-    ]);
-    // A pending 60 s timer would keep jest's worker process alive after the suite.
-    clearTimeout(timer);
+    const doomed = fleet.start({ STARSGATE_CRASH_AT: point });
+    const exit = await exitWithin(doomed, 60_000);
     expect(exit).toEqual({ code: null, signal: 'SIGKILL' });
     const afterCrash = await h.find(created.id);
     expect(['queued', 'preparing', 'sending', 'submitted', 'confirming']).toContain(afterCrash.status);
 
-    const worker = start();
+    const worker = fleet.start();
     await assertPaidOnceAndDelivered(h, [created.id]);
     await worker.kill('SIGTERM');
     const events = await h.purchases.events(created.id);
@@ -93,12 +78,12 @@ test(`${N} purchases over 4 wallets with random SIGKILLs: each completed (or del
       Date.now() > deadline
     )
       break;
-    const worker = start();
+    const worker = fleet.start();
     await new Promise((resolve) => setTimeout(resolve, 1_500 + Math.random() * 3_000));
     await worker.kill('SIGKILL');
     kills += 1;
   }
-  const finisher = start();
+  const finisher = fleet.start();
   await assertPaidOnceAndDelivered(h, ids, true);
   await finisher.kill('SIGTERM');
   expect(kills).toBeGreaterThan(0);

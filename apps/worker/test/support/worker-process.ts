@@ -38,3 +38,45 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
     },
   };
 }
+
+/** Worker settings of the crash tests: short leases, so a killed worker's rows are reclaimed soon. */
+export const CRASH_TEST_ENV: Record<string, string> = {
+  LEASE_MS: '3000',
+  JOB_LOCK_MS: '3000',
+  SWEEP_INTERVAL_MS: '300',
+  CONFIRMING_MAX_AGE_MS: '60000',
+};
+
+/** The worker processes a test started, so that it can kill whatever is still running at the end. */
+export class WorkerFleet {
+  private readonly running: WorkerProcess[] = [];
+
+  constructor(private readonly baseEnv: () => Record<string, string>) {}
+
+  start(env: Record<string, string> = {}): WorkerProcess {
+    const worker = spawnWorker({ ...this.baseEnv(), ...env });
+    this.running.push(worker);
+    return worker;
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all(this.running.map((worker) => worker.kill('SIGKILL')));
+  }
+}
+
+/** How the worker exited, or 'timeout' if it still runs after `ms`. */
+export async function exitWithin(
+  worker: WorkerProcess,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null } | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      worker.exited,
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms))),
+    ]);
+  } finally {
+    // A pending timer would keep jest's worker process alive after the suite.
+    clearTimeout(timer);
+  }
+}
