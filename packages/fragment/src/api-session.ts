@@ -1,7 +1,7 @@
 import { FragmentError } from './errors';
 import { adoptMode, echoFlowState, flowReferer, type FlowState } from './flow-state';
 import { encodeForm, type FormFields } from './form';
-import { isCloudflareChallenge, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
+import { isCloudflareChallenge, pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
 import { ROUTES } from './routes';
 import type { ApiHashCache } from './session';
 import { sleep, withRetries, type FragmentLogger, type RetryPolicy, type Transport } from './transport';
@@ -26,6 +26,8 @@ export class ApiSession {
     private readonly flows: Record<FragmentProduct, FlowState>,
     private readonly retryPolicy: RetryPolicy,
     private readonly logger: FragmentLogger,
+    /** The client holds a Telegram login cookie: a logged-out page then means the login is dead. */
+    private readonly expectsLogin: boolean,
   ) {}
 
   /** A read: retried on 429/5xx/network/timeout per the policy. */
@@ -76,7 +78,7 @@ export class ApiSession {
     const path = ROUTES[product].page;
     const label = `GET ${path}`;
     const page = await this.getPage(path, retry);
-    const info = assertLoggedIn(label, page);
+    const info = assertPageUsable(label, page, this.expectsLogin);
     this.hash.store(info.apiHash);
     const flow = this.flows[product];
     adoptMode(flow, info.state.mode);
@@ -99,10 +101,26 @@ function isHashRejection(json: Record<string, unknown>): boolean {
   return typeof json.error === 'string' && HASH_REJECTION.test(unescapeHtml(json.error).trim());
 }
 
-/** A page without `api?hash=` means Cloudflare stopped us or the login is dead. */
-export function assertLoggedIn(label: string, page: { status: number; body: string }): PageInfo {
+/**
+ * The page's hash and state, if the page can be used: it has an API hash and, when `requireLogin`,
+ * shows a live login. A page without `api?hash=` means Cloudflare stopped us or the session is
+ * dead; a page with one may still be logged out (logged-out pages carry the hash too), which only
+ * its auth state tells.
+ */
+export function assertPageUsable(
+  label: string,
+  page: { status: number; body: string },
+  requireLogin: boolean,
+): PageInfo {
   const info = parseAjInit(page.body);
-  if (info.apiHash !== undefined) return { ...info, apiHash: info.apiHash };
+  if (info.apiHash !== undefined && !(requireLogin && pageLoggedIn(page.body) === false))
+    return { ...info, apiHash: info.apiHash };
+  if (info.apiHash !== undefined) {
+    throw new FragmentError('SESSION_INVALID', `Fragment ${label}: logged-out page (login cookies dead or missing)`, {
+      method: label,
+      httpStatus: page.status,
+    });
+  }
   if (isCloudflareChallenge(page.body)) {
     throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, {
       method: label,

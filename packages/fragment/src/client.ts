@@ -24,21 +24,13 @@
 import { GRAM_DECIMALS } from '@starsgate/domain';
 import { createHash } from 'node:crypto';
 import { parseAmountToNano } from './amounts';
-import { ApiSession, assertLoggedIn } from './api-session';
+import { ApiSession } from './api-session';
+import { readHistory, type HistoryRead, type HistoryReadOptions } from './history-read';
 import { raiseBusinessError } from './business-errors';
 import { FragmentError } from './errors';
 import { adoptMode, echoFlowState, newFlowStates, type FlowState } from './flow-state';
 import type { FormFields } from './form';
-import {
-  htmlToText,
-  parseAjInit,
-  parseCurPrice,
-  parseHistoryRows,
-  parseImgSrc,
-  parsePremiumOptions,
-  unescapeHtml,
-  type HistoryRow,
-} from './html-parsing';
+import { htmlToText, parseAjInit, parseCurPrice, parseImgSrc, parsePremiumOptions, unescapeHtml } from './html-parsing';
 import { asBoolean, decimalText, scalarText } from './json-values';
 import { Mutex } from './mutex';
 import { METHOD_NAME, validateAccount, validateAmount } from './request-validation';
@@ -140,7 +132,7 @@ export class FragmentClient {
       logger: this.logger,
     });
     const hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
-    this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger);
+    this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger, token !== undefined);
   }
 
   /**
@@ -365,14 +357,16 @@ export class FragmentClient {
    * wait for the flow mutex: confirms of a batch go out while the next order is being created.
    */
   async confirm(args: {
-    confirmMethod: string;
+    /** Absent when Fragment's link answer named none: then there is nothing to confirm. */
+    confirmMethod?: string;
     confirmParams: Record<string, string>;
     boc: string;
     account: TonConnectAccount;
     device?: TonConnectDevice;
     product?: FragmentProduct;
-  }): Promise<void> {
+  }): Promise<'confirmed' | 'not_requested'> {
     const { confirmMethod, confirmParams, boc, account } = args;
+    if (confirmMethod === undefined) return 'not_requested';
     if (!METHOD_NAME.test(confirmMethod)) throw new TypeError('confirmMethod is not a Fragment method name');
     validateAccount(account);
     if (!boc) throw new TypeError('boc is required');
@@ -394,6 +388,7 @@ export class FragmentClient {
         method: confirmMethod,
       });
     }
+    return 'confirmed';
   }
 
   /**
@@ -401,12 +396,8 @@ export class FragmentClient {
    * §8.3): unlike `done`, which is the session's latest order only, each row names its own order,
    * and failed payments never appear. A page read outside the flow mutex.
    */
-  async deliveryHistory(product: FragmentProduct): Promise<HistoryRow[]> {
-    const path = ROUTES[product].history;
-    const label = `GET ${path}`;
-    const page = await this.api.getPage(path);
-    assertLoggedIn(label, page);
-    return parseHistoryRows(page.body);
+  deliveryHistory(product: FragmentProduct, options: HistoryReadOptions = {}): Promise<HistoryRead> {
+    return readHistory(this.api, product, options);
   }
 
   /**

@@ -204,26 +204,16 @@ export function isCloudflareChallenge(body: string): boolean {
   return /just a moment|challenge-platform|cf-chl|cf_chl|attention required! \| cloudflare/i.test(body);
 }
 
-/** One row of a history page: its visible text and, when it carries `<time datetime>`, when. */
-export interface HistoryRow {
-  text: string;
-  deliveredAt?: number;
-}
-
 /**
- * The rows of `/stars/history` or `/premium/history` that name a recipient (`@handle`); header
- * and "no purchases" rows have none.
+ * Whether a page shows a live Telegram login. Logged-out pages carry the API hash too, so the
+ * hash proves nothing: the page's own auth state does (`ajInit` `unAuth`, `Wallet.init`
+ * `logged_in`). undefined when the page says neither.
  */
-export function parseHistoryRows(html: string): HistoryRow[] {
-  const rows: HistoryRow[] = [];
-  for (const match of html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)) {
-    const inner = match[1] ?? '';
-    // Cells and blocks are separate words on screen: keep them apart in the text.
-    const text = htmlToText(inner.replace(/<\/(?:td|th|div|p)>/gi, '$& '));
-    if (!/@[A-Za-z0-9_]/.test(text)) continue;
-    const datetime = /<time\b[^>]*\bdatetime="([^"]+)"/i.exec(inner)?.[1];
-    const at = datetime !== undefined ? Date.parse(unescapeHtml(datetime)) : Number.NaN;
-    rows.push({ text, ...(Number.isFinite(at) ? { deliveredAt: at } : {}) });
-  }
-  return rows;
+export function pageLoggedIn(html: string): boolean | undefined {
+  const ajInit = callArgument(html, 'ajInit');
+  // `unAuth` sits in the page state or beside it, depending on the page.
+  if (ajInit !== undefined && /"un[aA]uth"\s*:\s*(?:true|1)\b/.test(ajInit)) return false;
+  const wallet = parseWalletInit(html);
+  if (wallet?.loggedIn !== undefined) return wallet.loggedIn;
+  return undefined;
 }

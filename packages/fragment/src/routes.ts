@@ -9,6 +9,8 @@ export interface ProductRoutes {
   init: string;
   link: string;
   history: string;
+  /** API method for older history rows (`offset_id`), protocol §5.3. */
+  historyMore: string;
 }
 
 export const ROUTES: Record<FragmentProduct, ProductRoutes> = {
@@ -20,6 +22,7 @@ export const ROUTES: Record<FragmentProduct, ProductRoutes> = {
     init: 'initBuyStarsRequest',
     link: 'getBuyStarsLink',
     history: '/stars/history?sort=desc',
+    historyMore: 'getStarsHistory',
   },
   premium: {
     page: '/premium/gift',
@@ -29,5 +32,6 @@ export const ROUTES: Record<FragmentProduct, ProductRoutes> = {
     init: 'initGiftPremiumRequest',
     link: 'getGiftPremiumLink',
     history: '/premium/history?sort=desc',
+    historyMore: 'getPremiumHistory',
   },
 };

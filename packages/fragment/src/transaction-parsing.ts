@@ -34,10 +34,13 @@ export function parseTransaction(json: Record<string, unknown>, method: string):
       ...(typeof m.stateInit === 'string' ? { stateInit: m.stateInit } : {}),
     };
   });
+  // Fragment's own script calls no confirm when the answer names no `confirm_method`.
   const confirmMethod = json.confirm_method;
-  if (typeof confirmMethod !== 'string' || !METHOD_NAME.test(confirmMethod)) throw drift('confirm_method missing');
-  const rawParams = json.confirm_params;
-  if (!rawParams || typeof rawParams !== 'object' || Array.isArray(rawParams)) throw drift('confirm_params missing');
+  if (confirmMethod !== undefined && confirmMethod !== null && confirmMethod !== '') {
+    if (typeof confirmMethod !== 'string' || !METHOD_NAME.test(confirmMethod)) throw drift('confirm_method malformed');
+  }
+  const rawParams = json.confirm_params ?? {};
+  if (!rawParams || typeof rawParams !== 'object' || Array.isArray(rawParams)) throw drift('confirm_params malformed');
   const confirmParams: Record<string, string> = {};
   for (const [name, value] of Object.entries(rawParams as Record<string, unknown>)) {
     const text = scalarText(value);
@@ -49,7 +52,7 @@ export function parseTransaction(json: Record<string, unknown>, method: string):
     from: t.from,
     ...(typeof t.network === 'string' ? { network: t.network } : {}),
     messages,
-    confirmMethod,
+    ...(typeof confirmMethod === 'string' && confirmMethod !== '' ? { confirmMethod } : {}),
     confirmParams,
   };
 }
