@@ -24,19 +24,28 @@
 import { GRAM_DECIMALS } from '@starsgate/domain';
 import { createHash } from 'node:crypto';
 import { parseAmountToNano } from './amounts';
-import { ApiSession } from './api-session';
+import { ApiSession, assertPageUsable } from './api-session';
 import { readHistory, type HistoryRead, type HistoryReadOptions } from './history-read';
 import { raiseBusinessError } from './business-errors';
 import { FragmentError } from './errors';
 import { adoptMode, echoFlowState, newFlowStates, type FlowState } from './flow-state';
 import type { FormFields } from './form';
-import { htmlToText, parseAjInit, parseCurPrice, parseImgSrc, parsePremiumOptions, unescapeHtml } from './html-parsing';
-import { asBoolean, decimalText, scalarText } from './json-values';
+import {
+  htmlToText,
+  pageLoggedIn,
+  parseAjInit,
+  parseCurPrice,
+  parseImgSrc,
+  parsePremiumOptions,
+  parseWalletInit,
+  unescapeHtml,
+} from './html-parsing';
+import { asBoolean } from './json-values';
 import { Mutex } from './mutex';
 import { METHOD_NAME, validateAccount, validateAmount } from './request-validation';
 import { ROUTES } from './routes';
 import { ApiHashCache, CookieJar } from './session';
-import { parseTransaction } from './transaction-parsing';
+import { parseInitAnswer, parseTransaction } from './transaction-parsing';
 import {
   DEFAULT_RETRY_POLICY,
   DEFAULT_USER_AGENT,
@@ -297,22 +306,7 @@ export class FragmentClient {
           }
           throw error;
         }
-        const reqId = scalarText(json.req_id);
-        if (reqId === undefined || reqId === '') {
-          // pyfragment #36: a dead login answers init without req_id and without error.
-          throw new FragmentError(
-            'SESSION_INVALID',
-            `Fragment ${routes.init}: answer without req_id (session likely expired)`,
-            { method: routes.init },
-          );
-        }
-        const amountText = decimalText(json.amount);
-        if (amountText === undefined) {
-          throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${routes.init}: req_id without a decimal amount`, {
-            method: routes.init,
-          });
-        }
-        return { reqId, amount: amountText };
+        return parseInitAnswer(json, routes.init);
       }
     });
   }
@@ -398,6 +392,21 @@ export class FragmentClient {
    */
   deliveryHistory(product: FragmentProduct, options: HistoryReadOptions = {}): Promise<HistoryRead> {
     return readHistory(this.api, product, options);
+  }
+
+  /**
+   * A read-only look at this login, as an operator's check needs it: the product page loads, its
+   * API hash, whether it shows a live login (its auth state: logged-out pages carry a hash too)
+   * and the connected wallet (raw address) when `Wallet.init` names one.
+   */
+  async sessionStatus(): Promise<{ apiHash: boolean; loggedIn: boolean | undefined; wallet: string | undefined }> {
+    const page = await this.api.getPage(ROUTES.stars.page);
+    const info = assertPageUsable(`GET ${ROUTES.stars.page}`, page, false);
+    return {
+      apiHash: info.apiHash !== '',
+      loggedIn: pageLoggedIn(page.body),
+      wallet: parseWalletInit(page.body)?.address,
+    };
   }
 
   /**

@@ -1,7 +1,9 @@
 import { FragmentError } from './errors';
-import { scalarText } from './json-values';
+import { decimalText, scalarText } from './json-values';
 import { METHOD_NAME } from './request-validation';
 import type { FragmentTransaction, FragmentTransactionMessage } from './types';
+
+/** Fragment's answers to `init…Request` and `get…Link`. */
 
 /** `get…Link`'s answer → the TonConnect request to sign and how to confirm it; drift → UNEXPECTED_RESPONSE. */
 export function parseTransaction(json: Record<string, unknown>, method: string): FragmentTransaction {
@@ -55,4 +57,22 @@ export function parseTransaction(json: Record<string, unknown>, method: string):
     ...(typeof confirmMethod === 'string' && confirmMethod !== '' ? { confirmMethod } : {}),
     confirmParams,
   };
+}
+
+/**
+ * `init…Request`'s answer → the order's id and amount (`{req_id, amount, myself, to_bot, …}`).
+ * No `req_id` and no error: a dead login (pyfragment #36).
+ */
+export function parseInitAnswer(json: Record<string, unknown>, method: string): { reqId: string; amount: string } {
+  const reqId = scalarText(json.req_id);
+  if (reqId === undefined || reqId === '') {
+    throw new FragmentError('SESSION_INVALID', `Fragment ${method}: answer without req_id (session likely expired)`, {
+      method,
+    });
+  }
+  const amount = decimalText(json.amount);
+  if (amount === undefined) {
+    throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${method}: req_id without a decimal amount`, { method });
+  }
+  return { reqId, amount };
 }

@@ -619,6 +619,11 @@ export class LocalChain implements LocalChainEvents {
     return this.index.list(address.toRawString(), opts);
   }
 
+  /** The blockchain's configuration (dictionary of config params), as toncenter's getConfigParam reads it. */
+  get configCell(): Cell {
+    return this.blockchain.config;
+  }
+
   feePrices(): ReturnType<typeof readBasechainPrices> {
     return readBasechainPrices(this.blockchain.config);
   }
