@@ -139,23 +139,33 @@ function plainDecimal(text: string): string | undefined {
   return /^\d+(\.\d+)?$/.test(cleaned) ? cleaned : undefined;
 }
 
-/**
- * The TON amount of the first `icon-ton` node: `<div class="tm-value icon-before icon-ton">44<span
- * class="mini-frac">.6172</span></div>` → `"44.6172"`.
- */
-export function parseTonAmount(html: string): string | undefined {
-  const open = /<([a-z][a-z0-9]*)\b[^>]*\bclass\s*=\s*["'][^"']*\bicon-ton\b[^"']*["'][^>]*>/i.exec(html);
+/** The amount shown by the first node of class `icon`: its text, grouping removed, nested spans included. */
+function iconAmount(html: string, icon: string): string | undefined {
+  const open = new RegExp(
+    `<([a-z][a-z0-9]*)\\b[^>]*\\bclass\\s*=\\s*["'][^"']*\\b${icon}\\b[^"']*["'][^>]*>`,
+    'i',
+  ).exec(html);
   if (!open) return undefined;
   const tag = open[1] ?? '';
   const rest = html.slice(open.index + open[0].length);
   // Nested children are inline spans; the node ends at the first closing tag of its own name.
   const close = rest.search(new RegExp(`</${tag}\\s*>`, 'i'));
   const inner = close >= 0 ? rest.slice(0, close) : rest;
-  return plainDecimal(htmlToText(inner));
+  return plainDecimal(htmlToText(inner).replace(/^\$/, ''));
 }
 
-/** The first dollar amount (`$`, `&#036;`, `&#36;`, `&dollar;`) in a snippet: `"75.75"`. */
+/**
+ * The TON amount of the first `icon-ton` node: `<div class="tm-value icon-before icon-ton">44<span
+ * class="mini-frac">.6172</span></div>` → `"44.6172"`.
+ */
+export function parseTonAmount(html: string): string | undefined {
+  return iconAmount(html, 'icon-ton');
+}
+
+/** The dollar amount: an `icon-usd` node, else the first `$`, `&#036;`, `&#36;`, `&dollar;` amount: `"75.75"`. */
 export function parseUsdAmount(html: string): string | undefined {
+  const icon = iconAmount(html, 'icon-usd');
+  if (icon !== undefined) return icon;
   const text = htmlToText(html);
   const match = /\$\s*(\d[\d,\u00a0\u202f\u2009]*(?:\.\d+)?)/.exec(text);
   return match?.[1] !== undefined ? plainDecimal(match[1]) : undefined;

@@ -428,7 +428,8 @@ describe('Fragment simulator protocol', () => {
       expect(m.address).toMatch(/^UQ/);
       expect(Address.parse(m.address).equals(h.sim.receivingAddresses.premium)).toBe(true);
       expect(m.amount).toBe('9405900000');
-      expect(m.payload).toMatch(/^te6ccgEB[A-Za-z0-9_-]+$/);
+      // Standard base64 with padding, as a live answer carries it (packages/fragment/test/fixtures/public).
+      expect(m.payload).toMatch(/^te6ccgEB[A-Za-z0-9+/]+=*$/);
       const text = readComment(decodePayload(m.payload))!;
       expect(text).toMatch(/^Telegram Premium for 6 months \n\nRef#[A-Za-z0-9]{9}$/);
     });
