@@ -75,8 +75,9 @@ function toArg(item: TupleItem): string {
 
 /**
  * Second-source ChainClient over tonapi v2 (ton.md §8). Transactions are decoded from the `raw`
- * (hex BOC) field; a tonapi deployment that does not return it yields ChainResponseError rather
- * than guessed data. tonapi numbers are JSON numbers: an amount beyond 2^53 is refused, not rounded.
+ * field: in tonapi's OpenAPI schema `Transaction.raw` is required, `format: cell`, "hex encoded boc
+ * with raw transaction" (tonkeeper/opentonapi api/openapi.yml; absent from the 2023 schema). A
+ * deployment that does not return it yields ChainResponseError rather than guessed data. tonapi numbers are JSON numbers: an amount beyond 2^53 is refused, not rounded.
  */
 export class TonapiChainClient implements ChainClient {
   private readonly root: string;
