@@ -1,6 +1,7 @@
-import { beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
+import { internal, SendMode } from '@ton/core';
 import type { WalletContractV5R1 } from '@ton/ton';
 import type { LocalChain } from '../chain/local-chain';
+import { deployWithFirstExternal } from './demo-wallets';
 
 /**
  * Fragment's real receiving wallets are active accounts (an operator's check reads them so). The
@@ -22,11 +23,6 @@ export async function activateFragmentReceivers(
       messages: [internal({ to: contract.address, value: 1n, bounce: false, body: 'deploy' })],
       sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
     });
-    const boc = beginCell()
-      .store(storeMessage(external({ to: contract.address, init: contract.init, body })))
-      .endCell()
-      .toBoc();
-    const { hash } = await chain.submitExternal(boc);
-    await chain.waitForTransaction(hash, Math.max(10_000, chain.blockMs * 20));
+    await deployWithFirstExternal(chain, contract, body);
   }
 }
