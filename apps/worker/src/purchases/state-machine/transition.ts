@@ -243,6 +243,7 @@ export async function completeAll(
   members: readonly HeldPurchase[],
   reason: string,
   dataPerMember: readonly unknown[],
+  options: BatchWriteOptions = {},
 ): Promise<void> {
   if (members.length === 0) return;
   const now = new Date(deps.now());
@@ -250,7 +251,7 @@ export async function completeAll(
     deps,
     members,
     { status: 'completed', completedAt: now, stepStartedAt: now },
-    { release: true, reason, dataPerMember },
+    { ...options, release: true, reason, dataPerMember },
   );
   if (lost) throw new LeaseLostError(lost.row.id);
 }
