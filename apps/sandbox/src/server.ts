@@ -8,6 +8,7 @@ import type { TransactionIndexLimits } from './chain/transaction-index';
 import { createCheckoutPageRouter } from './demo/checkout-page-router';
 import { createDemoRouter } from './demo/demo-router';
 import { DEMO_NETWORK, seedDemoWallets, type DemoWallet } from './demo/demo-wallets';
+import { activateFragmentReceivers } from './demo/fragment-receivers';
 import { createFaucetRouter } from './demo/faucet-router';
 import {
   createFragmentSimulator,
@@ -64,6 +65,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       options.fragment === false
         ? undefined
         : createFragmentSimulator({ chain, seed, ...(options.fragment ? { config: options.fragment } : {}) });
+    if (fragment) await activateFragmentReceivers(chain, fragment.ownReceiverWallets());
 
     const app = express();
     app.disable('x-powered-by');

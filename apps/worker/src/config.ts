@@ -47,6 +47,12 @@ export interface WorkerConfig {
   /** BullMQ lock/stall check: how soon a job of a killed worker is handed out again. */
   jobLockMs: number;
   maxAges: StepMaxAges;
+  /**
+   * What completes a paid purchase. `strict`: Fragment shows the order delivered (history row or
+   * status screen). `chain`: the payment of exactly Fragment's request settled on chain and the
+   * confirm was accepted (Fragment's evidence is still recorded when seen).
+   */
+  deliveryProof: 'strict' | 'chain';
   retryBaseMs: number;
   retryMaxMs: number;
   /** Fragment/chain polling while confirming. */
@@ -158,6 +164,7 @@ export function loadWorkerConfig(
       submittedMs: read.integer('SUBMITTED_MAX_AGE_MS', 5 * 60_000, { min: 1_000, max: 86_400_000 }),
       confirmingMs: read.integer('CONFIRMING_MAX_AGE_MS', 15 * 60_000, { min: 1_000, max: 86_400_000 }),
     },
+    deliveryProof: read.oneOf('DELIVERY_PROOF', 'strict', ['strict', 'chain'] as const),
     retryBaseMs: read.integer('RETRY_BASE_MS', 1_000, { min: 10, max: 600_000 }),
     retryMaxMs: read.integer('RETRY_MAX_MS', 60_000, { min: 10, max: 3_600_000 }),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', 1_000, { min: 10, max: 60_000 }),

@@ -8,6 +8,7 @@ import {
   PurchaseRepository,
   PurchaseTransitions,
   SecretVault,
+  UpstreamFormatErrorRepository,
 } from '@starsgate/db';
 import {
   closeQueue,
@@ -25,6 +26,8 @@ import { startPurchaseWorker } from './purchases/purchase-worker';
 import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
 import { Sweeper } from './sweeper/sweeper';
 import { createUpstreams } from './upstreams';
+import { createWorkerMetrics } from './observability/metrics';
+import { UpstreamFormatReporter } from './purchases/state-machine/upstream-format';
 
 async function main(): Promise<void> {
   const warnings: string[] = [];
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
   );
 
   const upstreams = createUpstreams(config, logger);
+  const metrics = createWorkerMetrics();
   const processor = createPurchaseProcessor({
     config,
     transitions: new PurchaseTransitions(database.db),
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
     fragment: upstreams.fragment,
     queue,
     logger,
+    upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),
     workerId: `worker-${randomUUID().slice(0, 8)}`,
     now: Date.now,
     sleep,

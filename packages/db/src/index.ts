@@ -4,6 +4,7 @@ export * from './repositories/checkout-repository';
 export * from './repositories/lease-repository';
 export * from './repositories/purchase-repository';
 export * from './repositories/purchase-transitions';
+export * from './repositories/upstream-format-errors';
 export * from './schema';
 export * from './secrets/key-ring';
 export * from './secrets/secret-vault';

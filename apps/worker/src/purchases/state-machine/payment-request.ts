@@ -9,7 +9,8 @@ export interface PaymentRequest {
   product: 'stars' | 'premium';
   validUntil: number;
   account: TonConnectAccount;
-  confirmMethod: string;
+  /** Absent when Fragment named no confirm method: then there is no confirm call. */
+  confirmMethod?: string;
   confirmParams: Record<string, string>;
   /** The one internal message to sign: destination raw, nanoGRAM value, payload base64url. */
   message: { address: string; amount: string; payload: string };

@@ -249,6 +249,7 @@ export async function completeAll(
   members: readonly HeldPurchase[],
   reason: string,
   dataPerMember: readonly unknown[],
+  options: BatchWriteOptions = {},
 ): Promise<void> {
   if (members.length === 0) return;
   const now = new Date(deps.now());
@@ -256,7 +257,7 @@ export async function completeAll(
     deps,
     members,
     { status: 'completed', completedAt: now, stepStartedAt: now },
-    { release: true, reason, dataPerMember },
+    { ...options, release: true, reason, dataPerMember },
   );
   if (lost) throw new LeaseLostError(lost.row.id);
 }
