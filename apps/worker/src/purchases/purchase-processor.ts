@@ -9,7 +9,7 @@ import { prepareStep } from './state-machine/prepare-step';
 import { recoverSendingStep } from './state-machine/recover-step';
 import { sendStep } from './state-machine/send-step';
 import type { StepDeps } from './state-machine/step-deps';
-import { HeldPurchase, LeaseLostError } from './state-machine/transition';
+import { HeldPurchase, LeaseLostError } from './state-machine/held-purchase';
 
 export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
 

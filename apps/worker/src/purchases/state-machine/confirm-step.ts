@@ -14,10 +14,11 @@ import { pollOwnTransaction, watchForLanding } from './chain-lookup';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
-import { handleUnseen, releaseWallet } from './recover-step';
+import { handleUnseen } from './recover-step';
+import { releaseWallet } from './wallet-lease';
 import { signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { rescheduleAll, type HeldPurchase } from './transition';
+import { rescheduleAll, type HeldPurchase } from './held-purchase';
 
 /**
  * Fragment's confirm for one purchase: its order, the batch's external BOC (read from storage

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
-import type { HeldLease, PurchaseChanges } from '@starsgate/db';
+import type { PurchaseChanges } from '@starsgate/db';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { confirmBatch, watchBatchLanding } from './confirm-step';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
-import { wakeNextSender } from './recover-step';
 import { broadcastExternal } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './transition';
+import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './held-purchase';
 import { assembleBatch } from './wallet-batcher';
-import { batchLeaseOwner, walletLeaseName } from './wallet-lease';
+import { batchLeaseOwner, freeWallet, walletLeaseName } from './wallet-lease';
 
 /** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
 function payloadCell(payload: string): Cell {
@@ -196,10 +195,4 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
   } finally {
     if (!persisted) await freeWallet(deps, lease, walletRaw);
   }
-}
-
-/** Frees a wallet lease taken for a batch that was never persisted, and wakes the wallet's next sender. */
-async function freeWallet(deps: StepDeps, lease: HeldLease, walletRaw: string): Promise<void> {
-  await deps.leases.release(lease);
-  await wakeNextSender(deps, walletRaw);
 }

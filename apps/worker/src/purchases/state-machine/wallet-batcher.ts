@@ -3,7 +3,7 @@ import { MAX_MESSAGES, type WalletKeyPair, type WalletVersion } from '@starsgate
 import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
 import { outflow, paymentRequestOf } from './payment-request';
 import type { StepDeps } from './step-deps';
-import { dropStaleJobs, HeldPurchase } from './transition';
+import { dropStaleJobs, HeldPurchase } from './held-purchase';
 import { openKeyPair, SecretUnavailableError } from './wallet-identity';
 
 export interface Batch {
