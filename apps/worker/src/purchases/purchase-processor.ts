@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
-import type { ClaimedPurchase } from '@starsgate/db';
+import { isPurchaseLeaseFree, type ClaimedPurchase } from '@starsgate/db';
 import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
 import { confirmingStep, submittedStep } from './state-machine/confirm-step';
 import { crashAt } from './state-machine/crash-points';
@@ -54,9 +54,7 @@ async function claim(
     if (TERMINAL.has(row.status)) return null;
     if (jobVersion !== undefined && row.version !== jobVersion) return null;
     const early = row.nextRunAt.getTime() - deps.now();
-    const unleased =
-      row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
-    if (!unleased || early <= 0 || early > 2_000) return null;
+    if (!isPurchaseLeaseFree(row, deps.now()) || early <= 0 || early > 2_000) return null;
     await sleep(early + 5);
   }
   return null;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
 import { purchases, type PurchaseRow } from '../schema';
-import { acquireLeaseSql } from './lease-repository';
+import { acquireLeaseSql } from './acquire-lease';
 
 const COLUMNS = getTableColumns(purchases);
 
@@ -102,5 +102,5 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
 
 /** A change value as the driver takes it (jsonb as JSON text, timestamps as ISO strings, bigint as text). */
 export function driverValue(key: keyof PurchaseRow, value: unknown): unknown {
-  return value === null || value === undefined ? null : COLUMNS[key].mapToDriverValue(value as never);
+  return value === null || value === undefined ? null : COLUMNS[key].mapToDriverValue(value);
 }
