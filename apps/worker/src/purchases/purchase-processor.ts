@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
+import { isTerminalStatus } from '@starsgate/domain';
 import { isPurchaseLeaseFree, type ClaimedPurchase } from '@starsgate/db';
 import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
 import { confirmingStep, submittedStep } from './state-machine/confirm-step';
@@ -12,8 +13,6 @@ import type { StepDeps } from './state-machine/step-deps';
 import { HeldPurchase, LeaseLostError } from './state-machine/held-purchase';
 
 export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
-
-const TERMINAL = new Set(['completed', 'failed', 'reconciliation_required']);
 
 /** Runs the step the row's state calls for. Each step ends by releasing or by a terminal write. */
 async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
@@ -51,7 +50,7 @@ async function claim(
     if (!attempt) return null;
     if (attempt.claimed) return attempt;
     const { row } = attempt;
-    if (TERMINAL.has(row.status)) return null;
+    if (isTerminalStatus(row.status)) return null;
     if (jobVersion !== undefined && row.version !== jobVersion) return null;
     const early = row.nextRunAt.getTime() - deps.now();
     if (!isPurchaseLeaseFree(row, deps.now()) || early <= 0 || early > 2_000) return null;

@@ -4,6 +4,7 @@ import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseEventRow, 
 import type { SealedSecret } from '../secrets/secret-vault';
 import { purchaseLeaseIsFree } from '../sql/lease-expressions';
 import { INSERT_PURCHASE_INTAKE } from '../sql/purchase-intake';
+import { TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
 import { decodeRow, fromDriverRow } from './driver-rows';
 import {
   insertIntakeBatch,
@@ -94,7 +95,7 @@ const EVENTS = { name: 'purchase_events', text: 'SELECT * FROM purchase_events W
 const DUE_UNLEASED = {
   name: 'purchases_due_unleased',
   text: `SELECT id, version, next_run_at, status FROM purchases
-    WHERE status NOT IN ('completed', 'failed', 'reconciliation_required') AND ${purchaseLeaseIsFree()}
+    WHERE status NOT IN ${TERMINAL_STATUS_LIST} AND ${purchaseLeaseIsFree()}
     ORDER BY next_run_at LIMIT $1`,
 };
 

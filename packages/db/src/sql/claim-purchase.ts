@@ -1,5 +1,6 @@
 import { leaseExpiresIn, purchaseLeaseIsFree } from './lease-expressions';
 import type { NamedStatement } from './named-statement';
+import { TERMINAL_STATUS_LIST } from './purchase-statuses';
 import { SEALED_SECRET_COLUMNS } from './sealed-secret-columns';
 
 /**
@@ -19,7 +20,7 @@ export const CLAIM_PURCHASE: NamedStatement = {
       status = CASE WHEN before.status = 'queued' THEN 'preparing' ELSE p.status END,
       step_started_at = CASE WHEN before.status = 'queued' THEN now() ELSE p.step_started_at END
     FROM before
-    WHERE p.id = before.id AND p.next_run_at <= now() AND p.status NOT IN ('completed', 'failed', 'reconciliation_required')
+    WHERE p.id = before.id AND p.next_run_at <= now() AND p.status NOT IN ${TERMINAL_STATUS_LIST}
       AND ${purchaseLeaseIsFree('p')}
     RETURNING p.*, before.status AS from_status
   ),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
 import { purchases, type PurchaseRow } from '../schema';
 import { acquireLeaseSql } from './acquire-lease';
+import { TERMINAL_STATUS_LIST } from './purchase-statuses';
 
 const COLUMNS = getTableColumns(purchases);
 
@@ -85,7 +86,7 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
     ),
     destroyed AS (
       UPDATE wallet_secrets SET ciphertext = NULL, wrapped_key = NULL, destroyed_at = now()
-      WHERE purchase_id IN (SELECT id FROM updated WHERE status IN ('completed', 'failed', 'reconciliation_required')) AND destroyed_at IS NULL
+      WHERE purchase_id IN (SELECT id FROM updated WHERE status IN ${TERMINAL_STATUS_LIST}) AND destroyed_at IS NULL
     )
     ${
       shape.enterWalletSender

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
 import type { PurchaseChanges } from '@starsgate/db';
+import { assertWorkerMove } from '@starsgate/domain';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { confirmBatch, watchBatchLanding } from './confirm-step';
 import { crashAt } from './crash-points';
@@ -104,6 +105,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
         batch.keys.publicKey,
         config.network,
       );
+      for (const member of batch.members) assertWorkerMove(member.row.status, 'sending');
       const signed = await buildSignedExternal({
         wallet: contract,
         secretKey: batch.keys.secretKey,
