@@ -31,6 +31,13 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   }
 }
 
+/** A refused claim is retried at most this often (a job that came early, then a row still held). */
+const CLAIM_TRIES = 5;
+/** A job that arrives at most this early (Redis and PostgreSQL clocks apart) waits and claims again. */
+const MAX_EARLY_WAIT_MS = 2_000;
+/** Added to that wait so the next claim finds the row due. */
+const EARLY_WAIT_SLACK_MS = 5;
+
 /**
  * Claims the purchase in one statement when it is due and unheld; a job that loses the claim
  * (the row is held, terminal, or not yet due) exits. Any job of a due row may run its step, which
@@ -45,7 +52,7 @@ async function claim(
   owner: string,
   jobVersion: number | undefined,
 ): Promise<ClaimedPurchase | null> {
-  for (let tries = 0; tries < 5; tries += 1) {
+  for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
     const attempt = await deps.transitions.claim(id, owner, deps.config.leaseMs);
     if (!attempt) return null;
     if (attempt.claimed) return attempt;
@@ -53,8 +60,8 @@ async function claim(
     if (isTerminalStatus(row.status)) return null;
     if (jobVersion !== undefined && row.version !== jobVersion) return null;
     const early = row.nextRunAt.getTime() - deps.now();
-    if (!isPurchaseLeaseFree(row, deps.now()) || early <= 0 || early > 2_000) return null;
-    await sleep(early + 5);
+    if (!isPurchaseLeaseFree(row, deps.now()) || early <= 0 || early > MAX_EARLY_WAIT_MS) return null;
+    await sleep(early + EARLY_WAIT_SLACK_MS);
   }
   return null;
 }
@@ -68,7 +75,7 @@ export function createPurchaseProcessor(deps: StepDeps) {
     const owner = `${deps.workerId}:${randomUUID().slice(0, 8)}`;
     const claimed = await claim(deps, job.data.purchaseId, owner, purchaseJobVersion(job.id));
     if (!claimed) return;
-    crashAt('after_claim');
+    crashAt(deps.config, 'after_claim');
     const purchase = new HeldPurchase(deps, claimed.row, owner, claimed.sealedSecret);
     const heartbeat = setInterval(
       () => {

@@ -193,7 +193,7 @@ function messageHash(message: Message): string {
  * Money that left but was never delivered by the deadline → reconciliation_required, never a repay.
  */
 export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
-  crashAt('during_confirming');
+  crashAt(deps.config, 'during_confirming');
   const row = purchase.row;
   const request = paymentRequestOf(row.paymentRequest)!;
   const { config } = deps;

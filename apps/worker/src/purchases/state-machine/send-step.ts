@@ -6,7 +6,7 @@ import { buildSignedExternal, createWalletContract, type WalletVersion } from '@
 import { confirmBatch, watchBatchLanding } from './confirm-step';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
-import { paymentRequestOf } from './payment-request';
+import { minSignableValidUntil, paymentRequestOf } from './payment-request';
 import { broadcastExternal } from './signed-external';
 import type { StepDeps } from './step-deps';
 import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './held-purchase';
@@ -48,7 +48,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
     );
     return;
   }
-  if (!accepted && request.validUntil < Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5) {
+  if (!accepted && request.validUntil < minSignableValidUntil(deps.now(), config.minValiditySeconds)) {
     // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
     await leader.reschedule(
       0,
@@ -119,7 +119,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
         })),
       });
       batch.keys.secretKey.fill(0);
-      crashAt('after_sign_before_persist');
+      crashAt(config, 'after_sign_before_persist');
 
       const rows = await deps.transitions.persistSignedBatch(
         {
@@ -153,7 +153,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       if (!rows) throw new LeaseLostError(leader.row.id);
       persisted = true;
       rows.forEach((row, index) => batch.members[index]!.adopt(row));
-      crashAt('after_persist_before_broadcast');
+      crashAt(config, 'after_persist_before_broadcast');
 
       let broadcastError: string | undefined;
       const broadcastAt = deps.now();
@@ -163,7 +163,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       } catch (error) {
         broadcastError = (error as Error).message;
       }
-      crashAt('after_broadcast_before_confirm');
+      crashAt(config, 'after_broadcast_before_confirm');
 
       if (broadcastError === undefined) {
         const landed = watchBatchLanding(deps, leader, broadcastAt);

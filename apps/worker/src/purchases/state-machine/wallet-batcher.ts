@@ -1,7 +1,7 @@
 import { Address } from '@ton/core';
 import { MAX_MESSAGES, type WalletKeyPair, type WalletVersion } from '@starsgate/ton';
 import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
-import { outflow, paymentRequestOf } from './payment-request';
+import { minSignableValidUntil, outflow, paymentRequestOf } from './payment-request';
 import type { StepDeps } from './step-deps';
 import { dropStaleJobs, HeldPurchase } from './held-purchase';
 import { openKeyPair, SecretUnavailableError } from './wallet-identity';
@@ -41,7 +41,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
 
   const keys = await openKeyPair(deps, leader);
   const members: HeldPurchase[] = [leader];
-  const minValidUntil = Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5;
+  const minValidUntil = minSignableValidUntil(deps.now(), config.minValiditySeconds);
   for (const other of others) {
     const request = paymentRequestOf(other.row.paymentRequest);
     if (!request || request.validUntil < minValidUntil || other.row.walletVersion !== leader.row.walletVersion) {
