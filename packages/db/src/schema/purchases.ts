@@ -57,7 +57,10 @@ export const purchases = pgTable(
 
     requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When something a client sees (status, transaction hash, error) last changed. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the worker last wrote the row (claims, polls, heartbeats): its bookkeeping, never shown. */
+    workedAt: timestamp('worked_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [

@@ -1,5 +1,6 @@
 import { leaseExpiresIn, purchaseLeaseIsFree } from './lease-expressions';
 import type { NamedStatement } from './named-statement';
+import { WORKED_NOW } from './visible-change';
 
 /**
  * PurchaseTransitions.claimBatchSiblings. $1 batch id, $2 the caller's own id, $3 paid (true:
@@ -9,7 +10,7 @@ import type { NamedStatement } from './named-statement';
 export const CLAIM_BATCH_SIBLINGS: NamedStatement = {
   name: 'purchase_claim_batch_siblings',
   text: `
-  UPDATE purchases SET lease_owner = $4, lease_expires_at = ${leaseExpiresIn('$5')}, version = version + 1, updated_at = now()
+  UPDATE purchases SET lease_owner = $4, lease_expires_at = ${leaseExpiresIn('$5')}, version = version + 1, ${WORKED_NOW}
   WHERE batch_id = $1 AND id <> $2 AND status = 'confirming' AND payment_method = 'gram'
     AND (transaction_hash IS NOT NULL) = $3::boolean AND ${purchaseLeaseIsFree()}
   RETURNING *`,

@@ -1,6 +1,7 @@
 import { leaseExpiresIn, purchaseLeaseIsFree } from './lease-expressions';
 import type { NamedStatement } from './named-statement';
 import { TERMINAL_STATUS_LIST } from './purchase-statuses';
+import { WORKED_NOW } from './visible-change';
 import { SEALED_SECRET_COLUMNS } from './sealed-secret-columns';
 
 /**
@@ -16,7 +17,8 @@ export const CLAIM_PURCHASE: NamedStatement = {
     SELECT * FROM purchases WHERE id = $1 FOR UPDATE
   ),
   claimed AS (
-    UPDATE purchases p SET lease_owner = $2, lease_expires_at = ${leaseExpiresIn('$3')}, version = p.version + 1, updated_at = now(),
+    UPDATE purchases p SET lease_owner = $2, lease_expires_at = ${leaseExpiresIn('$3')}, version = p.version + 1, ${WORKED_NOW},
+      updated_at = CASE WHEN before.status = 'queued' THEN now() ELSE p.updated_at END,
       status = CASE WHEN before.status = 'queued' THEN 'preparing' ELSE p.status END,
       step_started_at = CASE WHEN before.status = 'queued' THEN now() ELSE p.step_started_at END
     FROM before

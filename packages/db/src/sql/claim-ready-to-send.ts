@@ -2,6 +2,7 @@ import { leaseExpiresIn } from './lease-expressions';
 import type { NamedStatement } from './named-statement';
 import { readyToSendOf } from './ready-to-send';
 import { SEALED_SECRET_COLUMNS } from './sealed-secret-columns';
+import { WORKED_NOW } from './visible-change';
 
 /**
  * PurchaseTransitions.claimReadyToSend. $1 wallet, $2 the sender's own id, $3 limit, $4 owner,
@@ -19,7 +20,7 @@ export const CLAIM_READY_TO_SEND: NamedStatement = {
     FOR UPDATE SKIP LOCKED
   ),
   claimed AS (
-    UPDATE purchases p SET lease_owner = $4, lease_expires_at = ${leaseExpiresIn('$5')}, version = p.version + 1, updated_at = now()
+    UPDATE purchases p SET lease_owner = $4, lease_expires_at = ${leaseExpiresIn('$5')}, version = p.version + 1, ${WORKED_NOW}
     FROM ready WHERE p.id = ready.id
     RETURNING p.*
   )

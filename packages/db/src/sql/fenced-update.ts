@@ -3,6 +3,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { purchases, type PurchaseRow } from '../schema';
 import { acquireLeaseSql } from './acquire-lease';
 import { TERMINAL_STATUS_LIST } from './purchase-statuses';
+import { CLIENT_VISIBLE_CHANGES, WORKED_NOW } from './visible-change';
 
 const COLUMNS = getTableColumns(purchases);
 
@@ -60,7 +61,15 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
       `next_run_at = CASE WHEN ${taken} THEN p.next_run_at ELSE $${leaseParameter + 3}::timestamptz END`,
     );
   }
-  assignments.push('version = p.version + 1', 'updated_at = now()');
+  // updated_at moves only if a column the client sees takes a new value (old values on the right).
+  const visible = shape.keys.flatMap((key, index) =>
+    (CLIENT_VISIBLE_CHANGES as ReadonlyArray<keyof PurchaseRow>).includes(key)
+      ? [`p.${COLUMNS[key].name} IS DISTINCT FROM $${index + firstKey}`]
+      : [],
+  );
+  if (visible.length > 0)
+    assignments.push(`updated_at = CASE WHEN ${visible.join(' OR ')} THEN now() ELSE p.updated_at END`);
+  assignments.push('version = p.version + 1', WORKED_NOW);
   const fence = shape.many
     ? `fence AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $7::jsonb[]) AS f(id, version, owner, event_data)),`
     : `fence AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS owner, $7::jsonb AS event_data),`;

@@ -1,4 +1,5 @@
 import type { NamedStatement } from './named-statement';
+import { WORKED_NOW } from './visible-change';
 
 /**
  * PurchaseTransitions.persistSignedBatch. The signed external and its members, in one statement:
@@ -25,7 +26,7 @@ export const PERSIST_SIGNED_BATCH: NamedStatement = {
   updated AS (
     UPDATE purchases p SET
       status = 'sending', batch_id = $11::uuid, normalized_hash = $12::text, seqno = $13::int, valid_until = $14::int, step_started_at = $15::timestamptz,
-      evidence = member.evidence, version = p.version + 1, updated_at = now()
+      evidence = member.evidence, version = p.version + 1, updated_at = now(), ${WORKED_NOW}
     FROM member
     WHERE p.id = member.id AND p.version = member.version AND p.lease_owner = member.owner AND EXISTS (SELECT 1 FROM extended)
     RETURNING p.*, member.from_status AS event_from_status, member.event_data AS event_data

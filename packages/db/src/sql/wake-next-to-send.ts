@@ -1,5 +1,6 @@
 import type { NamedStatement } from './named-statement';
 import { readyToSendOf } from './ready-to-send';
+import { WORKED_NOW } from './visible-change';
 
 /**
  * PurchaseTransitions.wakeNextToSend. $1 wallet. Makes the oldest unheld purchase of the wallet
@@ -8,7 +9,7 @@ import { readyToSendOf } from './ready-to-send';
 export const WAKE_NEXT_TO_SEND: NamedStatement = {
   name: 'purchase_wake_next_to_send',
   text: `
-  UPDATE purchases SET next_run_at = now(), version = version + 1, updated_at = now()
+  UPDATE purchases SET next_run_at = now(), version = version + 1, ${WORKED_NOW}
   WHERE id = (
     SELECT id FROM purchases
     WHERE ${readyToSendOf('$1')}
