@@ -3,6 +3,7 @@ import type { Database } from '../database';
 import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseEventRow, type PurchaseRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
 import { purchaseLeaseIsFree } from '../sql/lease-expressions';
+import type { NamedStatement } from '../sql/named-statement';
 import { INSERT_PURCHASE_INTAKE } from '../sql/purchase-intake';
 import { TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
 import { decodeRow, fromDriverRow } from './driver-rows';
@@ -102,10 +103,7 @@ const DUE_UNLEASED = {
 export class PurchaseRepository {
   constructor(private readonly db: Database) {}
 
-  private async rows(
-    statement: { name: string; text: string },
-    values: unknown[],
-  ): Promise<Array<Record<string, unknown>>> {
+  private async rows(statement: NamedStatement, values: unknown[]): Promise<Array<Record<string, unknown>>> {
     return (await this.db.$client.query<Record<string, unknown>>({ ...statement, values })).rows;
   }
 

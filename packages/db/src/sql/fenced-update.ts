@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
 import { purchases, type PurchaseRow } from '../schema';
 import { acquireLeaseSql } from './acquire-lease';
+import type { NamedStatement } from './named-statement';
 import { TERMINAL_STATUS_LIST } from './purchase-statuses';
 import { CLIENT_VISIBLE_CHANGES, WORKED_NOW } from './visible-change';
 
@@ -23,10 +24,7 @@ export interface FencedUpdateShape {
   enterWalletSender?: boolean;
 }
 
-export interface FencedUpdateStatement {
-  name: string;
-  text: string;
-}
+export type FencedUpdateStatement = NamedStatement;
 
 const statements = new Map<string, FencedUpdateStatement>();
 
