@@ -9,7 +9,7 @@ export const DEFAULT_BULLMQ_PREFIX = 'bull';
 export const DEFAULT_TONCENTER_URL = 'http://127.0.0.1:8090/toncenter';
 /** The sandbox's Fragment simulator (`npm run sandbox`); production sets https://fragment.com. */
 export const DEFAULT_FRAGMENT_BASE_URL = 'http://127.0.0.1:8090/fragment';
-/** Tether USD on TON: the only jetton accepted as USDT. */
+/** Tether USD on TON (docs/ton.md §5.1): the only jetton accepted as USDT. */
 export const MAINNET_USDT_MASTER = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
 /** Redis keys of availability checks and the price list: the gateway reads what the worker's refresher writes. */
 export const DEFAULT_READS_REDIS_PREFIX = 'starsgate:reads:';
