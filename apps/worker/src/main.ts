@@ -23,7 +23,7 @@ import {
 import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
 import { startPurchaseWorker } from './purchases/purchase-worker';
-import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
+import { startPriceRefresher } from './prices/price-refresher';
 import { Sweeper } from './sweeper/sweeper';
 import { createUpstreams } from './upstreams';
 import { createWorkerMetrics } from './observability/metrics';
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     intervalMs: config.sweepIntervalMs,
   });
   sweeper.start();
-  const prices = loadPriceRefresherConfig();
+  const { prices } = config;
   const pricesRedis = prices.enabled ? createRedisConnection(config.redisUrl) : undefined;
   const priceRefresher = pricesRedis
     ? startPriceRefresher({

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
-import type { ClaimedPurchase, PurchaseRow } from '@starsgate/db';
-import { ALL_TERMINAL_STATUSES } from '@starsgate/domain';
+import { isTerminalStatus } from '@starsgate/domain';
+import { isPurchaseLeaseFree, type ClaimedPurchase, type PurchaseRow } from '@starsgate/db';
 import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
 import { awaitingSignatureStep } from './state-machine/checkout-signature';
 import { confirmingStep, submittedStep } from './state-machine/confirm-step';
@@ -11,11 +11,9 @@ import { prepareStep } from './state-machine/prepare-step';
 import { recoverSendingStep } from './state-machine/recover-step';
 import { sendStep } from './state-machine/send-step';
 import type { StepDeps } from './state-machine/step-deps';
-import { HeldPurchase, LeaseLostError } from './state-machine/transition';
+import { HeldPurchase, LeaseLostError } from './state-machine/held-purchase';
 
 export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
-
-const TERMINAL = new Set<string>(ALL_TERMINAL_STATUSES);
 
 /** How logs name a row: a checkout by its public `checkout_id`, a purchase by its `purchase_id`. */
 function rowIds(row: Pick<PurchaseRow, 'id' | 'mode'>): { purchase_id: string } | { checkout_id: string } {
@@ -41,6 +39,13 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   }
 }
 
+/** A refused claim is retried at most this often (a job that came early, then a row still held). */
+const CLAIM_TRIES = 5;
+/** A job that arrives at most this early (Redis and PostgreSQL clocks apart) waits and claims again. */
+const MAX_EARLY_WAIT_MS = 2_000;
+/** Added to that wait so the next claim finds the row due. */
+const EARLY_WAIT_SLACK_MS = 5;
+
 /**
  * Claims the purchase in one statement when it is due and unheld; a job that loses the claim
  * (the row is held, terminal, or not yet due) exits. Any job of a due row may run its step, which
@@ -55,18 +60,16 @@ async function claim(
   owner: string,
   jobVersion: number | undefined,
 ): Promise<ClaimedPurchase | null> {
-  for (let tries = 0; tries < 5; tries += 1) {
+  for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
     const attempt = await deps.transitions.claim(id, owner, deps.config.leaseMs);
     if (!attempt) return null;
     if (attempt.claimed) return attempt;
     const { row } = attempt;
-    if (TERMINAL.has(row.status)) return null;
+    if (isTerminalStatus(row.status)) return null;
     if (jobVersion !== undefined && row.version !== jobVersion) return null;
     const early = row.nextRunAt.getTime() - deps.now();
-    const unleased =
-      row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
-    if (!unleased || early <= 0 || early > 2_000) return null;
-    await sleep(early + 5);
+    if (!isPurchaseLeaseFree(row, deps.now()) || early <= 0 || early > MAX_EARLY_WAIT_MS) return null;
+    await sleep(early + EARLY_WAIT_SLACK_MS);
   }
   return null;
 }
@@ -80,7 +83,7 @@ export function createPurchaseProcessor(deps: StepDeps) {
     const owner = `${deps.workerId}:${randomUUID().slice(0, 8)}`;
     const claimed = await claim(deps, job.data.purchaseId, owner, purchaseJobVersion(job.id));
     if (!claimed) return;
-    crashAt('after_claim');
+    crashAt(deps.config, 'after_claim');
     const purchase = new HeldPurchase(deps, claimed.row, owner, claimed.sealedSecret);
     const heartbeat = setInterval(
       () => {

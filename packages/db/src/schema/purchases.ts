@@ -1,11 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { ALL_STATUSES, ALL_TERMINAL_STATUSES, PURCHASE_MODES } from '@starsgate/domain';
+import { PURCHASE_MODE_LIST, PURCHASE_STATUS_LIST, TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
 import { signedExternals } from './signed-externals';
-
-const sqlList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
-/** The statuses after which a row is never worked on again, as an SQL list (either mode). */
-export const TERMINAL_STATUS_SQL_LIST = ALL_TERMINAL_STATUSES.map((status) => `'${status}'`).join(', ');
 
 /**
  * One row per logical order: the source of truth for its state. BullMQ jobs only carry the id.
@@ -69,7 +65,10 @@ export const purchases = pgTable(
 
     requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When something a client sees (status, transaction hash, error) last changed. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the worker last wrote the row (claims, polls, heartbeats): its bookkeeping, never shown. */
+    workedAt: timestamp('worked_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [
@@ -78,10 +77,10 @@ export const purchases = pgTable(
     // The sweeper and the per-wallet batcher only look at live rows.
     index('purchases_live_next_run_idx')
       .on(table.nextRunAt)
-      .where(sql`${table.status} NOT IN (${sqlList(ALL_TERMINAL_STATUSES)})`),
+      .where(sql`${table.status} NOT IN ${sql.raw(TERMINAL_STATUS_LIST)}`),
     index('purchases_live_wallet_idx')
       .on(table.walletAddress, table.status)
-      .where(sql`${table.status} NOT IN (${sqlList(ALL_TERMINAL_STATUSES)})`),
+      .where(sql`${table.status} NOT IN ${sql.raw(TERMINAL_STATUS_LIST)}`),
     // Delivery checks count our own identical orders (same recipient and quantity) per account history.
     index('purchases_order_lookalike_idx').on(
       sql`lower(${table.username})`,
@@ -89,8 +88,8 @@ export const purchases = pgTable(
       table.amount,
       table.createdAt,
     ),
-    check('purchases_status_check', sql`${table.status} IN (${sqlList(ALL_STATUSES)})`),
-    check('purchases_mode_check', sql`${table.mode} IN (${sqlList(PURCHASE_MODES)})`),
+    check('purchases_status_check', sql`${table.status} IN ${sql.raw(PURCHASE_STATUS_LIST)}`),
+    check('purchases_mode_check', sql`${table.mode} IN ${sql.raw(PURCHASE_MODE_LIST)}`),
     check('purchases_seed_format_check', sql`${table.mode} = 'client_signed' OR ${table.seedFormat} IS NOT NULL`),
     check('purchases_product_check', sql`${table.product} IN ('stars','premium')`),
     check('purchases_payment_method_check', sql`${table.paymentMethod} IN ('gram','usdt')`),

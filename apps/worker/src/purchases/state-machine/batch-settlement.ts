@@ -4,7 +4,14 @@ import { judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import type { StepDeps } from './step-deps';
-import { completeAll, dropStaleJobs, HeldPurchase, moveAll, rescheduleAll, type BatchWriteOptions } from './transition';
+import {
+  completeAll,
+  dropStaleJobs,
+  HeldPurchase,
+  moveAll,
+  rescheduleAll,
+  type BatchWriteOptions,
+} from './held-purchase';
 
 export interface ChainEvidence {
   tx_hash: string;

@@ -14,7 +14,7 @@ import { crashAt } from './crash-points';
 import { paymentRequestOf } from './payment-request';
 import { payloadCell, type AcceptedRequest } from './send-step';
 import type { StepDeps } from './step-deps';
-import { enqueueNext, LeaseLostError, type HeldPurchase } from './transition';
+import { enqueueNext, LeaseLostError, type HeldPurchase } from './held-purchase';
 import type { PayerWallet } from './wallet-identity';
 
 /** How many of the payer wallet's newest transactions one look of the chain watch reads. */
@@ -166,7 +166,7 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
     );
     // A submitted BOC was accepted meanwhile: its own job goes on.
     if (!accepted) throw new LeaseLostError(row.id);
-    crashAt('after_checkout_accepted');
+    crashAt(deps.config, 'after_checkout_accepted');
     await enqueueNext(deps, [accepted]);
     return;
   }

@@ -14,10 +14,11 @@ import { pollOwnTransaction, watchForLanding } from './chain-lookup';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
-import { handleUnseen, releaseWallet } from './recover-step';
+import { handleUnseen } from './recover-step';
+import { releaseWallet } from './wallet-lease';
 import { signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { rescheduleAll, type HeldPurchase } from './transition';
+import { rescheduleAll, type HeldPurchase } from './held-purchase';
 
 /**
  * Fragment's confirm for one purchase: its order, the batch's external BOC (read from storage
@@ -209,7 +210,7 @@ function messageHash(message: Message): string {
  * Money that left but was never delivered by the deadline → reconciliation_required, never a repay.
  */
 export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
-  crashAt('during_confirming');
+  crashAt(deps.config, 'during_confirming');
   const row = purchase.row;
   const request = paymentRequestOf(row.paymentRequest)!;
   const { config } = deps;

@@ -12,4 +12,4 @@ CREATE INDEX "purchases_live_next_run_idx" ON "purchases" USING btree ("next_run
 CREATE INDEX "purchases_live_wallet_idx" ON "purchases" USING btree ("wallet_address","status") WHERE "purchases"."status" NOT IN ('completed', 'failed', 'reconciliation_required', 'expired');--> statement-breakpoint
 ALTER TABLE "purchases" ADD CONSTRAINT "purchases_mode_check" CHECK ("purchases"."mode" IN ('server_signed', 'client_signed'));--> statement-breakpoint
 ALTER TABLE "purchases" ADD CONSTRAINT "purchases_seed_format_check" CHECK ("purchases"."mode" = 'client_signed' OR "purchases"."seed_format" IS NOT NULL);--> statement-breakpoint
-ALTER TABLE "purchases" ADD CONSTRAINT "purchases_status_check" CHECK ("purchases"."status" IN ('queued', 'preparing', 'sending', 'submitted', 'confirming', 'completed', 'failed', 'reconciliation_required', 'awaiting_signature', 'expired'));
+ALTER TABLE "purchases" ADD CONSTRAINT "purchases_status_check" CHECK ("purchases"."status" IN ('queued','preparing','sending','submitted','confirming','completed','failed','reconciliation_required','awaiting_signature','expired'));

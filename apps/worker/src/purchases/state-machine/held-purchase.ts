@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
+import { assertWorkerMove, ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
 import type { Fence, HeldLease, PurchaseChanges, PurchaseRow, SealedSecret } from '@starsgate/db';
 import { enqueuePurchases, purchaseJobId } from '@starsgate/platform';
 import type { StepDeps } from './step-deps';
@@ -115,6 +115,7 @@ export class HeldPurchase {
     reason?: string,
     data?: unknown,
   ): Promise<{ lease: HeldLease | null; lost: boolean }> {
+    if (changes.status) assertWorkerMove(this.current.status, changes.status, this.current.mode);
     const delay = Math.max(0, Math.round(parkDelayMs));
     const entered = await this.deps.transitions.enterWalletSender(
       this.fence,
@@ -200,8 +201,11 @@ async function writeAll(
   options: BatchWriteOptions & { release: boolean },
 ): Promise<{ rows: PurchaseRow[]; lost?: HeldPurchase }> {
   const from = members[0]!.row.status;
-  if (members.some((member) => member.row.status !== from))
-    throw new TypeError('a batch write needs members in one status');
+  const mode = members[0]!.row.mode;
+  if (members.some((member) => member.row.status !== from || member.row.mode !== mode))
+    throw new TypeError('a batch write needs members in one status and one mode');
+  // Before any write: a move the domain's lifecycle (of the members' mode) does not have is a bug, not an outcome.
+  if (changes.status) assertWorkerMove(from, changes.status, mode);
   const rows = await deps.transitions.applyMany(
     members.map((member) => member.fence),
     changes,
