@@ -6,3 +6,7 @@ export * from './repositories/purchase-transitions';
 export * from './schema';
 export * from './secrets/key-ring';
 export * from './secrets/secret-vault';
+export * from './repositories/admin-purchase-reads';
+export * from './repositories/webhook-endpoints';
+export * from './repositories/webhook-deliveries';
+export * from './repositories/keyset';
