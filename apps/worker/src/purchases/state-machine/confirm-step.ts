@@ -1,10 +1,9 @@
 import { Address, beginCell, storeMessage, type Message, type Transaction } from '@ton/core';
 import { FragmentError } from '@starsgate/fragment';
-import { judgeJettonTransfer } from '@starsgate/ton';
+import { findPaymentMessage, judgeJettonTransfer } from '@starsgate/ton';
 import {
   adoptBatchSiblings,
   failUnpaid,
-  ownOutMessage,
   scheduleBatchPoll,
   settleDeliveries,
   settlePaidBatch,
@@ -234,7 +233,7 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
   }
 
   const txHash = tx.hash().toString('hex');
-  const own = ownOutMessage(tx, request);
+  const own = findPaymentMessage(tx, request);
   if (!own) {
     await failUnpaid(purchase, tx);
     return;
