@@ -2,3 +2,4 @@ export * from './config/env-reader';
 export * from './logging';
 export * from './queue/purchase-queue';
 export * from './process/service-lifecycle';
+export * from './queue/webhook-queue';

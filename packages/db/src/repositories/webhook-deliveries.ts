@@ -183,9 +183,13 @@ export class WebhookDeliveries {
     return row;
   }
 
-  async find(id: string): Promise<WebhookDeliveryRow | undefined> {
-    const [row] = await this.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
-    return row;
+  async findWithEvent(id: string): Promise<{ delivery: WebhookDeliveryRow; event: OutboxEvent } | undefined> {
+    const [found] = await this.db
+      .select({ delivery: webhookDeliveries, event: webhookEvents })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .where(eq(webhookDeliveries.id, id));
+    return found ? { delivery: found.delivery, event: outboxEvent(found.event) } : undefined;
   }
 
   /** Newest first, keyset-paginated like the purchase listing, with each delivery's event type inputs. */

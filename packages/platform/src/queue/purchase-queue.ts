@@ -82,7 +82,7 @@ export function createPurchaseQueue(
  * test run or a shutdown. So it waits for the connection first, up to `readyWithinMs` (Redis may
  * be down; the queue is closed anyway then).
  */
-export async function closeQueue(queue: Queue<PurchaseJobData>, readyWithinMs = 2_000): Promise<void> {
+export async function closeQueue(queue: Queue, readyWithinMs = 2_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, readyWithinMs);
