@@ -1,0 +1,26 @@
+export type Row = Record<string, unknown>;
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A plain-text table for people: one header line, columns padded to their widest cell. */
+export function table(rows: readonly Row[], columns: readonly string[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = rows.map((row) => columns.map((column) => cell(row[column])));
+  const widths = columns.map((column, index) => Math.max(column.length, ...cells.map((line) => line[index]!.length)));
+  const line = (values: readonly string[]) =>
+    values
+      .map((value, index) => value.padEnd(widths[index]!))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((column) => column.toUpperCase())), ...cells.map(line)].join('\n');
+}
+
+/** `key: value` lines for one object (nested values as JSON). */
+export function fields(row: Row, keys: readonly string[] = Object.keys(row)): string {
+  const width = Math.max(...keys.map((key) => key.length));
+  return keys.map((key) => `${key.padEnd(width)}  ${cell(row[key])}`).join('\n');
+}
