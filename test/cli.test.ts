@@ -8,11 +8,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
-import { createLogger } from '@starsgate/platform';
-import { buildGateway, type Gateway } from '../apps/gateway/src/app';
-import { loadGatewayConfig } from '../apps/gateway/src/config';
-import { createGatewayMetrics } from '../apps/gateway/src/observability/metrics';
 import { FAST_WEBHOOKS, WebhookHarness } from '../apps/worker/test/support/webhook-harness';
+import type { Gateway } from '../apps/gateway/src/app';
+import { operatorGateway } from './support/operator-gateway';
 import { WorkerHarness } from '../apps/worker/test/support/worker-harness';
 
 jest.setTimeout(180_000);
@@ -30,16 +28,7 @@ beforeAll(async () => {
   h = await WorkerHarness.start({ env: FAST_WEBHOOKS });
   hooks = new WebhookHarness(h);
   hooks.start();
-  gateway = buildGateway({
-    config: loadGatewayConfig({ ...h.env, STARSGATE_ADMIN_TOKENS: TOKEN }),
-    logger: createLogger({ service: 'gateway', level: 'silent' }),
-    database: h.database,
-    redis: h.redis,
-    queue: h.queue,
-    vault: h.vault,
-    chain: h.chain,
-    metrics: createGatewayMetrics(),
-  });
+  gateway = operatorGateway(h, TOKEN);
   server = gateway.app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

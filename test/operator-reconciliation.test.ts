@@ -7,11 +7,9 @@
  */
 import request from 'supertest';
 import { Address, beginCell, Cell } from '@ton/core';
-import { createLogger } from '@starsgate/platform';
 import { buildSignedExternal, createWalletContract, deriveKeyPair, type OutgoingMessage } from '@starsgate/ton';
-import { buildGateway, type Gateway } from '../apps/gateway/src/app';
-import { loadGatewayConfig } from '../apps/gateway/src/config';
-import { createGatewayMetrics } from '../apps/gateway/src/observability/metrics';
+import type { Gateway } from '../apps/gateway/src/app';
+import { operatorGateway } from './support/operator-gateway';
 import { WorkerHarness, type PurchaseInput } from '../apps/worker/test/support/worker-harness';
 
 jest.setTimeout(240_000);
@@ -25,17 +23,7 @@ beforeAll(async () => {
     fragment: { validitySeconds: 20 },
     env: { CONFIRMING_MAX_AGE_MS: '2500', VALID_UNTIL_MARGIN_MS: '2000' },
   });
-  const config = loadGatewayConfig({ ...h.env, STARSGATE_ADMIN_TOKENS: TOKEN });
-  gateway = buildGateway({
-    config,
-    logger: createLogger({ service: 'gateway', level: 'silent' }),
-    database: h.database,
-    redis: h.redis,
-    queue: h.queue,
-    vault: h.vault,
-    chain: h.chain,
-    metrics: createGatewayMetrics(),
-  });
+  gateway = operatorGateway(h, TOKEN);
 });
 
 afterAll(async () => {

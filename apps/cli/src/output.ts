@@ -24,3 +24,13 @@ export function fields(row: Row, keys: readonly string[] = Object.keys(row)): st
   const width = Math.max(...keys.map((key) => key.length));
   return keys.map((key) => `${key.padEnd(width)}  ${cell(row[key])}`).join('\n');
 }
+
+/** One page of a listing: its rows as a table, and how to ask for the next page. */
+export interface Page {
+  data: Row[];
+  next_cursor: string | null;
+}
+
+export function pageText(page: Page, columns: readonly string[]): string {
+  return `${table(page.data, columns)}${page.next_cursor ? `\nmore: --cursor ${page.next_cursor}` : ''}`;
+}

@@ -1,11 +1,6 @@
 import { AdminClient, query } from '../admin-client';
-import { fields, table, type Row } from '../output';
+import { fields, pageText, table, type Page, type Row } from '../output';
 import type { CommandResult, Options } from './command';
-
-interface Page {
-  data: Row[];
-  next_cursor: string | null;
-}
 
 const LIST_COLUMNS = ['purchase_id', 'status', 'product', 'amount', 'payment_method', 'username', 'created_at'];
 const SHOW_FIELDS = [
@@ -47,8 +42,7 @@ export async function listPurchases(client: AdminClient, options: Options): Prom
       cursor: options.cursor,
     })}`,
   );
-  const more = page.next_cursor ? `\nmore: --cursor ${page.next_cursor}` : '';
-  return { json: page, text: `${table(page.data, LIST_COLUMNS)}${more}` };
+  return { json: page, text: pageText(page, LIST_COLUMNS) };
 }
 
 export async function showPurchase(client: AdminClient, id: string): Promise<CommandResult> {

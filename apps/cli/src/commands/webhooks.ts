@@ -1,5 +1,5 @@
 import { query, type AdminClient } from '../admin-client';
-import { fields, table, type Row } from '../output';
+import { fields, pageText, table, type Page, type Row } from '../output';
 import type { CommandResult, Options } from './command';
 
 const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'description', 'created_at'];
@@ -49,7 +49,7 @@ export async function rotateWebhook(client: AdminClient, id: string): Promise<Co
 }
 
 export async function listDeliveries(client: AdminClient, options: Options): Promise<CommandResult> {
-  const page = await client.call<{ data: Row[]; next_cursor: string | null }>(
+  const page = await client.call<Page>(
     'GET',
     `/admin/api/webhook-deliveries${query({
       endpoint_id: options.endpoint,
@@ -58,8 +58,7 @@ export async function listDeliveries(client: AdminClient, options: Options): Pro
       cursor: options.cursor,
     })}`,
   );
-  const more = page.next_cursor ? `\nmore: --cursor ${page.next_cursor}` : '';
-  return { json: page, text: `${table(page.data, DELIVERY_COLUMNS)}${more}` };
+  return { json: page, text: pageText(page, DELIVERY_COLUMNS) };
 }
 
 export async function retryDelivery(client: AdminClient, id: string): Promise<CommandResult> {

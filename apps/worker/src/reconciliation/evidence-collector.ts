@@ -16,6 +16,11 @@ interface Finding {
   settle?: { changes: PurchaseChanges; reason: string };
 }
 
+/** A conclusive failure: the error the purchase ends with, and why. */
+function failedWith(failure: Parameters<typeof errorBody>[0], reason: string): Finding['settle'] {
+  return { changes: { status: 'failed', error: errorBody(failure) }, reason };
+}
+
 /** Cases looked at per pass. */
 const CASES_PER_PASS = 50;
 
@@ -65,16 +70,13 @@ async function judgeUnseen(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
   if (seqno < row.seqno!) return { observed };
   return {
     observed,
-    settle: {
-      changes: {
-        status: 'failed',
-        error: errorBody({
-          code: 'NOT_EXECUTED',
-          message: `The signed transaction expired at ${new Date(row.validUntil * 1000).toISOString()} without executing; nothing left the wallet.`,
-        }),
+    settle: failedWith(
+      {
+        code: 'NOT_EXECUTED',
+        message: `The signed transaction expired at ${new Date(row.validUntil * 1000).toISOString()} without executing; nothing left the wallet.`,
       },
-      reason: `evidence collector: expired unexecuted (valid_until passed, wallet seqno ${seqno} ${seqno > row.seqno! ? 'moved past' : 'still at'} the signed ${row.seqno}, message absent)`,
-    },
+      `evidence collector: expired unexecuted (valid_until passed, wallet seqno ${seqno} ${seqno > row.seqno! ? 'moved past' : 'still at'} the signed ${row.seqno}, message absent)`,
+    ),
   };
 }
 
@@ -91,17 +93,14 @@ async function examine(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
   if (proof.mismatches.some((mismatch) => mismatch.pending)) return { observed };
   return {
     observed,
-    settle: {
-      changes: {
-        status: 'failed',
-        error: errorBody({
-          code: 'TRANSACTION_FAILED',
-          message: `The wallet transaction executed but did not pay this purchase: ${proof.mismatches.map((m) => m.message).join('; ')}.`,
-          details: [{ transaction_hash: txHash }],
-        }),
+    settle: failedWith(
+      {
+        code: 'TRANSACTION_FAILED',
+        message: `The wallet transaction executed but did not pay this purchase: ${proof.mismatches.map((m) => m.message).join('; ')}.`,
+        details: [{ transaction_hash: txHash }],
       },
-      reason: `evidence collector: transaction ${txHash} executed without paying this purchase`,
-    },
+      `evidence collector: transaction ${txHash} executed without paying this purchase`,
+    ),
   };
 }
 
