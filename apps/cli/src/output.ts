@@ -2,8 +2,9 @@ export type Row = Record<string, unknown>;
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value);
 }
 
 /** A plain-text table for people: one header line, columns padded to their widest cell. */

@@ -1,6 +1,6 @@
 import { Address, type Transaction } from '@ton/core';
 import type { AdminPurchaseReads, PurchaseChanges, PurchaseRow } from '@starsgate/db';
-import { findPaymentTransaction, provePayment, type PaymentProof, type RequestedPayment } from '@starsgate/ton';
+import { findPaymentTransaction, provePayment, type PaymentProof } from '@starsgate/ton';
 import { signedAfterLt } from '../purchases/state-machine/chain-lookup';
 import { observeDelivery } from '../purchases/state-machine/delivery-check';
 import { paymentRequestOf } from '../purchases/state-machine/payment-request';
@@ -86,7 +86,7 @@ async function examine(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
     return { observed: { note: 'nothing was signed for this purchase: no chain evidence to gather' } };
   const tx = await lookUpPayment(deps, row);
   if (!tx) return judgeUnseen(deps, row);
-  const proof = await provePayment(deps.chain, tx, request as RequestedPayment, expectedMessages(row));
+  const proof = await provePayment(deps.chain, tx, request, expectedMessages(row));
   if (proof.paid) return judgePaid(deps, row, proof);
   const txHash = tx.hash().toString('hex');
   const observed = { chain: { paid: false, transaction_hash: txHash, mismatches: proof.mismatches } };
