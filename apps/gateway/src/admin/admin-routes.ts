@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import type { Queue } from 'bullmq';
 import {
+  AdminAudit,
   AdminPurchaseReads,
   PurchaseTransitions,
   WebhookDeliveries,
@@ -48,6 +49,7 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
     webhooksRoutes({
       endpoints: new WebhookEndpoints(db, deps.vault),
       deliveries: new WebhookDeliveries(db),
+      audit: new AdminAudit(db),
       allowHttp: deps.config.webhookAllowHttp,
     }),
   );
