@@ -8,9 +8,9 @@
 import request from 'supertest';
 import { Address, beginCell, Cell } from '@ton/core';
 import { buildSignedExternal, createWalletContract, deriveKeyPair, type OutgoingMessage } from '@starsgate/ton';
-import type { Gateway } from '../apps/gateway/src/app';
+import type { Gateway } from '@starsgate/gateway';
+import { WorkerHarness, type PurchaseInput } from '@starsgate/worker/testing';
 import { operatorGateway } from './support/operator-gateway';
-import { WorkerHarness, type PurchaseInput } from '../apps/worker/test/support/worker-harness';
 
 jest.setTimeout(240_000);
 
