@@ -204,6 +204,6 @@ describe('an unpaid case: the chain could not answer before the deadline', () =>
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'failed', evidence: { resolution: { found_on_chain: false } } });
     expect(res.body.events.at(-1)).toMatchObject({ actor: 'operator:alice', to_status: 'failed' });
-    expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBeUndefined();
+    expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBeUndefined();
   });
 });
