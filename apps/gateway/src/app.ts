@@ -6,6 +6,7 @@ import { CheckoutRepository, PurchaseRepository } from '@starsgate/db';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
+import { mountAdminApi } from './admin/admin-routes';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/access-log';
 import { cors } from './http/cors';
@@ -24,6 +25,7 @@ import { PurchaseIntakeBatcher } from './purchases/purchase-intake-batcher';
 import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
 import { PurchaseViewReader } from './purchases/purchase-view-reader';
 import { readsOpenApi } from './openapi/reads.openapi';
+import { adminOpenApi } from './openapi/admin.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { checkoutsRoutes } from './routes/checkouts.routes';
 import { pricesRoutes } from './routes/prices.routes';
@@ -35,6 +37,8 @@ export interface GatewayDeps {
   database: DatabaseHandle;
   redis: Redis;
   queue: Queue<PurchaseJobData>;
+  /** The webhook delivery queue (its counts show in the admin stats). */
+  webhookQueue?: Queue;
   vault: SecretVault;
   metrics: GatewayMetrics;
   chain: ChainClient;
@@ -63,7 +67,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const purchases = new PurchaseRepository(deps.database.db);
   const jobs = new PurchaseJobEnqueuer(deps.queue);
   const reads = deps.reads ?? createReads(deps);
-  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi]);
+  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi, adminOpenApi]);
 
   app.use(requestContext(deps.logger));
   app.use(accessLog(deps.metrics, deps.logger));
@@ -111,6 +115,13 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   );
 
   app.use(availabilityRoutes({ availability: reads.availability }));
+  mountAdminApi(app, {
+    config: deps.config,
+    database: deps.database,
+    vault: deps.vault,
+    chain: deps.chain,
+    queues: deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue],
+  });
   app.use(pricesRoutes({ prices: reads.prices }));
   // After the API: every router an API request walks past costs it a dispatch, probes are rare.
   app.use(healthRoutes({ pool: deps.database.pool, redis: deps.redis, state, registry: deps.metrics.registry }));

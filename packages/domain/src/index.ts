@@ -6,3 +6,6 @@ export * from './purchases/purchase-status';
 export * from './schemas';
 export * from './validation/validator';
 export * from './money';
+export * from './purchases/checkout-view';
+export * from './purchases/purchase-view';
+export * from './webhooks';

@@ -4,7 +4,13 @@ import type { Queue } from 'bullmq';
 import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { closeQueue, createPurchaseQueue, createRedisConnection, type PurchaseJobData } from '@starsgate/platform';
+import {
+  closeQueue,
+  createPurchaseQueue,
+  createRedisConnection,
+  createWebhookQueue,
+  type PurchaseJobData,
+} from '@starsgate/platform';
 import { buildGateway, type Gateway } from '../../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
 import { createGatewayMetrics, type GatewayMetrics } from '../../src/observability/metrics';
@@ -37,6 +43,7 @@ export async function createTestGateway(
   const redis = createRedisConnection(config.redisUrl);
   const bullPrefix = `test-${randomBytes(4).toString('hex')}`;
   const queue = createPurchaseQueue(config.redisUrl, bullPrefix);
+  const webhookQueue = createWebhookQueue(config.redisUrl, bullPrefix);
   const vault = new SecretVault(parseKeyRing(`t1:${randomBytes(32).toString('base64')}`));
   const metrics = createGatewayMetrics();
   const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 });
@@ -46,6 +53,7 @@ export async function createTestGateway(
     database,
     redis,
     queue,
+    webhookQueue,
     vault,
     metrics,
     chain,
@@ -62,7 +70,7 @@ export async function createTestGateway(
     logLines,
     bullPrefix,
     close: async () => {
-      await closeQueue(queue);
+      await Promise.all([closeQueue(queue), closeQueue(webhookQueue)]);
       // A Redis that cannot be reached refuses QUIT too (redis-outage.test.ts): then drop the connection.
       await redis.quit().catch(() => redis.disconnect());
       await database.drop();

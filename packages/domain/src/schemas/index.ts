@@ -4,4 +4,5 @@ export * from './error-body.schema';
 export * from './prices.schema';
 export * from './purchase.schema';
 export * from './wallet.schema';
+export * from './admin.schema';
 export * from './checkout.schema';
