@@ -73,7 +73,8 @@ export const purchases = pgTable(
   },
   (table) => [
     // Keys are scoped by route: a purchase and a checkout may carry the same key string.
-    uniqueIndex('purchases_mode_idempotency_key_idx').on(table.mode, table.idempotencyKey),
+    // Leading with the key, so a lookup by key alone (the operator API) is served by it too.
+    uniqueIndex('purchases_idempotency_key_idx').on(table.idempotencyKey, table.mode),
     // The sweeper and the per-wallet batcher only look at live rows.
     index('purchases_live_next_run_idx')
       .on(table.nextRunAt)
