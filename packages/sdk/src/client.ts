@@ -98,6 +98,12 @@ export class Starsgate {
     return this.transport.call<T>(op);
   }
 
+  /** A POST that creates an order: retried only with its key, which the gateway answers as a replay. */
+  private async createOrder<T>(path: string, params: { idempotency_key: string }): Promise<T & Replayable> {
+    if (!params.idempotency_key) throw new TypeError('idempotency_key is required: one key per logical order');
+    return await this.call({ method: 'POST', path, body: compact(params), replaySafe: true, reportsReplay: true });
+  }
+
   // -- availability and prices --------------------------------------------------------------
 
   /** Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation. */
@@ -137,22 +143,21 @@ export class Starsgate {
 
   // -- wallets and purchases (server side only: they carry a seed) ----------------------------
 
-  resolveWallet(params: ResolveWalletRequest): Promise<ResolvedWallet> {
+  // async: a refusal is a rejected promise, like every other failure.
+  async resolveWallet(params: ResolveWalletRequest): Promise<ResolvedWallet> {
     refuseSecretsInBrowser('resolveWallet');
-    return this.call({ method: 'POST', path: '/api/v1/wallets/resolve', body: compact(params), replaySafe: true });
+    return await this.call({
+      method: 'POST',
+      path: '/api/v1/wallets/resolve',
+      body: compact(params),
+      replaySafe: true,
+    });
   }
 
   /** 202 means accepted, not delivered: follow with `wait`. Retries reuse `idempotency_key`. */
-  createPurchase(params: CreatePurchaseRequest): Promise<PurchaseAccepted & Replayable> {
+  async createPurchase(params: CreatePurchaseRequest): Promise<PurchaseAccepted & Replayable> {
     refuseSecretsInBrowser('createPurchase');
-    if (!params.idempotency_key) throw new TypeError('idempotency_key is required: one key per logical order');
-    return this.call({
-      method: 'POST',
-      path: '/api/v1/purchases',
-      body: compact(params),
-      replaySafe: true,
-      reportsReplay: true,
-    });
+    return await this.createOrder('/api/v1/purchases', params);
   }
 
   /** `createPurchase` for Stars with a key generated once for this call (and reused by its retries). */
@@ -190,14 +195,7 @@ export class Starsgate {
   // -- client-signed checkouts (safe in a browser: no secret) ---------------------------------
 
   createCheckout(params: CreateCheckoutRequest): Promise<CheckoutAccepted & Replayable> {
-    if (!params.idempotency_key) throw new TypeError('idempotency_key is required: one key per logical order');
-    return this.call({
-      method: 'POST',
-      path: '/api/v1/checkouts',
-      body: compact(params),
-      replaySafe: true,
-      reportsReplay: true,
-    });
+    return this.createOrder('/api/v1/checkouts', params);
   }
 
   getCheckout(checkoutId: string): Promise<Checkout> {

@@ -3,19 +3,7 @@
  * (generated/openapi-types.ts, checked by test/openapi-contract.test.ts); the checkout shapes
  * follow the checkout API's specification until its schemas are in that document.
  */
-import type {
-  AvailabilityCheckRequest,
-  AvailabilityResult,
-  CreatePurchaseRequest,
-  ErrorBody,
-  PriceList,
-  PricePair,
-  PriceQuote,
-  Purchase,
-  PurchaseAccepted,
-  ResolvedWallet,
-  ResolveWalletRequest,
-} from './generated/openapi-types.js';
+import type { CreatePurchaseRequest, Purchase } from './generated/openapi-types.js';
 
 export type {
   AvailabilityCheckRequest,
@@ -29,7 +17,7 @@ export type {
   PurchaseAccepted,
   ResolvedWallet,
   ResolveWalletRequest,
-};
+} from './generated/openapi-types.js';
 
 export type Product = Purchase['product'];
 export type PaymentMethodInput = CreatePurchaseRequest['payment_method'];

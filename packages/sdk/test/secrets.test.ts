@@ -57,9 +57,7 @@ describe('in a browser', () => {
       () => sdk.resolveWallet({ seed: SEED }),
     ];
     for (const call of calls) {
-      const error = await Promise.resolve()
-        .then(call)
-        .catch((e: unknown) => e);
+      const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(BrowserSecretError);
       expect(String(error)).toContain('checkout');
     }

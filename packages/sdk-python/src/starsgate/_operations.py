@@ -47,6 +47,15 @@ def resolve_wallet(seed: str, wallet_address: Optional[str], account_index: Opti
     )
 
 
+def _keyed_order(path: str, idempotency_key: str, **fields: Any) -> Operation:
+    """A POST that creates an order: retried only with its key, which the gateway answers as a replay."""
+    if not idempotency_key:
+        raise ValueError("idempotency_key is required: one key per logical order, reused on every retry")
+    return Operation(
+        "POST", path, body=_body(**fields, idempotency_key=idempotency_key), replay_safe=True, reports_replay=True
+    )
+
+
 def create_purchase(
     product: StrOrEnum,
     username: str,
@@ -57,23 +66,16 @@ def create_purchase(
     wallet_address: Optional[str],
     account_index: Optional[int],
 ) -> Operation:
-    if not idempotency_key:
-        raise ValueError("idempotency_key is required: one key per logical order, reused on every retry")
-    return Operation(
-        "POST",
+    return _keyed_order(
         "/api/v1/purchases",
-        body=_body(
-            product=product,
-            username=username,
-            amount=amount,
-            payment_method=payment_method,
-            seed=seed,
-            wallet_address=wallet_address,
-            account_index=account_index,
-            idempotency_key=idempotency_key,
-        ),
-        replay_safe=True,
-        reports_replay=True,
+        idempotency_key,
+        product=product,
+        username=username,
+        amount=amount,
+        payment_method=payment_method,
+        seed=seed,
+        wallet_address=wallet_address,
+        account_index=account_index,
     )
 
 
@@ -91,23 +93,16 @@ def create_checkout(
     payer_public_key: Optional[str],
     payer_state_init: Optional[str],
 ) -> Operation:
-    if not idempotency_key:
-        raise ValueError("idempotency_key is required: one key per logical order, reused on every retry")
-    return Operation(
-        "POST",
+    return _keyed_order(
         "/api/v1/checkouts",
-        body=_body(
-            product=product,
-            username=username,
-            amount=amount,
-            payment_method=payment_method,
-            payer_address=payer_address,
-            payer_public_key=payer_public_key,
-            payer_state_init=payer_state_init,
-            idempotency_key=idempotency_key,
-        ),
-        replay_safe=True,
-        reports_replay=True,
+        idempotency_key,
+        product=product,
+        username=username,
+        amount=amount,
+        payment_method=payment_method,
+        payer_address=payer_address,
+        payer_public_key=payer_public_key,
+        payer_state_init=payer_state_init,
     )
 
 
