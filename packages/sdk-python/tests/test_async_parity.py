@@ -52,3 +52,16 @@ async def test_async_client_owns_and_closes_its_http_client():
     client = AsyncClient("http://127.0.0.1:1")
     await client.close()
     assert client._http.is_closed
+
+
+def test_the_async_client_is_the_generated_translation_of_the_sync_one():
+    import importlib.util
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("make_async_client", package / "scripts" / "make_async_client.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    source = package / "src" / "starsgate"
+    expected = module.translate((source / "_client.py").read_text())
+    assert (source / "_async_client.py").read_text() == expected, "run: python scripts/make_async_client.py"

@@ -1,4 +1,5 @@
-"""The asynchronous client: `Client`'s methods as coroutines, on the same core (tests/test_parity.py checks)."""
+# Generated from _client.py by scripts/make_async_client.py: edit _client.py, then run it.
+"""The asynchronous client: `Client`'s methods as coroutines, on the same core."""
 
 import asyncio
 import uuid

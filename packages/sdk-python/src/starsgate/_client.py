@@ -1,4 +1,4 @@
-"""The synchronous client. `_async_client.py` mirrors it method for method (tests/test_parity.py checks)."""
+"""The synchronous client, and the source of `_async_client.py` (scripts/make_async_client.py writes it)."""
 
 import time
 import uuid
