@@ -1,4 +1,5 @@
 import { checkBaseURL, pathSegment } from './core/base-url.js';
+import { inBrowser } from './core/environment.js';
 import { BrowserSecretError } from './core/errors.js';
 import { SDK_VERSION, Transport, type Operation } from './core/http.js';
 import { poll } from './polling.js';
@@ -43,15 +44,6 @@ export type BuyPremiumParams = OrderFields & WalletFields & { months: number; id
 const TRANSACTION_WAIT: WaitOptions<Checkout> = { timeoutMs: 60_000, pollIntervalMs: 1_000 };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A page or a worker in a browser: anything that runs there is visible to its user. */
-function inBrowser(): boolean {
-  const scope = globalThis as { window?: unknown; document?: unknown; importScripts?: unknown };
-  return (
-    (typeof scope.window === 'object' && typeof scope.document === 'object') ||
-    typeof scope.importScripts === 'function'
-  );
-}
-
 function refuseSecretsInBrowser(method: string): void {
   if (inBrowser())
     throw new BrowserSecretError(
@@ -86,8 +78,12 @@ export class Starsgate {
       baseURL: this.baseURL,
       timeout: options.timeout ?? 30_000,
       maxRetries,
-      // The browser may refuse a custom User-Agent; the SDK says who it is in its own header.
-      headers: { 'X-Starsgate-Client': `starsgate-js/${SDK_VERSION}`, ...options.headers },
+      // Outside a browser the SDK names itself and counts retries in headers. In a page they would
+      // turn every call into a CORS preflight the gateway does not allow, so none is added there.
+      headers: inBrowser()
+        ? { ...options.headers }
+        : { 'X-Starsgate-Client': `starsgate-js/${SDK_VERSION}`, ...options.headers },
+      countRetries: !inBrowser(),
       fetch: fetchImpl.bind(globalThis),
       sleep: (ms) => this.sleep(ms),
       randomFraction: Math.random,

@@ -48,6 +48,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('@starsgate/sdk in a browser', () => {
   const hits: string[] = [];
+  const apiHeaders: string[][] = [];
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -58,6 +59,7 @@ describe('@starsgate/sdk in a browser', () => {
     server = createServer((req, res) => {
       const url = req.url ?? '/';
       hits.push(`${req.method} ${url}`);
+      if (url.startsWith('/api/')) apiHeaders.push(Object.keys(req.headers));
       if (url === '/') {
         res.setHeader('content-type', 'text/html');
         return res.end(readFileSync(path.join(SDK, 'test/fixtures/browser/index.html')));
@@ -131,6 +133,8 @@ describe('@starsgate/sdk in a browser', () => {
       forged: 'WebhookVerificationError',
     });
     expect(hits.filter((hit) => hit.includes('/api/v1/purchases') || hit.includes('/wallets/'))).toEqual([]);
+    // No custom header: a cross-origin gateway would need a CORS preflight allowing it.
+    expect(apiHeaders.flat().filter((name) => name.startsWith('x-starsgate'))).toEqual([]);
     await page.close();
   });
 });

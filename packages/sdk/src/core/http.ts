@@ -20,6 +20,8 @@ export interface TransportOptions {
   timeout: number;
   maxRetries: number;
   headers: Record<string, string>;
+  /** Adds X-Starsgate-Retry-Count to retries. */
+  countRetries: boolean;
   fetch: typeof fetch;
   sleep: (ms: number) => Promise<void>;
   randomFraction: () => number;
@@ -58,7 +60,7 @@ export class Transport {
     for (const [name, value] of Object.entries(op.query ?? {})) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers };
     if (op.body) headers['Content-Type'] = 'application/json';
-    if (attempt > 0) headers['X-Starsgate-Retry-Count'] = String(attempt);
+    if (attempt > 0 && this.options.countRetries) headers['X-Starsgate-Retry-Count'] = String(attempt);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
