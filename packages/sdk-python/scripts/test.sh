@@ -14,7 +14,7 @@ fi
 if [ "$(cat "$STAMP" 2>/dev/null || true)" != "$WANT" ]; then
   # --retries 0: an index this machine cannot reach is skipped at once instead of retried.
   "$VENV/bin/python" -m pip install --quiet --retries 0 --disable-pip-version-check \
-    httpx pydantic pytest respx pytest-asyncio hatchling
+    httpx pydantic pytest respx pytest-asyncio hatchling mypy
   # Editable, built with the venv's own hatchling: no download, and source edits need no reinstall.
   "$VENV/bin/python" -m pip install --quiet --retries 0 --disable-pip-version-check \
     --no-build-isolation --no-deps -e .

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
-from typing import Any, Callable, Dict, Mapping, Optional, Type, TypeVar
+from typing import Any, Callable, Dict, Mapping, Optional, Type, TypeVar, Union
 from urllib.parse import quote, urlsplit
 
 import httpx
@@ -110,7 +110,7 @@ class ClientCore:
 
     # -- requests -------------------------------------------------------------------------------
 
-    def build_request(self, http: Any, op: Operation, attempt: int) -> httpx.Request:
+    def build_request(self, http: Union[httpx.Client, httpx.AsyncClient], op: Operation, attempt: int) -> httpx.Request:
         headers = dict(self.headers)
         if attempt > 0:
             headers["X-Starsgate-Retry-Count"] = str(attempt)
@@ -138,7 +138,7 @@ class ClientCore:
             if retry_after is not None:
                 # Longer than a call should block: the caller gets the error and its retry_after.
                 return retry_after if retry_after <= MAX_RETRY_AFTER else None
-        backoff = min(INITIAL_RETRY_DELAY * (2**attempt), MAX_RETRY_DELAY)
+        backoff = min(INITIAL_RETRY_DELAY * (2.0**attempt), MAX_RETRY_DELAY)
         return backoff * (1 - RETRY_JITTER * self._random_fraction())
 
     # -- answers --------------------------------------------------------------------------------
@@ -160,8 +160,9 @@ class ClientCore:
         message = body.get("message") if isinstance(body.get("message"), str) else None
         details = body.get("details") if isinstance(body.get("details"), list) else []
         retry_after = parse_retry_after(response.headers)
-        if retry_after is None and isinstance(body.get("retry_after"), (int, float)):
-            retry_after = float(body["retry_after"])
+        body_retry_after = body.get("retry_after")
+        if retry_after is None and isinstance(body_retry_after, (int, float)):
+            retry_after = float(body_retry_after)
         cls = error_class_for(response.status_code, code)
         kwargs: Dict[str, Any] = dict(
             status_code=response.status_code,

@@ -1,7 +1,7 @@
 """Typed errors. None of them holds a request body, so a seed can never travel inside one."""
 
 from decimal import Decimal
-from typing import Any, Dict, List, Mapping, Optional, Type
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Type
 
 __all__ = [
     "StarsgateError",
@@ -34,7 +34,7 @@ class Shortfall:
         self.shortfall = shortfall
 
     @classmethod
-    def from_details(cls, details: List[Mapping[str, Any]]) -> List["Shortfall"]:
+    def from_details(cls, details: Sequence[Mapping[str, Any]]) -> List["Shortfall"]:
         lines = []
         for entry in details:
             if "currency" in entry and "shortfall" in entry:

@@ -59,12 +59,12 @@ class PaymentMethod(str, Enum):
 class _StatusMixin:
     value: str
 
-    _TERMINAL: frozenset = frozenset()
+    _TERMINAL: "frozenset[str]" = frozenset()
 
     @property
     def is_terminal(self) -> bool:
         """No further change will happen by itself."""
-        return self.value in self._TERMINAL  # type: ignore[attr-defined]
+        return self.value in self._TERMINAL
 
     @property
     def is_completed(self) -> bool:
@@ -105,8 +105,8 @@ class CheckoutStatus(_StatusMixin, str, Enum):
 
 
 # Enum members cannot be class attributes of their own enum, so the terminal sets are attached after.
-PurchaseStatus._TERMINAL = frozenset({"completed", "failed", "reconciliation_required"})  # type: ignore[misc]
-CheckoutStatus._TERMINAL = frozenset({"completed", "failed", "expired", "reconciliation_required"})  # type: ignore[misc]
+PurchaseStatus._TERMINAL = frozenset({"completed", "failed", "reconciliation_required"})
+CheckoutStatus._TERMINAL = frozenset({"completed", "failed", "expired", "reconciliation_required"})
 
 
 class ErrorInfo(_Model):
