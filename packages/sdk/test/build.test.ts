@@ -21,10 +21,13 @@ describe('@starsgate/sdk build', () => {
       expect(existsSync(path.join(SDK, 'dist', file))).toBe(true);
   });
 
-  it('require() and import() both load it through the exports map', () => {
+  it('require() and import() both load it by its name, through the exports map', () => {
+    const name = JSON.stringify(
+      (JSON.parse(readFileSync(path.join(SDK, 'package.json'), 'utf8')) as { name: string }).name,
+    );
     const script = [
-      "const cjs = require('@starsgate/sdk');",
-      "import('@starsgate/sdk').then((esm) => {",
+      `const cjs = require(${name});`,
+      `import(${name}).then((esm) => {`,
       '  const ok = typeof cjs.Starsgate === "function" && typeof esm.Starsgate === "function" && esm.VERSION === "1.4.0";',
       '  const sdk = new esm.Starsgate({ baseURL: "http://127.0.0.1:1" });',
       '  process.stdout.write(JSON.stringify({ ok, routes: Object.keys(cjs.ROUTES).length, base: sdk.baseURL }));',

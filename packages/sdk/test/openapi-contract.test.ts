@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { createTestGateway, type TestGateway } from '../../../apps/gateway/test/support/test-gateway';
+import { createTestGateway, type TestGateway } from '@starsgate/gateway/testing';
 import { generateTypes } from '../scripts/openapi-to-types';
 import { ROUTES, Starsgate } from '../src/index';
 
@@ -18,14 +18,13 @@ const GENERATED = path.join(SDK, 'src/generated/openapi-types.ts');
 const PYTHON_ROUTES = path.resolve(SDK, '../sdk-python/src/starsgate/_routes.py');
 const UPDATE = process.env.UPDATE_OPENAPI_SNAPSHOT === '1';
 
-/** The generated declarations as the repository's Prettier writes them (its CLI: jest cannot load Prettier's ESM core). */
-function generatedSource(document: object): string {
+/** A file's text as the repository's Prettier writes it (its CLI: jest cannot load Prettier's ESM core). */
+function prettierFormat(file: string, text: string): string {
   const cli = require.resolve('prettier/bin/prettier.cjs');
-  return execFileSync(process.execPath, [cli, '--stdin-filepath', GENERATED], {
-    input: generateTypes(document),
-    encoding: 'utf8',
-  });
+  return execFileSync(process.execPath, [cli, '--stdin-filepath', file], { input: text, encoding: 'utf8' });
 }
+
+const generatedSource = (document: object): string => prettierFormat(GENERATED, generateTypes(document));
 
 /** The public API: `/api/…` routes. Admin routes (`/admin/api/…`), probes and metrics are not the SDKs' business. */
 function publicRoutes(document: { paths: Record<string, Record<string, unknown>> }): string[] {
@@ -64,7 +63,7 @@ describe('SDKs against /openapi.json', () => {
     const response = await request(gateway.app).get('/openapi.json').expect(200);
     document = response.body as typeof document;
     if (UPDATE) {
-      writeFileSync(SNAPSHOT, JSON.stringify(document, null, 2) + '\n');
+      writeFileSync(SNAPSHOT, prettierFormat(SNAPSHOT, JSON.stringify(document, null, 2)));
       writeFileSync(GENERATED, generatedSource(document));
     }
   });

@@ -112,7 +112,6 @@ export interface ErrorBody {
     | 'UNSUPPORTED_MEDIA_TYPE'
     | 'PAYLOAD_TOO_LARGE'
     | 'NOT_FOUND'
-    | 'METHOD_NOT_ALLOWED'
     | 'INVALID_AMOUNT'
     | 'PURCHASE_NOT_FOUND'
     | 'IDEMPOTENCY_KEY_REUSED'
