@@ -122,3 +122,16 @@ def test_other_failures_raise_order_failed_and_reconciliation_never_raises():
     assert uncertain.needs_reconciliation and uncertain.is_terminal and not uncertain.replacement_allowed
     assert "do not create a replacement" in (uncertain.advice or "")
     Purchase.model_validate(purchase_body("completed")).raise_for_status()
+
+
+def test_an_answer_that_is_not_the_documented_shape_is_a_typed_error(api, client):
+    from starsgate import APIResponseValidationError
+
+    api.get(f"/api/v1/purchases/{PURCHASE_ID}").respond(200, json={"purchase_id": PURCHASE_ID, "status": "teleported"})
+    with pytest.raises(APIResponseValidationError) as caught:
+        client.get_purchase(PURCHASE_ID)
+    assert "status" in str(caught.value) and "teleported" not in str(caught.value)
+    assert caught.value.__context__ is None
+    api.get("/api/v1/prices").respond(200, text="<html>captive portal</html>")
+    with pytest.raises(APIResponseValidationError, match="not JSON"):
+        client.get_prices()

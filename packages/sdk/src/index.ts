@@ -3,6 +3,7 @@ export { ROUTES } from './routes.js';
 export { SDK_VERSION as VERSION } from './core/http.js';
 export {
   APIConnectionError,
+  APIResponseValidationError,
   APIStatusError,
   APITimeoutError,
   BrowserSecretError,

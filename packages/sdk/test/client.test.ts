@@ -1,5 +1,6 @@
 import {
   APIConnectionError,
+  APIResponseValidationError,
   APITimeoutError,
   IdempotencyConflictError,
   NotFoundError,
@@ -157,6 +158,13 @@ describe('errors', () => {
       throwIfFailed(purchaseBody('reconciliation_required', { error: { code: 'X', message: 'm' } }) as Purchase),
     ).not.toThrow();
   });
+});
+
+it('a 2xx body that is not JSON is a typed error, not a SyntaxError', async () => {
+  const { sdk } = client([new Response('<html>captive portal</html>', { status: 200 })]);
+  const error = await sdk.getPrices().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(APIResponseValidationError);
+  expect(error).toMatchObject({ status: 200, code: 'UNEXPECTED_RESPONSE', request: 'GET /api/v1/prices' });
 });
 
 describe('retries', () => {

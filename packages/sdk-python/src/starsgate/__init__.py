@@ -7,6 +7,7 @@ from ._async_client import AsyncClient
 from ._client import Client
 from ._exceptions import (
     APIConnectionError,
+    APIResponseValidationError,
     APIStatusError,
     APITimeoutError,
     IdempotencyConflictError,
@@ -55,6 +56,7 @@ __all__ = [
     "WebhookEvent",
     "SIGNATURE_HEADER",
     "APIConnectionError",
+    "APIResponseValidationError",
     "APIStatusError",
     "APITimeoutError",
     "IdempotencyConflictError",

@@ -15,6 +15,7 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 from pydantic import BaseModel
+from pydantic import ValidationError as ModelValidationError
 
 from ._constants import (
     INITIAL_RETRY_DELAY,
@@ -23,7 +24,14 @@ from ._constants import (
     RETRY_JITTER,
     RETRYABLE_STATUSES,
 )
-from ._exceptions import APIConnectionError, APITimeoutError, StarsgateError, TopUpRequiredError, error_class_for
+from ._exceptions import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APITimeoutError,
+    StarsgateError,
+    TopUpRequiredError,
+    error_class_for,
+)
 from ._version import __version__
 
 log = logging.getLogger("starsgate")
@@ -144,10 +152,26 @@ class ClientCore:
     # -- answers --------------------------------------------------------------------------------
 
     def parse(self, op: Operation, response: httpx.Response, model: Type[M]) -> M:
-        data = response.json()
-        if op.reports_replay and isinstance(data, dict):
-            data = {**data, "replayed": response.headers.get("idempotent-replayed") == "true"}
-        return model.model_validate(data)
+        try:
+            data = response.json()
+            if op.reports_replay and isinstance(data, dict):
+                data = {**data, "replayed": response.headers.get("idempotent-replayed") == "true"}
+            return model.model_validate(data)
+        except (ValueError, ModelValidationError) as error:
+            # Field locations only: pydantic's own message quotes the values it was given.
+            where = (
+                ", ".join(".".join(str(part) for part in e["loc"]) or "body" for e in error.errors())
+                if isinstance(error, ModelValidationError)
+                else "body is not JSON"
+            )
+            problem = APIResponseValidationError(
+                f"{op.label} answered {response.status_code} with an unexpected {model.__name__} ({where}).",
+                status_code=response.status_code,
+                code="UNEXPECTED_RESPONSE",
+                request_id=response.headers.get("request-id"),
+                request=op.label,
+            )
+        raise problem
 
     def status_error(self, op: Operation, response: httpx.Response) -> StarsgateError:
         try:

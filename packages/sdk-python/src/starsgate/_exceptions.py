@@ -8,6 +8,7 @@ __all__ = [
     "APIConnectionError",
     "APITimeoutError",
     "APIStatusError",
+    "APIResponseValidationError",
     "ValidationError",
     "NotFoundError",
     "IdempotencyConflictError",
@@ -111,6 +112,10 @@ class APITimeoutError(APIConnectionError):
 
 class APIStatusError(StarsgateError):
     """The gateway answered with a non-2xx status and the standard error body."""
+
+
+class APIResponseValidationError(StarsgateError):
+    """A 2xx answer that is not the documented shape (a proxy's page, or a gateway newer than this SDK)."""
 
 
 class ValidationError(APIStatusError):

@@ -40,6 +40,8 @@ export class APIConnectionError extends StarsgateError {}
 export class APITimeoutError extends APIConnectionError {}
 /** A non-2xx answer with the standard error body. */
 export class APIStatusError extends StarsgateError {}
+/** A 2xx answer that is not JSON (a proxy's or captive portal's page). */
+export class APIResponseValidationError extends StarsgateError {}
 export class ValidationError extends APIStatusError {}
 export class NotFoundError extends APIStatusError {}
 export class IdempotencyConflictError extends APIStatusError {}

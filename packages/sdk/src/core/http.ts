@@ -1,4 +1,10 @@
-import { APIConnectionError, APITimeoutError, errorClassFor, StarsgateError } from './errors.js';
+import {
+  APIConnectionError,
+  APIResponseValidationError,
+  APITimeoutError,
+  errorClassFor,
+  StarsgateError,
+} from './errors.js';
 import { retryDelayMs, retryAfterMs } from './retry.js';
 
 export const SDK_VERSION = '1.4.0';
@@ -37,7 +43,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.attempt(op, label, attempt);
       if ('response' in outcome && outcome.response.ok) {
-        const data = (await outcome.response.json()) as Record<string, unknown>;
+        const data = await jsonObject(outcome.response, label);
         if (op.reportsReplay) data.replayed = outcome.response.headers.get('idempotent-replayed') === 'true';
         return data as T;
       }
@@ -122,6 +128,17 @@ async function statusError(response: Response, label: string): Promise<Starsgate
     action: text('action'),
     retryAfter,
     requestId: text('request_id') ?? response.headers.get('request-id') ?? undefined,
+    request: label,
+  });
+}
+
+async function jsonObject(response: Response, label: string): Promise<Record<string, unknown>> {
+  const parsed: unknown = await response.json().catch(() => undefined);
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  throw new APIResponseValidationError(`${label} answered ${response.status} with a body that is not a JSON object.`, {
+    status: response.status,
+    code: 'UNEXPECTED_RESPONSE',
+    requestId: response.headers.get('request-id') ?? undefined,
     request: label,
   });
 }
