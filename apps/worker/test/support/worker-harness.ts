@@ -15,6 +15,7 @@ import {
   PurchaseRepository,
   PurchaseTransitions,
   SecretVault,
+  UpstreamFormatErrorRepository,
   type PurchaseRow,
 } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
@@ -35,6 +36,8 @@ import { createPurchaseProcessor } from '../../src/purchases/purchase-processor'
 import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
 import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
+import { createWorkerMetrics } from '../../src/observability/metrics';
+import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstream-format';
 
 export const FAST_FRAGMENT: FragmentConfigPatch = {
   latency: { minMs: 0, maxMs: 5 },
@@ -161,6 +164,11 @@ export class WorkerHarness {
       ),
       queue,
       logger,
+      upstreamFormat: new UpstreamFormatReporter(
+        logger,
+        createWorkerMetrics(),
+        new UpstreamFormatErrorRepository(database.db),
+      ),
       workerId: `test-${randomBytes(3).toString('hex')}`,
       now: Date.now,
       sleep,
