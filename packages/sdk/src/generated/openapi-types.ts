@@ -13,7 +13,9 @@ export interface AdminPurchaseDetail {
     | 'confirming'
     | 'completed'
     | 'failed'
-    | 'reconciliation_required';
+    | 'reconciliation_required'
+    | 'awaiting_signature'
+    | 'expired';
   product: 'stars' | 'premium';
   username: string;
   amount: number;
@@ -128,7 +130,9 @@ export interface AdminPurchaseSummary {
     | 'confirming'
     | 'completed'
     | 'failed'
-    | 'reconciliation_required';
+    | 'reconciliation_required'
+    | 'awaiting_signature'
+    | 'expired';
   product: 'stars' | 'premium';
   username: string;
   amount: number;
@@ -266,6 +270,125 @@ export interface AvailabilityResult {
   checked_at: string;
 }
 
+export interface Checkout {
+  checkout_id: string;
+  /**
+   * preparing → awaiting_signature → submitted → confirming → completed; or failed, expired (nothing was paid before valid_until, checked on chain), reconciliation_required. Only `completed` confirms delivery.
+   */
+  status:
+    | 'preparing'
+    | 'awaiting_signature'
+    | 'submitted'
+    | 'confirming'
+    | 'completed'
+    | 'failed'
+    | 'expired'
+    | 'reconciliation_required';
+  product: 'stars' | 'premium';
+  username: string;
+  amount: number;
+  payment_method: 'gram' | 'usdt';
+  /**
+   * The payer wallet, raw form.
+   */
+  payer_address: string;
+  created_at: string;
+  updated_at: string;
+  /**
+   * Once prepared: the wallet must sign (and the BOC be submitted) before this time.
+   */
+  valid_until?: string;
+  /**
+   * Once prepared: what this transaction pays, exact decimal string, in its currency only.
+   */
+  prices?: {
+    gram?: string;
+    usdt?: string;
+  };
+  transaction?: TonConnectTransaction;
+  /**
+   * Present when completed: the payer wallet transaction (hex).
+   */
+  transaction_hash?: string;
+  /**
+   * Present when failed, expired or reconciliation_required.
+   */
+  error?: {
+    /**
+     * Stable failure code, e.g. RECIPIENT_NOT_FOUND, TOP_UP_REQUIRED, NOT_EXECUTED.
+     */
+    code: string;
+    message: string;
+    action?: string;
+    details?: Array<{
+      field?: string;
+      message?: string;
+      [key: string]: unknown;
+    }>;
+  };
+}
+
+/**
+ * 202 means accepted: poll status_url until `awaiting_signature`, then have the wallet sign `transaction`.
+ */
+export interface CheckoutAccepted {
+  checkout_id: string;
+  /**
+   * `preparing` for a new checkout; the current status on a replay.
+   */
+  status:
+    | 'preparing'
+    | 'awaiting_signature'
+    | 'submitted'
+    | 'confirming'
+    | 'completed'
+    | 'failed'
+    | 'expired'
+    | 'reconciliation_required';
+  /**
+   * Relative path `/api/v1/checkouts/<checkout_id>`.
+   */
+  status_url: string;
+}
+
+/**
+ * A client-signed checkout: the buyer signs the prepared transaction in its own wallet, so no secret is ever sent. A `seed`, `mnemonic`, `private_key` or `secret_key` field is refused with 400 SEED_NOT_ACCEPTED; other unknown fields with 400 UNKNOWN_FIELD.
+ */
+export interface CreateCheckoutRequest {
+  /**
+   * `stars` or `premium`.
+   */
+  product: 'stars' | 'premium';
+  /**
+   * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
+   */
+  username: string;
+  /**
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12.
+   */
+  amount: number;
+  /**
+   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.
+   */
+  payment_method: 'gram' | 'ton' | 'usdt' | 'usdt_ton' | 'usdt_gram';
+  /**
+   * The buyer's wallet (TON Connect `account.address`), friendly or raw form.
+   */
+  payer_address: string;
+  /**
+   * TON Connect `account.publicKey` (64 hex). Required only when the payer wallet is not deployed yet (400 CHECKOUT_PAYER_KEY_REQUIRED otherwise); for a deployed wallet the key is read from the chain.
+   */
+  payer_public_key?: string;
+  /**
+   * TON Connect `account.walletStateInit` (Base64 BOC). Required with payer_public_key for a wallet not deployed yet; it must hash to payer_address (400 CHECKOUT_PAYER_STATE_INIT_MISMATCH).
+   */
+  payer_state_init?: string;
+  /**
+   * 1 to 128 printable ASCII characters; one key per logical order.
+   */
+  idempotency_key: string;
+}
+
 /**
  * A server-signed purchase. Unknown fields are rejected (400 UNKNOWN_FIELD), never ignored.
  */
@@ -322,6 +445,14 @@ export interface CreateWebhookEndpointRequest {
     | 'purchase.completed'
     | 'purchase.failed'
     | 'purchase.reconciliation_required'
+    | 'checkout.preparing'
+    | 'checkout.awaiting_signature'
+    | 'checkout.submitted'
+    | 'checkout.confirming'
+    | 'checkout.completed'
+    | 'checkout.failed'
+    | 'checkout.expired'
+    | 'checkout.reconciliation_required'
   >;
 }
 
@@ -351,6 +482,13 @@ export interface ErrorBody {
     | 'WALLET_ADDRESS_MISMATCH'
     | 'WALLET_INDEX_NOT_FOUND'
     | 'WALLET_RESOLVER_BUSY'
+    | 'SEED_NOT_ACCEPTED'
+    | 'CHECKOUT_NOT_FOUND'
+    | 'CHECKOUT_PAYER_KEY_REQUIRED'
+    | 'CHECKOUT_PAYER_STATE_INIT_MISMATCH'
+    | 'CHECKOUT_PAYER_WALLET_UNSUPPORTED'
+    | 'CHECKOUT_NOT_AWAITING_SIGNATURE'
+    | 'CHECKOUT_ALREADY_SUBMITTED'
     | 'CHECKOUT_BOC_INVALID'
     | 'CHECKOUT_WRONG_PAYER'
     | 'CHECKOUT_BAD_SIGNATURE'
@@ -488,7 +626,9 @@ export interface Purchase {
     | 'confirming'
     | 'completed'
     | 'failed'
-    | 'reconciliation_required';
+    | 'reconciliation_required'
+    | 'awaiting_signature'
+    | 'expired';
   product: 'stars' | 'premium';
   username: string;
   amount: number;
@@ -533,7 +673,9 @@ export interface PurchaseAccepted {
     | 'confirming'
     | 'completed'
     | 'failed'
-    | 'reconciliation_required';
+    | 'reconciliation_required'
+    | 'awaiting_signature'
+    | 'expired';
   /**
    * Relative path `/api/v1/purchases/<purchase_id>`.
    */
@@ -608,6 +750,49 @@ export interface ResolveWalletRequest {
    * Selects the V5R1 account m/44'/607'/{account_index}' of a 12-word seed (0 to 100).
    */
   account_index?: number;
+}
+
+export interface SubmitCheckoutRequest {
+  /**
+   * The signed external message, Base64, exactly as TON Connect `sendTransaction` returned it.
+   */
+  boc: string;
+}
+
+/**
+ * A TON Connect `sendTransaction` request: hand it to `tonConnectUI.sendTransaction` unchanged.
+ */
+export interface TonConnectTransaction {
+  /**
+   * Unix seconds; the wallet must sign before it.
+   */
+  validUntil: number;
+  /**
+   * `-239` mainnet, `-3` testnet.
+   */
+  network: '-239' | '-3';
+  /**
+   * The payer wallet, raw form (`0:hex`).
+   */
+  from: string;
+  messages: Array<{
+    /**
+     * Friendly address; its bounce flag is the message's. GRAM: Fragment's receiving address. USDT: the payer's own USDT jetton wallet.
+     */
+    address: string;
+    /**
+     * nanoGRAM the message carries (USDT: the GRAM attached for forwarding fees).
+     */
+    amount: string;
+    /**
+     * Base64 BOC of the body: Fragment's Ref# comment (GRAM) or a TEP-74 jetton `transfer` (USDT).
+     */
+    payload?: string;
+    /**
+     * Base64 BOC of a StateInit (never set by starsgate today).
+     */
+    stateInit?: string;
+  }>;
 }
 
 export interface WebhookDelivery {
