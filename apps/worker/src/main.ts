@@ -4,6 +4,7 @@ import {
   connectDatabase,
   LeaseRepository,
   migrateDatabase,
+  PipelineReads,
   PurchaseRepository,
   PurchaseTransitions,
   SecretVault,
@@ -13,6 +14,7 @@ import {
   createLogger,
   createPurchaseQueue,
   createRedisConnection,
+  createWebhookQueue,
   onTerminationSignals,
   PURCHASE_QUEUE,
   redisConnectionOptions,
@@ -24,6 +26,12 @@ import { startPurchaseWorker } from './purchases/purchase-worker';
 import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
 import { Sweeper } from './sweeper/sweeper';
 import { createUpstreams } from './upstreams';
+import { startMetricsServer } from './observability/metrics-server';
+import { pipelineGauges } from './observability/pipeline-gauges';
+import { TransitionMetrics } from './observability/transition-metrics';
+import { UpstreamHealth } from './observability/upstream-health';
+import { publishUpstreamHealth } from './observability/upstream-health-publisher';
+import { createWorkerMetrics } from './observability/worker-metrics';
 
 async function main(): Promise<void> {
   const warnings: string[] = [];
@@ -37,7 +45,10 @@ async function main(): Promise<void> {
     logger.warn('queue connection error', { error }),
   );
 
-  const upstreams = createUpstreams(config, logger);
+  const workerId = `worker-${randomUUID().slice(0, 8)}`;
+  const metrics = createWorkerMetrics();
+  const health = new UpstreamHealth(Math.max(1, config.fragmentCookies.length), metrics);
+  const upstreams = createUpstreams(config, logger, { metrics, health });
   const processor = createPurchaseProcessor({
     config,
     transitions: new PurchaseTransitions(database.db),
@@ -47,9 +58,10 @@ async function main(): Promise<void> {
     fragment: upstreams.fragment,
     queue,
     logger,
-    workerId: `worker-${randomUUID().slice(0, 8)}`,
+    workerId,
     now: Date.now,
     sleep,
+    transitionMetrics: new TransitionMetrics(metrics),
   });
 
   const { worker } = startPurchaseWorker({
@@ -83,7 +95,41 @@ async function main(): Promise<void> {
         fragment: upstreams.fragment.clients[0]!,
       })
     : undefined;
-  logger.info('worker started', { queue: PURCHASE_QUEUE, concurrency: config.concurrency });
+  // The webhook queue is only read here, for its job counts.
+  const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
+    logger.warn('webhook queue connection error', { error }),
+  );
+  const healthRedis = createRedisConnection(config.redisUrl);
+  const healthPublisher = publishUpstreamHealth({
+    redis: healthRedis,
+    bullPrefix: config.bullPrefix,
+    workerId,
+    health,
+    logger,
+  });
+  const metricsServer =
+    config.metricsPort > 0
+      ? await startMetricsServer({
+          host: config.metricsHost,
+          port: config.metricsPort,
+          registry: metrics.registry,
+          beforeScrape: pipelineGauges(metrics, {
+            pipeline: new PipelineReads(database.db),
+            queues: [queue, webhookQueue],
+          }),
+          readiness: {
+            postgres: async () => (await database.pool.query('SELECT 1')).rowCount === 1,
+            redis: async () => (await healthRedis.ping()) === 'PONG',
+            worker: () => Promise.resolve(worker.isRunning()),
+          },
+          logger,
+        })
+      : undefined;
+  logger.info('worker started', {
+    queue: PURCHASE_QUEUE,
+    concurrency: config.concurrency,
+    metrics_port: metricsServer?.port ?? 'disabled',
+  });
 
   const shutdown = async (signal: string): Promise<void> => {
     logger.info('stopping: finishing active jobs', { signal });
@@ -91,11 +137,13 @@ async function main(): Promise<void> {
       logger.warn('shutdown deadline reached; leases cover unfinished work');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
+    await metricsServer?.close();
+    await healthPublisher.stop();
     await sweeper.stop();
     await priceRefresher?.stop();
     await pricesRedis?.quit();
     await worker.close();
-    await Promise.allSettled([closeQueue(queue), database.close()]);
+    await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), healthRedis.quit(), database.close()]);
     clearTimeout(deadline);
     logger.info('stopped');
     logger.end();

@@ -10,3 +10,4 @@ export * from './repositories/admin-purchase-reads';
 export * from './repositories/webhook-endpoints';
 export * from './repositories/webhook-deliveries';
 export * from './repositories/keyset';
+export * from './repositories/pipeline-reads';
