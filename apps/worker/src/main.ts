@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  AdminPurchaseReads,
   connectDatabase,
   LeaseRepository,
   migrateDatabase,
@@ -8,6 +9,8 @@ import {
   PurchaseRepository,
   PurchaseTransitions,
   SecretVault,
+  WebhookDeliveries,
+  WebhookEndpoints,
 } from '@starsgate/db';
 import {
   closeQueue,
@@ -24,7 +27,12 @@ import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
 import { startPurchaseWorker } from './purchases/purchase-worker';
 import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
+import { PeriodicTask } from './periodic/periodic-task';
+import type { StepDeps } from './purchases/state-machine/step-deps';
+import { collectEvidence, EVIDENCE_COLLECTOR } from './reconciliation/evidence-collector';
 import { Sweeper } from './sweeper/sweeper';
+import { startWebhookWorker } from './webhooks/webhook-delivery';
+import { drainWebhooks } from './webhooks/webhook-drain';
 import { createUpstreams } from './upstreams';
 import { startMetricsServer } from './observability/metrics-server';
 import { pipelineGauges } from './observability/pipeline-gauges';
@@ -49,11 +57,13 @@ async function main(): Promise<void> {
   const metrics = createWorkerMetrics();
   const health = new UpstreamHealth(Math.max(1, config.fragmentCookies.length), metrics);
   const upstreams = createUpstreams(config, logger, { metrics, health });
-  const processor = createPurchaseProcessor({
+  const vault = new SecretVault(config.keyRing);
+  const leases = new LeaseRepository(database.db);
+  const deps: StepDeps = {
     config,
     transitions: new PurchaseTransitions(database.db),
-    leases: new LeaseRepository(database.db),
-    vault: new SecretVault(config.keyRing),
+    leases,
+    vault,
     chain: upstreams.chain,
     fragment: upstreams.fragment,
     queue,
@@ -62,7 +72,8 @@ async function main(): Promise<void> {
     now: Date.now,
     sleep,
     transitionMetrics: new TransitionMetrics(metrics),
-  });
+  };
+  const processor = createPurchaseProcessor(deps);
 
   const { worker } = startPurchaseWorker({
     connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
@@ -83,6 +94,37 @@ async function main(): Promise<void> {
     intervalMs: config.sweepIntervalMs,
   });
   sweeper.start();
+
+  const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
+    logger.warn('webhook queue connection error', { error }),
+  );
+  const webhookDeliveries = new WebhookDeliveries(database.db);
+  const webhookWorker = startWebhookWorker({
+    deliveries: webhookDeliveries,
+    endpoints: new WebhookEndpoints(database.db, vault),
+    queue: webhookQueue,
+    config: config.webhooks,
+    logger,
+    connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
+    prefix: config.bullPrefix,
+  });
+  const webhookDrain = new PeriodicTask(
+    'webhook-drain',
+    { leases, logger, intervalMs: config.webhooks.drainIntervalMs },
+    async () => {
+      await drainWebhooks(webhookDeliveries, webhookQueue);
+    },
+  );
+  webhookDrain.start();
+  const reads = new AdminPurchaseReads(database.db);
+  const evidenceCollector = new PeriodicTask(
+    EVIDENCE_COLLECTOR,
+    { leases, logger, intervalMs: config.evidenceIntervalMs },
+    async () => {
+      await collectEvidence(deps, reads);
+    },
+  );
+  evidenceCollector.start();
   const prices = loadPriceRefresherConfig();
   const pricesRedis = prices.enabled ? createRedisConnection(config.redisUrl) : undefined;
   const priceRefresher = pricesRedis
@@ -95,10 +137,6 @@ async function main(): Promise<void> {
         fragment: upstreams.fragment.clients[0]!,
       })
     : undefined;
-  // The webhook queue is only read here, for its job counts.
-  const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
-    logger.warn('webhook queue connection error', { error }),
-  );
   const healthRedis = createRedisConnection(config.redisUrl);
   const healthPublisher = publishUpstreamHealth({
     redis: healthRedis,
@@ -139,10 +177,10 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs).unref();
     await metricsServer?.close();
     await healthPublisher.stop();
-    await sweeper.stop();
+    await Promise.all([sweeper.stop(), webhookDrain.stop(), evidenceCollector.stop()]);
     await priceRefresher?.stop();
     await pricesRedis?.quit();
-    await worker.close();
+    await Promise.all([worker.close(), webhookWorker.close()]);
     await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), healthRedis.quit(), database.close()]);
     clearTimeout(deadline);
     logger.info('stopped');

@@ -38,7 +38,7 @@ export function adminPurchaseDetail(
   events: readonly PurchaseEventRow[],
   external: SignedExternalRow | undefined,
 ) {
-  const request = (row.paymentRequest ?? null) as StoredPaymentRequest | null;
+  const request = row.paymentRequest as StoredPaymentRequest | null;
   return {
     ...adminPurchaseSummary(row),
     wallet_version: row.walletVersion,

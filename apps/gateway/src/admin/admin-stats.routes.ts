@@ -12,14 +12,24 @@ export function adminStatsRoutes(deps: { reads: AdminPurchaseReads; queues: read
     const now = Date.now();
     const [stats, queueCounts] = await Promise.all([
       deps.reads.stats(),
-      Promise.all(deps.queues.map((queue) => queue.getJobCounts('waiting', 'active', 'delayed', 'failed'))),
+      Promise.all(
+        deps.queues.map(async (queue) => {
+          const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+          return {
+            waiting: counts.waiting ?? 0,
+            active: counts.active ?? 0,
+            delayed: counts.delayed ?? 0,
+            failed: counts.failed ?? 0,
+          };
+        }),
+      ),
     ]);
     const byStatus = new Map(stats.byStatus.map((entry) => [entry.status, entry]));
     const counts = Object.fromEntries(PURCHASE_STATUSES.map((status) => [status, byStatus.get(status)?.count ?? 0]));
     const oldest: Record<string, number> = {};
     for (const status of PURCHASE_STATUSES) {
       const since = byStatus.get(status)?.oldestSince;
-      if (since && !TERMINAL_STATUSES.includes(status as PurchaseStatus)) oldest[status] = ageSeconds(since, now);
+      if (since && !TERMINAL_STATUSES.includes(status)) oldest[status] = ageSeconds(since, now);
     }
     const reconciliation = byStatus.get('reconciliation_required');
     res.json({

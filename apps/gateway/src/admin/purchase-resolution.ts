@@ -2,6 +2,7 @@ import { Address, type Transaction } from '@ton/core';
 import { AppError, type ErrorDetail, type ResolvePurchaseRequest } from '@starsgate/domain';
 import type { AdminPurchaseReads, PurchaseRow, PurchaseTransitions } from '@starsgate/db';
 import {
+  findPaymentTransaction,
   findWalletTransaction,
   hashToHex,
   provePayment,
@@ -79,13 +80,13 @@ async function proveCompleted(deps: ResolutionDeps, row: PurchaseRow, hash: stri
 async function proveNotPaid(deps: ResolutionDeps, row: PurchaseRow) {
   const request = row.paymentRequest as RequestedPayment | null;
   if (!request || !row.walletAddress || !row.normalizedHash) return { signed: false };
-  const wallet = Address.parse(row.walletAddress);
   const tx = await askChain(() =>
-    row.transactionHash
-      ? findWalletTransaction(deps.chain, wallet, row.transactionHash, { sinceLt: signedAfterLt(row) })
-      : deps.chain.findTransactionByNormalizedHash(wallet, row.normalizedHash!, {
-          ...(signedAfterLt(row) !== undefined ? { sinceLt: signedAfterLt(row)! } : {}),
-        }),
+    findPaymentTransaction(deps.chain, {
+      wallet: Address.parse(row.walletAddress!),
+      normalizedHash: row.normalizedHash!,
+      transactionHash: row.transactionHash,
+      sinceLt: signedAfterLt(row),
+    }),
   );
   if (!tx) return { signed: true, found_on_chain: false };
   const proof = await askChain(async () => provePayment(deps.chain, tx, request, await expectedMessages(deps, row)));

@@ -74,6 +74,16 @@ export class AdminPurchaseReads {
     return { rows: page.map((entry) => entry.row), next };
   }
 
+  /** Open reconciliation cases, least recently touched first (the evidence collector's round). */
+  async reconciliationCases(limit: number): Promise<PurchaseRow[]> {
+    return this.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.status, 'reconciliation_required'))
+      .orderBy(purchases.updatedAt)
+      .limit(limit);
+  }
+
   async find(id: string): Promise<PurchaseRow | undefined> {
     const [row] = await this.db.select().from(purchases).where(eq(purchases.id, id));
     return row;

@@ -63,7 +63,12 @@ export const ResolvePurchaseRequestSchema = {
         "Required for `completed`: the payer wallet transaction that paid this purchase's Fragment request (hex or Base64).",
     },
   },
-  allOf: [{ if: { properties: { outcome: { const: 'completed' } } }, then: { required: ['transaction_hash'] } }],
+  allOf: [
+    {
+      if: { properties: { outcome: { const: 'completed' } }, required: ['outcome'] },
+      then: { properties: { transaction_hash: true }, required: ['transaction_hash'] },
+    },
+  ],
 } as const;
 
 export interface ResolvePurchaseRequest {

@@ -13,6 +13,8 @@ export interface RequestedPayment {
 export interface PaymentMismatch {
   field: string;
   message: string;
+  /** Not yet decidable (a trace not indexed yet): not proof that the payment failed. */
+  pending?: true;
 }
 
 export type PaymentProof =
@@ -79,6 +81,20 @@ export async function findWalletTransaction(
 }
 
 /**
+ * The payer wallet's transaction of a signed payment: by its recorded hash once known, otherwise
+ * by the normalized hash of the signed external (TEP-467), after `sinceLt` when given.
+ */
+export function findPaymentTransaction(
+  chain: ChainClient,
+  signed: { wallet: Address; normalizedHash: string; transactionHash?: string | null; sinceLt?: bigint },
+): Promise<Transaction | null> {
+  const { wallet, sinceLt } = signed;
+  return signed.transactionHash
+    ? findWalletTransaction(chain, wallet, signed.transactionHash, { sinceLt })
+    : chain.findTransactionByNormalizedHash(wallet, signed.normalizedHash, sinceLt !== undefined ? { sinceLt } : {});
+}
+
+/**
  * Whether `tx` (a payer wallet transaction) paid this request: the wallet transaction executed
  * and sent exactly `expectedMessages` messages, one of them this payment's; for USDT also the
  * jetton wallet's transfer succeeded. The judges of the worker's confirm step, reused.
@@ -101,7 +117,7 @@ export async function provePayment(
   if (!jettonTx)
     return {
       paid: false,
-      mismatches: [{ field: 'jetton_transfer', message: 'the jetton wallet transaction is not found' }],
+      mismatches: [{ field: 'jetton_transfer', message: 'the jetton wallet transaction is not found', pending: true }],
     };
   const jettonVerdict = judgeJettonTransfer({
     payerJettonWalletTx: jettonTx,
