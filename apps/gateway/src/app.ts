@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DatabaseHandle, SecretVault } from '@starsgate/db';
 import { PurchaseRepository } from '@starsgate/db';
-import type { Logger, PurchaseJobData } from '@starsgate/platform';
+import { instrumentUpstream, type Logger, type PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
 import { mountAdminApi } from './admin/admin-routes';
@@ -62,6 +62,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.set('query parser', 'simple');
 
   const purchases = new PurchaseRepository(deps.database.db);
+  const chain = instrumentUpstream(deps.chain, 'chain', deps.metrics.upstream);
   const reads = deps.reads ?? createReads(deps);
   const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, adminOpenApi]);
 
@@ -93,17 +94,17 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.use(
     walletsRoutes({
       network: deps.config.network,
-      chain: deps.chain,
+      chain,
       usdtMaster: parseWalletAddress(deps.config.usdtMaster, deps.config.network, 'USDT_MASTER_ADDRESS'),
     }),
   );
 
-  app.use(availabilityRoutes({ availability: reads.availability }));
+  app.use(availabilityRoutes({ availability: reads.availability, metrics: deps.metrics }));
   mountAdminApi(app, {
     config: deps.config,
     database: deps.database,
     vault: deps.vault,
-    chain: deps.chain,
+    chain,
     queues: deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue],
   });
   app.use(pricesRoutes({ prices: reads.prices }));
@@ -142,5 +143,6 @@ function createReads(deps: GatewayDeps): FragmentReads {
     },
     memoryTtlMs: reads.memoryTtlMs,
     logger: deps.logger,
+    instrument: (client) => instrumentUpstream(client, 'fragment_reads', deps.metrics.upstream),
   });
 }

@@ -105,6 +105,7 @@ async function main(): Promise<void> {
     queue: webhookQueue,
     config: config.webhooks,
     logger,
+    onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
     prefix: config.bullPrefix,
   });

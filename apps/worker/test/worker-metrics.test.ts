@@ -2,7 +2,9 @@
  * The real worker process (its main, as deployed) serves /metrics, /livez and /readyz on
  * WORKER_METRICS_PORT; its series move by exactly what real purchases did against the sandbox.
  */
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
+import { WebhookEndpoints } from '@starsgate/db';
 import { parsePrometheusText, sampleSum, type Sample } from './support/prometheus-text';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
@@ -12,6 +14,8 @@ jest.setTimeout(180_000);
 let h: WorkerHarness;
 let worker: WorkerProcess;
 let base: string;
+let receiver: Server;
+let received = 0;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -44,12 +48,28 @@ beforeAll(async () => {
   h = await WorkerHarness.start({ worker: false, env: { CONFIRMING_MAX_AGE_MS: '6000' } });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  worker = spawnWorker({ ...h.env, WORKER_METRICS_PORT: String(port), WORKER_METRICS_HOST: '127.0.0.1' });
+  receiver = createHttpServer((_req, res) => {
+    received += 1;
+    res.writeHead(200).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverPort = (receiver.address() as { port: number }).port;
+  await new WebhookEndpoints(h.database.db, h.vault).create({
+    url: `http://127.0.0.1:${receiverPort}/hook`,
+    events: ['purchase.completed'],
+  });
+  worker = spawnWorker({
+    ...h.env,
+    WORKER_METRICS_PORT: String(port),
+    WORKER_METRICS_HOST: '127.0.0.1',
+    WEBHOOK_DRAIN_INTERVAL_MS: '200',
+  });
   await waitForListener();
 });
 
 afterAll(async () => {
   await worker?.kill();
+  await new Promise((resolve) => receiver?.close(resolve));
   await h?.close();
 });
 
@@ -89,7 +109,17 @@ test('purchase counters and histograms move by what real purchases did', async (
   const rows = await h.waitForAll(created.map((row) => row.id));
   expect(rows.map((row) => row.status)).toEqual(['completed', 'completed', 'completed', 'failed']);
 
-  const after = await scrape();
+  // Each completion's webhook reached the receiver once; the worker counts an attempt once it is recorded.
+  const delivered = (samples: Sample[]) =>
+    sampleSum(samples, 'starsgate_webhook_deliveries_total', { outcome: 'delivered' });
+  const deadline = Date.now() + 20_000;
+  let after = await scrape();
+  while (delivered(after) < 3 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    after = await scrape();
+  }
+  expect(delivered(after)).toBe(3);
+  expect(received).toBe(3);
   expect(completedStarsGram(after) - completedStarsGram(before)).toBe(2);
   expect(completedPremiumUsdt(after) - completedPremiumUsdt(before)).toBe(1);
   expect(failedStarsGram(after) - failedStarsGram(before)).toBe(1);

@@ -19,6 +19,7 @@ export interface WorkerMetrics {
   reconciliationOldestAge: Gauge;
   walletLeasesHeld: Gauge;
   webhookDeliveriesUndelivered: Gauge<'state'>;
+  webhookAttempts: Counter<'outcome'>;
   fragmentSessionValid: Gauge<'session'>;
 }
 
@@ -88,6 +89,12 @@ export function createWorkerMetrics(): WorkerMetrics {
       name: 'starsgate_webhook_deliveries_undelivered',
       help: 'Webhook deliveries not delivered, by state (pending, failed)',
       labelNames: ['state'],
+      registers,
+    }),
+    webhookAttempts: new Counter({
+      name: 'starsgate_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome: delivered, retrying (will be tried again), failed (gave up)',
+      labelNames: ['outcome'],
       registers,
     }),
     fragmentSessionValid: new Gauge({
