@@ -100,12 +100,15 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   );
 
   app.use(availabilityRoutes({ availability: reads.availability, metrics: deps.metrics }));
+  const queues = deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue];
   mountAdminApi(app, {
     config: deps.config,
     database: deps.database,
     vault: deps.vault,
     chain,
-    queues: deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue],
+    queues,
+    redis: deps.redis,
+    bullPrefix: deps.queue.opts.prefix ?? 'bull',
   });
   app.use(pricesRoutes({ prices: reads.prices }));
   // After the API: every router an API request walks past costs it a dispatch, probes are rare.
