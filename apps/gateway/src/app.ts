@@ -7,6 +7,7 @@ import { instrumentUpstream, type Logger, type PurchaseJobData } from '@starsgat
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
 import { mountAdminApi } from './admin/admin-routes';
+import { mountAdminUi } from './admin-ui/mount-admin-ui';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFound } from './http/error-handler';
@@ -101,6 +102,12 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   app.use(availabilityRoutes({ availability: reads.availability, metrics: deps.metrics }));
   const queues = deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue];
+  mountAdminUi(app, {
+    config: deps.config,
+    redis: deps.redis,
+    redisKeyPrefix: deps.redisKeyPrefix ?? 'starsgate',
+    queues,
+  });
   mountAdminApi(app, {
     config: deps.config,
     database: deps.database,

@@ -1,0 +1,66 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+import type { Session } from '../types';
+
+/** Exchanges an admin token for a session cookie; the token is not kept by the page. */
+export function Login({ onLogin }: { onLogin: (session: Session) => void }) {
+  const [token, setToken] = useState('');
+  const [operator, setOperator] = useState(() => localStorage.getItem('starsgate.operator') ?? '');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const session = await api.post<Session>('/admin/login', { token, operator });
+      localStorage.setItem('starsgate.operator', operator);
+      setToken('');
+      onLogin(session);
+    } catch (reason) {
+      setError(reason instanceof ApiError ? reason.message : String(reason));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="login">
+      <form class="card" onSubmit={(event) => void submit(event)} aria-label="Log in">
+        <h1>starsgate operations</h1>
+        <p class="muted">Log in with one of the tokens in STARSGATE_ADMIN_TOKENS.</p>
+        <label>
+          Your name (recorded with every action)
+          <input
+            name="operator"
+            required
+            maxLength={100}
+            autoComplete="username"
+            value={operator}
+            onInput={(e) => setOperator(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Admin token
+          <input
+            name="token"
+            type="password"
+            required
+            autoComplete="current-password"
+            value={token}
+            onInput={(e) => setToken(e.currentTarget.value)}
+          />
+        </label>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+    </main>
+  );
+}
