@@ -21,10 +21,13 @@ export function PurchaseDetailView({
   id,
   operator,
   refreshMs,
+  onResolved,
 }: {
   id: string;
   operator: string;
   refreshMs: number | null;
+  /** Told after this page resolved the case (the list of open cases reloads). */
+  onResolved?: () => void;
 }) {
   const detail = useLoader(
     () => api.get<PurchaseDetail>(`/admin/api/purchases/${encodeURIComponent(id)}`),
@@ -70,7 +73,14 @@ export function PurchaseDetailView({
           <pre data-testid="evidence">{JSON.stringify(purchase.evidence, null, 2)}</pre>
         </div>
         {purchase.status === 'reconciliation_required' ? (
-          <ResolveForm purchase={purchase} operator={operator} onResolved={() => detail.reload()} />
+          <ResolveForm
+            purchase={purchase}
+            operator={operator}
+            onResolved={() => {
+              detail.reload();
+              onResolved?.();
+            }}
+          />
         ) : (
           <div class="card">
             <h2>Status</h2>

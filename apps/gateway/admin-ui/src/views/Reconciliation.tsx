@@ -26,7 +26,7 @@ export function Reconciliation({
           <p>
             <a href="#/reconciliation">← all open cases</a>
           </p>
-          <PurchaseDetailView id={caseId} operator={operator} refreshMs={refreshMs} />
+          <PurchaseDetailView id={caseId} operator={operator} refreshMs={refreshMs} onResolved={cases.reload} />
         </>
       )}
       <div class="card">
