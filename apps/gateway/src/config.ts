@@ -27,6 +27,8 @@ export interface GatewayConfig {
   adminTokens: string[];
   /** Allow plain-http webhook URLs to non-loopback hosts. */
   webhookAllowHttp: boolean;
+  /** After valid_until, how long "not on chain" is not yet proof of non-execution (as the worker's). */
+  validUntilMarginMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/starsgate';
@@ -70,6 +72,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       .map((token) => token.trim())
       .filter((token) => token.length > 0),
     webhookAllowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
+    validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
   };
   if (config.adminTokens.some((token) => token.length < 16))
     read.problem('STARSGATE_ADMIN_TOKENS: every token needs at least 16 characters');

@@ -46,6 +46,7 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
       transitions: new PurchaseTransitions(db),
       chain: deps.chain,
       network: deps.config.network,
+      validUntilMarginMs: deps.config.validUntilMarginMs,
     }),
   );
   app.use(adminStatsRoutes({ reads, queues: deps.queues }));

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
-import { PURCHASE_STATUSES, TERMINAL_STATUSES, type PurchaseStatus } from '@starsgate/domain';
+import { PURCHASE_STATUSES, TERMINAL_STATUSES } from '@starsgate/domain';
 import type { AdminPurchaseReads } from '@starsgate/db';
 
 const ageSeconds = (since: Date, now: number): number => Math.max(0, Math.round((now - since.getTime()) / 100) / 10);

@@ -15,6 +15,8 @@ export interface ResolutionDeps {
   reads: AdminPurchaseReads;
   transitions: PurchaseTransitions;
   chain: ChainClient;
+  /** After valid_until, indexers may lag this long before "not on chain" means "never executed". */
+  validUntilMarginMs: number;
 }
 
 /** The wallet's last lt read before the external was signed (the worker records it): ours can only come later. */
@@ -88,7 +90,19 @@ async function proveNotPaid(deps: ResolutionDeps, row: PurchaseRow) {
       sinceLt: signedAfterLt(row),
     }),
   );
-  if (!tx) return { signed: true, found_on_chain: false };
+  if (!tx) {
+    // Failure needs proof of non-execution: a valid signed message can still land.
+    if (row.validUntil !== null && Date.now() <= row.validUntil * 1000 + deps.validUntilMarginMs)
+      throw new AppError('PAYMENT_MAY_STILL_LAND', {
+        details: [
+          {
+            field: 'valid_until',
+            message: `the signed payment is valid until ${new Date(row.validUntil * 1000).toISOString()}`,
+          },
+        ],
+      });
+    return { signed: true, found_on_chain: false };
+  }
   const proof = await askChain(async () => provePayment(deps.chain, tx, request, await expectedMessages(deps, row)));
   if (proof.paid)
     throw new AppError('PAYMENT_EXECUTED', {

@@ -1,6 +1,6 @@
 import { Address, type Transaction } from '@ton/core';
 import type { AdminPurchaseReads, PurchaseChanges, PurchaseRow } from '@starsgate/db';
-import { findPaymentTransaction, provePayment, type PaymentProof, type RequestedPayment } from '@starsgate/ton';
+import { findPaymentTransaction, provePayment, type PaymentProof } from '@starsgate/ton';
 import { signedAfterLt } from '../purchases/state-machine/chain-lookup';
 import { observeDelivery } from '../purchases/state-machine/delivery-check';
 import { paymentRequestOf } from '../purchases/state-machine/payment-request';
@@ -14,6 +14,11 @@ interface Finding {
   /** Attached to the case's evidence under `collector`. */
   observed: Record<string, unknown>;
   settle?: { changes: PurchaseChanges; reason: string };
+}
+
+/** A conclusive failure: the error the purchase ends with, and why. */
+function failedWith(failure: Parameters<typeof errorBody>[0], reason: string): Finding['settle'] {
+  return { changes: { status: 'failed', error: errorBody(failure) }, reason };
 }
 
 /** Cases looked at per pass. */
@@ -65,16 +70,13 @@ async function judgeUnseen(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
   if (seqno < row.seqno!) return { observed };
   return {
     observed,
-    settle: {
-      changes: {
-        status: 'failed',
-        error: errorBody({
-          code: 'NOT_EXECUTED',
-          message: `The signed transaction expired at ${new Date(row.validUntil * 1000).toISOString()} without executing; nothing left the wallet.`,
-        }),
+    settle: failedWith(
+      {
+        code: 'NOT_EXECUTED',
+        message: `The signed transaction expired at ${new Date(row.validUntil * 1000).toISOString()} without executing; nothing left the wallet.`,
       },
-      reason: `evidence collector: expired unexecuted (valid_until passed, wallet seqno ${seqno} ${seqno > row.seqno! ? 'moved past' : 'still at'} the signed ${row.seqno}, message absent)`,
-    },
+      `evidence collector: expired unexecuted (valid_until passed, wallet seqno ${seqno} ${seqno > row.seqno! ? 'moved past' : 'still at'} the signed ${row.seqno}, message absent)`,
+    ),
   };
 }
 
@@ -84,24 +86,21 @@ async function examine(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
     return { observed: { note: 'nothing was signed for this purchase: no chain evidence to gather' } };
   const tx = await lookUpPayment(deps, row);
   if (!tx) return judgeUnseen(deps, row);
-  const proof = await provePayment(deps.chain, tx, request as RequestedPayment, expectedMessages(row));
+  const proof = await provePayment(deps.chain, tx, request, expectedMessages(row));
   if (proof.paid) return judgePaid(deps, row, proof);
   const txHash = tx.hash().toString('hex');
   const observed = { chain: { paid: false, transaction_hash: txHash, mismatches: proof.mismatches } };
   if (proof.mismatches.some((mismatch) => mismatch.pending)) return { observed };
   return {
     observed,
-    settle: {
-      changes: {
-        status: 'failed',
-        error: errorBody({
-          code: 'TRANSACTION_FAILED',
-          message: `The wallet transaction executed but did not pay this purchase: ${proof.mismatches.map((m) => m.message).join('; ')}.`,
-          details: [{ transaction_hash: txHash }],
-        }),
+    settle: failedWith(
+      {
+        code: 'TRANSACTION_FAILED',
+        message: `The wallet transaction executed but did not pay this purchase: ${proof.mismatches.map((m) => m.message).join('; ')}.`,
+        details: [{ transaction_hash: txHash }],
       },
-      reason: `evidence collector: transaction ${txHash} executed without paying this purchase`,
-    },
+      `evidence collector: transaction ${txHash} executed without paying this purchase`,
+    ),
   };
 }
 

@@ -279,6 +279,11 @@ export const ERROR_CATALOGUE = {
     message: "The chain shows this purchase's payment executed: it cannot be resolved as failed.",
     action: 'Resolve it as completed with the transaction hash in details once delivery is checked on Fragment.',
   },
+  PAYMENT_MAY_STILL_LAND: {
+    status: 409,
+    message: "This purchase's signed payment is not on chain but is still valid: it may yet execute.",
+    action: 'Wait until valid_until (in details) has passed, then resolve it again.',
+  },
   PURCHASE_CHANGED: {
     status: 409,
     message: 'The purchase changed while the request was processed.',

@@ -1,5 +1,5 @@
-import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { redisConnectionOptions } from './purchase-queue';
+import type { ConnectionOptions, JobsOptions, Queue } from 'bullmq';
+import { createQueue } from './purchase-queue';
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
 export const WEBHOOK_JOB = 'deliver';
@@ -20,15 +20,9 @@ export const WEBHOOK_JOB_OPTIONS: JobsOptions = { attempts: 1, removeOnComplete:
 export function createWebhookQueue(
   connection: string | ConnectionOptions,
   prefix?: string,
-  onError: (error: Error) => void = () => undefined,
+  onError?: (error: Error) => void,
 ): Queue<WebhookJobData> {
-  const queue = new Queue<WebhookJobData>(WEBHOOK_QUEUE, {
-    connection: typeof connection === 'string' ? redisConnectionOptions(connection) : connection,
-    prefix,
-    defaultJobOptions: WEBHOOK_JOB_OPTIONS,
-  });
-  queue.on('error', onError);
-  return queue;
+  return createQueue<WebhookJobData>(WEBHOOK_QUEUE, WEBHOOK_JOB_OPTIONS, connection, prefix, onError);
 }
 
 export async function enqueueWebhookDeliveries(
