@@ -136,13 +136,14 @@ describe('under a session', () => {
         .post('/admin/api/purchases/00000000-0000-4000-8000-000000000000/resolve')
         .set({ Host: HOST, Cookie: cookie, ...headers })
         .send({ outcome: 'failed', reason: 'test', operator: 'Olga Ops' });
-    for (const headers of [
+    const refusedHeaders: Array<Record<string, string>> = [
       { Origin: ORIGIN },
       { Origin: ORIGIN, 'X-CSRF-Token': `${csrf}x` },
       { Origin: 'https://evil.example', 'X-CSRF-Token': csrf },
       { 'Sec-Fetch-Site': 'cross-site', 'X-CSRF-Token': csrf },
       { 'X-CSRF-Token': csrf },
-    ]) {
+    ];
+    for (const headers of refusedHeaders) {
       const res = keep(await resolve(headers));
       expect({ headers, status: res.status, code: code(res) }).toEqual({
         headers,
