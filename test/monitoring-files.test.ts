@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import type { Registry } from 'prom-client';
-import { createGatewayMetrics } from '../apps/gateway/src/observability/metrics';
-import { createWorkerMetrics } from '../apps/worker/src/observability/worker-metrics';
+import { createGatewayMetrics } from '@starsgate/gateway';
+import { createWorkerMetrics } from '@starsgate/worker';
 
 const dir = path.resolve(__dirname, '../k8s/monitoring');
 const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
