@@ -63,3 +63,24 @@ export function useHashRoute(): string[] {
 export function navigate(...parts: string[]): void {
   window.location.hash = `#/${parts.map(encodeURIComponent).join('/')}`;
 }
+
+/** A form's submit: busy while `action` runs, its failure kept as an ApiError to show. */
+export function useSubmit(action: () => Promise<void>): {
+  busy: boolean;
+  error: ApiError | undefined;
+  onSubmit: (event: Event) => void;
+} {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const onSubmit = (event: Event): void => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    action()
+      .catch((reason: unknown) =>
+        setError(reason instanceof ApiError ? reason : new ApiError(0, 'ERROR', String(reason))),
+      )
+      .finally(() => setBusy(false));
+  };
+  return { busy, error, onSubmit };
+}

@@ -1,33 +1,22 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+import { api } from '../api';
+import { useSubmit } from '../hooks';
 import type { Session } from '../types';
 
 /** Exchanges an admin token for a session cookie; the token is not kept by the page. */
 export function Login({ onLogin }: { onLogin: (session: Session) => void }) {
   const [token, setToken] = useState('');
   const [operator, setOperator] = useState(() => localStorage.getItem('starsgate.operator') ?? '');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const session = await api.post<Session>('/admin/login', { token, operator });
-      localStorage.setItem('starsgate.operator', operator);
-      setToken('');
-      onLogin(session);
-    } catch (reason) {
-      setError(reason instanceof ApiError ? reason.message : String(reason));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    const session = await api.post<Session>('/admin/login', { token, operator });
+    localStorage.setItem('starsgate.operator', operator);
+    setToken('');
+    onLogin(session);
+  });
 
   return (
     <main class="login">
-      <form class="card" onSubmit={(event) => void submit(event)} aria-label="Log in">
+      <form class="card" onSubmit={onSubmit} aria-label="Log in">
         <h1>starsgate operations</h1>
         <p class="muted">Log in with one of the tokens in STARSGATE_ADMIN_TOKENS.</p>
         <label>
@@ -54,7 +43,7 @@ export function Login({ onLogin }: { onLogin: (session: Session) => void }) {
         </label>
         {error && (
           <p class="error" role="alert">
-            {error}
+            {error.message}
           </p>
         )}
         <button type="submit" class="primary" disabled={busy}>

@@ -1,6 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+import { api } from '../api';
+import { useSubmit } from '../hooks';
 import type { PurchaseDetail } from '../types';
+
+const OUTCOMES: Array<['completed' | 'failed', string]> = [
+  ['completed', 'Completed (paid and delivered)'],
+  ['failed', 'Failed (never paid)'],
+];
 
 /**
  * Settles a reconciliation case through the API's rules: `completed` needs the transaction that
@@ -21,55 +27,35 @@ export function ResolveForm({
   const [hash, setHash] = useState(purchase.transaction_hash ?? evidenceHash ?? '');
   const [reason, setReason] = useState('');
   const [who, setWho] = useState(operator);
-  const [error, setError] = useState<ApiError | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const resolved = await api.post<PurchaseDetail>(
-        `/admin/api/purchases/${encodeURIComponent(purchase.purchase_id)}/resolve`,
-        {
-          outcome,
-          reason,
-          operator: who,
-          ...(outcome === 'completed' && hash ? { transaction_hash: hash.trim() } : {}),
-        },
-      );
-      onResolved(resolved);
-    } catch (reason_) {
-      setError(reason_ instanceof ApiError ? reason_ : new ApiError(0, 'ERROR', String(reason_)));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    const resolved = await api.post<PurchaseDetail>(
+      `/admin/api/purchases/${encodeURIComponent(purchase.purchase_id)}/resolve`,
+      {
+        outcome,
+        reason,
+        operator: who,
+        ...(outcome === 'completed' && hash ? { transaction_hash: hash.trim() } : {}),
+      },
+    );
+    onResolved(resolved);
+  });
 
   return (
-    <form class="card resolve" onSubmit={(event) => void submit(event)} aria-label="Resolve this case">
+    <form class="card resolve" onSubmit={onSubmit} aria-label="Resolve this case">
       <h2>Resolve this case</h2>
       <fieldset class="row">
-        <label class="inline">
-          <input
-            type="radio"
-            name="outcome"
-            value="completed"
-            checked={outcome === 'completed'}
-            onChange={() => setOutcome('completed')}
-          />
-          Completed (paid and delivered)
-        </label>
-        <label class="inline">
-          <input
-            type="radio"
-            name="outcome"
-            value="failed"
-            checked={outcome === 'failed'}
-            onChange={() => setOutcome('failed')}
-          />
-          Failed (never paid)
-        </label>
+        {OUTCOMES.map(([value, label]) => (
+          <label key={value} class="inline">
+            <input
+              type="radio"
+              name="outcome"
+              value={value}
+              checked={outcome === value}
+              onChange={() => setOutcome(value)}
+            />
+            {label}
+          </label>
+        ))}
       </fieldset>
       {outcome === 'completed' && (
         <label>
