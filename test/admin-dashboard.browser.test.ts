@@ -116,6 +116,7 @@ test('log in with the admin token', async () => {
 });
 
 test('the pipeline numbers move by themselves while purchases run', async () => {
+  await until('the counts to load', async () => Number.isInteger(await count('completed')), 20_000);
   const before = await count('completed');
   const ids = await Promise.all([
     purchase('bip39-0', '@alice', `browser-1-${Date.now()}`),
