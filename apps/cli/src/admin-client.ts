@@ -16,12 +16,18 @@ export class AdminClient {
   constructor(
     private readonly baseUrl: string,
     private readonly token: string,
+    /** Sent as `Starsgate-Operator`: the name the audit trail records for changes. */
+    readonly operator: string | undefined,
   ) {}
 
-  static fromEnv(env: NodeJS.ProcessEnv = process.env): AdminClient {
+  static fromEnv(env: NodeJS.ProcessEnv = process.env, operator?: string): AdminClient {
     const token = env.STARSGATE_ADMIN_TOKEN;
     if (!token) throw new AdminApiError(null, 'CONFIGURATION', 'STARSGATE_ADMIN_TOKEN is not set');
-    return new AdminClient(env.STARSGATE_URL ?? 'http://127.0.0.1:8080', token);
+    return new AdminClient(
+      env.STARSGATE_URL ?? 'http://127.0.0.1:8080',
+      token,
+      operator ?? env.STARSGATE_OPERATOR ?? env.USER,
+    );
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -31,6 +37,7 @@ export class AdminClient {
         method,
         headers: {
           Authorization: `Bearer ${this.token}`,
+          ...(this.operator ? { 'Starsgate-Operator': this.operator } : {}),
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -26,8 +26,9 @@ const USAGE = `starsgate: the operator API from a terminal (STARSGATE_URL, STARS
   starsgate deliveries list [--endpoint ID] [--state pending|delivered|failed] [--limit N] [--cursor C]
   starsgate deliveries retry <delivery_id>
 
-Every command takes --json (machine-readable output). Exit status: 0 success, 1 an API or
-connection error, 2 a usage error.`;
+Every command takes --json (machine-readable output) and --operator NAME (recorded in the audit
+trail; default $STARSGATE_OPERATOR or $USER). Exit status: 0 success, 1 an API or connection
+error, 2 a usage error.`;
 
 class UsageError extends Error {}
 
@@ -117,7 +118,11 @@ export async function main(argv: string[], out = process.stdout, err = process.s
       out.write(`${USAGE}\n`);
       return parsed.help ? 0 : 2;
     }
-    const result = await run(() => AdminClient.fromEnv(), parsed.positionals, parsed.options);
+    const result = await run(
+      () => AdminClient.fromEnv(process.env, parsed.options.operator),
+      parsed.positionals,
+      parsed.options,
+    );
     out.write(`${json ? JSON.stringify(result.json, null, 2) : result.text}\n`);
     return 0;
   } catch (error) {

@@ -304,7 +304,28 @@ describe('webhook endpoints', () => {
     expect(relisted.text).not.toContain(secret);
     expect(relisted.text).not.toContain(rotated.body.secret as string);
 
-    expect((await admin().delete(`/admin/api/webhook-endpoints/${id}`)).status).toBe(204);
+    expect(
+      (
+        await request(gateway.app)
+          .delete(`/admin/api/webhook-endpoints/${id}`)
+          .set('Authorization', `Bearer ${ROTATED_IN}`)
+          .set('Starsgate-Operator', 'alice')
+      ).status,
+    ).toBe(204);
+    // Every change is audited with the token that made it (never the token itself) and its operator.
+    const { rows: audit } = await gateway.database.pool.query<{ action: string; operator: string; token_id: string }>(
+      'SELECT action, operator, token_id FROM admin_actions WHERE target_id = $1 ORDER BY id',
+      [id],
+    );
+    expect(audit.map((row) => row.action)).toEqual([
+      'webhook_endpoint.created',
+      'webhook_endpoint.secret_rotated',
+      'webhook_endpoint.deleted',
+    ]);
+    expect(audit[0]!.operator).toBe(`token:${audit[0]!.token_id}`);
+    expect(audit[2]!.operator).toBe('alice');
+    expect(audit[2]!.token_id).not.toBe(audit[0]!.token_id);
+    expect(JSON.stringify(audit)).not.toContain(TOKEN);
     const again = await admin().delete(`/admin/api/webhook-endpoints/${id}`);
     expect({ status: again.status, code: again.body.code }).toEqual({
       status: 404,

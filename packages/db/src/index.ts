@@ -11,3 +11,4 @@ export * from './repositories/webhook-endpoints';
 export * from './repositories/webhook-deliveries';
 export * from './repositories/keyset';
 export * from './repositories/pipeline-reads';
+export * from './repositories/admin-audit';

@@ -65,7 +65,7 @@ export async function resolvePurchase(client: AdminClient, id: string, options: 
   const purchase = await client.call<Row>('POST', `/admin/api/purchases/${encodeURIComponent(id)}/resolve`, {
     outcome: options.outcome,
     reason: options.reason,
-    operator: options.operator ?? process.env.STARSGATE_OPERATOR ?? process.env.USER,
+    operator: client.operator,
     ...(options.tx ? { transaction_hash: options.tx } : {}),
   });
   return { json: purchase, text: fields(purchase, ['purchase_id', 'status', 'transaction_hash', 'updated_at']) };

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '@starsgate/domain';
+import type { AdminActor } from '../admin/admin-auth';
 import { AdminSessionStore, type AdminSession } from './admin-session-store';
 import { readSessionCookie } from './admin-session-cookie';
 import { fromSameOrigin, isUnsafeMethod } from './same-origin';
@@ -57,6 +58,11 @@ export function sessionAuth(
     }
     res.locals.adminSession = found.session;
     res.locals.adminSessionId = found.id;
+    // The audit's actor: the session's token (the same hash prefix a bearer request gets) and operator.
+    res.locals.adminActor = {
+      tokenId: found.session.tokenDigest.slice(0, 12),
+      operator: found.session.operator,
+    } satisfies AdminActor;
     next();
   };
 }

@@ -4,6 +4,20 @@ import { AppError } from '@starsgate/domain';
 
 const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
+/** Who acts: the admin token used (a hash prefix, never the token) and the operator name it carries. */
+export interface AdminActor {
+  tokenId: string;
+  /** `Starsgate-Operator` header (the CLI sends --operator, $STARSGATE_OPERATOR or $USER), else `token:<tokenId>`. */
+  operator: string;
+}
+
+const OPERATOR_HEADER = /^[\x20-\x7E]{1,100}$/;
+
+/** The actor of an authenticated admin request (set by adminAuth). */
+export function adminActor(res: Response): AdminActor {
+  return res.locals.adminActor as AdminActor;
+}
+
 /**
  * `Authorization: Bearer <token>` against every configured token (several, so one can be rotated
  * without downtime). Compared as SHA-256 digests with timingSafeEqual, and always against all of
@@ -13,13 +27,25 @@ const digest = (token: string): Buffer => createHash('sha256').update(token, 'ut
 export function adminAuth(tokens: readonly string[]) {
   const matches = adminTokenMatcher(tokens);
   return (req: Request, res: Response, next: NextFunction): void => {
-    // The dashboard's session middleware, before this one, vouched for the request.
+    // The dashboard's session middleware, before this one, vouched for the request and its actor.
     if (res.locals.adminSession !== undefined) return next();
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) return next(new AppError('ADMIN_TOKEN_REQUIRED'));
-    next(matches(match[1]!) ? undefined : new AppError('ADMIN_TOKEN_INVALID'));
+    if (!matches(match[1]!)) return next(new AppError('ADMIN_TOKEN_INVALID'));
+    const tokenId = adminTokenId(match[1]!);
+    const named = req.get('Starsgate-Operator')?.trim();
+    res.locals.adminActor = {
+      tokenId,
+      operator: named && OPERATOR_HEADER.test(named) ? named : `token:${tokenId}`,
+    } satisfies AdminActor;
+    next();
   };
+}
+
+/** A token's public name in audit records: a prefix of its SHA-256, never the token. */
+export function adminTokenId(token: string): string {
+  return digest(token).toString('hex').slice(0, 12);
 }
 
 /** Whether `token` is one of `tokens`, compared as above (digests, constant time, all of them). */

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  AdminAudit,
   AdminPurchaseReads,
   PipelineReads,
   PurchaseTransitions,
@@ -55,6 +56,7 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
     webhooksRoutes({
       endpoints: new WebhookEndpoints(db, deps.vault),
       deliveries: new WebhookDeliveries(db),
+      audit: new AdminAudit(db),
       allowHttp: deps.config.webhookAllowHttp,
     }),
   );

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import {
   AppError,
   createValidator,
@@ -9,12 +9,14 @@ import {
   type WebhookDeliveryListQuery,
 } from '@starsgate/domain';
 import type {
+  AdminAudit,
   OutboxEvent,
   WebhookDeliveries,
   WebhookDeliveryRow,
   WebhookEndpoint,
   WebhookEndpoints,
 } from '@starsgate/db';
+import { adminActor } from './admin-auth';
 import { DEFAULT_PAGE_SIZE } from './admin-purchases.routes';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { checkWebhookUrl } from './webhook-url';
@@ -70,19 +72,25 @@ function idParam(
   return raw.toLowerCase();
 }
 
-/** `/admin/api/webhook-endpoints` and `/admin/api/webhook-deliveries`. */
+/** `/admin/api/webhook-endpoints` and `/admin/api/webhook-deliveries`; every change audited (admin_actions). */
 export function webhooksRoutes(deps: {
   endpoints: WebhookEndpoints;
   deliveries: WebhookDeliveries;
+  audit: AdminAudit;
   allowHttp: boolean;
 }): Router {
   const router = Router();
+  const audit = async (req: Request, res: Response, action: string, targetId: string, details?: unknown) => {
+    const actor = adminActor(res);
+    await deps.audit.record({ ...actor, action, targetId, details, requestId: req.id });
+    req.log.info(`admin: ${action}`, { target_id: targetId, operator: actor.operator, token_id: actor.tokenId });
+  };
 
   router.post('/admin/api/webhook-endpoints', async (req, res) => {
     const input = validateCreate(req.body);
     const url = checkWebhookUrl(input.url, deps.allowHttp);
     const { endpoint, secret } = await deps.endpoints.create({ ...input, url });
-    req.log.info('webhook endpoint created', { endpoint_id: endpoint.id, url });
+    await audit(req, res, 'webhook_endpoint.created', endpoint.id, { url, events: endpoint.events });
     res.status(201).json({ ...endpointView(endpoint), secret });
   });
 
@@ -93,7 +101,7 @@ export function webhooksRoutes(deps: {
   router.delete('/admin/api/webhook-endpoints/:endpoint_id', async (req, res) => {
     const id = idParam(req.params.endpoint_id, 'WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
     if (!(await deps.endpoints.remove(id))) throw AppError.field('WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
-    req.log.info('webhook endpoint deleted', { endpoint_id: id });
+    await audit(req, res, 'webhook_endpoint.deleted', id);
     res.status(204).end();
   });
 
@@ -101,7 +109,7 @@ export function webhooksRoutes(deps: {
     const id = idParam(req.params.endpoint_id, 'WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
     const rotated = await deps.endpoints.rotateSecret(id);
     if (!rotated) throw AppError.field('WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
-    req.log.info('webhook secret rotated', { endpoint_id: id });
+    await audit(req, res, 'webhook_endpoint.secret_rotated', id);
     res.json({ ...endpointView(rotated.endpoint), secret: rotated.secret });
   });
 
@@ -121,7 +129,7 @@ export function webhooksRoutes(deps: {
   router.post('/admin/api/webhook-deliveries/:delivery_id/retry', async (req, res) => {
     const id = idParam(req.params.delivery_id, 'WEBHOOK_DELIVERY_NOT_FOUND', 'delivery_id');
     if (!(await deps.deliveries.retry(id))) throw AppError.field('WEBHOOK_DELIVERY_NOT_FOUND', 'delivery_id');
-    req.log.info('webhook delivery retry requested', { delivery_id: id });
+    await audit(req, res, 'webhook_delivery.retried', id);
     const { delivery, event } = (await deps.deliveries.findWithEvent(id))!;
     res.json(deliveryView(delivery, event));
   });
