@@ -3,7 +3,9 @@
  * cookie's flags, the admin API and Bull Board under the session, CSRF refusals, logout, a
  * rotated-out token ending its sessions, and no secret in any page, asset or response.
  */
+import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { AdminAudit } from '@starsgate/db';
 import { BIP39_PHRASE, createTestGateway, starsOrder, type TestGateway } from './support/test-gateway';
 
 jest.setTimeout(120_000);
@@ -156,6 +158,24 @@ describe('under a session', () => {
     expect([passed.status, code(passed)]).toEqual([404, 'PURCHASE_NOT_FOUND']);
     const fetchMetadata = keep(await resolve({ 'Sec-Fetch-Site': 'same-origin', 'X-CSRF-Token': csrf }));
     expect(fetchMetadata.status).toBe(404);
+  });
+
+  test("an action through the session is audited with the session's operator and token id", async () => {
+    const { cookie, csrf } = await login();
+    const created = keep(
+      await request(gateway.app)
+        .post('/admin/api/webhook-endpoints')
+        .set({ Host: HOST, Cookie: cookie, Origin: ORIGIN, 'X-CSRF-Token': csrf })
+        .send({ url: 'http://127.0.0.1:9/hook' }),
+    );
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const [action] = await new AdminAudit(gateway.database.db).forTarget(id);
+    expect(action).toMatchObject({
+      action: 'webhook_endpoint.created',
+      operator: 'Olga Ops',
+      tokenId: createHash('sha256').update(TOKEN).digest('hex').slice(0, 12),
+    });
   });
 
   test('Bull Board shows every queue under the session, and sends the session-less to the login', async () => {
