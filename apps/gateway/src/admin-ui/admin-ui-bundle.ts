@@ -1,9 +1,20 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-/** The dashboard's frontend sources (Preact components, styles, the page). */
-export const ADMIN_UI_DIR = path.resolve(__dirname, '../../admin-ui');
+/**
+ * The dashboard's frontend sources (Preact components, styles, the page): `apps/gateway/admin-ui`,
+ * found upwards from this file so that it is the same from `src/` and from a compiled `dist/`.
+ */
+export const ADMIN_UI_DIR = findUpwards(__dirname, path.join('admin-ui', 'index.html'));
+
+function findUpwards(from: string, relative: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, relative))) return path.join(dir, path.dirname(relative));
+    if (path.dirname(dir) === dir) return path.resolve(__dirname, '../../admin-ui');
+  }
+}
 
 export interface BundledAsset {
   contentType: string;
