@@ -162,6 +162,10 @@ async function main(): Promise<void> {
             worker: () => Promise.resolve(worker.isRunning()),
           },
           logger,
+        }).catch((error: unknown) => {
+          // Purchases go on without it; the missing /livez shows the problem to the probes.
+          logger.error('worker metrics listener not started', { port: config.metricsPort, error });
+          return undefined;
         })
       : undefined;
   logger.info('worker started', {
