@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import type { Registry } from 'prom-client';
 import { createGatewayMetrics } from '@starsgate/gateway';
 import { createWorkerMetrics } from '@starsgate/worker';
 
@@ -14,7 +13,9 @@ const dir = path.resolve(__dirname, '../k8s/monitoring');
 const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
 
 /** Every sample name a registry can serve: histograms and summaries add their suffixed series. */
-async function exported(registry: Registry): Promise<Set<string>> {
+async function exported(registry: {
+  getMetricsAsJSON(): Promise<Array<{ name: string; type: unknown }>>;
+}): Promise<Set<string>> {
   const names = new Set<string>();
   for (const metric of await registry.getMetricsAsJSON()) {
     names.add(metric.name);

@@ -5,7 +5,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { WebhookEndpoints } from '@starsgate/db';
-import { parsePrometheusText, sampleSum, type Sample } from './support/prometheus-text';
+import { parsePrometheusText, sampleSum, type Sample } from '@starsgate/platform';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
 

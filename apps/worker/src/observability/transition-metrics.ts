@@ -11,7 +11,7 @@ export class TransitionMetrics {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A committed write from `before` to `after` (same purchase); a same-status write is no change. */
+  /** A committed write of one purchase (`before` → `after`); a same-status write is no change. */
   changed(before: Observed, after: Observed): void {
     if (before.status === after.status) return;
     const now = this.now();

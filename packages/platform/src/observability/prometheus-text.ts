@@ -1,4 +1,4 @@
-/** One sample of a Prometheus text exposition: its name, labels and value. */
+/** One sample of a Prometheus text exposition (tests and benches read /metrics with this): its name, labels and value. */
 export interface Sample {
   name: string;
   labels: Record<string, string>;
