@@ -8,10 +8,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
-import { FAST_WEBHOOKS, WebhookHarness } from '../apps/worker/test/support/webhook-harness';
-import type { Gateway } from '../apps/gateway/src/app';
+import type { Gateway } from '@starsgate/gateway';
+import { FAST_WEBHOOKS, WebhookHarness, WorkerHarness } from '@starsgate/worker/testing';
 import { operatorGateway } from './support/operator-gateway';
-import { WorkerHarness } from '../apps/worker/test/support/worker-harness';
 
 jest.setTimeout(180_000);
 

@@ -8,9 +8,9 @@
 import request from 'supertest';
 import { Address, beginCell, Cell } from '@ton/core';
 import { buildSignedExternal, createWalletContract, deriveKeyPair, type OutgoingMessage } from '@starsgate/ton';
-import type { Gateway } from '../apps/gateway/src/app';
+import type { Gateway } from '@starsgate/gateway';
+import { WorkerHarness, type PurchaseInput } from '@starsgate/worker/testing';
 import { operatorGateway } from './support/operator-gateway';
-import { WorkerHarness, type PurchaseInput } from '../apps/worker/test/support/worker-harness';
 
 jest.setTimeout(240_000);
 
@@ -204,6 +204,6 @@ describe('an unpaid case: the chain could not answer before the deadline', () =>
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'failed', evidence: { resolution: { found_on_chain: false } } });
     expect(res.body.events.at(-1)).toMatchObject({ actor: 'operator:alice', to_status: 'failed' });
-    expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBeUndefined();
+    expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBeUndefined();
   });
 });

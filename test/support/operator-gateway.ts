@@ -1,8 +1,6 @@
 import { createLogger } from '@starsgate/platform';
-import { buildGateway, type Gateway } from '../../apps/gateway/src/app';
-import { loadGatewayConfig } from '../../apps/gateway/src/config';
-import { createGatewayMetrics } from '../../apps/gateway/src/observability/metrics';
-import type { WorkerHarness } from '../../apps/worker/test/support/worker-harness';
+import { buildGateway, createGatewayMetrics, loadGatewayConfig, type Gateway } from '@starsgate/gateway';
+import type { WorkerHarness } from '@starsgate/worker/testing';
 
 /** The real gateway app on a worker harness's database, Redis, queue, vault and chain, with the operator API on. */
 export function operatorGateway(h: WorkerHarness, adminToken: string): Gateway {

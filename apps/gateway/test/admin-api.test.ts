@@ -93,6 +93,24 @@ describe('access', () => {
     expect((await admin(ROTATED_IN).get('/admin/api/stats')).status).toBe(200);
   });
 
+  test('the OpenAPI document lists every admin route under the admin tag, behind the bearer token', async () => {
+    const document = (await request(gateway.app).get('/openapi.json')).body as {
+      paths: Record<string, Record<string, { tags?: string[]; security?: unknown[] }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    for (const [method, path] of ROUTES) {
+      const template = path.replace(
+        SOME_ID,
+        `{${path.includes('webhook-endpoints') ? 'endpoint_id' : path.includes('deliveries') ? 'delivery_id' : 'purchase_id'}}`,
+      );
+      expect(document.paths[template]?.[method]).toMatchObject({ tags: ['admin'], security: [{ adminToken: [] }] });
+    }
+    expect(document.components.securitySchemes.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const [path, item] of Object.entries(document.paths))
+      if (!path.startsWith('/admin/'))
+        for (const operation of Object.values(item)) expect(operation.tags ?? []).not.toContain('admin');
+  });
+
   test('the public API still needs no key', async () => {
     expect((await request(gateway.app).get(`/api/v1/purchases/${created.purchase_id}`)).status).toBe(200);
   });

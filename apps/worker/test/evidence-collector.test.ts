@@ -73,7 +73,7 @@ test('a paid case Fragment delivers late: evidence attached while undelivered, c
     actor: EVIDENCE_COLLECTOR,
   });
   expect(last.reason).toMatch(/paid on chain .* Fragment's (history|status) shows this order delivered/);
-  expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBe(1);
+  expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBe(1);
   h.sandbox.fragment!.configure({ faults: { done: 'normal' } });
 });
 
@@ -107,5 +107,5 @@ test('an unpaid case whose chain went silent: settled as failed only after the m
   const last = (await h.purchases.events(created.id)).at(-1)!;
   expect(last).toMatchObject({ toStatus: 'failed', actor: EVIDENCE_COLLECTOR });
   expect(last.reason).toMatch(/expired unexecuted/);
-  expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBeUndefined();
+  expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBeUndefined();
 });

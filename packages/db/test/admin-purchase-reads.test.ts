@@ -73,7 +73,7 @@ test.each<[string, PurchaseListFilter, string[], 'ordered' | 'few']>([
     const types = plan.map((node) => node['Node Type']);
     expect(types).not.toContain('Seq Scan');
     if (rows === 'ordered') expect(types).not.toContain('Sort');
-    const used = plan.map((node) => node['Index Name']).filter((name) => name !== undefined);
-    expect(used.some((name) => indexes.includes(name!))).toBe(true);
+    const used = plan.map((node) => node['Index Name']).filter((name): name is string => name !== undefined);
+    expect(used.some((name) => indexes.includes(name))).toBe(true);
   }
 });

@@ -129,7 +129,9 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
     tags: contributions.flatMap((contribution) => contribution.tags ?? []),
     components: {
       schemas: Object.fromEntries(schemas.map(component)),
-      securitySchemes: Object.assign({}, ...contributions.map((contribution) => contribution.securitySchemes ?? {})),
+      securitySchemes: Object.fromEntries(
+        contributions.flatMap((contribution) => Object.entries(contribution.securitySchemes ?? {})),
+      ),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from '@starsgate/domain';
 
@@ -23,33 +23,33 @@ export class WebhookReceiver {
   private readonly scripts: Array<{ username: string; type: string; answers: Answer[] }> = [];
   private readonly hanging = new Set<() => void>();
 
-  private constructor(private readonly server: Server) {}
+  private readonly server: Server;
 
-  static async start(): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer((req, res) => {
+  private constructor() {
+    this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const body = JSON.parse(raw) as ReceivedWebhook['body'];
-        const script = receiver!.scripts.find(
-          (entry) => entry.username === body.data.username && entry.type === body.type,
-        );
-        const answer = script?.answers.shift() ?? 200;
-        receiver!.received.push({ headers: req.headers, raw, body, answer });
-        if (answer === 'hang') {
-          const release = () => res.destroy();
-          receiver!.hanging.add(release);
-          return;
-        }
-        res.writeHead(answer, { 'Content-Type': 'text/plain' }).end('ok');
-      });
+      req.on('end', () => this.answer(Buffer.concat(chunks).toString('utf8'), req.headers, res));
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    receiver = new WebhookReceiver(server);
+  }
+
+  static async start(): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver();
+    receiver.server.listen(0, '127.0.0.1');
+    await once(receiver.server, 'listening');
     return receiver;
+  }
+
+  private answer(raw: string, headers: IncomingHttpHeaders, res: ServerResponse): void {
+    const body = JSON.parse(raw) as ReceivedWebhook['body'];
+    const script = this.scripts.find((entry) => entry.username === body.data.username && entry.type === body.type);
+    const answer = script?.answers.shift() ?? 200;
+    this.received.push({ headers, raw, body, answer });
+    if (answer === 'hang') {
+      this.hanging.add(() => res.destroy());
+      return;
+    }
+    res.writeHead(answer, { 'Content-Type': 'text/plain' }).end('ok');
   }
 
   get url(): string {
