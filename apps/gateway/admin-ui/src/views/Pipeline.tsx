@@ -1,6 +1,7 @@
 import { api } from '../api';
 import { age, short, since, STATUS_ORDER } from '../format';
 import { navigate, useLoader } from '../hooks';
+import { TableHead } from './TableHead';
 import type { Pipeline as PipelineData, Stats } from '../types';
 import { ThroughputChart } from './ThroughputChart';
 
@@ -53,14 +54,7 @@ export function Pipeline({ refreshMs, theme }: { refreshMs: number | null; theme
         <div class="card">
           <h2>Longest waits</h2>
           <table>
-            <thead>
-              <tr>
-                <th>Status</th>
-                <th>Waiting</th>
-                <th>Oldest</th>
-                <th>For</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Status', 'Waiting', 'Oldest', 'For']} />
             <tbody>
               {(pipeline.data?.open ?? []).map((entry) => (
                 <tr key={entry.status}>
@@ -142,15 +136,7 @@ export function Pipeline({ refreshMs, theme }: { refreshMs: number | null; theme
         <div class="card">
           <h2>Queues</h2>
           <table>
-            <thead>
-              <tr>
-                <th>Queue</th>
-                <th>Waiting</th>
-                <th>Active</th>
-                <th>Delayed</th>
-                <th>Failed</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Queue', 'Waiting', 'Active', 'Delayed', 'Failed']} />
             <tbody>
               {Object.entries(stats.data?.queues ?? {}).map(([name, counts]) => (
                 <tr key={name}>

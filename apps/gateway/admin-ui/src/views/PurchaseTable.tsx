@@ -1,5 +1,6 @@
 import { short, since } from '../format';
 import { navigate } from '../hooks';
+import { TableHead } from './TableHead';
 import type { PurchaseSummary } from '../types';
 
 /** A list of purchases; a row opens its detail under `base`. */
@@ -7,17 +8,7 @@ export function PurchaseTable({ rows, base }: { rows: PurchaseSummary[]; base: s
   if (rows.length === 0) return <p class="muted">No purchases match.</p>;
   return (
     <table class="rows">
-      <thead>
-        <tr>
-          <th>Purchase</th>
-          <th>Status</th>
-          <th>Order</th>
-          <th>Recipient</th>
-          <th>Wallet</th>
-          <th>Error</th>
-          <th>Created</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Purchase', 'Status', 'Order', 'Recipient', 'Wallet', 'Error', 'Created']} />
       <tbody>
         {rows.map((row) => (
           <tr key={row.purchase_id} class="clickable" onClick={() => navigate(base, row.purchase_id)}>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, query } from '../api';
 import { short, since } from '../format';
 import { useLoader } from '../hooks';
+import { TableHead } from './TableHead';
 import type { Page, WebhookDelivery, WebhookEndpoint } from '../types';
 
 const STATES = ['failed', 'pending', 'delivered', ''] as const;
@@ -34,14 +35,7 @@ export function Webhooks({ refreshMs }: { refreshMs: number | null }) {
         <h2>Endpoints</h2>
         {endpoints.error && <p class="error">{endpoints.error}</p>}
         <table>
-          <thead>
-            <tr>
-              <th>URL</th>
-              <th>Events</th>
-              <th>Signing secrets</th>
-              <th>Added</th>
-            </tr>
-          </thead>
+          <TableHead columns={['URL', 'Events', 'Signing secrets', 'Added']} />
           <tbody>
             {(endpoints.data?.data ?? []).map((endpoint) => (
               <tr key={endpoint.id}>
@@ -69,18 +63,7 @@ export function Webhooks({ refreshMs }: { refreshMs: number | null }) {
         {notice && <p class="notice">{notice}</p>}
         {deliveries.error && <p class="error">{deliveries.error}</p>}
         <table class="rows">
-          <thead>
-            <tr>
-              <th>Event</th>
-              <th>Purchase</th>
-              <th>Endpoint</th>
-              <th>State</th>
-              <th>Attempts</th>
-              <th>Last answer</th>
-              <th>Last try</th>
-              <th />
-            </tr>
-          </thead>
+          <TableHead columns={['Event', 'Purchase', 'Endpoint', 'State', 'Attempts', 'Last answer', 'Last try', '']} />
           <tbody>
             {(deliveries.data?.data ?? []).map((delivery) => (
               <tr key={delivery.id}>
