@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Production build of one workspace: `node ../../scripts/bundle.mjs src/main.ts [src/other.ts …]`
+ * Production build of one workspace: `node ../../scripts/build/bundle.mjs src/main.ts [src/other.ts …]`
  * run from the workspace folder (its package.json `build` script, driven by `turbo run build`).
  *
  * Each entry becomes `dist/<name>.js`, one CommonJS file for Node 20. The @starsgate/* workspace
@@ -11,50 +11,17 @@
  * it. A bundle that contains the migration runner gets the migrations folder beside it.
  */
 import { builtinModules } from 'node:module';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { productionDependencies, readManifest, root, WORKSPACE_SCOPE } from './workspaces.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const workspaceDir = process.cwd();
 const entries = process.argv.slice(2);
 if (entries.length === 0) throw new Error('usage: bundle.mjs <entry.ts> [<entry.ts> …]');
 
-const WORKSPACE_SCOPE = '@starsgate/';
 const MIGRATION_RUNNER = 'packages/db/src/migrate.ts';
 const MIGRATIONS = path.join(root, 'packages/db/migrations');
-
-const readManifest = (dir) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-
-/** Workspace package name → folder, from the root manifest's workspace globs (apps/*, packages/*). */
-function workspaceFolders() {
-  const folders = new Map();
-  for (const glob of readManifest(root).workspaces) {
-    const parent = path.join(root, glob.replace(/\/\*$/, ''));
-    for (const name of readdirSync(parent)) {
-      const dir = path.join(parent, name);
-      if (existsSync(path.join(dir, 'package.json'))) folders.set(readManifest(dir).name, dir);
-    }
-  }
-  return folders;
-}
-
-/** npm packages the workspace may load at run time: its dependencies and its workspace dependencies' ones. */
-function productionDependencies(dir, folders, seen = new Set()) {
-  const allowed = new Set();
-  for (const name of Object.keys(readManifest(dir).dependencies ?? {})) {
-    if (!name.startsWith(WORKSPACE_SCOPE)) {
-      allowed.add(name);
-      continue;
-    }
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const folder = folders.get(name);
-    if (!folder) throw new Error(`${name} is not a workspace`);
-    for (const inner of productionDependencies(folder, folders, seen)) allowed.add(inner);
-  }
-  return allowed;
-}
 
 const packageName = (specifier) =>
   specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
@@ -90,7 +57,7 @@ const result = await build({
   plugins: [externalPackages],
 });
 
-const allowed = productionDependencies(workspaceDir, workspaceFolders());
+const allowed = productionDependencies(workspaceDir);
 const undeclared = [...imported].filter((name) => !allowed.has(name)).sort();
 if (undeclared.length > 0) {
   throw new Error(
