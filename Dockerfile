@@ -3,7 +3,9 @@
 #   docker build --target gateway -t starsgate-gateway .     (also: worker, sandbox, migrate)
 # Every target runs the esbuild bundle of its app (`node …/dist/….js`, never tsx) with only the npm
 # packages that bundle loads, as the unprivileged `node` user, under tini so SIGTERM reaches Node
-# and the app drains. Build arguments VERSION, REVISION and CREATED fill the OCI labels.
+# and the app drains. Build arguments VERSION, REVISION, CREATED and SOURCE_URL fill the OCI labels:
+#   docker build --target gateway --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) \
+#     --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ) --build-arg SOURCE_URL=<repository URL> .
 
 # Exact Node release; Renovate-style bumps change this one line (or pin a digest: node:20.20.2-bookworm-slim@sha256:…).
 ARG NODE_IMAGE=node:20.20.2-bookworm-slim
@@ -46,11 +48,14 @@ FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
+# Re-declared to use the global value in this stage's label.
+ARG NODE_IMAGE
 ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
 ARG CREATED=unknown
+ARG SOURCE_URL=unknown
 LABEL org.opencontainers.image.vendor="starsgate" \
-      org.opencontainers.image.source="https://github.com/starsgate/starsgate" \
+      org.opencontainers.image.source="${SOURCE_URL}" \
       org.opencontainers.image.licenses="UNLICENSED" \
       org.opencontainers.image.base.name="${NODE_IMAGE}" \
       org.opencontainers.image.version="${VERSION}" \
