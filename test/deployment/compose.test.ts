@@ -111,11 +111,8 @@ describe('docker-compose.yml', () => {
   it('takes no address from a copied .env.example that would point a container at itself', () => {
     const values = exampleValues();
     const interpolated = new Set([...text.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!));
-    for (const name of interpolated)
-      expect({ name, value: values[name] ?? '' }).toEqual({
-        name,
-        value: expect.not.stringMatching(/127\.0\.0\.1|localhost/),
-      });
+    const local = [...interpolated].filter((name) => /127\.0\.0\.1|localhost/.test(values[name] ?? ''));
+    expect(local).toEqual([]);
   });
 
   it('publishes the ports the apps listen on', () => {

@@ -75,8 +75,8 @@ export function startImage(target: ImageTarget, layout: ImageLayout, env: Record
   });
   let output = '';
   const collect = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-50_000));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
