@@ -162,14 +162,16 @@ export function mergePatch(target: unknown, patch: unknown, key?: string): unkno
   if (Array.isArray(patch)) {
     if (!key || !MERGE_BY_NAME.has(key) || !Array.isArray(target)) return patch;
     const merged = [...(target as Array<{ name?: string }>)];
+    const added: Array<{ name?: string }> = [];
     for (const item of patch as Array<{ name?: string; $patch?: string }>) {
       const index = merged.findIndex((existing) => existing.name === item.name);
       if (item.$patch === 'delete') {
         if (index >= 0) merged.splice(index, 1);
       } else if (index >= 0) merged[index] = mergePatch(merged[index], item) as { name?: string };
-      else merged.push(item);
+      else added.push(item);
     }
-    return merged;
+    // kustomize puts the items a patch adds before the existing ones.
+    return [...added, ...merged];
   }
   if (patch === null) return undefined;
   if (typeof patch !== 'object' || typeof target !== 'object' || target === null || Array.isArray(target)) return patch;
