@@ -68,6 +68,23 @@ describe('Dockerfile', () => {
     }
   });
 
+  it('declares a port exactly for the targets whose code opens one', () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? sources(path.join(dir, entry.name))
+          : entry.name.endsWith('.ts')
+            ? [path.join(dir, entry.name)]
+            : [],
+      );
+    for (const target of imageTargets) {
+      const listens = sources(path.join(root, target.workspace, 'src')).some((file) =>
+        /\.listen\(/.test(readFileSync(file, 'utf8')),
+      );
+      expect({ target: target.name, listens }).toEqual({ target: target.name, listens: Boolean(target.port) });
+    }
+  });
+
   it('labels images the OCI way', () => {
     const runtime = all(stages.find((stage) => stage.name === 'runtime')!.instructions, 'LABEL').join(' ');
     for (const key of ['source', 'version', 'revision', 'created', 'licenses', 'vendor', 'base.name'])
