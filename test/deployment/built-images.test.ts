@@ -47,6 +47,14 @@ function assemble(name: ImageTarget['name']): ImageLayout {
   return layout;
 }
 
+/** PostgreSQL, Redis (a queue prefix of its own) and the key-encryption key, as the Secret gives them. */
+const backingServices = () => ({
+  DATABASE_URL: database.url,
+  REDIS_URL: process.env.REDIS_URL!,
+  BULLMQ_PREFIX: `img-${randomBytes(3).toString('hex')}`,
+  STARSGATE_SECRET_KEY: secretKey,
+});
+
 async function stop(image: RunningImage): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   image.child.kill('SIGTERM');
   return image.exited;
@@ -97,10 +105,7 @@ test('gateway: starts in production mode and its HEALTHCHECK passes on /livez; S
   const env = {
     PORT: String(await freePort()),
     HOST: '127.0.0.1',
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.REDIS_URL!,
-    BULLMQ_PREFIX: `img-${randomBytes(3).toString('hex')}`,
-    STARSGATE_SECRET_KEY: secretKey,
+    ...backingServices(),
     FRAGMENT_READ_COOKIES: 'stel_ssid=image-test',
     LOG_LEVEL: 'warn',
   };
@@ -116,10 +121,7 @@ test('gateway: starts in production mode and its HEALTHCHECK passes on /livez; S
 test('worker: starts in production mode, takes the queue, and stops on SIGTERM with exit 0', async () => {
   const layout = assemble('worker');
   const image = startImage(target('worker'), layout, {
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.REDIS_URL!,
-    BULLMQ_PREFIX: `img-${randomBytes(3).toString('hex')}`,
-    STARSGATE_SECRET_KEY: secretKey,
+    ...backingServices(),
     FRAGMENT_BASE_URL: 'http://127.0.0.1:9/fragment',
     TONCENTER_URL: 'http://127.0.0.1:9/toncenter',
     PRICES_REFRESH_ENABLED: 'false',
