@@ -4,7 +4,7 @@
  * no tsx), its CMD and ENV, and its HEALTHCHECK command answering through /livez.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '@starsgate/db/testing';
@@ -16,6 +16,7 @@ import {
   buildApps,
   freePort,
   healthCheck,
+  readOnlyRootAvailable,
   startImage,
   waitUntil,
   type ImageLayout,
@@ -23,6 +24,9 @@ import {
 } from './image-layout';
 
 jest.setTimeout(180_000);
+
+/** Every image runs as the manifests run it: read-only root, its volumes writable (where this machine can). */
+const readOnly = readOnlyRootAvailable ? ' on a read-only root filesystem' : '';
 
 const target = (name: ImageTarget['name']) => imageTargets.find((candidate) => candidate.name === name)!;
 const secretKey = `k1:${randomBytes(32).toString('base64')}`;
@@ -55,9 +59,11 @@ const backingServices = () => ({
   STARSGATE_SECRET_KEY: secretKey,
 });
 
-async function stop(image: RunningImage): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+/** SIGTERM, then a clean exit (its output shown if not). */
+async function expectCleanStop(image: RunningImage): Promise<void> {
   image.child.kill('SIGTERM');
-  return image.exited;
+  const exit = await image.exited;
+  expect({ exit, output: exit.code === 0 ? '' : image.output() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
 }
 
 const envFile = (file: string) =>
@@ -76,12 +82,12 @@ test('the bundles require no TypeScript runtime', () => {
   }
 });
 
-test('migrate: applies every migration to a new database and exits 0', async () => {
+test(`migrate${readOnly}: applies every migration to a new database and exits 0`, async () => {
   const layout = assemble('migrate');
   const name = `starsgate_test_${randomBytes(6).toString('hex')}`;
   const url = new URL(TEST_DATABASE_ADMIN_URL);
   url.pathname = `/${name}`;
-  const image = startImage(target('migrate'), layout, { DATABASE_URL: url.toString() });
+  const image = startImage(target('migrate'), layout, { DATABASE_URL: url.toString() }, { readOnlyRoot: true });
   running.push(image);
   expect(await image.exited).toEqual({ code: 0, signal: null });
   const journal = JSON.parse(readFileSync(path.join(root, 'packages/db/migrations/meta/_journal.json'), 'utf8')) as {
@@ -100,7 +106,7 @@ test('migrate: applies every migration to a new database and exits 0', async () 
   expect(Number(applied.rows[0]!.count)).toBe(journal.entries.length);
 });
 
-test('gateway: starts in production mode and its HEALTHCHECK passes on /livez; SIGTERM exits 0', async () => {
+test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes on /livez; SIGTERM exits 0`, async () => {
   const layout = assemble('gateway');
   const env = {
     PORT: String(await freePort()),
@@ -110,41 +116,48 @@ test('gateway: starts in production mode and its HEALTHCHECK passes on /livez; S
     LOG_LEVEL: 'warn',
   };
   expect(healthCheck(target('gateway'), layout, env)).toBe(false);
-  const image = startImage(target('gateway'), layout, env);
+  const image = startImage(target('gateway'), layout, env, { readOnlyRoot: true });
   running.push(image);
   await waitUntil(() => healthCheck(target('gateway'), layout, env), 60_000, `gateway healthy (${image.output()})`);
   const livez = await fetch(`http://127.0.0.1:${env.PORT}/livez`);
   expect(livez.status).toBe(200);
-  expect(await stop(image)).toEqual({ code: 0, signal: null });
+  await expectCleanStop(image);
 });
 
-test('worker: starts in production mode, takes the queue, and stops on SIGTERM with exit 0', async () => {
+test(`worker${readOnly}: starts in production mode, takes the queue, and stops on SIGTERM with exit 0`, async () => {
   const layout = assemble('worker');
-  const image = startImage(target('worker'), layout, {
-    ...backingServices(),
-    FRAGMENT_BASE_URL: 'http://127.0.0.1:9/fragment',
-    TONCENTER_URL: 'http://127.0.0.1:9/toncenter',
-    PRICES_REFRESH_ENABLED: 'false',
-    LOG_LEVEL: 'info',
-  });
+  const image = startImage(
+    target('worker'),
+    layout,
+    {
+      ...backingServices(),
+      FRAGMENT_BASE_URL: 'http://127.0.0.1:9/fragment',
+      TONCENTER_URL: 'http://127.0.0.1:9/toncenter',
+      PRICES_REFRESH_ENABLED: 'false',
+      LOG_LEVEL: 'info',
+    },
+    { readOnlyRoot: true },
+  );
   running.push(image);
   await waitUntil(
     () => image.output().includes('"message":"worker started"'),
     60_000,
     `worker started (${image.output()})`,
   );
-  expect(await stop(image)).toEqual({ code: 0, signal: null });
+  await expectCleanStop(image);
   expect(image.output()).toContain('"message":"stopped"');
 });
 
-test('sandbox: HEALTHCHECK passes on /livez, and its demo values are the ones .env.example and the k8s demo overlay ship', async () => {
+test(`sandbox${readOnly}: HEALTHCHECK passes on /livez, and its demo values are the ones .env.example and the k8s demo overlay ship`, async () => {
   const layout = assemble('sandbox');
+  const volume = path.join(layout.dir, 'data');
+  mkdirSync(volume);
   const env = {
     SANDBOX_PORT: String(await freePort()),
     SANDBOX_HOST: '127.0.0.1',
-    SANDBOX_DATA_DIR: path.join(layout.dir, 'data', 'sandbox'),
+    SANDBOX_DATA_DIR: path.join(volume, 'sandbox'),
   };
-  const image = startImage(target('sandbox'), layout, env);
+  const image = startImage(target('sandbox'), layout, env, { readOnlyRoot: true, writable: [volume] });
   running.push(image);
   await waitUntil(() => healthCheck(target('sandbox'), layout, env), 120_000, `sandbox healthy (${image.output()})`);
   const demo = (await (await fetch(`http://127.0.0.1:${env.SANDBOX_PORT}/demo`)).json()) as {
@@ -152,7 +165,9 @@ test('sandbox: HEALTHCHECK passes on /livez, and its demo values are the ones .e
     usdt: { master: string };
     fragment: { cookies: string; receivingAddresses: { stars: string; premium: string } };
   };
-  expect(await stop(image)).toEqual({ code: 0, signal: null });
+  await expectCleanStop(image);
+  // Its state went to the volume, the only place it may write.
+  expect(existsSync(path.join(volume, 'sandbox', 'chain-state.json'))).toBe(true);
 
   const example = exampleValues();
   const overlayConfig = envFile('k8s/overlays/sandbox/config.env');

@@ -65,10 +65,47 @@ export interface RunningImage {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs the target's CMD in the layout with the image's ENV plus `env` (no tsx, no sources). */
-export function startImage(target: ImageTarget, layout: ImageLayout, env: Record<string, string>): RunningImage {
-  const [command, ...args] = execForm('CMD', target);
-  const child = spawn(command === 'node' ? process.execPath : command!, args, {
+/**
+ * Whether this machine can run a process with `/` remounted read-only in a mount namespace of its
+ * own (root on Linux), as `readOnlyRootFilesystem: true` and compose's `read_only` run the images.
+ */
+export const readOnlyRootAvailable: boolean =
+  spawnSync(
+    'unshare',
+    ['--mount', 'sh', '-c', 'mount -o remount,ro,bind / && ! touch /.starsgate-rw-probe 2>/dev/null'],
+    {
+      stdio: 'ignore',
+    },
+  ).status === 0;
+
+/** `command args…` with `/` read-only except `writable` (volumes), when the machine allows it. */
+function onReadOnlyRoot(command: string, args: string[], writable: string[]): [string, string[]] {
+  if (!readOnlyRootAvailable) return [command, args];
+  const volumes = writable
+    .map((dir) => `mount --bind '${dir}' '${dir}' && mount -o remount,rw,bind '${dir}' && `)
+    .join('');
+  // unshare and sh exec in place: the app keeps the PID, so signals reach it as in a container.
+  return [
+    'unshare',
+    ['--mount', 'sh', '-c', `mount -o remount,ro,bind / && ${volumes}exec "$@"`, 'sh', command, ...args],
+  ];
+}
+
+/**
+ * Runs the target's CMD in the layout with the image's ENV plus `env` (no tsx, no sources), on a
+ * read-only root filesystem where the machine allows it, with `writable` folders as its volumes.
+ */
+export function startImage(
+  target: ImageTarget,
+  layout: ImageLayout,
+  env: Record<string, string>,
+  options: { readOnlyRoot?: boolean; writable?: string[] } = {},
+): RunningImage {
+  const [node, ...cmd] = execForm('CMD', target);
+  const [command, args] = options.readOnlyRoot
+    ? onReadOnlyRoot(process.execPath, cmd, options.writable ?? [])
+    : [node === 'node' ? process.execPath : node!, cmd];
+  const child = spawn(command, args, {
     cwd: layout.dir,
     env: { PATH: process.env.PATH, ...imageEnvironment(target), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
