@@ -63,7 +63,10 @@ const backingServices = () => ({
 async function expectCleanStop(image: RunningImage): Promise<void> {
   image.child.kill('SIGTERM');
   const exit = await image.exited;
-  expect({ exit, output: exit.code === 0 ? '' : image.output() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+  expect({ exit, output: exit.code === 0 ? '' : image.output() }).toEqual({
+    exit: { code: 0, signal: null },
+    output: '',
+  });
 }
 
 const envFile = (file: string) =>

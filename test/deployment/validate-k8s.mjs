@@ -14,7 +14,8 @@ const PACKAGES = {
 };
 
 function modulePath(apiVersion, kind) {
-  for (const [group, pkg] of Object.entries(PACKAGES)) if (apiVersion.startsWith(group)) return `${pkg}/${apiVersion}/${kind}`;
+  for (const [group, pkg] of Object.entries(PACKAGES))
+    if (apiVersion.startsWith(group)) return `${pkg}/${apiVersion}/${kind}`;
   return `kubernetes-models/${apiVersion}/${kind}`;
 }
 
