@@ -139,6 +139,15 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     );
   });
 
+  it('migrates before either app starts: an init container running the migrate image (advisory-locked)', () => {
+    for (const workload of [gateway, worker]) {
+      const init = podSpec(workload).initContainers ?? [];
+      expect(init.map((container) => container.name)).toEqual(['migrate']);
+      expect(init[0]!.image).toMatch(/(^|\/)(starsgate-|starsgate\/)migrate[:@]/);
+      expect(init[0]!.command).toBeUndefined();
+    }
+  });
+
   it('lets the drain finish before SIGKILL: grace period ≥ preStop pause + SHUTDOWN_TIMEOUT_MS + margin', () => {
     const pause = Number(gatewayContainer.lifecycle!.preStop!.exec!.command[1]);
     expect(pause).toBeGreaterThan(0);
