@@ -7,7 +7,7 @@
  * running at the same time (key derivation must not stall the event loop).
  */
 import { mnemonicNew } from '@ton/crypto';
-import { startSandbox } from '../apps/sandbox/src/server';
+import { startSandbox } from '@starsgate/sandbox';
 import { bareExpressApp, listen, measure, ratioLine, startBenchGateway, DURATION } from './support/harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);

@@ -35,9 +35,8 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { FragmentSessionPool } from '@starsgate/fragment';
 import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
-import { createPurchaseProcessor } from '../apps/worker/src/purchases/purchase-processor';
-import { sharedCallObserver } from '../apps/worker/src/purchases/state-machine/shared-call';
-import { WorkerHarness } from '../apps/worker/test/support/worker-harness';
+import { createPurchaseProcessor, sharedCallObserver } from '@starsgate/worker';
+import { WorkerHarness } from '@starsgate/worker/testing';
 import { SANDBOX_NICENESS, startRemoteSandbox } from './support/remote-sandbox';
 
 type RemoteSandbox = Awaited<ReturnType<typeof startRemoteSandbox>>;

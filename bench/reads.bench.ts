@@ -19,26 +19,14 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-// autocannon ships no types; the part used here is small.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<AutocannonResult>;
+import autocannon, { type Result as AutocannonResult } from 'autocannon';
 import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase } from '@starsgate/db/testing';
 import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { startSandbox } from '../apps/sandbox/src/server';
-import { demoFragmentCookies } from '../apps/sandbox/src/fragment';
-import { buildGateway } from '../apps/gateway/src/app';
-import { loadGatewayConfig } from '../apps/gateway/src/config';
-import { createGatewayMetrics } from '../apps/gateway/src/observability/metrics';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
+import { startSandbox } from '@starsgate/sandbox';
+import { demoFragmentCookies } from '@starsgate/sandbox/fragment';
+import { buildGateway, createGatewayMetrics, loadGatewayConfig } from '@starsgate/gateway';
 
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -98,7 +86,7 @@ async function main(): Promise<void> {
     // Forward-compatible with the wallet resolver's dependency; unused by the read routes.
     chain: new ToncenterChainClient({ baseUrl: `${sandbox.url}/toncenter` }),
     redisKeyPrefix: prefix,
-  } as Parameters<typeof buildGateway>[0]);
+  });
 
   const bare = express();
   bare.disable('x-powered-by');

@@ -50,7 +50,10 @@ function stop(code: number): void {
     children.map(
       (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve))),
     ),
-  ).then(() => process.exit(code));
+  ).then(
+    () => process.exit(code),
+    () => process.exit(1),
+  );
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));

@@ -3,8 +3,7 @@
  * event loop with the servers it measures. Options arrive as JSON in argv[2]; the result is
  * written to stdout as JSON. Bodies may carry autocannon's `[<id>]` placeholder for unique keys.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<unknown>;
+import autocannon from 'autocannon';
 
 autocannon(JSON.parse(process.argv[2] ?? '{}') as Record<string, unknown>)
   .then((result) => {

@@ -10,20 +10,11 @@ import { SecretVault, parseKeyRing } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { buildGateway, type Gateway } from '../../apps/gateway/src/app';
-import { loadGatewayConfig } from '../../apps/gateway/src/config';
-import { createGatewayMetrics } from '../../apps/gateway/src/observability/metrics';
+import { buildGateway, createGatewayMetrics, loadGatewayConfig, type Gateway } from '@starsgate/gateway';
 
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-
-export interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
+import type { Result as AutocannonResult } from 'autocannon';
 
 export const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 
@@ -76,7 +67,7 @@ export function bareExpressApp(): express.Express {
   app.get('/bare', (_req, res) => {
     res.json({ ok: true });
   });
-  app.post('/bare', (req, res) => {
+  app.post('/bare', (req: express.Request<unknown, unknown, Record<string, unknown> | undefined>, res) => {
     res.status(202).json({ received: Object.keys(req.body ?? {}).length });
   });
   return app;

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Address } from '@ton/core';
-import type { SandboxOptions } from '../../apps/sandbox/src/server';
-import type { RemoteUpstream } from '../../apps/worker/test/support/worker-harness';
+import type { SandboxOptions } from '@starsgate/sandbox';
+import type { RemoteUpstream } from '@starsgate/worker/testing';
 
 /**
  * The sandbox process's scheduling niceness (BENCH_SANDBOX_NICE, default 10). It stands in for
@@ -31,7 +31,7 @@ export async function startRemoteSandbox(
   );
   if (SANDBOX_NICENESS !== 0) setPriority(child.pid!, SANDBOX_NICENESS);
   const line = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (text) => {
       if (text.startsWith('READY ')) resolve(text.slice(6));
     });

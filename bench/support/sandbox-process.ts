@@ -3,7 +3,7 @@
  * stand for remote upstreams, so their CPU must not be billed to the worker being measured.
  * Reads its options as JSON from argv[2]; prints one `READY {…}` line; stops on SIGTERM.
  */
-import { startSandbox, type SandboxOptions } from '../../apps/sandbox/src/server';
+import { startSandbox, type SandboxOptions } from '@starsgate/sandbox';
 
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as SandboxOptions;

@@ -29,7 +29,7 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/starsgat
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** The local sandbox chain; production sets https://toncenter.com. */
 export const DEFAULT_TONCENTER_URL = 'http://127.0.0.1:8090/toncenter';
-/** Tether USD on TON (ton.md §5.1): the only jetton accepted as USDT. */
+/** Tether USD on TON (docs/ton.md §5.1): the only jetton accepted as USDT. */
 export const MAINNET_USDT_MASTER = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {

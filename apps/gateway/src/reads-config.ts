@@ -33,7 +33,7 @@ export interface ReadsConfig {
 
 export function loadReadsConfig(read: EnvReader, production: boolean): ReadsConfig {
   // A separate login for public reads keeps recipient searches off the paying session's page
-  // state (Fragment keeps flow state per cookie session, protocol reference §12).
+  // state (Fragment keeps flow state per cookie session, docs/fragment-protocol.md §12).
   const fallback = read.string('FRAGMENT_COOKIES');
   const cookies =
     read.string('FRAGMENT_READ_COOKIES') ?? (fallback !== undefined ? (splitCookieSets(fallback)[0] ?? '') : undefined);

@@ -59,10 +59,10 @@ describe('MicroBatcher', () => {
   it('rejects every caller of a batch whose run throws, and keeps serving later calls', async () => {
     let fail = true;
     const batcher = new MicroBatcher<number, number>(
-      async (items) => {
-        if (fail) throw new Error('connection lost');
-        return items.map((item) => ({ ok: true as const, value: item }));
-      },
+      (items) =>
+        fail
+          ? Promise.reject(new Error('connection lost'))
+          : Promise.resolve(items.map((item) => ({ ok: true as const, value: item }))),
       { maxBatchSize: 10, maxInFlight: 1 },
     );
     const failed = await Promise.allSettled([batcher.submit(1), batcher.submit(2)]);

@@ -11,17 +11,17 @@ it('counts the hits of one turn in one script call, each at its own position, pe
   await counter.hit(`${prefix}warm-up`); // loads the script into Redis
   const sent: string[] = [];
   const originalSend = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((command: { name: string }) => {
+  redis.sendCommand = (command: { name: string }) => {
     sent.push(command.name);
     return originalSend(command as never);
-  }) as typeof redis.sendCommand;
+  };
   let first;
   try {
     first = await Promise.all(
       [`${prefix}a`, `${prefix}b`, `${prefix}a`, `${prefix}a`, `${prefix}b`].map((key) => counter.hit(key)),
     );
   } finally {
-    redis.sendCommand = originalSend as typeof redis.sendCommand;
+    redis.sendCommand = originalSend;
   }
   expect(first.map((hit) => hit.hits)).toEqual([1, 1, 2, 3, 2]);
   expect(sent).toEqual(['evalsha']);

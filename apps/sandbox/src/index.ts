@@ -13,3 +13,4 @@ export type { ChainFaultConfig, FaultTrigger } from './chain/chain-faults';
 export { USDT_DECIMALS, jettonTransferBody } from './chain/usdt-jetton';
 export { deriveDemoWallets, demoSeeds, DEMO_NETWORK } from './demo/demo-wallets';
 export type { DemoWallet, DemoSeedFormat } from './demo/demo-wallets';
+export { parseIndexed } from './chain/transaction-index';

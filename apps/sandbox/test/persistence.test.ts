@@ -70,7 +70,8 @@ describe('LocalChain persistence and pruning', () => {
       expect(chain.transactionIndex.size).toBeLessThanOrEqual(8);
       expect(chain.listTransactions(a, { limit: 100 }).length).toBeLessThan(3);
       expect(await chain.getBalance(a)).toBeGreaterThan(toNano('5') - 1000n);
-      const log = (chain as unknown as { blockchain: { transactions: unknown[] } }).blockchain.transactions;
+      const log = (chain as unknown as { core: { blockchain: { transactions: unknown[] } } }).core.blockchain
+        .transactions;
       expect(log).toHaveLength(0);
     } finally {
       await chain.close();

@@ -64,7 +64,7 @@ export interface WorkerConfig {
   walletBusyRetryMs: number;
   /** After valid_until, how long to wait for indexers before judging "not on chain". */
   validUntilMarginMs: number;
-  /** Minimum remaining validity of Fragment's transaction when we sign (§15: ≥ 15 s). */
+  /** Minimum remaining validity of Fragment's transaction when we sign (docs/fragment-protocol.md §15: ≥ 15 s). */
   minValiditySeconds: number;
   keyRing: KeyRing;
   crashAt: CrashPoint | undefined;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
 import type { FragmentTransaction } from '@starsgate/fragment';
-import { buildCommentCell, buildJettonTransfer, encodePayload } from '../../sandbox/src/fragment';
+import { buildCommentCell, buildJettonTransfer, encodePayload } from '@starsgate/sandbox/fragment';
 import { checkPaymentPolicy, type PolicyInput } from '../src/purchases/state-machine/payment-policy';
 
 const addr = () => new Address(0, randomBytes(32));

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createFragmentReads, FragmentClient } from '@starsgate/fragment';
 import { createLogger, createRedisConnection } from '@starsgate/platform';
-import { startSandbox, type StartedSandbox } from '../../sandbox/src/server';
-import { demoFragmentCookies, type FragmentConfigPatch } from '../../sandbox/src/fragment';
+import { startSandbox, type StartedSandbox } from '@starsgate/sandbox';
+import { demoFragmentCookies, type FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { loadPriceRefresherConfig, startPriceRefresher, type PriceRefresher } from '../src/prices/price-refresher';
 
 const SEED = 'worker-price-refresher';

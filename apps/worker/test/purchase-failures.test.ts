@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
 import { formatUnits, parseUnits } from '@starsgate/domain';
-import type { FragmentConfigPatch } from '../../sandbox/src/fragment';
+import type { FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
 
 jest.setTimeout(120_000);
@@ -201,7 +201,7 @@ describe('transient upstream failures are retried with backoff, then succeed', (
       'confirmed with Fragment',
     ]);
     expect(h.deliveredCount(row.fragmentRef)).toBe(1);
-    expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBe(1);
+    expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBe(1);
   });
 
   test('an init whose answer is lost is redone with a fresh order (recorded), and only one is paid', async () => {
@@ -210,7 +210,7 @@ describe('transient upstream failures are retried with backoff, then succeed', (
     expect(row.status).toBe('completed');
     const events = await h.purchases.events(row.id);
     expect(events.some((e) => e.reason === 'fragment: outcome unknown, redoing with a fresh order')).toBe(true);
-    const payments = await h.paymentsByRef(row.walletAddress!);
+    const payments = h.paymentsByRef(row.walletAddress!);
     expect(payments.get(row.fragmentRef!)).toBe(1);
     expect(h.deliveredCount(row.fragmentRef)).toBe(1);
   });
@@ -244,7 +244,7 @@ describe('after signing', () => {
     expect(row.batchId).not.toBeNull();
     expect(Date.now() / 1000).toBeGreaterThan(row.validUntil!);
     expect(await h.chain.getSeqno(Address.parse(wallet.rawAddress))).toBe(seqnoBefore);
-    expect((await h.paymentsByRef(wallet.rawAddress)).get(row.fragmentRef!)).toBeUndefined();
+    expect(h.paymentsByRef(wallet.rawAddress).get(row.fragmentRef!)).toBeUndefined();
     h.sandbox.chain.faults.set({});
     // The wallet is free again: the next purchase goes through with the same seqno.
     const next = await run(base64Order({ seed: wallet.seed, username: '@carol' }));
@@ -264,7 +264,7 @@ describe('after signing', () => {
     expect(evidence.chain.tx_hash).toBe(row.transactionHash);
     expect(evidence.fragment_done).toBe(false);
     expect(h.transactionExists(row.walletAddress!, row.transactionHash!)).toBe(true);
-    expect((await h.paymentsByRef(row.walletAddress!)).get(row.fragmentRef!)).toBe(1);
+    expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBe(1);
     const events = await h.purchases.events(row.id);
     expect(events[events.length - 1]).toMatchObject({ toStatus: 'reconciliation_required' });
     const secret = await h.database.pool.query('SELECT ciphertext FROM wallet_secrets WHERE purchase_id = $1', [

@@ -62,7 +62,7 @@ describe.each(wallets)('$label wallet', (walletCase) => {
       expect(h.transactionExists(done.walletAddress!, done.transactionHash!)).toBe(true);
       expect(done.fragmentRef).toMatch(/^[A-Za-z0-9]{9}$/);
       expect(h.deliveredCount(done.fragmentRef)).toBe(1);
-      const payments = await h.paymentsByRef(done.walletAddress!);
+      const payments = h.paymentsByRef(done.walletAddress!);
       expect(payments.get(done.fragmentRef!)).toBe(1);
 
       const events = await h.purchases.events(done.id);

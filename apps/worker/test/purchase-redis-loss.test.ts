@@ -34,9 +34,8 @@ test('FLUSHDB while purchases are in every state: all complete, each paid and de
   }
   // Wait until the work is spread over several states, then lose every job.
   const deadline = Date.now() + 20_000;
-  let states = new Set<string>();
   while (Date.now() < deadline) {
-    states = new Set((await Promise.all(ids.map((id) => h.find(id)))).map((r) => r.status));
+    const states = new Set((await Promise.all(ids.map((id) => h.find(id)))).map((r) => r.status));
     if ([...states].some((s) => ['sending', 'submitted', 'confirming'].includes(s))) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { LeaseRepository, PurchaseRepository } from '@starsgate/db';
 import { createLogger, purchaseJobId } from '@starsgate/platform';
-import { createTestGateway, starsOrder, type TestGateway } from '../../gateway/test/support/test-gateway';
+import { createTestGateway, starsOrder, type TestGateway } from '@starsgate/gateway/testing';
 import { Sweeper } from '../src/sweeper/sweeper';
 
 let gateway: TestGateway;

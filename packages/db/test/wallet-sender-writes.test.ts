@@ -63,8 +63,8 @@ describe('claimReadyToSend', () => {
       await readyPurchase(new Date(base + 3)),
       await readyPurchase(new Date(base + 4)),
     ];
-    await hold(held!, 'someone-else');
-    const claimed = await transitions.claimReadyToSend(WALLET, own!, 2, 'sender', 30_000);
+    await hold(held, 'someone-else');
+    const claimed = await transitions.claimReadyToSend(WALLET, own, 2, 'sender', 30_000);
     expect(claimed.map((c) => c.row.id)).toEqual([oldest, newer]);
     for (const c of claimed) {
       expect(c.row).toMatchObject({ leaseOwner: 'sender', version: 2 });
@@ -74,7 +74,7 @@ describe('claimReadyToSend', () => {
         ciphertext: Buffer.from(`sealed-${c.row.id}`),
       });
     }
-    expect((await transitions.claimReadyToSend(WALLET, own!, 5, 'sender-2', 30_000)).map((c) => c.row.id)).toEqual([
+    expect((await transitions.claimReadyToSend(WALLET, own, 5, 'sender-2', 30_000)).map((c) => c.row.id)).toEqual([
       newest,
     ]);
   });

@@ -1,5 +1,5 @@
 /**
- * Reading Fragment's payload cells (protocol reference §6) for policy checks and for the `Ref#`
+ * Reading Fragment's payload cells (docs/fragment-protocol.md §6) for policy checks and for the `Ref#`
  * lookup key. DECODE ONLY: the cell that gets signed is always the one Fragment returned, byte for
  * byte (§0 rule 1; re-encoded comments have lost money). Nothing here builds a payload.
  *

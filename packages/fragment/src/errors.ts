@@ -1,8 +1,8 @@
 /**
- * The one error type of the Fragment adapter, with the catalogue of kinds mapped from the
- * protocol reference §11. Callers switch on `kind`; `retryable` says whether the same call may be
+ * The one error type of the Fragment adapter, with the catalogue of kinds mapped from
+ * docs/fragment-protocol.md §11. Callers switch on `kind`; `retryable` says whether the same call may be
  * made again later, `outcomeUnknown` whether a non-idempotent call (init, confirm) may have been
- * executed by Fragment although no answer arrived (engineering reference §3.4: look it up, never
+ * executed by Fragment although no answer arrived (docs/purchase-safety.md, Unknown outcomes: look it up, never
  * resend blindly).
  */
 import { unescapeHtml } from './html-parsing';

@@ -1,5 +1,5 @@
 /**
- * Form encoding of Fragment API calls (protocol reference §3.4): every value is a form string;
+ * Form encoding of Fragment API calls (docs/fragment-protocol.md §3.4): every value is a form string;
  * booleans are `1`/`0`; nested objects (`account`, `device`, …) travel as JSON strings.
  * `undefined` fields are left out, so optional fields never appear as the text "undefined".
  */

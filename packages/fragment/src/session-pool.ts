@@ -2,7 +2,7 @@ import type { FragmentClient } from './client';
 
 /**
  * Several Fragment login sessions used as one. Fragment allows one purchase flow at a time per
- * session (§12), so a single session serializes every order's sync → init; with N sessions N
+ * session (docs/fragment-protocol.md §12), so a single session serializes every order's sync → init; with N sessions N
  * flows run at once. A flow goes to the session with the fewest flows in progress.
  * An order can only be confirmed by the session that created it: callers keep the returned
  * `sessionId` with the order and pass it to `session()` later.

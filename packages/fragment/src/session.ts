@@ -1,6 +1,6 @@
 /**
  * The Fragment login held by one client: its cookie jar (every `Set-Cookie` stored, protocol
- * reference §4) and the session-bound API hash read from a product page (§3.1), cached for at
+ * docs/fragment-protocol.md §4) and the session-bound API hash read from a product page (§3.1), cached for at
  * most `hashTtlMs`.
  *
  * Cookies are credentials: nothing here ever renders a `stel_*` value except `cookieHeader()`,

@@ -1,6 +1,6 @@
 /**
  * HTTP to Fragment over undici's `request` (Node's own HTTP client, without the WHATWG stream layers
- * that make `fetch` cost several times more CPU per call): headers of protocol reference §3.3, per-call timeout,
+ * that make `fetch` cost several times more CPU per call): headers of docs/fragment-protocol.md §3.3, per-call timeout,
  * pacing between calls, the cookie jar fed from every response, and the mapping of HTTP-level
  * failures (429, Cloudflare 403, 401/403, 5xx, network, timeout) to FragmentError.
  *
@@ -8,8 +8,8 @@
  * the transport only guarantees it returns a JSON object.
  *
  * `withRetries` is the read-retry policy. The transport never retries by itself: whether a call
- * may be repeated is the caller's decision (init and confirm must not be, §3.4 of the engineering
- * reference).
+ * may be repeated is the caller's decision (init and confirm must not be:
+ * docs/purchase-safety.md, Unknown outcomes).
  */
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
@@ -327,7 +327,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /**
  * Retries a read on 429 and on UPSTREAM_UNAVAILABLE (5xx, network, timeout): capped exponential
  * backoff with jitter, Retry-After honoured when ≤ maxRetryAfterMs. Cloudflare challenges are not
- * retried here: they clear after minutes to hours (§12), so the caller backs off instead.
+ * retried here: they clear after minutes to hours (docs/fragment-protocol.md §12), so the caller backs off instead.
  */
 export async function withRetries<T>(
   label: string,

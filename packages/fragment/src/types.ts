@@ -1,4 +1,4 @@
-/** Public data types of the Fragment adapter (wire shapes of protocol reference §5). */
+/** Public data types of the Fragment adapter (wire shapes of docs/fragment-protocol.md §5). */
 
 export type FragmentProduct = 'stars' | 'premium';
 
@@ -63,7 +63,8 @@ export interface RecipientInfo {
 }
 
 export interface OrderState {
-  mode: 'new' | 'processing' | 'done' | string;
+  /** 'new', 'processing' or 'done' today; any other word Fragment sends is kept as it came. */
+  mode: string;
   needUpdate: boolean;
   /** Visible text of the page's status screen ('' when the answer carries none). */
   statusText: string;

@@ -1,8 +1,8 @@
 /**
  * FragmentClient error mapping and retry behaviour against the real Fragment simulator's
- * directory and fault switches (protocol reference §11, §12, §14.4).
+ * directory and fault switches (docs/fragment-protocol.md §11, §12, §14.4).
  */
-import { defaultFaults, type FragmentConfigPatch } from '../../../apps/sandbox/src/fragment';
+import { defaultFaults, type FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { FragmentClient, FragmentError, type FragmentClientOptions, type FragmentErrorKind } from '../src';
 import { startSimulator, type SimulatorServer } from './support/simulator-server';
 import { TestWallet } from './support/test-wallet';
@@ -341,7 +341,7 @@ describe('link and confirm outcomes', () => {
     const order = await pendingOrder(client);
     const account = payer.account();
     const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account });
-    // A bare transfer body instead of the external-in message (strict confirm, §8.1).
+    // A bare transfer body instead of the external-in message (strict confirm, docs/fragment-protocol.md §8.1).
     const invalid = await expectKind(
       client.confirm({
         confirmMethod: tx.confirmMethod,

@@ -70,7 +70,7 @@ describe('Stars, paid in GRAM', () => {
     expect(found.photoUrl).toMatch(/^https:\/\/.+alice\.jpg$/);
 
     expect(await client.syncState('stars')).toMatchObject({ mode: 'new', needUpdate: false });
-    // $0.75 / 1.70 = 0.44117… → rounded up to 4 decimals (§14.2).
+    // $0.75 / 1.70 = 0.44117… → rounded up to 4 decimals (docs/fragment-protocol.md §14.2).
     expect(await client.quoteStars(50)).toEqual({ gramNano: 441_200_000n, usd: '0.75' });
 
     const order = await client.initRequest({

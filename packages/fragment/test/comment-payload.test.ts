@@ -1,7 +1,7 @@
 import { Address, beginCell, Cell } from '@ton/core';
 import { decodeCommentPayload, FragmentPayloadError, parseCommentText } from '../src';
 
-// Protocol reference §6.2 fixtures (Fragment's layout: 35 text bytes in the root, rest in a ref).
+// docs/fragment-protocol.md §6.2 fixtures (Fragment's layout: 35 text bytes in the root, rest in a ref).
 const STARS_50 = 'te6ccgEBAQEAJwAASgAAAAA1MCBUZWxlZ3JhbSBTdGFycyAKClJlZiNTSU1URVNUMDE';
 const PREMIUM_6 = 'te6ccgEBAgEANgABTgAAAABUZWxlZ3JhbSBQcmVtaXVtIGZvciA2IG1vbnRocyAKClJlZgEAFCNTSU1URVNUMDM';
 

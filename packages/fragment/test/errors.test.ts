@@ -1,6 +1,6 @@
 import { classifyErrorText, errorFromText, FragmentError, type FragmentErrorKind } from '../src';
 
-describe('error text mapping (protocol reference §11)', () => {
+describe('error text mapping (docs/fragment-protocol.md §11)', () => {
   it.each<[string, FragmentErrorKind]>([
     ['No Telegram users found.', 'RECIPIENT_NOT_FOUND'],
     ['No Telegram channels found.', 'RECIPIENT_NOT_FOUND'],

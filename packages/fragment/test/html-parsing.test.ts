@@ -27,7 +27,7 @@ describe('unescapeHtml', () => {
 });
 
 describe('prices', () => {
-  // Protocol reference §5.2/§9: the cur_price node of updateStarsPrices (5,050 stars, 2026).
+  // docs/fragment-protocol.md §5.2/§9: the cur_price node of updateStarsPrices (5,050 stars, 2026).
   const CUR_PRICE =
     '<div class="tm-value icon-before icon-ton">44<span class="mini-frac">.6172</span></div>' +
     '<div class="tm-radio-desc">~&nbsp;&#036;75.75</div>';

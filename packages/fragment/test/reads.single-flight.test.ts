@@ -69,7 +69,7 @@ describe('SingleFlight', () => {
     await connection.set(`${shared}lock:k`, 'ghost', 'PX', 200);
     const flight = new SingleFlight({ redis: connection, prefix: shared, pollMs: 5 });
     const started = Date.now();
-    expect(await flight.run('k', async () => 'mine')).toBe('mine');
+    expect(await flight.run('k', () => Promise.resolve('mine'))).toBe('mine');
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
   });
 
@@ -78,7 +78,7 @@ describe('SingleFlight', () => {
     const connection = redis();
     await connection.set(`${shared}lock:k`, 'slow-leader', 'PX', 5_000);
     const flight = new SingleFlight({ redis: connection, prefix: shared, pollMs: 5, waitTimeoutMs: 100 });
-    await expect(flight.run('k', async () => 'never')).rejects.toMatchObject({
+    await expect(flight.run('k', () => Promise.resolve('never'))).rejects.toMatchObject({
       kind: 'UNAVAILABLE',
       reason: 'deadline',
     });
@@ -87,8 +87,8 @@ describe('SingleFlight', () => {
   it('runs again once a flight is over (it is not a cache)', async () => {
     const flight = new SingleFlight({ redis: redis(), prefix: prefix() });
     let n = 0;
-    expect(await flight.run('k', async () => ++n)).toBe(1);
-    expect(await flight.run('k', async () => ++n)).toBe(2);
+    expect(await flight.run('k', () => Promise.resolve(++n))).toBe(1);
+    expect(await flight.run('k', () => Promise.resolve(++n))).toBe(2);
   });
 });
 

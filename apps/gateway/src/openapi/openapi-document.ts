@@ -112,7 +112,7 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
           },
         },
       },
-      ...Object.assign({}, ...contributions.map((contribution) => contribution.paths)),
+      ...Object.fromEntries(contributions.flatMap((contribution) => Object.entries(contribution.paths))),
       '/livez': { get: { summary: 'Liveness', responses: { '200': { description: 'The process runs.' } } } },
       '/readyz': {
         get: {

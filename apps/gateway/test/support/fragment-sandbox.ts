@@ -10,7 +10,7 @@ import {
   demoFragmentCookies,
   type FragmentConfigPatch,
   type FragmentSimulator,
-} from '@starsgate/sandbox/src/fragment';
+} from '@starsgate/sandbox/fragment';
 
 export const SANDBOX_SEED = 'gateway-reads-test';
 

@@ -83,7 +83,7 @@ export async function createTestGateway(
   };
 }
 
-/** Public test vector (ton.md §1.3): V5R1 mainnet addresses of indices 0 and 1. */
+/** Public test vector (docs/ton.md §1.3): V5R1 mainnet addresses of indices 0 and 1. */
 export const BIP39_PHRASE = 'cook voyage document eight skate token alien guide drink uncle term abuse';
 export const BIP39_INDEX0_V5R1 = 'UQASomfWf2V7N46QrW4umfpARQBwKORp_z6I_8u2jUG29cYa';
 export const BIP39_INDEX1_V5R1 = 'UQD3CRdkxEJL89-0TvBLTon261m8ImL2ivGgQ_50OW-XhKpY';

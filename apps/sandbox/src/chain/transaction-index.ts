@@ -3,7 +3,7 @@ import { transactionMessageCells } from './message-hash';
 
 /**
  * Our own per-account transaction index. @ton/sandbox keeps every transaction forever and its
- * getTransactions reverses its list in place and cannot page by hash (ton.md 7.2), so the chain
+ * getTransactions reverses its list in place and cannot page by hash (docs/ton.md §7.2), so the chain
  * clears sandbox's list after every block and serves history from here.
  *
  * Bounded twice: at most `perAccount` transactions per account (oldest dropped first) and at most

@@ -1,4 +1,7 @@
 import { Address, beginCell, Cell, contractAddress, type StateInit } from '@ton/core';
+// Deep paths inside the published package, which has no "exports" map.
+import { jettonMinterCode } from '@ton-community/assets-sdk/dist/jetton/contracts/build/jetton-minter';
+import { jettonWalletCode } from '@ton-community/assets-sdk/dist/jetton/contracts/build/jetton-wallet';
 
 /**
  * USDT stand-in: the standard TEP-74 jetton (minter + wallet) compiled code shipped inside the
@@ -15,16 +18,8 @@ export const JettonOp = {
   excesses: 0xd53276db,
 } as const;
 
-interface CompiledCode {
-  codeBoc: string;
-}
-
 function loadShippedCode(file: 'jetton-minter' | 'jetton-wallet'): Cell {
-  // Deep paths inside the published package; the package has no "exports" map.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require(`@ton-community/assets-sdk/dist/jetton/contracts/build/${file}`) as Record<string, CompiledCode>;
-  const compiled = file === 'jetton-minter' ? mod['jettonMinterCode'] : mod['jettonWalletCode'];
-  if (!compiled?.codeBoc) throw new Error(`assets-sdk does not ship ${file} code any more`);
+  const compiled = file === 'jetton-minter' ? jettonMinterCode : jettonWalletCode;
   const [cell] = Cell.fromBoc(Buffer.from(compiled.codeBoc, 'base64'));
   if (!cell) throw new Error(`empty ${file} code`);
   return cell;

@@ -9,7 +9,7 @@ import {
   type Cell,
   type MessageRelaxed,
 } from '@ton/core';
-import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { mnemonicValidate, mnemonicWordList, sha256_sync } from '@ton/crypto';
 import { createWalletContract, deriveKeyPair, type Network, type WalletVersion } from '@starsgate/ton';
 import { createHmac as hmac512 } from 'node:crypto';
@@ -208,7 +208,7 @@ export async function seedDemoWallets(chain: LocalChain, seedValue: string): Pro
         ? contract.createTransfer({ seqno: 0, secretKey: keys.secretKey, messages, sendMode })
         : contract instanceof WalletContractV4
           ? contract.createTransfer({ seqno: 0, secretKey: keys.secretKey, messages, sendMode })
-          : (contract as WalletContractV3R2).createTransfer({
+          : contract.createTransfer({
               seqno: 0,
               secretKey: keys.secretKey,
               messages,

@@ -49,7 +49,7 @@ function formFields(body: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (typeof body !== 'object' || body === null) return out;
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
     if (typeof last === 'string') out[key] = last;
   }
   return out;
@@ -59,7 +59,7 @@ function sendJson(res: Response, value: unknown): void {
   res.status(200).type('application/json').send(phpJson(value));
 }
 
-/** `POST /api?hash=…` with form-encoded `method` + fields (reference §3, §5). */
+/** `POST /api?hash=…` with form-encoded `method` + fields (docs/fragment-protocol.md §3, §5). */
 export function createApiHandler(sim: SimulatorContext, counter: CallCounter) {
   const urlencoded = express.urlencoded({ extended: false, limit: '256kb' });
   return [

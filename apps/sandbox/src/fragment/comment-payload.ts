@@ -7,7 +7,7 @@ const CELL_TEXT_BYTES = 127;
 
 export type CommentProduct = { product: 'stars'; quantity: number } | { product: 'premium'; months: 3 | 6 | 12 };
 
-/** Comment text per reference §6.1 (note the space before the two newlines). */
+/** Comment text per docs/fragment-protocol.md §6.1 (note the space before the two newlines). */
 export function commentText(item: CommentProduct, ref: string): string {
   if (item.product === 'stars') return `${item.quantity} Telegram Stars \n\nRef#${ref}`;
   const period = item.months === 12 ? '1 year' : `${item.months} months`;
@@ -15,7 +15,7 @@ export function commentText(item: CommentProduct, ref: string): string {
 }
 
 /**
- * Fragment's comment cell (reference §6.2): 32-bit zero opcode + the first 35
+ * Fragment's comment cell (docs/fragment-protocol.md §6.2): 32-bit zero opcode + the first 35
  * text bytes in the root, the rest in one referenced cell (snaked further if
  * it ever exceeded a cell). A standard snake encoder packs 123 bytes into the
  * root, giving the same text but a different cell hash.

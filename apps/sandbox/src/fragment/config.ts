@@ -130,7 +130,7 @@ export function defaultFaults(): FragmentFaults {
   };
 }
 
-/** Defaults from the protocol reference §14.2. Tests pass tiny latencies and delays. */
+/** Defaults from the docs/fragment-protocol.md §14.2. Tests pass tiny latencies and delays. */
 export function defaultConfig(): FragmentSimulatorConfig {
   return {
     pageVersion: 1072,
@@ -178,9 +178,13 @@ export function mergeInto(target: Record<string, unknown>, patch: Record<string,
     if (value === null) {
       delete target[key];
     } else if (isPlainObject(value) && isPlainObject(target[key])) {
-      mergeInto(target[key] as Record<string, unknown>, value);
+      mergeInto(target[key], value);
     } else {
-      target[key] = isPlainObject(value) ? structuredClone(value) : Array.isArray(value) ? [...value] : value;
+      target[key] = isPlainObject(value)
+        ? structuredClone(value)
+        : Array.isArray(value)
+          ? [...(value as unknown[])]
+          : value;
     }
   }
 }

@@ -61,7 +61,7 @@ function mismatch(msg: MessageRelaxed, order: Order): string | undefined {
 }
 
 /**
- * The `confirmReq` check (reference §14.3): `boc` must be the signed
+ * The `confirmReq` check (docs/fragment-protocol.md §14.3): `boc` must be the signed
  * external-in message whose internal message matches the order's address,
  * value and payload hash (USDT: jetton amount, destination, forward payload).
  * Strict mode rejects a bare transfer body; lenient mode accepts a body whose

@@ -1,4 +1,7 @@
-/** Fragment's business error texts, exactly as sent (HTML-escaped where Fragment escapes). Reference §11. */
+/**
+ * Fragment's business error texts, exactly as sent (HTML-escaped where Fragment escapes):
+ * docs/fragment-protocol.md §11.
+ */
 export const FragmentErrors = {
   notFound: 'No Telegram users found.',
   notAUser: 'Please enter a username assigned to a user.',
@@ -8,7 +11,7 @@ export const FragmentErrors = {
   accessDenied: 'Access denied',
   badRequest: 'Bad request',
   unknownMethod: 'Unknown method',
-  // Texts below were never captured from Fragment (reference §16); the simulator's choice.
+  // Texts below were never captured from Fragment (docs/fragment-protocol.md §16); the simulator's choice.
   invalidQuantity: (min: number, max: number) =>
     `Please enter a number of Stars between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}.`,
   invalidMonths: 'Please choose a subscription period.',

@@ -15,7 +15,7 @@ export const CLOUDFLARE_HTML = `<!DOCTYPE html><html lang="en-US"><head><title>J
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Transport and business fault injection per method (reference §14.4). */
+/** Transport and business fault injection per method (docs/fragment-protocol.md §14.4). */
 export class FaultInjector {
   private readonly hanging = new Set<Response>();
 

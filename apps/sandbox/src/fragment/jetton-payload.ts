@@ -14,7 +14,10 @@ export interface JettonTransfer {
   forwardPayload: Cell;
 }
 
-/** TEP-74 `transfer#0f8a7ea5` with no custom payload and the forward payload in a ref (reference §6.3). */
+/**
+ * TEP-74 `transfer#0f8a7ea5` with no custom payload and the forward payload in a ref
+ * (docs/fragment-protocol.md §6.3).
+ */
 export function buildJettonTransfer(t: JettonTransfer): Cell {
   return beginCell()
     .storeUint(OP_JETTON_TRANSFER, 32)

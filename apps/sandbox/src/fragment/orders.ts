@@ -76,7 +76,7 @@ export interface DeliveredOrder {
 
 const HISTORY_PAGE_ROWS = 1_000;
 
-/** Orders and their state machine (reference §14.3). */
+/** Orders and their state machine (docs/fragment-protocol.md §14.3). */
 export class OrderBook {
   private readonly byReqId = new Map<string, Order>();
   private readonly byRef = new Map<string, Order>();

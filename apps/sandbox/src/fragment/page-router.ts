@@ -9,7 +9,7 @@ function isAjax(req: Request): boolean {
   return (req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest';
 }
 
-/** `GET /`, `/stars/buy`, `/premium/gift` (reference §3.1, §3.2, §14.1). */
+/** `GET /`, `/stars/buy`, `/premium/gift` (docs/fragment-protocol.md §3.1, §3.2, §14.1). */
 export function createPageHandler(sim: SimulatorContext, counter: CallCounter, kind: PageKind) {
   return async (req: Request, res: Response): Promise<void> => {
     counter.count(`GET ${PAGE_PATHS[kind]}`);
@@ -28,7 +28,8 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
     const rate = sim.prices.tonRateMicro();
     const product = kind === 'premium' || kind === 'premiumHistory' ? 'premium' : 'stars';
     const historyPage = kind === 'starsHistory' || kind === 'premiumHistory';
-    // History needs a Telegram login; Fragment answers a page it will not show with 302 (§3.2).
+    // History needs a Telegram login; Fragment answers a page it will not show with 302
+    // (docs/fragment-protocol.md §3.2).
     if (historyPage && !auth.loggedIn) {
       res.redirect(302, `${req.baseUrl}/`);
       return;

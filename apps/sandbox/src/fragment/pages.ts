@@ -54,7 +54,7 @@ export function tonValueHtml(tonText: string): string {
   return `<div class="tm-value icon-before icon-ton">${whole}${frac ? `<span class="mini-frac">${frac}</span>` : ''}</div>`;
 }
 
-/** `cur_price` of `updateStarsPrices` (reference §5.2). */
+/** `cur_price` of `updateStarsPrices` (docs/fragment-protocol.md §5.2). */
 export function curPriceHtml(tonText: string, usdMicro: bigint): string {
   return `${tonValueHtml(tonText)}<div class="tm-radio-desc">&#036;${formatUsd(usdMicro)}</div>`;
 }
@@ -156,7 +156,7 @@ export function pageStateJson(page: RenderedPage, rateText: string): string {
   return injectRate(phpJson(page.state), rateText);
 }
 
-/** Full HTML document with `ajInit({...})` and `Wallet.init({...})` (reference §3.1, §14.1). */
+/** Full HTML document with `ajInit({...})` and `Wallet.init({...})` (docs/fragment-protocol.md §3.1, §14.1). */
 export function renderDocument(ctx: PageContext): string {
   const page = renderPage(ctx);
   const aj: Record<string, unknown> = { version: ctx.version };

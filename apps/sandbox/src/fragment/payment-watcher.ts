@@ -14,7 +14,7 @@ export interface ObservedPayment {
 }
 
 /**
- * Watches the chain for payments into the receiving addresses (reference §14.3).
+ * Watches the chain for payments into the receiving addresses (docs/fragment-protocol.md §14.3).
  * GRAM: an internal message into the receiver with value == quote and body
  * hash == the comment cell hash. USDT: a `transfer_notification` into the
  * receiver from the receiver's own (legitimate) USDT jetton wallet with the

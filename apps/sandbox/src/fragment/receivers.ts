@@ -18,7 +18,10 @@ function walletFor(random: SeededRandom, label: string): Address {
   return WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey }).address;
 }
 
-/** Fragment's receiving wallets in the sandbox (reference §14.2: local wallets; real ones only as labels). */
+/**
+ * Fragment's receiving wallets in the sandbox (docs/fragment-protocol.md §14.2): local wallets;
+ * the real ones only as labels.
+ */
 export function deriveReceivers(random: SeededRandom, config: FragmentSimulatorConfig): Receivers {
   const override = (text: string | undefined, label: string) => {
     if (text === undefined) return walletFor(random, label);

@@ -4,7 +4,7 @@ import type { SeededRandom } from './random';
 
 export type Product = 'stars' | 'premium';
 
-/** Per-session, per-product page state (reference §14.3). */
+/** Per-session, per-product page state (docs/fragment-protocol.md §14.3). */
 export interface FlowState {
   /** Rate (micro-USD/TON) at the last `update…State`/`updateStarsPrices`; undefined = never synced. */
   syncedRateMicro?: bigint;

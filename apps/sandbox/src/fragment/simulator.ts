@@ -63,8 +63,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   let config: FragmentSimulatorConfig = defaultConfig();
   config.acceptedStelTokens = [demo.stelToken];
   config.acceptedTonTokens = { [demo.stelTonToken]: '' };
-  if (options.config)
-    mergeInto(config as unknown as Record<string, unknown>, options.config as Record<string, unknown>);
+  if (options.config) mergeInto(config as unknown as Record<string, unknown>, options.config);
   if (config.demoWallet && config.acceptedTonTokens[demo.stelTonToken] === '')
     config.acceptedTonTokens[demo.stelTonToken] = config.demoWallet;
   validateConfig(config);
@@ -108,7 +107,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   router.get('/premium/gift', createPageHandler(sim, counter, 'premium'));
   router.get('/stars/history', createPageHandler(sim, counter, 'starsHistory'));
   router.get('/premium/history', createPageHandler(sim, counter, 'premiumHistory'));
-  // AJAX navigation to an unknown page: 302 (reference §3.2).
+  // AJAX navigation to an unknown page: 302 (docs/fragment-protocol.md §3.2).
   router.get(/.*/, (req: Request, res: Response, next) => {
     if ((req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest') res.redirect(302, req.baseUrl + '/');
     else next();
@@ -120,7 +119,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   });
   const configure = (patch: FragmentConfigPatch) => {
     const next = structuredClone(config);
-    mergeInto(next as unknown as Record<string, unknown>, patch as Record<string, unknown>);
+    mergeInto(next as unknown as Record<string, unknown>, patch);
     validateConfig(next);
     if (next.directory) {
       directory.replace(next.directory);

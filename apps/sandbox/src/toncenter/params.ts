@@ -25,20 +25,29 @@ export function parseHash(value: unknown, name = 'hash'): Buffer {
   return buf;
 }
 
+/** A query or body value that must be one scalar (a repeated query key arrives as an array). */
+export function scalarParam(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  throw badRequest(`${name} must be a single value`);
+}
+
 export function optionalInt(
   value: unknown,
   name: string,
   { min = 0, max = Number.MAX_SAFE_INTEGER } = {},
 ): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const n = typeof value === 'number' ? value : Number(String(value));
+  const text = scalarParam(value, name);
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
   if (!Number.isInteger(n) || n < min || n > max) throw badRequest(`${name} must be an integer in ${min}..${max}`);
   return n;
 }
 
 export function optionalBigint(value: unknown, name: string): bigint | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const s = String(value);
+  const s = scalarParam(value, name);
+  if (s === undefined || s === '') return undefined;
   if (!/^\d+$/.test(s)) throw badRequest(`${name} must be a non-negative integer`);
   return BigInt(s);
 }

@@ -19,7 +19,7 @@ function parseCellB64(value: unknown): Cell {
     typeof value === 'string'
       ? value
       : typeof value === 'object' && value && 'bytes' in value
-        ? String((value as { bytes: unknown }).bytes)
+        ? String(value.bytes)
         : '';
   try {
     const [cell] = Cell.fromBoc(Buffer.from(text, 'base64'));

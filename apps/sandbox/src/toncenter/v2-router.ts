@@ -2,13 +2,22 @@ import { createHash } from 'node:crypto';
 import type { Cell } from '@ton/core';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AccountSnapshot, LocalChain } from '../chain/local-chain';
-import { b64, optionalBigint, optionalInt, parseAddress, parseBocCell, parseHash, type Params } from './params';
+import {
+  b64,
+  optionalBigint,
+  scalarParam,
+  optionalInt,
+  parseAddress,
+  parseBocCell,
+  parseHash,
+  type Params,
+} from './params';
 import { formatV2Stack, parseV2Stack } from './stack-codec';
 import { badRequest, toncenterErrorHandler, toToncenterError, ToncenterError } from './toncenter-errors';
 import { decodeTransaction, v2Transaction } from './tx-format';
 import { detectWallet, V2_WALLET_TYPE } from './wallet-detect';
 
-type Handler = (params: Params) => Promise<unknown>;
+type Handler = (params: Params) => unknown;
 
 const ZERO_HASH = Buffer.alloc(32).toString('base64');
 const v2State = (s: AccountSnapshot['status']): string =>
@@ -51,7 +60,7 @@ export function createV2Handlers(chain: LocalChain): Record<string, Handler> {
         state: v2State(acc.status),
       };
     },
-    async getExtendedAddressInformation(p) {
+    getExtendedAddressInformation(p) {
       return handlers['getAddressInformation']!(p);
     },
     async getAddressState(p) {
@@ -81,9 +90,9 @@ export function createV2Handlers(chain: LocalChain): Record<string, Handler> {
     },
     async runGetMethod(p) {
       const address = parseAddress(p['address']);
-      const m = p['method'];
+      const m = scalarParam(p['method'], 'method');
       if (m === undefined || m === '') throw badRequest('method is required');
-      const method = typeof m === 'number' ? m : /^-?\d+$/.test(String(m)) ? Number(m) : String(m);
+      const method = /^-?\d+$/.test(m) ? Number(m) : m;
       const res = await chain.runGetMethod(address, method, parseV2Stack(p['stack']));
       const acc = await chain.getAccount(address);
       return {
@@ -103,7 +112,7 @@ export function createV2Handlers(chain: LocalChain): Record<string, Handler> {
       const { hash, hashNorm } = await chain.submitExternal(requireBoc(p));
       return { '@type': 'ext_message_info', hash, hash_norm: hashNorm };
     },
-    async getTransactions(p) {
+    getTransactions(p) {
       const address = parseAddress(p['address']);
       const limit = optionalInt(p['limit'], 'limit', { min: 1, max: 256 }) ?? 10;
       const lt = optionalBigint(p['lt'], 'lt');
@@ -140,7 +149,7 @@ export function createV2Handlers(chain: LocalChain): Record<string, Handler> {
         destination_fees: [],
       };
     },
-    async getMasterchainInfo() {
+    getMasterchainInfo() {
       const last = blockId();
       return { '@type': 'blocks.masterchainInfo', last, state_root_hash: last.root_hash, init: { ...last, seqno: 0 } };
     },

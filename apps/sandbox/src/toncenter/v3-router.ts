@@ -2,7 +2,16 @@ import type { Address } from '@ton/core';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AccountSnapshot, LocalChain } from '../chain/local-chain';
 import type { IndexedTransaction } from '../chain/transaction-index';
-import { b64, listParam, optionalBigint, optionalInt, parseAddress, parseHash, type Params } from './params';
+import {
+  b64,
+  listParam,
+  scalarParam,
+  optionalBigint,
+  optionalInt,
+  parseAddress,
+  parseHash,
+  type Params,
+} from './params';
 import { formatV3Stack, parseV3Stack } from './stack-codec';
 import { badRequest, toncenterErrorHandler, ToncenterError } from './toncenter-errors';
 import { addressBook, decodeTransaction, rawUpper, transactionAddresses, v3Transaction } from './tx-format';
@@ -46,7 +55,7 @@ export function createV3Router(chain: LocalChain): express.Router {
   router.get(
     '/walletStates',
     wrap(async (req) => {
-      const addresses = addressesOf(req.query as Params, 'address');
+      const addresses = addressesOf(req.query, 'address');
       const accounts = await Promise.all(addresses.map((a) => chain.getAccount(a)));
       return {
         wallets: accounts.map((acc) => {
@@ -79,7 +88,7 @@ export function createV3Router(chain: LocalChain): express.Router {
     wrap(async (req) => {
       const q = req.query as Params;
       const addresses = addressesOf(q, 'address');
-      const includeBoc = q['include_boc'] === undefined || String(q['include_boc']) !== 'false';
+      const includeBoc = q['include_boc'] === undefined || scalarParam(q['include_boc'], 'include_boc') !== 'false';
       const accounts = await Promise.all(addresses.map((a) => chain.getAccount(a)));
       return {
         accounts: accounts.map((acc) => ({
@@ -140,7 +149,7 @@ export function createV3Router(chain: LocalChain): express.Router {
     wrap(async (req) => {
       const q = req.query as Params;
       const hash = parseHash(q['msg_hash'], 'msg_hash');
-      const direction = q['direction'] === undefined ? undefined : String(q['direction']);
+      const direction = scalarParam(q['direction'], 'direction');
       if (direction !== undefined && direction !== 'in' && direction !== 'out')
         throw badRequest('direction must be in or out');
       const found: IndexedTransaction[] = [];
@@ -215,8 +224,8 @@ export function createV3Router(chain: LocalChain): express.Router {
       const body = (req.body ?? {}) as Params;
       const address = parseAddress(body['address']);
       const m = body['method'];
-      if (m === undefined || m === '') throw badRequest('method is required');
-      const method = typeof m === 'number' ? m : String(m);
+      const method = typeof m === 'number' ? m : scalarParam(m, 'method');
+      if (method === undefined || method === '') throw badRequest('method is required');
       const res = await chain.runGetMethod(address, method, parseV3Stack(body['stack']));
       return { gas_used: Number(res.gasUsed), exit_code: res.exitCode, stack: formatV3Stack(res.stack) };
     }),

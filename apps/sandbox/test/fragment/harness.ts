@@ -60,7 +60,7 @@ export class TestClient {
   }
 
   private withCookies<T extends request.Test>(req: T): T {
-    return this.cookieHeader ? (req.set('Cookie', this.cookieHeader) as T) : req;
+    return this.cookieHeader ? req.set('Cookie', this.cookieHeader) : req;
   }
 
   async page(path = '/stars/buy', headers: Record<string, string> = {}): Promise<request.Response> {

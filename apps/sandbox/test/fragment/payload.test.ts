@@ -12,7 +12,7 @@ import { buildJettonTransfer, OP_JETTON_TRANSFER, parseJettonTransfer } from '..
 const STARS_FIXTURE = 'te6ccgEBAQEAJwAASgAAAAA1MCBUZWxlZ3JhbSBTdGFycyAKClJlZiNTSU1URVNUMDE';
 const PREMIUM_FIXTURE = 'te6ccgEBAgEANgABTgAAAABUZWxlZ3JhbSBQcmVtaXVtIGZvciA2IG1vbnRocyAKClJlZgEAFCNTSU1URVNUMDM';
 
-describe('comment payload (reference §6.2)', () => {
+describe('comment payload (docs/fragment-protocol.md §6.2)', () => {
   it('reproduces the one-cell Stars fixture byte for byte', () => {
     const text = commentText({ product: 'stars', quantity: 50 }, 'SIMTEST01');
     expect(text).toBe('50 Telegram Stars \n\nRef#SIMTEST01');
@@ -56,7 +56,7 @@ describe('comment payload (reference §6.2)', () => {
   });
 });
 
-describe('jetton transfer payload (reference §6.3)', () => {
+describe('jetton transfer payload (docs/fragment-protocol.md §6.3)', () => {
   it('round-trips the TEP-74 transfer fields with the comment in a ref', () => {
     const destination = Address.parse('0:852443f8' + '00'.repeat(28));
     const payer = Address.parse('0:' + '11'.repeat(32));

@@ -203,7 +203,7 @@ describe('payments on the local chain', () => {
     const boc = await payer.sign(link.transaction);
     await h.chain.submitExternal(boc);
     await new Promise((r) => setTimeout(r, 600)); // several blocks + longer than the delivery delays
-    let state = await c.api('updateStarsBuyState', { mode: 'new', lv: 'false', dh: '1' });
+    const state = await c.api('updateStarsBuyState', { mode: 'new', lv: 'false', dh: '1' });
     expect(state.mode).toBe('new');
     // A second payment of the same order (a client bug): must not deliver twice.
     const second = await payer.sign(link.transaction);
@@ -211,7 +211,7 @@ describe('payments on the local chain', () => {
     expect(
       await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' }),
     ).toEqual({ ok: true });
-    state = await pollState(c, 'stars', (s) => s.mode === 'done');
+    await pollState(c, 'stars', (s) => s.mode === 'done');
     await new Promise((r) => setTimeout(r, 600));
     expect(h.sim.stats().deliveredOrders.filter((d) => d.username === 'erin')).toHaveLength(1);
     const orders = (await request(h.app).get('/admin/fragment/orders')).body as Json[];

@@ -27,7 +27,7 @@ export async function assertPaidOnceAndDelivered(
     else expect((row.evidence as { chain?: { tx_hash?: string } }).chain?.tx_hash).toBe(row.transactionHash);
     let payments = byWallet.get(row.walletAddress!);
     if (!payments) {
-      payments = await h.paymentsByRef(row.walletAddress!);
+      payments = h.paymentsByRef(row.walletAddress!);
       byWallet.set(row.walletAddress!, payments);
     }
     expect({ ref: row.fragmentRef, payments: payments.get(row.fragmentRef!) }).toEqual({

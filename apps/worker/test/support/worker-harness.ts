@@ -28,10 +28,8 @@ import {
   type PurchaseJobData,
 } from '@starsgate/platform';
 import { resolveWalletOffline, ToncenterChainClient, type ChainClient } from '@starsgate/ton';
-import { startSandbox, type StartedSandbox } from '../../../sandbox/src/server';
-import { demoFragmentCookies, type FragmentConfigPatch } from '../../../sandbox/src/fragment';
-import type { DemoWallet } from '../../../sandbox/src/demo/demo-wallets';
-import { parseIndexed } from '../../../sandbox/src/chain/transaction-index';
+import { parseIndexed, startSandbox, type DemoWallet, type StartedSandbox } from '@starsgate/sandbox';
+import { demoFragmentCookies, type FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
 import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
 import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
@@ -330,7 +328,7 @@ export class WorkerHarness {
    * Payments per Ref# that left `walletRaw` on chain: every out-message of every wallet
    * transaction, its comment decoded (GRAM) or its jetton transfer's forward comment (USDT).
    */
-  async paymentsByRef(walletRaw: string): Promise<Map<string, number>> {
+  paymentsByRef(walletRaw: string): Map<string, number> {
     const counts = new Map<string, number>();
     for (const entry of this.sandbox.chain.transactionIndex.list(walletRaw, { limit: 1_000_000, sort: 'asc' })) {
       for (const message of parseIndexed(entry).outMessages.values()) {

@@ -102,5 +102,5 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
 
 /** A change value as the driver takes it (jsonb as JSON text, timestamps as ISO strings, bigint as text). */
 export function driverValue(key: keyof PurchaseRow, value: unknown): unknown {
-  return value === null || value === undefined ? null : COLUMNS[key].mapToDriverValue(value as never);
+  return value === null || value === undefined ? null : COLUMNS[key].mapToDriverValue(value);
 }

@@ -145,7 +145,7 @@ export class PurchaseRepository {
     const sealed = buildSecret(row.id);
     let inserted: Record<string, unknown> | undefined;
     try {
-      const result = await this.db.$client.query({
+      const result = await this.db.$client.query<Record<string, unknown>>({
         name: 'purchase_intake',
         text: INTAKE_SQL,
         values: intakeParameters({ row, event }, sealed),

@@ -32,11 +32,6 @@ export const ERROR_CATALOGUE = {
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.', action: 'Send a smaller body.' },
   NOT_FOUND: { status: 404, message: 'No such route.', action: 'Check the path and the HTTP method.' },
-  METHOD_NOT_ALLOWED: {
-    status: 405,
-    message: 'The HTTP method is not allowed on this path.',
-    action: 'Use a method listed in the Allow header.',
-  },
   INVALID_AMOUNT: {
     status: 400,
     message: 'The amount is not valid for this product.',

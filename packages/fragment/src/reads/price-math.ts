@@ -41,7 +41,7 @@ export function usdToUsdtUnits(usd: string): bigint {
   return toUnitsCeil(usd, USDT_DECIMALS);
 }
 
-/** GRAM quotes carry at most 4 decimals (protocol reference §9: ceil(USD ÷ tonRate, 4 dp)). */
+/** GRAM quotes carry at most 4 decimals (docs/fragment-protocol.md §9: ceil(USD ÷ tonRate, 4 dp)). */
 const GRAM_QUOTE_STEP = 10n ** BigInt(GRAM_DECIMALS - 4);
 
 /** Fragment's GRAM price for a USD amount at a USD-per-TON rate, in nanoGRAM (rule 2). */

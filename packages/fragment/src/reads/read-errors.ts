@@ -113,7 +113,7 @@ export function toReadError(error: unknown): ReadError {
 export function withReadDeadline<T>(
   promise: Promise<T>,
   deadlineMs: number,
-  mapError: (error: unknown) => unknown = (error) => error,
+  mapError: (error: unknown) => Error = (error) => (error instanceof Error ? error : new Error(String(error))),
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(

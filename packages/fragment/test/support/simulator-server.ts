@@ -3,13 +3,9 @@
  * real Fragment simulator mounted at /fragment, exactly as deployed. The client under test
  * reaches it only through its base URL.
  */
-import type { LocalChain } from '../../../../apps/sandbox/src';
-import { startSandbox } from '../../../../apps/sandbox/src/server';
-import {
-  demoFragmentCookies,
-  type FragmentConfigPatch,
-  type FragmentSimulator,
-} from '../../../../apps/sandbox/src/fragment';
+import type { LocalChain } from '@starsgate/sandbox';
+import { startSandbox } from '@starsgate/sandbox';
+import { demoFragmentCookies, type FragmentConfigPatch, type FragmentSimulator } from '@starsgate/sandbox/fragment';
 
 export const SEED = 'fragment-client-test';
 

@@ -7,7 +7,7 @@ import { Address, beginCell, Cell, storeStateInit } from '@ton/core';
 import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
 import { buildSignedExternal } from '@starsgate/ton';
-import type { LocalChain } from '../../../../apps/sandbox/src';
+import type { LocalChain } from '@starsgate/sandbox';
 import type { FragmentTransaction, TonConnectAccount } from '../../src';
 
 export class TestWallet {

@@ -1,4 +1,3 @@
 export * from './chain-client';
 export * from './chain-errors';
 export * from './toncenter-chain-client';
-export * from './tonapi-chain-client';

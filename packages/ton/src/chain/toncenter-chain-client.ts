@@ -101,7 +101,7 @@ export class ToncenterChainClient implements ChainClient {
     if (body['ok'] !== true) {
       const code = typeof body['code'] === 'number' ? body['code'] : undefined;
       throw new ChainRequestError(
-        `${PROVIDER}: ${path} failed: ${String(body['error'] ?? body['result'] ?? 'unknown error').slice(0, 300)}`,
+        `${PROVIDER}: ${path} failed: ${describeError(body['error'] ?? body['result'])}`,
         PROVIDER,
         code,
       );
@@ -261,4 +261,10 @@ export class ToncenterChainClient implements ChainClient {
     }
     return null;
   }
+}
+
+/** toncenter's `error` is a string; anything else is shown as JSON, never as '[object Object]'. */
+function describeError(value: unknown): string {
+  if (value === undefined || value === null) return 'unknown error';
+  return (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 300);
 }

@@ -152,7 +152,7 @@ function parseBoc(boc: string): Message {
 
 /**
  * Verify the BOC a TON Connect wallet returned for `request` before anything is trusted or stored
- * (ton.md §6.3). Each failed check has its own code (field `boc`):
+ * (docs/ton.md §6.3). Each failed check has its own code (field `boc`):
  * CHECKOUT_BOC_INVALID (not a single external-in, bad StateInit, unsupported wallet),
  * CHECKOUT_WRONG_PAYER (dest ≠ request.from), CHECKOUT_BAD_SIGNATURE, CHECKOUT_WRONG_WALLET_ID
  * (network/subwallet), CHECKOUT_EXPIRED (now ≥ valid_until or valid_until > request.validUntil),

@@ -10,7 +10,7 @@ import {
 } from '@ton/core';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { signEd25519 } from '../keys/ed25519';
-import { MAX_MESSAGES, walletVersionOf, type WalletContract } from '../wallets/wallet-contracts';
+import { MAX_MESSAGES, walletVersionOf } from '../wallets/wallet-contracts';
 import { normalizedExternalHash } from './normalized-hash';
 
 export interface OutgoingMessage {
@@ -49,7 +49,7 @@ export async function buildSignedExternal(args: {
   messages: OutgoingMessage[];
 }): Promise<SignedExternal> {
   const { wallet, secretKey, seqno, validUntil, messages } = args;
-  const version = walletVersionOf(wallet as WalletContract);
+  const version = walletVersionOf(wallet);
   if (!Number.isInteger(seqno) || seqno < 0 || seqno > 0xffffffff) throw new RangeError('seqno must be a uint32');
   if (!Number.isInteger(validUntil) || validUntil <= 0 || validUntil > 0xffffffff)
     throw new RangeError('validUntil must be a unix time in seconds');
@@ -67,7 +67,8 @@ export async function buildSignedExternal(args: {
     return internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body, init: m.init });
   });
 
-  const signer = async (signingMessage: Cell): Promise<Buffer> => signEd25519(signingMessage.hash(), secretKey);
+  const signer = (signingMessage: Cell): Promise<Buffer> =>
+    Promise.resolve(signEd25519(signingMessage.hash(), secretKey));
   let body: Cell;
   if (wallet instanceof WalletContractV5R1) {
     body = await wallet.createTransfer({

@@ -9,7 +9,7 @@ export const JETTON_OP = {
   bounce: 0xffffffff,
 } as const;
 
-/** GRAM attached to the payer's jetton-wallet message (ton.md §5.4: 0.05); overridable by config. */
+/** GRAM attached to the payer's jetton-wallet message (docs/ton.md §5.4: 0.05); overridable by config. */
 export const DEFAULT_JETTON_TRANSFER_ATTACH = 50_000_000n;
 
 export interface JettonTransferArgs {

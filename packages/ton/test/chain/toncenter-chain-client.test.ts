@@ -31,7 +31,7 @@ function toncenterLike(blockchain: Blockchain, faults: { status: number[] }) {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
   };
-  async function txsOf(address: Address) {
+  function txsOf(address: Address) {
     return seen
       .filter((t) => t.address === BigInt(`0x${address.hash.toString('hex')}`))
       .sort((a, b) => (a.lt > b.lt ? -1 : 1));
@@ -124,7 +124,7 @@ function toncenterLike(blockchain: Blockchain, faults: { status: number[] }) {
         });
       }
       case '/api/v2/getTransactions': {
-        let txs = await txsOf(Address.parse(q.get('address')!));
+        let txs = txsOf(Address.parse(q.get('address')!));
         if (q.get('lt')) txs = txs.filter((t) => t.lt <= BigInt(q.get('lt')!));
         if (q.get('to_lt')) txs = txs.filter((t) => t.lt > BigInt(q.get('to_lt')!));
         txs = txs.slice(0, Number(q.get('limit') ?? 10));

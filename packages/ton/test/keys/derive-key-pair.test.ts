@@ -93,7 +93,6 @@ describe('deriveKeyPair', () => {
     clearInterval(timer);
     expect(pairs).toHaveLength(50);
     expect(new Set(pairs.map((p) => p.publicKey.toString('hex'))).size).toBe(50);
-    // eslint-disable-next-line no-console
     console.log(
       `ton_24 derivation: single ${singleMs} ms; 50 concurrent ${totalMs.toFixed(0)} ms; max event-loop gap ${maxGap.toFixed(1)} ms`,
     );

@@ -70,7 +70,6 @@ describe('resolveWalletOffline', () => {
     expect((await resolveWalletOffline({ seed: PHRASE_12, wallet_address: address }, 'mainnet')).accountIndex).toBe(
       100,
     );
-    // eslint-disable-next-line no-console
     console.log(`12-word address scan over 101 indices: ${Date.now() - started} ms`);
   });
 
@@ -159,7 +158,7 @@ describe('resolveWalletOffline', () => {
 });
 
 describe('v5r1Address', () => {
-  it('equals WalletContractV5R1.address on both networks', async () => {
+  it('equals WalletContractV5R1.address on both networks', () => {
     for (let i = 0; i < 5; i += 1) {
       const key = randomBytes(32);
       for (const network of ['mainnet', 'testnet'] as const) {

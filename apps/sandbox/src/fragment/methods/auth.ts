@@ -4,14 +4,14 @@ import { signVerify } from '@ton/crypto';
 import { setCookie } from '../cookies';
 import { FragmentErrors } from '../errors';
 import { type CallContext, fail, type MethodHandler } from './context';
-import { jsonField } from './link';
+import { jsonField, textOf } from './link';
 
 /** TonConnect proofs older than this are rejected. */
 const PROOF_MAX_AGE_S = 15 * 60;
 
 /**
  * Test `logIn`: `auth` = base64 of the URL-encoded Telegram Login Widget user
- * JSON (reference §4). The widget signature is not checked (sandbox); any user
+ * JSON (docs/fragment-protocol.md §4). The widget signature is not checked (sandbox); any user
  * with a numeric `id` gets a `stel_token`.
  */
 export const logIn: MethodHandler = (call) => {
@@ -69,18 +69,18 @@ export const checkTonProofAuth: MethodHandler = (call) => {
   if (!account || !proof) return fail(FragmentErrors.badRequest);
   try {
     const address = Address.parse(String(account['address']));
-    const publicKey = Buffer.from(String(account['publicKey'] ?? ''), 'hex');
+    const publicKey = Buffer.from(textOf(account['publicKey']), 'hex');
     if (publicKey.length !== 32) return fail(FragmentErrors.verifyFailed);
-    const stateInitB64 = String(account['walletStateInit'] ?? '');
+    const stateInitB64 = textOf(account['walletStateInit']);
     if (stateInitB64) {
       const init = loadStateInit(Cell.fromBase64(stateInitB64).beginParse());
       if (!contractAddress(address.workChain, init).equals(address)) return fail(FragmentErrors.verifyFailed);
     }
     const domain = proof['domain'] as { value?: unknown } | undefined;
-    const domainValue = String(domain?.value ?? '');
-    const timestamp = BigInt(String(proof['timestamp'] ?? '0'));
-    const payload = String(proof['payload'] ?? '');
-    const signature = Buffer.from(String(proof['signature'] ?? ''), 'base64');
+    const domainValue = textOf(domain?.value);
+    const timestamp = BigInt(textOf(proof['timestamp'], '0'));
+    const payload = textOf(proof['payload']);
+    const signature = Buffer.from(textOf(proof['signature']), 'base64');
     if (payload !== session.tonProof) return fail(FragmentErrors.verifyFailed);
     const age = Math.abs(Math.floor(sim.clock() / 1000) - Number(timestamp));
     if (age > PROOF_MAX_AGE_S) return fail(FragmentErrors.verifyFailed);

@@ -4,7 +4,7 @@ import { fail, HANG, type MethodHandler } from './context';
 import { sessionOrder } from './link';
 
 /**
- * `confirmReq` (reference §8.1, §14.3): binds the signed external message to
+ * `confirmReq` (docs/fragment-protocol.md §8.1, §14.3): binds the signed external message to
  * the order. Fault modes: lost (ok but not recorded), timeout (hang, not
  * recorded), timeout_recorded (recorded, then hang), error.
  */

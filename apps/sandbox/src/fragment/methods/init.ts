@@ -42,7 +42,7 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
     usdMicro = sim.prices.premiumUsdMicro(m as PremiumMonths);
   }
 
-  // Price state: init must follow a state sync at the current rate (reference §2.1, §14.2).
+  // Price state: init must follow a state sync at the current rate (docs/fragment-protocol.md §2.1, §14.2).
   const flow = session.flows[product];
   const rate = sim.prices.tonRateMicro();
   if (flow.syncedRateMicro === undefined || flow.syncedRateMicro !== rate) {

@@ -7,6 +7,13 @@ import { parseDecimal } from '../decimal';
 import type { Product } from '../sessions';
 import { type CallContext, fail, type MethodHandler } from './context';
 
+/** A scalar JSON value as text; anything else (absent, object, array) as `fallback`. */
+export function textOf(value: unknown, fallback = ''): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return fallback;
+}
+
 /** Parses a JSON form field (`account`, `device`); undefined when absent, null when malformed. */
 export function jsonField(value: string | undefined): Record<string, unknown> | undefined | null {
   if (value === undefined || value === '') return undefined;
@@ -45,14 +52,15 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
       popup: `<div class="popup-body"><section><h2>Verification required</h2><p>To buy ${product === 'stars' ? 'Telegram Stars' : 'Telegram Premium'}, please verify your identity at <a href="https://fragment.com/kyc/account">fragment.com/kyc/account</a>.</p></section></div>`,
     };
   }
-  if (body['transaction'] !== '1') return fail(FragmentErrors.badRequest); // legacy QR mode (§5.4) is not simulated
+  // The legacy QR mode (docs/fragment-protocol.md §5.4) is not simulated.
+  if (body['transaction'] !== '1') return fail(FragmentErrors.badRequest);
 
   const account = jsonField(body['account']);
   if (account === null) return fail(FragmentErrors.badRequest);
   let from: Address | undefined = auth.wallet;
   if (account) {
     try {
-      from = Address.parse(String(account['address'] ?? ''));
+      from = Address.parse(textOf(account['address']));
     } catch {
       return fail(FragmentErrors.badRequest);
     }

@@ -6,7 +6,7 @@ import { type CallContext, fail, type MethodHandler, type SimulatorContext } fro
 
 const TOKEN = /^[A-Za-z0-9_-]{64}$/;
 
-/** 64-char base64url `recipient` token, stable per username per session (reference §14.2). */
+/** 64-char base64url `recipient` token, stable per username per session (docs/fragment-protocol.md §14.2). */
 export function recipientToken(sim: SimulatorContext, session: Session, username: string): string {
   const token = sim.random.derive(`recipient:${session.ssid}:${username.toLowerCase()}`, 48).toString('base64url');
   session.recipients.set(token, username.toLowerCase());

@@ -35,7 +35,7 @@ async function confirmWithFragment(deps: StepDeps, purchase: HeldPurchase, boc?:
 }
 
 /**
- * `submitted`: bind the signed external to the Fragment order (`confirm`, protocol §8.1 —
+ * `submitted`: bind the signed external to the Fragment order (`confirm`, docs/fragment-protocol.md §8.1 —
  * mandatory). Repeating confirm with the same BOC is safe; a lost answer is retried until the
  * step's maximum age, then the purchase moves on and Fragment's own Ref# matching decides.
  */

@@ -71,7 +71,7 @@ function rowsNaming(
 }
 
 /**
- * Whether Fragment delivered this purchase's order (protocol §8.3), by two signals:
+ * Whether Fragment delivered this purchase's order (docs/fragment-protocol.md §8.3), by two signals:
  * 1. The account's history. Its rows name recipient and quantity but not the Ref#, so identical
  *    orders are told apart only by count: the rows since this purchase was created must be at
  *    least as many as our own paid look-alikes since then (this one included).

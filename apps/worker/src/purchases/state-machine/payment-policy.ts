@@ -53,7 +53,7 @@ function withinTolerance(amount: bigint, quote: bigint, bps: number): boolean {
 }
 
 /**
- * Every check that must pass before anything is signed (protocol reference §15.6). All
+ * Every check that must pass before anything is signed (docs/fragment-protocol.md §15.6). All
  * violations are reported, not just the first, so the operator sees the whole picture.
  */
 export function checkPaymentPolicy(input: PolicyInput): PolicyResult {

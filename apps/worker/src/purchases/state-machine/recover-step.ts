@@ -142,7 +142,7 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
  */
 export async function recoverSendingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const row = purchase.row;
-  let landed = false;
+  let landed: boolean;
   try {
     landed = (await findOwnTransaction(deps, row)) !== null;
   } catch (error) {

@@ -1,0 +1,41 @@
+import type { Address } from '@ton/core';
+import type { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { ChainClosedError } from './local-chain-types';
+import { SerialLock } from './serial-lock';
+import type { TransactionIndex } from './transaction-index';
+
+export const QUIET = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false } as const;
+
+/**
+ * What every part of the local chain shares: the @ton/sandbox emulator behind one serial lock (so
+ * reads never see half a block), the transaction index, the position of the block clock and the
+ * counters. Blocks, submission, faucet, reads and persistence each work on it.
+ */
+export class ChainCore {
+  readonly lock = new SerialLock();
+  readonly stats = { blocks: 0, includedExternals: 0, droppedExternals: 0, rejectedAtSubmit: 0, lastBlockMs: 0 };
+  /** Something changed since the last save. */
+  dirty = false;
+  closed = false;
+
+  constructor(
+    readonly blockchain: Blockchain,
+    readonly treasury: SandboxContract<TreasuryContract>,
+    readonly usdtMaster: Address,
+    readonly index: TransactionIndex,
+    public blockSeqno: number,
+    public lastBlockNow: number,
+  ) {
+    this.clearSandboxLog();
+  }
+
+  assertOpen(): void {
+    if (this.closed) throw new ChainClosedError();
+  }
+
+  /** Sandbox keeps every transaction in memory for its own getTransactions; we never use it. */
+  clearSandboxLog(): void {
+    const log = (this.blockchain as unknown as { transactions?: unknown[] }).transactions;
+    if (Array.isArray(log)) log.length = 0;
+  }
+}

@@ -1,0 +1,8 @@
+/** What other workspaces may use of the worker in-process: the test harness and bench:pipeline. */
+export { loadWorkerConfig } from './config';
+export type { WorkerConfig } from './config';
+export { createPurchaseProcessor } from './purchases/purchase-processor';
+export type { PurchaseProcessorDeps } from './purchases/purchase-processor';
+export { startPurchaseWorker } from './purchases/purchase-worker';
+export { sharedCallObserver } from './purchases/state-machine/shared-call';
+export { Sweeper } from './sweeper/sweeper';
