@@ -5,9 +5,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadGatewayConfig } from '../../apps/gateway/src/config';
-import { loadPriceRefresherConfig } from '../../apps/worker/src/prices/price-refresher';
-import { loadWorkerConfig } from '../../apps/worker/src/config';
+import { loadGatewayConfig } from '@starsgate/gateway';
+import { loadPriceRefresherConfig, loadWorkerConfig } from '@starsgate/worker';
 
 export const root = path.resolve(__dirname, '../..');
 

@@ -5,8 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { assertPaidOnceAndDelivered } from '../../apps/worker/test/support/assert-paid-once';
-import { WorkerHarness } from '../../apps/worker/test/support/worker-harness';
+import { assertPaidOnceAndDelivered, WorkerHarness } from '@starsgate/worker/testing';
 import { root } from './app-environment';
 import { buildApps, freePort, startImage, waitUntil, type ImageLayout, type RunningImage } from './image-layout';
 import { imageTargets } from './image-targets';

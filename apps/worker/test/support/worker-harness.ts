@@ -36,6 +36,9 @@ import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
 import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
 
+/** For suites outside this workspace that drive the worker as a process (the deployment tests). */
+export { assertPaidOnceAndDelivered } from './assert-paid-once';
+
 export const FAST_FRAGMENT: FragmentConfigPatch = {
   latency: { minMs: 0, maxMs: 5 },
   processingDelay: { minMs: 30, maxMs: 60 },
