@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { EnvReader } from '@starsgate/platform';
+import { EnvReader, readSharedConfig } from '@starsgate/platform';
 import { loadReadsConfig, type ReadsConfig } from './reads-config';
 
 export interface GatewayConfig {
@@ -25,33 +25,24 @@ export interface GatewayConfig {
   reads: ReadsConfig;
 }
 
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/starsgate';
-export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
-/** The local sandbox chain; production sets https://toncenter.com. */
-export const DEFAULT_TONCENTER_URL = 'http://127.0.0.1:8090/toncenter';
-/** Tether USD on TON (docs/ton.md §5.1): the only jetton accepted as USDT. */
-export const MAINNET_USDT_MASTER = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
-
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const read = new EnvReader(env);
   const production = read.string('NODE_ENV', 'development') === 'production';
+  const shared = readSharedConfig(read);
   const config: GatewayConfig = {
     port: read.port('PORT', 8080),
     host: read.string('HOST', '0.0.0.0'),
-    databaseUrl: read.url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
+    databaseUrl: shared.databaseUrl,
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 20, { min: 1, max: 500 }),
-    redisUrl: read.url('REDIS_URL', DEFAULT_REDIS_URL, ['redis:', 'rediss:']),
-    bullPrefix: read.string('BULLMQ_PREFIX', 'bull'),
-    network: read.oneOf('TON_NETWORK', 'mainnet', ['mainnet', 'testnet'] as const),
-    toncenter: {
-      url: read.url('TONCENTER_URL', DEFAULT_TONCENTER_URL, ['http:', 'https:']),
-      apiKey: read.string('TONCENTER_API_KEY'),
-    },
-    usdtMaster: read.string('USDT_MASTER_ADDRESS', MAINNET_USDT_MASTER),
+    redisUrl: shared.redisUrl,
+    bullPrefix: shared.bullPrefix,
+    network: shared.network,
+    toncenter: shared.toncenter,
+    usdtMaster: shared.usdtMaster,
     secretKey: read.string('STARSGATE_SECRET_KEY'),
     dataDir: path.resolve(read.string('STARSGATE_DATA_DIR', '.data')),
     production,
-    logLevel: read.oneOf('LOG_LEVEL', 'info', ['silent', 'error', 'warn', 'info', 'http', 'verbose', 'debug'] as const),
+    logLevel: shared.logLevel,
     bodyLimitBytes: read.integer('BODY_LIMIT_BYTES', 16_384, { min: 1_024, max: 1_048_576 }),
     rateLimit: {
       windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3_600 }),
@@ -60,7 +51,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustProxy: read.boolean('TRUST_PROXY', false),
     idempotencyLockTimeoutMs: read.integer('IDEMPOTENCY_LOCK_TIMEOUT_MS', 2_000, { min: 10, max: 30_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 120_000 }),
-    reads: loadReadsConfig(read, production),
+    reads: loadReadsConfig(read, production, shared),
   };
   if (production && !config.secretKey) read.problem('STARSGATE_SECRET_KEY is required when NODE_ENV=production');
   read.finish();

@@ -2,11 +2,8 @@
  * Configuration of availability checks and prices (the "Availability and prices" section of
  * .env.example). Read by loadGatewayConfig; the worker's price refresher reads its own subset.
  */
-import type { EnvReader } from '@starsgate/platform';
+import type { EnvReader, SharedConfig } from '@starsgate/platform';
 import { parseDisabledPaymentMethods, splitCookieSets } from '@starsgate/fragment';
-
-/** The sandbox's Fragment simulator (`npm run sandbox`); production sets https://fragment.com. */
-export const DEFAULT_FRAGMENT_BASE_URL = 'http://127.0.0.1:8090/fragment';
 
 export interface ReadsConfig {
   fragment: {
@@ -31,7 +28,11 @@ export interface ReadsConfig {
   memoryTtlMs: number;
 }
 
-export function loadReadsConfig(read: EnvReader, production: boolean): ReadsConfig {
+export function loadReadsConfig(
+  read: EnvReader,
+  production: boolean,
+  shared: Pick<SharedConfig, 'fragmentBaseUrl' | 'readsRedisPrefix'>,
+): ReadsConfig {
   // A separate login for public reads keeps recipient searches off the paying session's page
   // state (Fragment keeps flow state per cookie session, docs/fragment-protocol.md §12).
   const fallback = read.string('FRAGMENT_COOKIES');
@@ -47,12 +48,12 @@ export function loadReadsConfig(read: EnvReader, production: boolean): ReadsConf
   const seconds = (name: string, fallback: number, max: number) => read.integer(name, fallback, { min: 0, max }) * 1000;
   return {
     fragment: {
-      baseUrl: read.url('FRAGMENT_BASE_URL', DEFAULT_FRAGMENT_BASE_URL, ['http:', 'https:']),
+      baseUrl: shared.fragmentBaseUrl,
       cookies,
       timeoutMs: read.integer('FRAGMENT_READ_TIMEOUT_MS', 5_000, { min: 100, max: 60_000 }),
       tries: read.integer('FRAGMENT_READ_TRIES', 2, { min: 1, max: 5 }),
     },
-    redisPrefix: read.string('READS_REDIS_PREFIX', 'starsgate:reads:'),
+    redisPrefix: shared.readsRedisPrefix,
     disabledPaymentMethods: disabled.disabled,
     availability: {
       positiveTtlMs: seconds('AVAILABILITY_CACHE_TTL_SECONDS', 30, 3_600),

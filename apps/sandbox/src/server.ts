@@ -7,6 +7,7 @@ import { LocalChain } from './chain/local-chain';
 import type { TransactionIndexLimits } from './chain/transaction-index';
 import { createDemoRouter } from './demo/demo-router';
 import { DEMO_NETWORK, seedDemoWallets, type DemoWallet } from './demo/demo-wallets';
+import { activateFragmentReceivers } from './demo/fragment-receivers';
 import { createFaucetRouter } from './demo/faucet-router';
 import {
   createFragmentSimulator,
@@ -63,6 +64,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       options.fragment === false
         ? undefined
         : createFragmentSimulator({ chain, seed, ...(options.fragment ? { config: options.fragment } : {}) });
+    if (fragment) await activateFragmentReceivers(chain, fragment.ownReceiverWallets());
 
     const app = express();
     app.disable('x-powered-by');

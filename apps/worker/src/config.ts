@@ -2,7 +2,8 @@ import { Address } from '@ton/core';
 import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
 import { loadKeyRing, type KeyRing } from '@starsgate/db';
 import { splitCookieSets } from '@starsgate/fragment';
-import { EnvReader } from '@starsgate/platform';
+import { EnvReader, MAINNET_USDT_MASTER, readSharedConfig } from '@starsgate/platform';
+import { readPriceRefresherConfig, type PriceRefresherConfig } from './prices/price-refresher';
 import { CRASH_POINTS, type CrashPoint } from './purchases/state-machine/crash-points';
 
 export interface StepMaxAges {
@@ -47,6 +48,12 @@ export interface WorkerConfig {
   /** BullMQ lock/stall check: how soon a job of a killed worker is handed out again. */
   jobLockMs: number;
   maxAges: StepMaxAges;
+  /**
+   * What completes a paid purchase. `strict`: Fragment shows the order delivered (history row or
+   * status screen). `chain`: the payment of exactly Fragment's request settled on chain and the
+   * confirm was accepted (Fragment's evidence is still recorded when seen).
+   */
+  deliveryProof: 'strict' | 'chain';
   retryBaseMs: number;
   retryMaxMs: number;
   /** Fragment/chain polling while confirming. */
@@ -67,23 +74,24 @@ export interface WorkerConfig {
   /** Minimum remaining validity of Fragment's transaction when we sign (docs/fragment-protocol.md §15: ≥ 15 s). */
   minValiditySeconds: number;
   keyRing: KeyRing;
+  /** The price list refresher (prices/price-refresher.ts). */
+  prices: PriceRefresherConfig;
+  /** STARSGATE_CRASH_AT: where crash-safety tests kill the worker (crash-points.ts); unset in production. */
   crashAt: CrashPoint | undefined;
 }
-
-const MAINNET_USDT = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
 
 export function loadWorkerConfig(
   env: NodeJS.ProcessEnv = process.env,
   warn: (message: string) => void = () => {},
 ): WorkerConfig {
   const read = new EnvReader(env);
-  const address = (name: string, fallback: string): Address => {
-    const value = read.string(name, fallback);
+  const shared = readSharedConfig(read);
+  const address = (name: string, value: string): Address => {
     try {
       return Address.parse(value);
     } catch {
       read.problem(`${name} must be a TON address (got "${value}")`);
-      return Address.parse(MAINNET_USDT);
+      return Address.parse(MAINNET_USDT_MASTER);
     }
   };
   const amount = (name: string, fallback: string, decimals: number): bigint => {
@@ -127,22 +135,22 @@ export function loadWorkerConfig(
   }
 
   const config: WorkerConfig = {
-    databaseUrl: read.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/starsgate', ['postgres:', 'postgresql:']),
-    redisUrl: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
-    bullPrefix: read.string('BULLMQ_PREFIX', 'bull'),
+    databaseUrl: shared.databaseUrl,
+    redisUrl: shared.redisUrl,
+    bullPrefix: shared.bullPrefix,
     concurrency: read.integer('WORKER_CONCURRENCY', 16, { min: 1, max: 1_000 }),
-    logLevel: read.oneOf('LOG_LEVEL', 'info', ['silent', 'error', 'warn', 'info', 'http', 'verbose', 'debug'] as const),
+    logLevel: shared.logLevel,
     sweepIntervalMs: read.integer('SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
     sweepBatchSize: read.integer('SWEEP_BATCH_SIZE', 1_000, { min: 1, max: 100_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, { min: 0, max: 300_000 }),
 
-    network: read.oneOf('TON_NETWORK', 'mainnet', ['mainnet', 'testnet'] as const),
-    fragmentBaseUrl: read.url('FRAGMENT_BASE_URL', 'http://127.0.0.1:8090/fragment', ['http:', 'https:']),
+    network: shared.network,
+    fragmentBaseUrl: shared.fragmentBaseUrl,
     fragmentCookies: splitCookieSets(read.string('FRAGMENT_COOKIES', '')),
     fragmentTimeoutMs: read.integer('FRAGMENT_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
-    toncenterUrl: read.url('TONCENTER_URL', 'http://127.0.0.1:8090/toncenter', ['http:', 'https:']),
-    toncenterApiKey: read.string('TONCENTER_API_KEY'),
-    usdtMaster: address('USDT_MASTER_ADDRESS', MAINNET_USDT),
+    toncenterUrl: shared.toncenter.url,
+    toncenterApiKey: shared.toncenter.apiKey,
+    usdtMaster: address('USDT_MASTER_ADDRESS', shared.usdtMaster),
     fragmentReceivingAddresses: receivers,
     priceToleranceBps: read.integer('PRICE_TOLERANCE_BPS', 100, { min: 0, max: 5_000 }),
     maxSpendGramNano: amount('MAX_SPEND_GRAM', '100', GRAM_DECIMALS),
@@ -158,6 +166,7 @@ export function loadWorkerConfig(
       submittedMs: read.integer('SUBMITTED_MAX_AGE_MS', 5 * 60_000, { min: 1_000, max: 86_400_000 }),
       confirmingMs: read.integer('CONFIRMING_MAX_AGE_MS', 15 * 60_000, { min: 1_000, max: 86_400_000 }),
     },
+    deliveryProof: read.oneOf('DELIVERY_PROOF', 'strict', ['strict', 'chain'] as const),
     retryBaseMs: read.integer('RETRY_BASE_MS', 1_000, { min: 10, max: 600_000 }),
     retryMaxMs: read.integer('RETRY_MAX_MS', 60_000, { min: 10, max: 3_600_000 }),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', 1_000, { min: 10, max: 60_000 }),
@@ -166,6 +175,7 @@ export function loadWorkerConfig(
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
     minValiditySeconds: read.integer('MIN_VALIDITY_SECONDS', 15, { min: 1, max: 600 }),
     keyRing: keyRing as KeyRing,
+    prices: readPriceRefresherConfig(read, shared),
     crashAt: crashAt as CrashPoint | undefined,
   };
   if (config.fragmentReceivingAddresses.length === 0) {

@@ -7,6 +7,7 @@ import {
   PurchaseRepository,
   PurchaseTransitions,
   SecretVault,
+  UpstreamFormatErrorRepository,
 } from '@starsgate/db';
 import {
   closeQueue,
@@ -21,9 +22,11 @@ import {
 import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
 import { startPurchaseWorker } from './purchases/purchase-worker';
-import { loadPriceRefresherConfig, startPriceRefresher } from './prices/price-refresher';
+import { startPriceRefresher } from './prices/price-refresher';
 import { Sweeper } from './sweeper/sweeper';
 import { createUpstreams } from './upstreams';
+import { createWorkerMetrics } from './observability/metrics';
+import { UpstreamFormatReporter } from './purchases/state-machine/upstream-format';
 
 async function main(): Promise<void> {
   const warnings: string[] = [];
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
   );
 
   const upstreams = createUpstreams(config, logger);
+  const metrics = createWorkerMetrics();
   const processor = createPurchaseProcessor({
     config,
     transitions: new PurchaseTransitions(database.db),
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
     fragment: upstreams.fragment,
     queue,
     logger,
+    upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),
     workerId: `worker-${randomUUID().slice(0, 8)}`,
     now: Date.now,
     sleep,
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
     intervalMs: config.sweepIntervalMs,
   });
   sweeper.start();
-  const prices = loadPriceRefresherConfig();
+  const { prices } = config;
   const pricesRedis = prices.enabled ? createRedisConnection(config.redisUrl) : undefined;
   const priceRefresher = pricesRedis
     ? startPriceRefresher({

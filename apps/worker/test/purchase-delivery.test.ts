@@ -34,7 +34,10 @@ describe('delivery by account history', () => {
     const completed = await h.waitFor(first.id);
     expect(completed.status).toBe('completed');
     const session = h.deps.fragment.session(paymentRequestOf(completed.paymentRequest)!.fragmentSession);
-    expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({ delivered: true, via: 'history' });
+    expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({
+      delivered: true,
+      via: 'history_listed',
+    });
 
     // A second identical order that was paid but that Fragment never listed.
     const twin = await h.createPurchase(
@@ -52,7 +55,10 @@ describe('delivery by account history', () => {
 
     // Once the twin is known not to have paid, the listed delivery is unambiguous again.
     await h.database.pool.query(`UPDATE purchases SET status = 'failed' WHERE id = $1`, [twin.id]);
-    expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({ delivered: true, via: 'history' });
+    expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({
+      delivered: true,
+      via: 'history_listed',
+    });
   });
 });
 

@@ -22,31 +22,35 @@
  * Credentials: cookies go on the wire only; logs carry method names, statuses and timings.
  */
 import { GRAM_DECIMALS } from '@starsgate/domain';
-import { parseAmountToNano } from './amounts';
-import { FragmentError, errorFromText } from './errors';
-import { encodeForm, type FormFields } from './form';
 import { createHash } from 'node:crypto';
+import { parseAmountToNano } from './amounts';
+import { ApiSession, assertPageUsable } from './api-session';
+import { readHistory, type HistoryRead, type HistoryReadOptions } from './history-read';
+import { raiseBusinessError } from './business-errors';
+import { FragmentError } from './errors';
+import { adoptMode, echoFlowState, newFlowStates, type FlowState } from './flow-state';
+import type { FormFields } from './form';
 import {
   htmlToText,
+  pageLoggedIn,
   parseAjInit,
   parseCurPrice,
-  parseHistoryRows,
   parseImgSrc,
   parsePremiumOptions,
   parseWalletInit,
-  isCloudflareChallenge,
   unescapeHtml,
-  type HistoryRow,
 } from './html-parsing';
+import { asBoolean } from './json-values';
 import { Mutex } from './mutex';
+import { METHOD_NAME, validateAccount, validateAmount } from './request-validation';
+import { ROUTES } from './routes';
 import { ApiHashCache, CookieJar } from './session';
+import { parseInitAnswer, parseTransaction } from './transaction-parsing';
 import {
   DEFAULT_RETRY_POLICY,
   DEFAULT_USER_AGENT,
   Transport,
-  sleep,
   silentLogger,
-  withRetries,
   type FragmentLogger,
   type RetryPolicy,
 } from './transport';
@@ -54,7 +58,6 @@ import type {
   FragmentPaymentMethod,
   FragmentProduct,
   FragmentTransaction,
-  FragmentTransactionMessage,
   OrderState,
   PremiumMonths,
   PriceQuote,
@@ -89,50 +92,6 @@ export interface FragmentClientOptions {
   logger?: Partial<FragmentLogger>;
 }
 
-interface ProductRoutes {
-  page: string;
-  search: string;
-  amountField: 'quantity' | 'months';
-  updateState: string;
-  init: string;
-  link: string;
-  history: string;
-}
-
-const ROUTES: Record<FragmentProduct, ProductRoutes> = {
-  stars: {
-    page: '/stars/buy',
-    search: 'searchStarsRecipient',
-    amountField: 'quantity',
-    updateState: 'updateStarsBuyState',
-    init: 'initBuyStarsRequest',
-    link: 'getBuyStarsLink',
-    history: '/stars/history?sort=desc',
-  },
-  premium: {
-    page: '/premium/gift',
-    search: 'searchPremiumGiftRecipient',
-    amountField: 'months',
-    updateState: 'updatePremiumState',
-    init: 'initGiftPremiumRequest',
-    link: 'getGiftPremiumLink',
-    history: '/premium/history?sort=desc',
-  },
-};
-
-/** Page state echoed to update…State (§5.2): mode, lv (starts as the string `false`), dh. */
-interface FlowState {
-  mode: string;
-  lv: string;
-  dh: string;
-  /** The last recipient/amount, for a Referer like the browser's `/stars/buy?recipient=…&quantity=50`. */
-  recipient?: string;
-  amount?: number;
-}
-
-/** Texts that mean "this hash/session was not accepted": re-read the page once, then retry once. */
-const HASH_REJECTION = /^(access denied|bad request)\.?$/i;
-
 export const DEFAULT_DEVICE: TonConnectDevice = {
   platform: 'linux',
   appName: 'starsgate',
@@ -141,67 +100,26 @@ export const DEFAULT_DEVICE: TonConnectDevice = {
   features: ['SendTransaction', { name: 'SendTransaction', maxMessages: 4 }],
 };
 
-const RAW_ADDRESS = /^-?\d+:[0-9a-fA-F]{64}$/;
-const METHOD_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
-
-function validateAccount(account: TonConnectAccount): void {
-  if (!RAW_ADDRESS.test(account.address)) throw new TypeError('account.address must be a raw address 0:<64 hex>');
-  if (account.chain !== '-239' && account.chain !== '-3') throw new TypeError('account.chain must be "-239" or "-3"');
-  if (!/^[0-9a-fA-F]{64}$/.test(account.publicKey)) throw new TypeError('account.publicKey must be 64 hex chars');
-  if (typeof account.walletStateInit !== 'string' || account.walletStateInit === '')
-    throw new TypeError('account.walletStateInit is required');
-}
-
-function validateAmount(product: FragmentProduct, amount: number): void {
-  if (product === 'stars') {
-    if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('stars quantity must be a positive integer');
-  } else if (amount !== 3 && amount !== 6 && amount !== 12) {
-    throw new RangeError('premium months must be 3, 6 or 12');
-  }
-}
-
-function asBoolean(value: unknown): boolean {
-  return value === true || value === 1 || value === '1' || value === 'true';
-}
-
-/** A JSON scalar as a form/echo string (numbers as JSON writes them). */
-function scalarText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'boolean') return String(value);
-  return undefined;
-}
-
-/** A decimal amount from JSON (string, or an integer/decimal number Fragment wrote unquoted). */
-function decimalText(value: unknown): string | undefined {
-  const text = scalarText(value);
-  return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? text : undefined;
-}
-
 /** 12 hex of SHA-256: a stable, non-secret name for a credential. */
 function shortId(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 12);
 }
 
 export class FragmentClient {
-  private readonly transport: Transport;
   private readonly jar: CookieJar;
-  private readonly hash: ApiHashCache;
+  private readonly api: ApiSession;
   /** Held by every call that reads or moves the page's flow state. */
   private readonly mutex = new Mutex();
   /** Searches, one at a time per session, beside the flow. */
   private readonly searchLane = new Mutex();
   private readonly logger: FragmentLogger;
-  private readonly retryPolicy: RetryPolicy;
   private readonly priceChangedRetries: number;
   private readonly device: TonConnectDevice;
-  private readonly flows: Record<FragmentProduct, FlowState>;
+  private readonly flows: Record<FragmentProduct, FlowState> = newFlowStates();
   private readonly syncMaxAgeMs: number;
   private readonly configuredSessionId: string;
   private readonly configuredAccountId: string;
   private readonly syncedAt: Record<FragmentProduct, number> = { stars: 0, premium: 0 };
-  /** The product of the last API call: confirm's Referer when the caller names none. */
-  private readonly last: { product: FragmentProduct } = { product: 'stars' };
 
   constructor(options: FragmentClientOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
@@ -210,12 +128,11 @@ export class FragmentClient {
     const token = this.jar.get('stel_token');
     this.configuredAccountId = token !== undefined ? shortId(`account:${token}`) : this.configuredSessionId;
     this.logger = { ...silentLogger, ...options.logger };
-    this.hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
-    this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    const retryPolicy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.priceChangedRetries = options.priceChangedRetries ?? 3;
     this.device = options.device ?? DEFAULT_DEVICE;
     this.syncMaxAgeMs = options.syncMaxAgeMs ?? 30_000;
-    this.transport = new Transport({
+    const transport = new Transport({
       baseUrl: options.baseUrl,
       jar: this.jar,
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
@@ -223,11 +140,8 @@ export class FragmentClient {
       minIntervalMs: options.minIntervalMs ?? 0,
       logger: this.logger,
     });
-    const now = String(Math.floor(Date.now() / 1000));
-    this.flows = {
-      stars: { mode: 'new', lv: 'false', dh: now },
-      premium: { mode: 'new', lv: 'false', dh: now },
-    };
+    const hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
+    this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger, token !== undefined);
   }
 
   /**
@@ -278,8 +192,8 @@ export class FragmentClient {
       const routes = ROUTES[product];
       const query = username.trim().replace(/^@/, '');
       if (query === '') throw new TypeError('username is required');
-      const json = await this.read(product, routes.search, { query, [routes.amountField]: String(amount) });
-      this.raiseBusinessError(json, routes.search);
+      const json = await this.api.read(product, routes.search, { query, [routes.amountField]: String(amount) });
+      raiseBusinessError(json, routes.search);
       const found = json.found;
       const recipient = found && typeof found === 'object' ? (found as Record<string, unknown>).recipient : undefined;
       if (typeof recipient !== 'string' || recipient === '') {
@@ -320,7 +234,7 @@ export class FragmentClient {
   /** Premium 3/6/12-month prices from the `/premium/gift` option labels (§9). */
   premiumPrices(): Promise<Record<PremiumMonths, PriceQuote>> {
     return this.locked(async () => {
-      const html = await this.loadPage('premium');
+      const html = await this.api.loadPage('premium');
       const options = parsePremiumOptions(html);
       const result: Partial<Record<PremiumMonths, PriceQuote>> = {};
       for (const months of [3, 6, 12] as const) {
@@ -338,7 +252,7 @@ export class FragmentClient {
   /** USD per TON from the Stars page's `ajInit` state, as the decimal string Fragment wrote. */
   tonRate(): Promise<string> {
     return this.locked(async () => {
-      const html = await this.loadPage('stars');
+      const html = await this.api.loadPage('stars');
       const rate = parseAjInit(html).tonRate;
       if (rate === undefined)
         throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment /stars/buy: no tonRate in ajInit state', {
@@ -374,14 +288,14 @@ export class FragmentClient {
           await this.updateState(product);
           if (product === 'stars') await this.updateStarsPrices(amount);
         }
-        const json = await this.call(
+        const json = await this.api.call(
           product,
           routes.init,
           { recipient, [routes.amountField]: String(amount), payment_method: paymentMethod },
           'write',
         );
         try {
-          this.raiseBusinessError(json, routes.init);
+          raiseBusinessError(json, routes.init);
         } catch (error) {
           if (error instanceof FragmentError && error.kind === 'PRICE_CHANGED' && attempt < this.priceChangedRetries) {
             this.syncedAt[product] = 0;
@@ -392,22 +306,7 @@ export class FragmentClient {
           }
           throw error;
         }
-        const reqId = scalarText(json.req_id);
-        if (reqId === undefined || reqId === '') {
-          // pyfragment #36: a dead login answers init without req_id and without error.
-          throw new FragmentError(
-            'SESSION_INVALID',
-            `Fragment ${routes.init}: answer without req_id (session likely expired)`,
-            { method: routes.init },
-          );
-        }
-        const amountText = decimalText(json.amount);
-        if (amountText === undefined) {
-          throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${routes.init}: req_id without a decimal amount`, {
-            method: routes.init,
-          });
-        }
-        return { reqId, amount: amountText };
+        return parseInitAnswer(json, routes.init);
       }
     });
   }
@@ -429,20 +328,20 @@ export class FragmentClient {
     validateAccount(account);
     if (!reqId) throw new TypeError('reqId is required');
     const method = ROUTES[product].link;
-    const json = await this.read(product, method, {
+    const json = await this.api.read(product, method, {
       id: reqId,
       show_sender: args.showSender ?? false,
       transaction: true,
       account: { ...account },
       device: { ...(args.device ?? this.device) },
     });
-    this.raiseBusinessError(json, method);
+    raiseBusinessError(json, method);
     if (asBoolean(json.evm)) {
       throw new FragmentError('PAYMENT_METHOD_UNAVAILABLE', `Fragment ${method}: order is for an EVM payment method`, {
         method,
       });
     }
-    return this.parseTransaction(json, method);
+    return parseTransaction(json, method);
   }
 
   /**
@@ -452,14 +351,16 @@ export class FragmentClient {
    * wait for the flow mutex: confirms of a batch go out while the next order is being created.
    */
   async confirm(args: {
-    confirmMethod: string;
+    /** Absent when Fragment's link answer named none: then there is nothing to confirm. */
+    confirmMethod?: string;
     confirmParams: Record<string, string>;
     boc: string;
     account: TonConnectAccount;
     device?: TonConnectDevice;
     product?: FragmentProduct;
-  }): Promise<void> {
+  }): Promise<'confirmed' | 'not_requested'> {
     const { confirmMethod, confirmParams, boc, account } = args;
+    if (confirmMethod === undefined) return 'not_requested';
     if (!METHOD_NAME.test(confirmMethod)) throw new TypeError('confirmMethod is not a Fragment method name');
     validateAccount(account);
     if (!boc) throw new TypeError('boc is required');
@@ -469,18 +370,19 @@ export class FragmentClient {
       if (reserved.has(name)) throw new TypeError(`confirmParams may not set ${name}`);
       params[name] = String(value);
     }
-    const json = await this.call(
-      args.product ?? this.last.product,
+    const json = await this.api.call(
+      args.product ?? this.api.lastProduct,
       confirmMethod,
       { ...params, boc, account: { ...account }, device: { ...(args.device ?? this.device) } },
       'write',
     );
-    this.raiseBusinessError(json, confirmMethod);
+    raiseBusinessError(json, confirmMethod);
     if (json.ok !== true) {
       throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${confirmMethod}: answer has neither ok nor error`, {
         method: confirmMethod,
       });
     }
+    return 'confirmed';
   }
 
   /**
@@ -488,12 +390,23 @@ export class FragmentClient {
    * §8.3): unlike `done`, which is the session's latest order only, each row names its own order,
    * and failed payments never appear. A page read outside the flow mutex.
    */
-  async deliveryHistory(product: FragmentProduct): Promise<HistoryRow[]> {
-    const path = ROUTES[product].history;
-    const label = `GET ${path}`;
-    const page = await withRetries(label, this.retryPolicy, this.logger, sleep, () => this.transport.getPage(path));
-    this.assertLoggedIn(label, page);
-    return parseHistoryRows(page.body);
+  deliveryHistory(product: FragmentProduct, options: HistoryReadOptions = {}): Promise<HistoryRead> {
+    return readHistory(this.api, product, options);
+  }
+
+  /**
+   * A read-only look at this login, as an operator's check needs it: the product page loads, its
+   * API hash, whether it shows a live login (its auth state: logged-out pages carry a hash too)
+   * and the connected wallet (raw address) when `Wallet.init` names one.
+   */
+  async sessionStatus(): Promise<{ apiHash: boolean; loggedIn: boolean | undefined; wallet: string | undefined }> {
+    const page = await this.api.getPage(ROUTES.stars.page);
+    const info = assertPageUsable(`GET ${ROUTES.stars.page}`, page, false);
+    return {
+      apiHash: info.apiHash !== '',
+      loggedIn: pageLoggedIn(page.body),
+      wallet: parseWalletInit(page.body)?.address,
+    };
   }
 
   /**
@@ -536,12 +449,11 @@ export class FragmentClient {
   private async updateState(product: FragmentProduct): Promise<OrderState> {
     const method = ROUTES[product].updateState;
     const flow = this.flows[product];
-    const json = await this.read(product, method, { mode: flow.mode, lv: flow.lv, dh: flow.dh });
-    this.raiseBusinessError(json, method);
+    const json = await this.api.read(product, method, { mode: flow.mode, lv: flow.lv, dh: flow.dh });
+    raiseBusinessError(json, method);
     // Fields absent from an answer are unchanged (the page keeps its state).
-    const mode = scalarText(json.mode);
-    if (mode !== undefined && mode !== '') flow.mode = mode;
-    this.echo(flow, json);
+    adoptMode(flow, json.mode);
+    echoFlowState(flow, json);
     this.syncedAt[product] = Date.now();
     return {
       mode: flow.mode,
@@ -552,192 +464,14 @@ export class FragmentClient {
 
   private async updateStarsPrices(quantity: number): Promise<Record<string, unknown>> {
     const flow = this.flows.stars;
-    const json = await this.read('stars', 'updateStarsPrices', { stars: '', quantity: String(quantity), dh: flow.dh });
-    this.raiseBusinessError(json, 'updateStarsPrices');
-    this.echo(flow, json);
+    const json = await this.api.read('stars', 'updateStarsPrices', {
+      stars: '',
+      quantity: String(quantity),
+      dh: flow.dh,
+    });
+    raiseBusinessError(json, 'updateStarsPrices');
+    echoFlowState(flow, json);
     this.syncedAt.stars = Date.now();
     return json;
-  }
-
-  private echo(flow: FlowState, json: Record<string, unknown>): void {
-    const lv = scalarText(json.lv);
-    if (lv !== undefined) flow.lv = lv;
-    const dh = scalarText(json.dh);
-    if (dh !== undefined && dh !== '') flow.dh = dh;
-  }
-
-  /** A read: retried on 429/5xx/network/timeout per the policy. */
-  private read(product: FragmentProduct, method: string, fields: FormFields): Promise<Record<string, unknown>> {
-    return withRetries(method, this.retryPolicy, this.logger, sleep, () => this.call(product, method, fields, 'read'));
-  }
-
-  /**
-   * One API call with the session hash. If Fragment rejects the hash ("Access denied" / "Bad
-   * request"), the page is read again for a fresh hash and the call is repeated once — safe for
-   * writes too, since the rejection is definitive.
-   */
-  private async call(
-    product: FragmentProduct,
-    method: string,
-    fields: FormFields,
-    kind: 'read' | 'write',
-  ): Promise<Record<string, unknown>> {
-    this.last.product = product;
-    const body = encodeForm(method, fields);
-    const referer = this.referer(product);
-    const hash = this.hash.current() ?? (await this.refreshHash(product));
-    const first = await this.transport.postApi(hash, method, body, referer, kind === 'write');
-    if (!this.isHashRejection(first)) return first;
-    this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${ROUTES[product].page}`);
-    this.hash.invalidate();
-    const fresh = await this.refreshHash(product);
-    return this.transport.postApi(fresh, method, body, referer, kind === 'write');
-  }
-
-  private isHashRejection(json: Record<string, unknown>): boolean {
-    return typeof json.error === 'string' && HASH_REJECTION.test(unescapeHtml(json.error).trim());
-  }
-
-  private async refreshHash(product: FragmentProduct): Promise<string> {
-    // Not retried on its own: a read's retry loop already covers the whole call, and a write
-    // surfaces the (retryable) failure to its caller before anything was sent.
-    await this.loadPage(product, false);
-    const hash = this.hash.current();
-    if (hash === undefined)
-      throw new FragmentError('SESSION_INVALID', 'Fragment: no API hash available', {
-        method: `GET ${ROUTES[product].page}`,
-      });
-    return hash;
-  }
-
-  /**
-   * GETs a product page (retried as a read), stores its cookies and API hash, and adopts its
-   * `ajInit` state (mode/lv/dh) when present. A page without `api?hash=` means the login is dead.
-   */
-  private async loadPage(product: FragmentProduct, retry = true): Promise<string> {
-    const path = ROUTES[product].page;
-    const label = `GET ${path}`;
-    const get = () => this.transport.getPage(path);
-    const page = retry ? await withRetries(label, this.retryPolicy, this.logger, sleep, get) : await get();
-    const info = this.assertLoggedIn(label, page);
-    this.hash.store(info.apiHash);
-    const flow = this.flows[product];
-    const mode = scalarText(info.state.mode);
-    if (mode !== undefined && mode !== '') flow.mode = mode;
-    this.echo(flow, info.state);
-    const wallet = parseWalletInit(page.body);
-    this.logger.debug(
-      `fragment ${label}: hash read, version ${info.version ?? '?'}, wallet ${wallet?.address ? 'connected' : 'none'}`,
-    );
-    return page.body;
-  }
-
-  /** A page without `api?hash=` means Cloudflare stopped us or the login is dead. */
-  private assertLoggedIn(
-    label: string,
-    page: { status: number; body: string },
-  ): ReturnType<typeof parseAjInit> & { apiHash: string } {
-    const info = parseAjInit(page.body);
-    if (info.apiHash !== undefined) return { ...info, apiHash: info.apiHash };
-    if (isCloudflareChallenge(page.body)) {
-      throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, {
-        method: label,
-        httpStatus: page.status,
-      });
-    }
-    throw new FragmentError(
-      'SESSION_INVALID',
-      `Fragment ${label}: page without api hash (logged out or cookies dead)`,
-      {
-        method: label,
-        httpStatus: page.status,
-      },
-    );
-  }
-
-  private referer(product: FragmentProduct): string {
-    const routes = ROUTES[product];
-    const flow = this.flows[product];
-    if (flow.recipient === undefined || flow.amount === undefined) return routes.page;
-    const query = new URLSearchParams({ recipient: flow.recipient, [routes.amountField]: String(flow.amount) });
-    return `${routes.page}?${query.toString()}`;
-  }
-
-  /** need_verify, need_ton and `error` of a JSON answer → FragmentError. */
-  private raiseBusinessError(json: Record<string, unknown>, method: string): void {
-    if (asBoolean(json.need_verify)) {
-      const popup = typeof json.popup === 'string' ? htmlToText(json.popup) : undefined;
-      throw new FragmentError(
-        'VERIFICATION_REQUIRED',
-        `Fragment ${method}: verification required${popup ? `: ${popup}` : ''}`,
-        {
-          method,
-          popup,
-          upstreamText: popup,
-        },
-      );
-    }
-    if (asBoolean(json.need_ton)) {
-      throw new FragmentError(
-        'SESSION_INVALID',
-        `Fragment ${method}: no TON wallet connected to this session (need_ton)`,
-        { method },
-      );
-    }
-    const error = json.error;
-    if (typeof error === 'string' && error.trim() !== '') throw errorFromText(error, method);
-    if (error !== undefined && error !== null && error !== false && error !== '') {
-      throw new FragmentError('UPSTREAM_REJECTED', `Fragment ${method}: error ${JSON.stringify(error)}`, { method });
-    }
-  }
-
-  private parseTransaction(json: Record<string, unknown>, method: string): FragmentTransaction {
-    const drift = (what: string): FragmentError =>
-      new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${method}: ${what}`, { method });
-    const tx = json.transaction;
-    if (!tx || typeof tx !== 'object') throw drift('no transaction in the answer');
-    const t = tx as Record<string, unknown>;
-    const validUntil =
-      typeof t.validUntil === 'string' && /^\d+$/.test(t.validUntil) ? Number(t.validUntil) : t.validUntil;
-    if (typeof validUntil !== 'number' || !Number.isSafeInteger(validUntil))
-      throw drift('transaction.validUntil is not unix seconds');
-    if (typeof t.from !== 'string' || t.from === '') throw drift('transaction.from missing');
-    if (!Array.isArray(t.messages) || t.messages.length === 0) throw drift('transaction.messages empty');
-    const messages: FragmentTransactionMessage[] = t.messages.map((raw: unknown, index: number) => {
-      if (!raw || typeof raw !== 'object') throw drift(`messages[${index}] is not an object`);
-      const m = raw as Record<string, unknown>;
-      if (typeof m.address !== 'string' || m.address === '') throw drift(`messages[${index}].address missing`);
-      const amount = typeof m.amount === 'number' && Number.isSafeInteger(m.amount) ? String(m.amount) : m.amount;
-      if (typeof amount !== 'string' || !/^\d+$/.test(amount))
-        throw drift(`messages[${index}].amount is not integer nanoTON`);
-      if (m.payload !== undefined && typeof m.payload !== 'string')
-        throw drift(`messages[${index}].payload is not a string`);
-      if (m.stateInit !== undefined && typeof m.stateInit !== 'string')
-        throw drift(`messages[${index}].stateInit is not a string`);
-      return {
-        address: m.address,
-        amount,
-        ...(typeof m.payload === 'string' ? { payload: m.payload } : {}),
-        ...(typeof m.stateInit === 'string' ? { stateInit: m.stateInit } : {}),
-      };
-    });
-    const confirmMethod = json.confirm_method;
-    if (typeof confirmMethod !== 'string' || !METHOD_NAME.test(confirmMethod)) throw drift('confirm_method missing');
-    const rawParams = json.confirm_params;
-    if (!rawParams || typeof rawParams !== 'object' || Array.isArray(rawParams)) throw drift('confirm_params missing');
-    const confirmParams: Record<string, string> = {};
-    for (const [name, value] of Object.entries(rawParams as Record<string, unknown>)) {
-      const text = scalarText(value);
-      if (text === undefined) throw drift(`confirm_params.${name} is not a scalar`);
-      confirmParams[name] = text;
-    }
-    return {
-      validUntil,
-      from: t.from,
-      ...(typeof t.network === 'string' ? { network: t.network } : {}),
-      messages,
-      confirmMethod,
-      confirmParams,
-    };
   }
 }

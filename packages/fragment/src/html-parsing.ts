@@ -139,23 +139,33 @@ function plainDecimal(text: string): string | undefined {
   return /^\d+(\.\d+)?$/.test(cleaned) ? cleaned : undefined;
 }
 
-/**
- * The TON amount of the first `icon-ton` node: `<div class="tm-value icon-before icon-ton">44<span
- * class="mini-frac">.6172</span></div>` → `"44.6172"`.
- */
-export function parseTonAmount(html: string): string | undefined {
-  const open = /<([a-z][a-z0-9]*)\b[^>]*\bclass\s*=\s*["'][^"']*\bicon-ton\b[^"']*["'][^>]*>/i.exec(html);
+/** The amount shown by the first node of class `icon`: its text, grouping removed, nested spans included. */
+function iconAmount(html: string, icon: string): string | undefined {
+  const open = new RegExp(
+    `<([a-z][a-z0-9]*)\\b[^>]*\\bclass\\s*=\\s*["'][^"']*\\b${icon}\\b[^"']*["'][^>]*>`,
+    'i',
+  ).exec(html);
   if (!open) return undefined;
   const tag = open[1] ?? '';
   const rest = html.slice(open.index + open[0].length);
   // Nested children are inline spans; the node ends at the first closing tag of its own name.
   const close = rest.search(new RegExp(`</${tag}\\s*>`, 'i'));
   const inner = close >= 0 ? rest.slice(0, close) : rest;
-  return plainDecimal(htmlToText(inner));
+  return plainDecimal(htmlToText(inner).replace(/^\$/, ''));
 }
 
-/** The first dollar amount (`$`, `&#036;`, `&#36;`, `&dollar;`) in a snippet: `"75.75"`. */
+/**
+ * The TON amount of the first `icon-ton` node: `<div class="tm-value icon-before icon-ton">44<span
+ * class="mini-frac">.6172</span></div>` → `"44.6172"`.
+ */
+export function parseTonAmount(html: string): string | undefined {
+  return iconAmount(html, 'icon-ton');
+}
+
+/** The dollar amount: an `icon-usd` node, else the first `$`, `&#036;`, `&#36;`, `&dollar;` amount: `"75.75"`. */
 export function parseUsdAmount(html: string): string | undefined {
+  const icon = iconAmount(html, 'icon-usd');
+  if (icon !== undefined) return icon;
   const text = htmlToText(html);
   const match = /\$\s*(\d[\d,\u00a0\u202f\u2009]*(?:\.\d+)?)/.exec(text);
   return match?.[1] !== undefined ? plainDecimal(match[1]) : undefined;
@@ -204,26 +214,16 @@ export function isCloudflareChallenge(body: string): boolean {
   return /just a moment|challenge-platform|cf-chl|cf_chl|attention required! \| cloudflare/i.test(body);
 }
 
-/** One row of a history page: its visible text and, when it carries `<time datetime>`, when. */
-export interface HistoryRow {
-  text: string;
-  deliveredAt?: number;
-}
-
 /**
- * The rows of `/stars/history` or `/premium/history` that name a recipient (`@handle`); header
- * and "no purchases" rows have none.
+ * Whether a page shows a live Telegram login. Logged-out pages carry the API hash too, so the
+ * hash proves nothing: the page's own auth state does (`ajInit` `unAuth`, `Wallet.init`
+ * `logged_in`). undefined when the page says neither.
  */
-export function parseHistoryRows(html: string): HistoryRow[] {
-  const rows: HistoryRow[] = [];
-  for (const match of html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)) {
-    const inner = match[1] ?? '';
-    // Cells and blocks are separate words on screen: keep them apart in the text.
-    const text = htmlToText(inner.replace(/<\/(?:td|th|div|p)>/gi, '$& '));
-    if (!/@[A-Za-z0-9_]/.test(text)) continue;
-    const datetime = /<time\b[^>]*\bdatetime="([^"]+)"/i.exec(inner)?.[1];
-    const at = datetime !== undefined ? Date.parse(unescapeHtml(datetime)) : Number.NaN;
-    rows.push({ text, ...(Number.isFinite(at) ? { deliveredAt: at } : {}) });
-  }
-  return rows;
+export function pageLoggedIn(html: string): boolean | undefined {
+  const ajInit = callArgument(html, 'ajInit');
+  // `unAuth` sits in the page state or beside it, depending on the page.
+  if (ajInit !== undefined && /"un[aA]uth"\s*:\s*(?:true|1)\b/.test(ajInit)) return false;
+  const wallet = parseWalletInit(html);
+  if (wallet?.loggedIn !== undefined) return wallet.loggedIn;
+  return undefined;
 }

@@ -26,23 +26,26 @@ export {
   parsePremiumOptions,
   parseTonAmount,
   parseUsdAmount,
-  parseHistoryRows,
-  type HistoryRow,
   parseImgSrc,
+  pageLoggedIn,
   isCloudflareChallenge,
   type AjInitInfo,
   type WalletInitInfo,
   type DisplayedPrice,
 } from './html-parsing';
+export {
+  parseHistoryPage,
+  parsePremiumDuration,
+  parseStarsQuantity,
+  type HistoryPage,
+  type HistoryRow,
+  type HistoryShape,
+} from './history-parsing';
+export type { HistoryRead, HistoryReadOptions } from './history-read';
 export { CookieJar, redactCookies, splitCookieSets } from './session';
 export { encodeForm } from './form';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';
 export type * from './types';
 export * from './reads';
-export {
-  normalizeStatusText,
-  normalizedTextNamesOrder,
-  orderKeys,
-  orderKeysNamedIn,
-  statusTextNamesOrder,
-} from './order-status-text';
+export { normalizeStatusText, normalizedTextNamesOrder, statusTextNamesOrder } from './order-status-text';
+export { historyKey, orderHistoryKeys } from './history-matching';

@@ -54,25 +54,3 @@ export function normalizedTextNamesOrder(
   const matcher = matcherOf(order);
   return matcher.handle.test(text) && matcher.amount.test(text);
 }
-
-/**
- * Every `handle#quantity` key a normalized text names: each @handle with each quantity of a
- * "<n> telegram stars" or "telegram premium for <n> …" phrase. With `orderKeys`, an index of many
- * texts (a history read) narrows the texts an order must be tested against
- * (normalizedTextNamesOrder still decides).
- */
-export function orderKeysNamedIn(text: string): string[] {
-  const quantities = new Set(
-    [...text.matchAll(/(\d+) telegram stars|telegram premium for (\d+)/g)].map((match) => match[1] ?? match[2]!),
-  );
-  return [...text.matchAll(/@([a-z0-9_]+)/g)].flatMap(([, handle]) =>
-    [...quantities].map((quantity) => `${handle}#${quantity}`),
-  );
-}
-
-/** The keys under which `orderKeysNamedIn` files a text naming this order (Premium's 12 months also as "1 year"). */
-export function orderKeys(order: { product: FragmentProduct; username: string; amount: number }): string[] {
-  const handle = order.username.replace(/^@/, '').toLowerCase();
-  const quantities = order.product === 'premium' && order.amount === 12 ? ['12', '1'] : [String(order.amount)];
-  return quantities.map((quantity) => `${handle}#${quantity}`);
-}

@@ -48,9 +48,9 @@ export interface FragmentTransaction {
   from: string;
   network?: string;
   messages: FragmentTransactionMessage[];
-  /** The method to POST after broadcasting (seen only as `confirmReq`). */
-  confirmMethod: string;
-  /** Its fields (seen only as `{ id: req_id }`). */
+  /** The method to POST after broadcasting (seen only as `confirmReq`); absent = no confirm call. */
+  confirmMethod?: string;
+  /** Its fields (seen only as `{ id: req_id }`; `{}` without a confirm method). */
   confirmParams: Record<string, string>;
 }
 

@@ -114,10 +114,12 @@ describe('Stars, paid in GRAM', () => {
 
     // The account's history names each delivered order (recipient, quantity, when), newest first.
     const history = await client.deliveryHistory('stars');
-    expect(history[0]!.text).toMatch(/^50 Telegram Stars to @alice 0\.4412/);
-    expect(history[0]!.deliveredAt).toBeGreaterThan(Date.now() - 60_000);
-    expect(history[0]!.deliveredAt).toBeLessThanOrEqual(Date.now());
-    expect(await client.deliveryHistory('premium')).toEqual([]);
+    expect(history.shape).toBe('listed');
+    expect(history.rows[0]).toMatchObject({ recipient: 'alice', quantity: 50 });
+    expect(history.rows[0]!.text).toMatch(/^@alice \| 50 \| 0\.4412 \|/);
+    expect(history.rows[0]!.deliveredAt).toBeGreaterThan(Date.now() - 60_000);
+    expect(history.rows[0]!.deliveredAt).toBeLessThanOrEqual(Date.now());
+    expect(await client.deliveryHistory('premium')).toMatchObject({ shape: 'empty', rows: [] });
   });
 });
 

@@ -5,10 +5,10 @@ import {
   parseAjInit,
   parseCurPrice,
   parseImgSrc,
+  pageLoggedIn,
   parsePremiumOptions,
   parseWalletInit,
   unescapeHtml,
-  parseHistoryRows,
 } from '../src';
 
 describe('unescapeHtml', () => {
@@ -102,6 +102,17 @@ describe('page bootstrap', () => {
     expect(parseAjInit('<html><a href="/login">Log in</a></html>').apiHash).toBeUndefined();
   });
 
+  it('reads the login from the page state, not from the hash (logged-out pages carry one too)', () => {
+    const page = (aj: string, wallet: string) =>
+      `<script>ajInit(${aj});</script><script>Wallet.init(${wallet});</script>`;
+    const hash = '"apiUrl":"\\/api?hash=0123456789abcdef01"';
+    expect(pageLoggedIn(page(`{${hash},"state":{"unAuth":true}}`, '{"logged_in":false}'))).toBe(false);
+    expect(pageLoggedIn(page(`{${hash},"unAuth":true,"state":{}}`, '{}'))).toBe(false);
+    expect(pageLoggedIn(page(`{${hash},"state":{}}`, '{"logged_in":false,"version":2}'))).toBe(false);
+    expect(pageLoggedIn(page(`{${hash},"state":{}}`, '{"logged_in":true,"version":2}'))).toBe(true);
+    expect(pageLoggedIn(page(`{${hash},"state":{}}`, '{}'))).toBeUndefined();
+  });
+
   it('recognises a Cloudflare challenge', () => {
     expect(isCloudflareChallenge('<title>Just a moment...</title>')).toBe(true);
     expect(isCloudflareChallenge(PAGE)).toBe(false);
@@ -115,26 +126,5 @@ describe('page bootstrap', () => {
     expect(htmlToText('<div class="popup"><b>Verify</b> your&nbsp;wallet<br>at <a>KYC</a></div>')).toBe(
       'Verify your wallet\nat KYC',
     );
-  });
-});
-
-describe('history rows', () => {
-  const row = (title: string, who: string, time?: string) =>
-    `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="tm-history-title">${title}</div><div>to <span class="tm-inline-nowrap">${who}</span></div></div></td><td><div class="tm-value icon-before icon-ton">0<span class="mini-frac">.4412</span></div></td><td>${time ? `<time datetime="${time}">21 Nov</time>` : ''}</td></tr>`;
-
-  it('keeps the rows naming a recipient, with their words apart and their time', () => {
-    const html = `<table><thead><tr><th>Purchase</th><th>Date</th></tr></thead><tbody>${row('1,000 Telegram Stars', '@alice', '2026-11-21T22:50:01+00:00')}${row('Telegram Premium for 1 year', '@Bob_2')}</tbody></table>`;
-    expect(parseHistoryRows(html)).toEqual([
-      {
-        text: expect.stringMatching(/^1,000 Telegram Stars to @alice 0\.4412/),
-        deliveredAt: Date.parse('2026-11-21T22:50:01Z'),
-      },
-      { text: expect.stringMatching(/^Telegram Premium for 1 year to @Bob_2 0\.4412/) },
-    ]);
-  });
-
-  it('finds nothing in an empty history or a page without a table', () => {
-    expect(parseHistoryRows('<table><tbody><tr><td>No purchases yet</td></tr></tbody></table>')).toEqual([]);
-    expect(parseHistoryRows('<main>Log in to continue</main>')).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { normalizeStatusText, orderKeys, orderKeysNamedIn, statusTextNamesOrder } from '../src/order-status-text';
+import { historyKey, orderHistoryKeys } from '../src/history-matching';
+import { statusTextNamesOrder } from '../src/order-status-text';
 
 describe('statusTextNamesOrder', () => {
   it.each([
@@ -20,21 +21,17 @@ describe('statusTextNamesOrder', () => {
   });
 });
 
-describe('orderKeysNamedIn and orderKeys', () => {
+describe('historyKey and orderHistoryKeys', () => {
   it.each([
-    ['1,000 Telegram Stars were sent to @Alice.', { product: 'stars', username: '@alice', amount: 1000 }],
-    ['Telegram Premium for 1 year were sent to @bob.', { product: 'premium', username: 'bob', amount: 12 }],
-    ['Telegram Premium for 3 months were sent to @bob.', { product: 'premium', username: '@bob', amount: 3 }],
-  ] as const)('files %j under a key of %j', (text, order) => {
-    const keys = orderKeysNamedIn(normalizeStatusText(text));
-    expect(orderKeys(order).some((key) => keys.includes(key))).toBe(true);
+    [{ recipient: 'alice', quantity: 1000 }, { product: 'stars', username: '@Alice', amount: 1000 }, true],
+    [{ recipient: 'bob', quantity: 12 }, { product: 'premium', username: 'bob', amount: 12 }, true],
+    [{ recipient: 'alice_2', quantity: 150 }, { product: 'stars', username: '@alice', amount: 150 }, false],
+    [{ recipient: 'alice', quantity: 15 }, { product: 'stars', username: '@alice', amount: 150 }, false],
+  ] as const)('files row %j under a key of %j: %s', (row, order, expected) => {
+    expect(orderHistoryKeys(order).includes(historyKey(row)!)).toBe(expected);
   });
 
-  it('files a text under no key of an order it does not name', () => {
-    const keys = orderKeysNamedIn(normalizeStatusText('150 Telegram Stars were sent to @alice_2.'));
-    expect(keys).toEqual(['alice_2#150']);
-    expect(orderKeys({ product: 'stars', username: '@alice', amount: 150 }).some((key) => keys.includes(key))).toBe(
-      false,
-    );
+  it('files a row without an @handle under no key', () => {
+    expect(historyKey({ quantity: 50 })).toBeUndefined();
   });
 });

@@ -208,6 +208,11 @@ export class LocalChain implements LocalChainEvents {
     return this.reads.listTransactions(address, opts);
   }
 
+  /** The blockchain's configuration (dictionary of config params), as toncenter's getConfigParam reads it. */
+  get configCell(): Cell {
+    return this.core.blockchain.config;
+  }
+
   feePrices(): ReturnType<typeof readBasechainPrices> {
     return this.reads.feePrices();
   }

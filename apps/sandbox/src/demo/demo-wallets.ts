@@ -8,6 +8,7 @@ import {
   storeMessage,
   type Cell,
   type MessageRelaxed,
+  type StateInit,
 } from '@ton/core';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { mnemonicValidate, mnemonicWordList, sha256_sync } from '@ton/crypto';
@@ -214,12 +215,21 @@ export async function seedDemoWallets(chain: LocalChain, seedValue: string): Pro
               messages,
               sendMode,
             });
-    const boc = beginCell()
-      .store(storeMessage(external({ to: contract.address, init: contract.init, body })))
-      .endCell()
-      .toBoc();
-    const { hash } = await chain.submitExternal(boc);
-    await chain.waitForTransaction(hash, Math.max(10_000, chain.blockMs * 20));
+    await deployWithFirstExternal(chain, contract, body);
   }
   return wallets;
+}
+
+/** Sends a wallet's first signed external (with its StateInit) and waits until the chain ran it. */
+export async function deployWithFirstExternal(
+  chain: LocalChain,
+  contract: { address: Address; init: StateInit },
+  body: Cell,
+): Promise<void> {
+  const boc = beginCell()
+    .store(storeMessage(external({ to: contract.address, init: contract.init, body })))
+    .endCell()
+    .toBoc();
+  const { hash } = await chain.submitExternal(boc);
+  await chain.waitForTransaction(hash, Math.max(10_000, chain.blockMs * 20));
 }

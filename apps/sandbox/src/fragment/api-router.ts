@@ -21,6 +21,7 @@ import {
   updateStarsBuyState,
   updateStarsPrices,
 } from './methods/state';
+import { getPremiumHistory, getStarsHistory } from './methods/history';
 import type { CallCounter } from './stats';
 
 export const METHODS: Record<string, MethodHandler> = {
@@ -34,6 +35,8 @@ export const METHODS: Record<string, MethodHandler> = {
   getBuyStarsLink,
   getGiftPremiumLink,
   confirmReq,
+  getStarsHistory,
+  getPremiumHistory,
   repeatStars,
   repeatPremium,
   logIn,

@@ -37,9 +37,13 @@ export function buildCommentCell(text: string): Cell {
   return root.endCell();
 }
 
-/** BOC as Fragment serialises payloads: flags 0x01 (no index, no CRC), base64url without padding (`te6ccgEB…`). */
+/**
+ * BOC as Fragment serialises payloads: flags 0x01 (no index, no CRC), standard base64 with
+ * padding (`te6ccgEB…=`), as a live `getBuyStarsLink` answer shows (pyfragment's fixture,
+ * packages/fragment/test/fixtures/public).
+ */
 export function encodePayload(cell: Cell): string {
-  return cell.toBoc({ idx: false, crc32: false }).toString('base64url');
+  return cell.toBoc({ idx: false, crc32: false }).toString('base64');
 }
 
 /** Accepts base64 or base64url, padded or not. */

@@ -44,7 +44,7 @@ export type DoneFaultMode = 'normal' | 'slow' | 'never';
 export interface FragmentFaults {
   /** Per-method transport/business faults. Keys: method name, `*` (every API method), `page` (page GETs). */
   methods: Record<string, MethodFaults>;
-  /** Every cookie session is dead: logged-out pages without `api?hash=`, every API call "Access denied". */
+  /** Every cookie session is dead: logged-out pages (hash still present, `unAuth`), every API call "Access denied". */
   sessionExpired: boolean;
   /** Text for a wrong/stale/foreign hash. */
   badHashText: 'Access denied' | 'Bad request';
@@ -62,6 +62,13 @@ export interface FragmentFaults {
   done: DoneFaultMode;
   /** `get…Link` returns a receiving address that is not on the allow-list. */
   unknownReceiver: boolean;
+  /**
+   * `changed`: the history pages list orders in a markup no parser knows (cards instead of table
+   * cells), as if Fragment redesigned them: clients must report a format error, not "no delivery".
+   */
+  historyMarkup: 'table' | 'changed';
+  /** `get…Link` answers without `confirm_method`/`confirm_params` (Fragment's script then calls no confirm). */
+  omitConfirmMethod: boolean;
 }
 
 export interface FragmentSimulatorConfig {
@@ -109,6 +116,8 @@ export interface FragmentSimulatorConfig {
   allowTestLogIn: boolean;
   /** Overrides of the seed-derived receiving addresses (friendly or raw). */
   receivers?: { stars?: string; premium?: string };
+  /** Rows on the first history page and in each `get…History` answer. */
+  historyPageRows: number;
   /** Recipient directory; default: the demo set. */
   directory?: RecipientEntry[];
   faults: FragmentFaults;
@@ -127,6 +136,8 @@ export function defaultFaults(): FragmentFaults {
     confirmErrorText: 'Transaction not found. Please try again.',
     done: 'normal',
     unknownReceiver: false,
+    historyMarkup: 'table',
+    omitConfirmMethod: false,
   };
 }
 
@@ -154,6 +165,7 @@ export function defaultConfig(): FragmentSimulatorConfig {
     acceptedStelTokens: [],
     acceptedTonTokens: {},
     allowTestLogIn: true,
+    historyPageRows: 20,
     faults: defaultFaults(),
   };
 }
@@ -214,4 +226,6 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
   }
   if (!(config.starsMin >= 1 && config.starsMax >= config.starsMin)) throw new Error('starsMin/starsMax out of range');
   if (!(config.validitySeconds > 0)) throw new Error('validitySeconds must be positive');
+  if (!(Number.isSafeInteger(config.historyPageRows) && config.historyPageRows >= 1))
+    throw new Error('historyPageRows must be a positive integer');
 }

@@ -57,6 +57,8 @@ export interface Order {
   badPayment?: { txHash: string; reason: string; at: number };
   extraPayments: Array<{ txHash: string; reason: string }>;
   confirm?: { at: number; externalHash: string };
+  /** `get…Link` named no confirm method: delivery does not wait for a confirm. */
+  confirmNotRequested?: boolean;
   status: OrderStatus;
   /** When the status changed last (ms, simulator clock). */
   statusAt: number;
@@ -73,8 +75,6 @@ export interface DeliveredOrder {
   /** When Fragment delivered it (simulator clock, ms). */
   at: number;
 }
-
-const HISTORY_PAGE_ROWS = 1_000;
 
 /** Orders and their state machine (docs/fragment-protocol.md §14.3). */
 export class OrderBook {
@@ -176,7 +176,7 @@ export class OrderBook {
   /** Starts delivery once paid (and confirmed, when required). Delivers at most once. */
   private advance(order: Order): void {
     if (order.status !== 'pending' || !order.payment) return;
-    if (this.config().requireConfirm && !order.confirm) return;
+    if (this.config().requireConfirm && !order.confirm && !order.confirmNotRequested) return;
     this.setStatus(order, 'paid');
     this.after(this.config().processingDelay, () => {
       this.setStatus(order, 'processing');
@@ -206,11 +206,27 @@ export class OrderBook {
     this.deliveredOrders.push(order);
   }
 
-  /** The account's delivered orders of one product as its history page lists them (newest first, ≤ 1000). */
-  deliveredFor(account: string, product: Product, ascending = false): Order[] {
-    const rows = this.deliveredOrders.filter((o) => o.account === account && o.product === product);
-    const newestFirst = rows.slice(-HISTORY_PAGE_ROWS).reverse();
-    return ascending ? newestFirst.reverse() : newestFirst;
+  /**
+   * One page of the account's delivered orders of one product, newest first (oldest first when
+   * `ascending`): `limit` rows after the row whose sequence number is `offsetId`, and the offset of
+   * the next page when there are more.
+   */
+  deliveredPage(
+    account: string,
+    product: Product,
+    options: { limit: number; offsetId?: number; ascending?: boolean },
+  ): { orders: Array<Order & { historyId: number }>; nextOffset?: number } {
+    const listed = this.deliveredOrders
+      .map((order, index) => ({ ...order, historyId: index + 1 }))
+      .filter((o) => o.account === account && o.product === product);
+    if (!options.ascending) listed.reverse();
+    const start =
+      options.offsetId === undefined
+        ? 0
+        : listed.findIndex((o) => o.historyId === options.offsetId) + 1 || listed.length;
+    const orders = listed.slice(start, start + options.limit);
+    const more = start + options.limit < listed.length;
+    return { orders, ...(more ? { nextOffset: orders[orders.length - 1]!.historyId } : {}) };
   }
 
   private setStatus(order: Order, status: OrderStatus): void {

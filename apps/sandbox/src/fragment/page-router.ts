@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { parseCookies, setCookie } from './cookies';
 import type { SimulatorContext } from './methods/context';
 import { dataHash } from './methods/state';
+import { historyTableHtml } from './history-html';
 import { PAGE_PATHS, type PageContext, type PageKind, renderAjax, renderDocument } from './pages';
 import type { CallCounter } from './stats';
 
@@ -37,7 +38,9 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
     const ctx: PageContext = {
       kind,
       version: cfg.pageVersion,
-      hash: auth.dead ? undefined : session.hash,
+      hash: session.hash,
+      loggedOut: auth.dead || !auth.loggedIn,
+      dead: auth.dead,
       rateText: sim.prices.tonRateText(),
       prices: sim.prices,
       starsMax: cfg.starsMax,
@@ -49,7 +52,16 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
       lv: session.flows[product].lv,
       dh: dataHash(session, product, rate),
       ...(historyPage
-        ? { history: sim.orders.deliveredFor(cookies['stel_token'] ?? '', product, req.query['sort'] === 'asc') }
+        ? {
+            historyHtml: historyTableHtml(
+              product,
+              sim.orders.deliveredPage(cookies['stel_token'] ?? '', product, {
+                limit: cfg.historyPageRows,
+                ascending: req.query['sort'] === 'asc',
+              }),
+              cfg.faults.historyMarkup,
+            ),
+          }
         : {}),
     };
     res.set('Cache-Control', 'no-store');

@@ -28,8 +28,12 @@ export const STARS_PACKAGES = [
 export interface PageContext {
   kind: PageKind;
   version: number;
-  /** undefined = logged-out page (dead session): no `apiUrl`. */
-  hash?: string;
+  /** The session's API hash: logged-out pages carry it too (Fragment's do). */
+  hash: string;
+  /** A logged-out page (no or dead login): `unAuth` in its state, `Wallet.init` `logged_in: false`. */
+  loggedOut: boolean;
+  /** The login cookies are dead: the page shows the login screen instead of its content. */
+  dead: boolean;
   rateText: string;
   prices: PriceBook;
   starsMax: number;
@@ -37,8 +41,8 @@ export interface PageContext {
   wallet?: { addressRaw?: string; tonProof: string; loggedIn: boolean };
   lv: number;
   dh: string;
-  /** History pages: the account's delivered orders, newest first unless `ascending`. */
-  history?: Order[];
+  /** History pages: the history table (history-html.ts). */
+  historyHtml?: string;
 }
 
 export interface RenderedPage {
@@ -112,35 +116,20 @@ export function orderTitle(order: Order): string {
     : `Telegram Premium for ${order.quantity === 12 ? '1 year' : `${order.quantity} months`}`;
 }
 
-/** The history table: one row per delivered order (title, recipient, price, when delivered). */
-export function historyTable(orders: Order[]): string {
-  const rows = orders
-    .map((o) => {
-      const at = new Date(o.statusAt).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-      const price =
-        o.paymentMethod === 'ton'
-          ? tonValueHtml(o.amountText)
-          : `<div class="tm-value icon-before icon-usdt">${escapeHtml(o.amountText)}</div>`;
-      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="tm-history-title">${escapeHtml(orderTitle(o))}</div><div class="tm-history-recipient">to <span class="tm-inline-nowrap">@${escapeHtml(o.username)}</span></div></div></td><td><div class="table-cell">${price}</div></td><td><div class="table-cell"><time datetime="${at}" class="short">${escapeHtml(at.slice(0, 16).replace('T', ' '))}</time></div></td></tr>`;
-    })
-    .join('');
-  const body = rows || '<tr><td colspan="3"><div class="table-cell tm-table-empty">No purchases yet</div></td></tr>';
-  return `<table class="table tm-table tm-table-fixed tm-history-table"><thead><tr><th>Purchase</th><th>Price</th><th>Date</th></tr></thead><tbody>${body}</tbody></table>`;
-}
-
-function historySection(title: string, orders: Order[]): string {
-  return `<section class="tm-section tm-history"><h2 class="tm-section-header">${escapeHtml(title)}</h2>${historyTable(orders)}</section>`;
+function historySection(title: string, tableHtml: string): string {
+  return `<section class="tm-section tm-history"><h2 class="tm-section-header">${escapeHtml(title)}</h2>${tableHtml}</section>`;
 }
 
 export function renderPage(ctx: PageContext): RenderedPage {
-  const loggedOut = ctx.hash === undefined;
+  const loggedOut = ctx.loggedOut;
   let main: string;
-  if (loggedOut) main = LOGGED_OUT_MAIN;
+  if (ctx.dead) main = LOGGED_OUT_MAIN;
   else if (ctx.kind === 'home')
     main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
   else if (ctx.kind === 'stars' || ctx.kind === 'premium') main = productForm(ctx.kind, ctx);
-  else main = historySection(TITLES[ctx.kind], ctx.history ?? []);
+  else main = historySection(TITLES[ctx.kind], ctx.historyHtml ?? '');
   const state: Record<string, unknown> = { tonRate: '__TON_RATE__' };
+  if (loggedOut) state['unAuth'] = true;
   if (ctx.kind === 'stars' || ctx.kind === 'premium')
     Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
   const pageName = PAGE_NAMES[ctx.kind];
@@ -160,14 +149,13 @@ export function pageStateJson(page: RenderedPage, rateText: string): string {
 export function renderDocument(ctx: PageContext): string {
   const page = renderPage(ctx);
   const aj: Record<string, unknown> = { version: ctx.version };
-  if (ctx.hash !== undefined) aj['apiUrl'] = `/api?hash=${ctx.hash}`;
-  else aj['unauth'] = true;
+  aj['apiUrl'] = `/api?hash=${ctx.hash}`;
   aj['state'] = '__STATE__';
   const ajJson = phpJson(aj).replace('"__STATE__"', pageStateJson(page, ctx.rateText));
   const wallet: Record<string, unknown> = {};
   if (ctx.wallet?.addressRaw) wallet['address'] = ctx.wallet.addressRaw;
-  if (ctx.wallet && ctx.hash !== undefined) wallet['ton_proof'] = ctx.wallet.tonProof;
-  wallet['logged_in'] = !!ctx.wallet?.loggedIn && ctx.hash !== undefined;
+  if (ctx.wallet) wallet['ton_proof'] = ctx.wallet.tonProof;
+  wallet['logged_in'] = !!ctx.wallet?.loggedIn && !ctx.loggedOut;
   wallet['version'] = 2;
   return `<!DOCTYPE html>
 <html>

@@ -12,10 +12,21 @@ export interface Receivers {
   unknown: Address;
 }
 
-/** A V5R1 wallet address from a seed-derived key: a local sandbox wallet, deterministic per seed. */
-function walletFor(random: SeededRandom, label: string): Address {
+/** A V5R1 wallet from a seed-derived key: a local sandbox wallet, deterministic per seed. */
+export function receiverWallet<L extends string>(
+  random: SeededRandom,
+  label: L,
+): { label: L; contract: WalletContractV5R1; secretKey: Buffer } {
   const keys = keyPairFromSeed(random.derive(`receiver:${label}`, 32));
-  return WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey }).address;
+  return {
+    label,
+    contract: WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey }),
+    secretKey: keys.secretKey,
+  };
+}
+
+function walletFor(random: SeededRandom, label: string): Address {
+  return receiverWallet(random, label).contract.address;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Address } from '@ton/core';
+import type { WalletContractV5R1 } from '@ton/ton';
 import express, { type Request, type Response, type Router } from 'express';
 import { createAdminRouter } from './admin-router';
 import { createApiHandler } from './api-router';
@@ -18,7 +19,7 @@ import { type DeliveredOrder, OrderBook } from './orders';
 import { createPageHandler } from './page-router';
 import { PaymentWatcher } from './payment-watcher';
 import { PriceBook } from './pricing';
-import { deriveReceivers } from './receivers';
+import { deriveReceivers, receiverWallet } from './receivers';
 import { SeededRandom } from './random';
 import { SessionStore } from './sessions';
 import { CallCounter } from './stats';
@@ -46,6 +47,8 @@ export interface FragmentSimulator {
   stats(): FragmentStats;
   /** The allow-list the worker is configured with in sandbox mode. */
   receivingAddresses: { stars: Address; premium: Address };
+  /** The seed-derived receiving wallets (not overridden by config), to deploy them like Fragment's real, active ones. */
+  ownReceiverWallets(): Array<{ label: 'stars' | 'premium'; contract: WalletContractV5R1; secretKey: Buffer }>;
   /** Current config (live object: mutate via `admin` or `configure`). */
   config(): FragmentSimulatorConfig;
   /** Applies a partial config patch (same semantics as `PUT /admin/fragment/config`). */
@@ -167,6 +170,10 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
     directory,
     stats,
     receivingAddresses: { stars: receivers.stars, premium: receivers.premium },
+    ownReceiverWallets: () =>
+      (['stars', 'premium'] as const)
+        .map((label) => receiverWallet(random, label))
+        .filter((wallet) => wallet.contract.address.equals(receivers[wallet.label])),
     config: getConfig,
     configure,
     idle: () => watcher.idle(),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Cell } from '@ton/core';
+import { Dictionary, type Cell } from '@ton/core';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AccountSnapshot, LocalChain } from '../chain/local-chain';
 import {
@@ -148,6 +148,17 @@ export function createV2Handlers(chain: LocalChain): Record<string, Handler> {
         },
         destination_fees: [],
       };
+    },
+    getConfigParam(p) {
+      const id = optionalInt(p['config_id'], 'config_id');
+      if (id === undefined) throw badRequest('config_id is required');
+      const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), chain.configCell);
+      const param = params.get(id);
+      if (!param) throw badRequest(`config param ${id} not found`);
+      return Promise.resolve({
+        '@type': 'configInfo',
+        config: { '@type': 'tvm.cell', bytes: param.toBoc().toString('base64') },
+      });
     },
     getMasterchainInfo() {
       const last = blockId();

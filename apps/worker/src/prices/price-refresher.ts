@@ -14,7 +14,7 @@ import {
   type FragmentReads,
   type StoredPriceList,
 } from '@starsgate/fragment';
-import { EnvReader, type Logger } from '@starsgate/platform';
+import { EnvReader, readSharedConfig, type Logger, type SharedConfig } from '@starsgate/platform';
 
 export interface PriceRefresherConfig {
   intervalMs: number;
@@ -24,16 +24,24 @@ export interface PriceRefresherConfig {
 }
 
 /**
- * The refresher's own variables (documented in .env.example, "Availability and prices"); the
- * Fragment login is the worker's (FRAGMENT_BASE_URL, FRAGMENT_COOKIES).
+ * The refresher's own variables (documented in .env.example, "Availability and prices"), read by
+ * loadWorkerConfig; the Fragment login is the worker's (FRAGMENT_BASE_URL, FRAGMENT_COOKIES).
  */
-export function loadPriceRefresherConfig(env: NodeJS.ProcessEnv = process.env): PriceRefresherConfig {
-  const read = new EnvReader(env);
-  const config: PriceRefresherConfig = {
+export function readPriceRefresherConfig(
+  read: EnvReader,
+  shared: Pick<SharedConfig, 'readsRedisPrefix'>,
+): PriceRefresherConfig {
+  return {
     intervalMs: read.integer('PRICES_REFRESH_INTERVAL_SECONDS', 60, { min: 1, max: 86_400 }) * 1000,
-    redisPrefix: read.string('READS_REDIS_PREFIX', 'starsgate:reads:'),
+    redisPrefix: shared.readsRedisPrefix,
     enabled: read.boolean('PRICES_REFRESH_ENABLED', true),
   };
+}
+
+/** The refresher's configuration on its own (its tests). */
+export function loadPriceRefresherConfig(env: NodeJS.ProcessEnv = process.env): PriceRefresherConfig {
+  const read = new EnvReader(env);
+  const config = readPriceRefresherConfig(read, readSharedConfig(read));
   read.finish();
   return config;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
-import type { ClaimedPurchase } from '@starsgate/db';
+import { isTerminalStatus } from '@starsgate/domain';
+import { isPurchaseLeaseFree, type ClaimedPurchase } from '@starsgate/db';
 import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
 import { confirmingStep, submittedStep } from './state-machine/confirm-step';
 import { crashAt } from './state-machine/crash-points';
@@ -9,11 +10,9 @@ import { prepareStep } from './state-machine/prepare-step';
 import { recoverSendingStep } from './state-machine/recover-step';
 import { sendStep } from './state-machine/send-step';
 import type { StepDeps } from './state-machine/step-deps';
-import { HeldPurchase, LeaseLostError } from './state-machine/transition';
+import { HeldPurchase, LeaseLostError } from './state-machine/held-purchase';
 
 export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
-
-const TERMINAL = new Set(['completed', 'failed', 'reconciliation_required']);
 
 /** Runs the step the row's state calls for. Each step ends by releasing or by a terminal write. */
 async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
@@ -32,6 +31,13 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   }
 }
 
+/** A refused claim is retried at most this often (a job that came early, then a row still held). */
+const CLAIM_TRIES = 5;
+/** A job that arrives at most this early (Redis and PostgreSQL clocks apart) waits and claims again. */
+const MAX_EARLY_WAIT_MS = 2_000;
+/** Added to that wait so the next claim finds the row due. */
+const EARLY_WAIT_SLACK_MS = 5;
+
 /**
  * Claims the purchase in one statement when it is due and unheld; a job that loses the claim
  * (the row is held, terminal, or not yet due) exits. Any job of a due row may run its step, which
@@ -46,18 +52,16 @@ async function claim(
   owner: string,
   jobVersion: number | undefined,
 ): Promise<ClaimedPurchase | null> {
-  for (let tries = 0; tries < 5; tries += 1) {
+  for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
     const attempt = await deps.transitions.claim(id, owner, deps.config.leaseMs);
     if (!attempt) return null;
     if (attempt.claimed) return attempt;
     const { row } = attempt;
-    if (TERMINAL.has(row.status)) return null;
+    if (isTerminalStatus(row.status)) return null;
     if (jobVersion !== undefined && row.version !== jobVersion) return null;
     const early = row.nextRunAt.getTime() - deps.now();
-    const unleased =
-      row.leaseOwner === null || (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() < deps.now());
-    if (!unleased || early <= 0 || early > 2_000) return null;
-    await sleep(early + 5);
+    if (!isPurchaseLeaseFree(row, deps.now()) || early <= 0 || early > MAX_EARLY_WAIT_MS) return null;
+    await sleep(early + EARLY_WAIT_SLACK_MS);
   }
   return null;
 }
@@ -71,7 +75,7 @@ export function createPurchaseProcessor(deps: StepDeps) {
     const owner = `${deps.workerId}:${randomUUID().slice(0, 8)}`;
     const claimed = await claim(deps, job.data.purchaseId, owner, purchaseJobVersion(job.id));
     if (!claimed) return;
-    crashAt('after_claim');
+    crashAt(deps.config, 'after_claim');
     const purchase = new HeldPurchase(deps, claimed.row, owner, claimed.sealedSecret);
     const heartbeat = setInterval(
       () => {

@@ -15,6 +15,7 @@ import {
   PurchaseRepository,
   PurchaseTransitions,
   SecretVault,
+  UpstreamFormatErrorRepository,
   type PurchaseRow,
 } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
@@ -35,6 +36,8 @@ import { createPurchaseProcessor } from '../../src/purchases/purchase-processor'
 import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
 import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
+import { createWorkerMetrics } from '../../src/observability/metrics';
+import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstream-format';
 
 /** For suites outside this workspace that drive the worker as a process (the deployment tests). */
 export { assertPaidOnceAndDelivered } from './assert-paid-once';
@@ -164,6 +167,11 @@ export class WorkerHarness {
       ),
       queue,
       logger,
+      upstreamFormat: new UpstreamFormatReporter(
+        logger,
+        createWorkerMetrics(),
+        new UpstreamFormatErrorRepository(database.db),
+      ),
       workerId: `test-${randomBytes(3).toString('hex')}`,
       now: Date.now,
       sleep,

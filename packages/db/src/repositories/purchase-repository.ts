@@ -1,7 +1,12 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns } from 'drizzle-orm';
 import type { Database } from '../database';
-import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseRow } from '../schema';
+import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseEventRow, type PurchaseRow } from '../schema';
 import type { SealedSecret } from '../secrets/secret-vault';
+import { purchaseLeaseIsFree } from '../sql/lease-expressions';
+import type { NamedStatement } from '../sql/named-statement';
+import { INSERT_PURCHASE_INTAKE } from '../sql/purchase-intake';
+import { TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
+import { decodeRow, fromDriverRow } from './driver-rows';
 import {
   insertIntakeBatch,
   intakeParameters,
@@ -66,69 +71,40 @@ function rowRejection(error: unknown): PurchaseRowRejectedError | undefined {
   return undefined;
 }
 
-const INTAKE_SQL = `
-  WITH purchase AS (
-    INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount,
-                           payment_method, seed_format, account_index, requested_wallet_address, wallet_address, wallet_version, request_id)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-    ON CONFLICT (idempotency_key) DO NOTHING
-    RETURNING *
-  ), secret AS (
-    INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext)
-    SELECT id, $16, $17, $18 FROM purchase
-  ), event AS (
-    INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data, request_id)
-    SELECT id, $19, $20, version, $21, $22, $23::jsonb, $24 FROM purchase
-  )
-  SELECT * FROM purchase`;
-
-const PURCHASE_COLUMNS = Object.entries(getTableColumns(purchases));
-
 const VIEW_COLUMNS = Object.entries(viewColumns);
+const EVENT_COLUMNS = Object.entries(getTableColumns(purchaseEvents));
+const DUE_COLUMNS = Object.entries({
+  id: purchases.id,
+  version: purchases.version,
+  nextRunAt: purchases.nextRunAt,
+  status: purchases.status,
+});
+export type DuePurchase = Pick<PurchaseRow, 'id' | 'version' | 'nextRunAt' | 'status'>;
 
-const VIEWS_BY_IDS_SQL = `SELECT ${VIEW_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases WHERE id = ANY($1::uuid[])`;
-const BY_KEYS_SQL = 'SELECT * FROM purchases WHERE idempotency_key = ANY($1::text[])';
-
-/** Maps a raw row (snake_case, driver types) with Drizzle's own column decoders. */
-function decodeRow<T>(
-  columns: ReadonlyArray<readonly [string, { name: string; mapFromDriverValue(value: unknown): unknown }]>,
-  raw: Record<string, unknown>,
-): T {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of columns) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as T;
-}
-
-/** A `purchases` row as the driver returns it from raw SQL (`RETURNING *`), typed like Drizzle's. */
-export function fromDriverRow(raw: Record<string, unknown>): PurchaseRow {
-  return decodeRow<PurchaseRow>(PURCHASE_COLUMNS, raw);
-}
+// Named prepared statements: the hot reads skip query building and PostgreSQL re-planning per request.
+const BY_ID = { name: 'purchase_by_id', text: 'SELECT * FROM purchases WHERE id = $1' };
+const VIEWS_BY_IDS = {
+  name: 'purchase_views_by_ids',
+  text: `SELECT ${VIEW_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases WHERE id = ANY($1::uuid[])`,
+};
+const BY_KEY = { name: 'purchase_by_idempotency_key', text: 'SELECT * FROM purchases WHERE idempotency_key = $1' };
+const BY_KEYS = {
+  name: 'purchases_by_idempotency_keys',
+  text: 'SELECT * FROM purchases WHERE idempotency_key = ANY($1::text[])',
+};
+const EVENTS = { name: 'purchase_events', text: 'SELECT * FROM purchase_events WHERE purchase_id = $1 ORDER BY id' };
+const DUE_UNLEASED = {
+  name: 'purchases_due_unleased',
+  text: `SELECT id, version, next_run_at, status FROM purchases
+    WHERE status NOT IN ${TERMINAL_STATUS_LIST} AND ${purchaseLeaseIsFree()}
+    ORDER BY next_run_at LIMIT $1`,
+};
 
 export class PurchaseRepository {
-  // Prepared once: the hot reads skip query building and PostgreSQL re-planning per request.
-  private readonly byId;
-  private readonly viewById;
-  private readonly byKey;
+  constructor(private readonly db: Database) {}
 
-  constructor(private readonly db: Database) {
-    this.byId = db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.id, sql.placeholder('id')))
-      .prepare('purchase_by_id');
-    this.viewById = db
-      .select(viewColumns)
-      .from(purchases)
-      .where(eq(purchases.id, sql.placeholder('id')))
-      .prepare('purchase_view_by_id');
-    this.byKey = db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.idempotencyKey, sql.placeholder('key')))
-      .prepare('purchase_by_idempotency_key');
+  private async rows(statement: NamedStatement, values: unknown[]): Promise<Array<Record<string, unknown>>> {
+    return (await this.db.$client.query<Record<string, unknown>>({ ...statement, values })).rows;
   }
 
   /**
@@ -145,12 +121,7 @@ export class PurchaseRepository {
     const sealed = buildSecret(row.id);
     let inserted: Record<string, unknown> | undefined;
     try {
-      const result = await this.db.$client.query<Record<string, unknown>>({
-        name: 'purchase_intake',
-        text: INTAKE_SQL,
-        values: intakeParameters({ row, event }, sealed),
-      });
-      inserted = result.rows[0];
+      [inserted] = await this.rows(INSERT_PURCHASE_INTAKE, intakeParameters({ row, event }, sealed));
     } catch (error) {
       if (hasCode(error, LOCK_NOT_AVAILABLE)) throw new IdempotencyKeyLockedError();
       throw rowRejection(error) ?? error;
@@ -185,12 +156,7 @@ export class PurchaseRepository {
     const missing = leaders.map((intake) => intake.row.idempotencyKey).filter((key) => !inserted.has(key));
     const existing = new Map<string, PurchaseRow>();
     if (missing.length > 0) {
-      const found = await this.db.$client.query({
-        name: 'purchases_by_idempotency_keys',
-        text: BY_KEYS_SQL,
-        values: [missing],
-      });
-      for (const raw of found.rows as Array<Record<string, unknown>>)
+      for (const raw of await this.rows(BY_KEYS, [missing]))
         existing.set(raw.idempotency_key as string, fromDriverRow(raw));
     }
     const created = new Map([...inserted].map(([key, raw]) => [key, fromDriverRow(raw)]));
@@ -219,58 +185,34 @@ export class PurchaseRepository {
   }
 
   async findById(id: string): Promise<PurchaseRow | undefined> {
-    const [row] = await this.byId.execute({ id });
-    return row;
+    const [raw] = await this.rows(BY_ID, [id]);
+    return raw ? fromDriverRow(raw) : undefined;
   }
 
   async findViewById(id: string): Promise<PurchaseViewRow | undefined> {
-    const [row] = await this.viewById.execute({ id });
-    return row;
+    const [view] = await this.findViewsByIds([id]);
+    return view;
   }
 
   /** Many reads in one statement; ids without a purchase are simply absent from the result. */
   async findViewsByIds(ids: readonly string[]): Promise<PurchaseViewRow[]> {
-    const result = await this.db.$client.query({
-      name: 'purchase_views_by_ids',
-      text: VIEWS_BY_IDS_SQL,
-      values: [ids],
-    });
-    return (result.rows as Array<Record<string, unknown>>).map((raw) => decodeRow<PurchaseViewRow>(VIEW_COLUMNS, raw));
+    return (await this.rows(VIEWS_BY_IDS, [ids])).map((raw) => decodeRow<PurchaseViewRow>(VIEW_COLUMNS, raw));
   }
 
   async findByIdempotencyKey(key: string): Promise<PurchaseRow | undefined> {
-    const [row] = await this.byKey.execute({ key });
-    return row;
+    const [raw] = await this.rows(BY_KEY, [key]);
+    return raw ? fromDriverRow(raw) : undefined;
   }
 
-  async events(purchaseId: string) {
-    return this.db
-      .select()
-      .from(purchaseEvents)
-      .where(eq(purchaseEvents.purchaseId, purchaseId))
-      .orderBy(purchaseEvents.id);
+  async events(purchaseId: string): Promise<PurchaseEventRow[]> {
+    return (await this.rows(EVENTS, [purchaseId])).map((raw) => decodeRow<PurchaseEventRow>(EVENT_COLUMNS, raw));
   }
 
   /**
    * Live purchases that nobody holds and that are due: the sweeper checks each one has a job.
    */
-  async listDueUnleased(limit: number): Promise<Array<Pick<PurchaseRow, 'id' | 'version' | 'nextRunAt' | 'status'>>> {
-    return this.db
-      .select({
-        id: purchases.id,
-        version: purchases.version,
-        nextRunAt: purchases.nextRunAt,
-        status: purchases.status,
-      })
-      .from(purchases)
-      .where(
-        and(
-          sql`${purchases.status} NOT IN ('completed', 'failed', 'reconciliation_required')`,
-          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
-        ),
-      )
-      .orderBy(purchases.nextRunAt)
-      .limit(limit);
+  async listDueUnleased(limit: number): Promise<DuePurchase[]> {
+    return (await this.rows(DUE_UNLEASED, [limit])).map((raw) => decodeRow<DuePurchase>(DUE_COLUMNS, raw));
   }
 }
 

@@ -1,10 +1,18 @@
-import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../database';
-import { purchases, signedExternals, type PurchaseRow, type SignedExternalRow } from '../schema';
-import type { SealedSecret } from '../secrets/secret-vault';
+import type { PurchaseRow, SignedExternalRow } from '../schema';
+import { CLAIM_BATCH_SIBLINGS } from '../sql/claim-batch-siblings';
+import { CLAIM_PURCHASE } from '../sql/claim-purchase';
+import { CLAIM_READY_TO_SEND } from '../sql/claim-ready-to-send';
+import { driverValue, fencedUpdateStatement } from '../sql/fenced-update';
+import { HEARTBEAT_PURCHASE } from '../sql/heartbeat-purchase';
+import { PAID_LOOKALIKES } from '../sql/paid-lookalikes';
+import { PERSIST_SIGNED_BATCH } from '../sql/persist-signed-batch';
+import { WAKE_NEXT_TO_SEND } from '../sql/wake-next-to-send';
+import { claimedFromRaw, type ClaimedPurchase, type RefusedClaim } from './claimed-purchase';
+import { fromDriverRow, signedExternalFromDriverRow } from './driver-rows';
 import type { HeldLease } from './lease-repository';
-import { driverValue, fencedUpdateStatement } from './fenced-update-sql';
-import { fromDriverRow } from './purchase-repository';
+
+export type { ClaimedPurchase, RefusedClaim } from './claimed-purchase';
 
 /** Columns a step may write besides status/version/lease bookkeeping. */
 export type PurchaseChanges = Partial<
@@ -47,22 +55,6 @@ export interface Fence {
   owner: string;
 }
 
-/**
- * Fenced writes of the purchase state machine (engineering reference §2.4). Every statement is
- * `WHERE id = $id AND version = $v AND lease_owner = $me` and bumps `version`, so a worker whose
- * lease expired (and whose row another worker claimed) changes nothing: zero rows, null result.
- * No network call ever runs inside these transactions.
- */
-/** The columns a claim sets: the lease, and a new version so any older job for this row is stale. */
-function leaseClaim(owner: string, leaseMs: number) {
-  return {
-    leaseOwner: owner,
-    leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'`,
-    version: sql`${purchases.version} + 1`,
-    updatedAt: sql`now()`,
-  };
-}
-
 /** Orders that look alike in Fragment's history: same recipient (case-insensitive), product and quantity. */
 export function lookalikeKey(order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>): string {
   return `${order.username.toLowerCase()}|${order.product}|${order.amount}`;
@@ -73,112 +65,14 @@ function eventData(event: TransitionEvent | undefined, index: number): string | 
   return data === undefined ? null : JSON.stringify(data);
 }
 
-const SEALED_SECRET_COLUMNS =
-  's.key_id AS sealed_key_id, s.wrapped_key AS sealed_wrapped_key, s.ciphertext AS sealed_ciphertext';
-
-/** A claimed row, with its sealed wallet secret when the claim read it. */
-export interface ClaimedPurchase {
-  claimed: true;
-  row: PurchaseRow;
-  /** Read with claims of `preparing` purchases (the steps that derive keys and sign); null otherwise or once destroyed. */
-  sealedSecret: SealedSecret | null;
-}
-
-/** A claim that failed: the row as the claim found it (held, not due, or terminal). */
-export interface RefusedClaim {
-  claimed: false;
-  row: PurchaseRow;
-}
-
-function claimedFromRaw(raw: Record<string, unknown>): ClaimedPurchase {
-  const wrappedKey = raw.sealed_wrapped_key as Buffer | null;
-  const ciphertext = raw.sealed_ciphertext as Buffer | null;
-  return {
-    claimed: true,
-    row: fromDriverRow(raw),
-    sealedSecret: wrappedKey && ciphertext ? { keyId: raw.sealed_key_id as string, wrappedKey, ciphertext } : null,
-  };
-}
-
-// The hottest statement of the worker: a named prepared statement, parsed and planned once per
-// connection. A queued purchase is moved to `preparing` by its claim (with its audit event), so
-// starting a purchase costs one round trip; a claim that fails answers with the row as it found
-// it (locked, so as of the latest commit), so its job can tell early from stale without asking again.
-const CLAIM_SQL = `
-  WITH before AS (
-    SELECT * FROM purchases WHERE id = $1 FOR UPDATE
-  ),
-  claimed AS (
-    UPDATE purchases p SET lease_owner = $2, lease_expires_at = now() + $3 * interval '1 millisecond', version = p.version + 1, updated_at = now(),
-      status = CASE WHEN before.status = 'queued' THEN 'preparing' ELSE p.status END,
-      step_started_at = CASE WHEN before.status = 'queued' THEN now() ELSE p.step_started_at END
-    FROM before
-    WHERE p.id = before.id AND p.next_run_at <= now() AND p.status NOT IN ('completed', 'failed', 'reconciliation_required')
-      AND (p.lease_owner IS NULL OR p.lease_expires_at < now())
-    RETURNING p.*, before.status AS from_status
-  ),
-  started AS (
-    INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason)
-    SELECT id, from_status, status, version, lease_owner, 'preparing started' FROM claimed WHERE from_status = 'queued'
-  )
-  SELECT claimed.*, true AS claimed_now, ${SEALED_SECRET_COLUMNS} FROM claimed
-  LEFT JOIN wallet_secrets s ON s.purchase_id = claimed.id AND s.destroyed_at IS NULL AND claimed.status = 'preparing'
-  UNION ALL
-  SELECT before.*, before.status, false, NULL, NULL, NULL FROM before WHERE NOT EXISTS (SELECT 1 FROM claimed)`;
-
-// Claims the oldest purchases of a wallet that wait to be sent and that nobody holds, with their
-// sealed secrets: the extra members of a sender's batch, in one statement.
-const CLAIM_READY_TO_SEND_SQL = `
-  WITH ready AS (
-    SELECT id FROM purchases
-    WHERE wallet_address = $1 AND status = 'preparing' AND payment_request IS NOT NULL AND batch_id IS NULL AND id <> $2
-      AND (lease_owner IS NULL OR lease_expires_at < now())
-    ORDER BY created_at
-    LIMIT $3
-    FOR UPDATE SKIP LOCKED
-  ),
-  claimed AS (
-    UPDATE purchases p SET lease_owner = $4, lease_expires_at = now() + $5 * interval '1 millisecond', version = p.version + 1, updated_at = now()
-    FROM ready WHERE p.id = ready.id
-    RETURNING p.*
-  )
-  SELECT claimed.*, ${SEALED_SECRET_COLUMNS} FROM claimed
-  LEFT JOIN wallet_secrets s ON s.purchase_id = claimed.id AND s.destroyed_at IS NULL
-  ORDER BY claimed.created_at`;
-
-// The signed external and its members, in one statement: the wallet lease is extended (only if
-// still ours), then every member moved to `sending` (only if the lease was), then the external
-// stored only if every member was. purchases.batch_id references signed_externals, so a member
-// written without its external fails the whole statement: all or nothing.
-const PERSIST_SIGNED_BATCH_SQL = `
-  WITH member AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[]) AS m(id, version, owner, from_status, evidence, event_data)
-  ),
-  extended AS (
-    UPDATE leases SET expires_at = $7::timestamptz, updated_at = now()
-    WHERE name = $8::text AND owner = $9::text AND fence = $10::bigint AND expires_at > now()
-    RETURNING name
-  ),
-  updated AS (
-    UPDATE purchases p SET
-      status = 'sending', batch_id = $11::uuid, normalized_hash = $12::text, seqno = $13::int, valid_until = $14::int, step_started_at = $15::timestamptz,
-      evidence = member.evidence, version = p.version + 1, updated_at = now()
-    FROM member
-    WHERE p.id = member.id AND p.version = member.version AND p.lease_owner = member.owner AND EXISTS (SELECT 1 FROM extended)
-    RETURNING p.*, member.from_status AS event_from_status, member.event_data AS event_data
-  ),
-  external AS (
-    INSERT INTO signed_externals (batch_id, wallet_address, boc, normalized_hash, seqno, valid_until, message_count)
-    SELECT $11::uuid, $16::text, $17::text, $12::text, $13::int, $14::int, $18::int WHERE (SELECT count(*) FROM updated) = $18::int
-  ),
-  event AS (
-    INSERT INTO purchase_events (purchase_id, from_status, to_status, version, actor, reason, data)
-    SELECT id, event_from_status, 'sending', version, lease_owner, $19::text, event_data FROM updated
-  )
-  SELECT * FROM updated`;
-
 const FOREIGN_KEY_VIOLATION = '23503';
 
+/**
+ * Fenced writes of the purchase state machine (engineering reference §2.4). Every statement is
+ * `WHERE id = $id AND version = $v AND lease_owner = $me` and bumps `version`, so a worker whose
+ * lease expired (and whose row another worker claimed) changes nothing: zero rows, null result.
+ * No network call ever runs inside these transactions.
+ */
 export class PurchaseTransitions {
   constructor(private readonly db: Database) {}
 
@@ -190,8 +84,7 @@ export class PurchaseTransitions {
    */
   async claim(id: string, owner: string, leaseMs: number): Promise<ClaimedPurchase | RefusedClaim | null> {
     const result = await this.db.$client.query<Record<string, unknown>>({
-      name: 'purchase_claim',
-      text: CLAIM_SQL,
+      ...CLAIM_PURCHASE,
       values: [id, owner, leaseMs],
     });
     const [raw] = result.rows;
@@ -201,14 +94,11 @@ export class PurchaseTransitions {
 
   /** Extends the holder's lease without bumping the version (heartbeat). */
   async heartbeat(fence: Fence, leaseMs: number): Promise<boolean> {
-    const result = await this.db
-      .update(purchases)
-      .set({ leaseExpiresAt: sql`now() + ${leaseMs} * interval '1 millisecond'` })
-      .where(
-        and(eq(purchases.id, fence.id), eq(purchases.version, fence.version), eq(purchases.leaseOwner, fence.owner)),
-      )
-      .returning({ id: purchases.id });
-    return result.length === 1;
+    const result = await this.db.$client.query({
+      ...HEARTBEAT_PURCHASE,
+      values: [fence.id, fence.version, fence.owner, leaseMs],
+    });
+    return result.rowCount === 1;
   }
 
   /**
@@ -343,8 +233,7 @@ export class PurchaseTransitions {
     let rows: Array<Record<string, unknown>>;
     try {
       ({ rows } = await this.db.$client.query<Record<string, unknown>>({
-        name: 'persist_signed_batch',
-        text: PERSIST_SIGNED_BATCH_SQL,
+        ...PERSIST_SIGNED_BATCH,
         values: [
           members.map((m) => m.fence.id),
           members.map((m) => m.fence.version),
@@ -379,8 +268,13 @@ export class PurchaseTransitions {
 
   /** The signed external a purchase points at (`batch_id`), or null if there is none. */
   async signedExternal(batchId: string): Promise<SignedExternalRow | null> {
-    const [row] = await this.db.select().from(signedExternals).where(eq(signedExternals.batchId, batchId));
-    return row ?? null;
+    const result = await this.db.$client.query<Record<string, unknown>>({
+      name: 'signed_external_by_batch',
+      text: 'SELECT * FROM signed_externals WHERE batch_id = $1',
+      values: [batchId],
+    });
+    const [raw] = result.rows;
+    return raw ? signedExternalFromDriverRow(raw) : null;
   }
 
   /**
@@ -398,8 +292,7 @@ export class PurchaseTransitions {
   ): Promise<ClaimedPurchase[]> {
     if (limit <= 0) return [];
     const result = await this.db.$client.query<Record<string, unknown>>({
-      name: 'purchase_claim_ready_to_send',
-      text: CLAIM_READY_TO_SEND_SQL,
+      ...CLAIM_READY_TO_SEND,
       values: [walletAddress, excludeId, limit, owner, leaseMs],
     });
     return result.rows.map(claimedFromRaw);
@@ -411,17 +304,10 @@ export class PurchaseTransitions {
    * next sender and batches the others. Null when nobody waits.
    */
   async wakeNextToSend(walletAddress: string): Promise<{ id: string; version: number } | null> {
-    const result = await this.db.execute<{ id: string; version: number }>(sql`
-      UPDATE purchases SET next_run_at = now(), version = version + 1, updated_at = now()
-      WHERE id = (
-        SELECT id FROM purchases
-        WHERE wallet_address = ${walletAddress} AND status = 'preparing' AND payment_request IS NOT NULL AND batch_id IS NULL
-          AND (lease_owner IS NULL OR lease_expires_at < now())
-        ORDER BY created_at
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED
-      )
-      RETURNING id, version`);
+    const result = await this.db.$client.query<{ id: string; version: number }>({
+      ...WAKE_NEXT_TO_SEND,
+      values: [walletAddress],
+    });
     return result.rows[0] ?? null;
   }
 
@@ -438,20 +324,11 @@ export class PurchaseTransitions {
     owner: string,
     leaseMs: number,
   ): Promise<PurchaseRow[]> {
-    return this.db
-      .update(purchases)
-      .set(leaseClaim(owner, leaseMs))
-      .where(
-        and(
-          eq(purchases.batchId, batchId),
-          ne(purchases.id, excludeId),
-          eq(purchases.status, 'confirming'),
-          eq(purchases.paymentMethod, 'gram'),
-          paid ? isNotNull(purchases.transactionHash) : isNull(purchases.transactionHash),
-          sql`(${purchases.leaseOwner} IS NULL OR ${purchases.leaseExpiresAt} < now())`,
-        ),
-      )
-      .returning();
+    const result = await this.db.$client.query<Record<string, unknown>>({
+      ...CLAIM_BATCH_SIBLINGS,
+      values: [batchId, excludeId, paid, owner, leaseMs],
+    });
+    return result.rows.map(fromDriverRow);
   }
 
   /**
@@ -473,16 +350,20 @@ export class PurchaseTransitions {
   ): Promise<Map<string, Date[]>> {
     const byKey = new Map<string, Date[]>();
     if (orders.length === 0) return byKey;
-    const result = await this.db.execute<{
+    const result = await this.db.$client.query<{
       username: string;
       product: string;
       amount: number;
-      created_at: string | Date;
-    }>(sql`
-      SELECT lower(username) AS username, product, amount, created_at FROM purchases
-      WHERE (lower(username), product, amount) IN (
-              SELECT * FROM unnest(${sql.param(orders.map((o) => o.username.toLowerCase()))}::text[], ${sql.param(orders.map((o) => o.product))}::text[], ${sql.param(orders.map((o) => o.amount))}::int[]))
-        AND created_at >= ${since.toISOString()} AND transaction_hash IS NOT NULL AND status <> 'failed'`);
+      created_at: Date;
+    }>({
+      ...PAID_LOOKALIKES,
+      values: [
+        orders.map((o) => o.username.toLowerCase()),
+        orders.map((o) => o.product),
+        orders.map((o) => o.amount),
+        since.toISOString(),
+      ],
+    });
     for (const row of result.rows) {
       const key = lookalikeKey(row);
       byKey.set(key, [...(byKey.get(key) ?? []), new Date(row.created_at)]);
@@ -492,6 +373,11 @@ export class PurchaseTransitions {
 
   async findMany(ids: string[]): Promise<PurchaseRow[]> {
     if (ids.length === 0) return [];
-    return this.db.select().from(purchases).where(inArray(purchases.id, ids));
+    const result = await this.db.$client.query<Record<string, unknown>>({
+      name: 'purchases_by_ids',
+      text: 'SELECT * FROM purchases WHERE id = ANY($1::uuid[])',
+      values: [ids],
+    });
+    return result.rows.map(fromDriverRow);
   }
 }

@@ -2,3 +2,4 @@ export * from './leases';
 export * from './purchases';
 export * from './signed-externals';
 export * from './wallet-secrets';
+export * from './upstream-format-errors';

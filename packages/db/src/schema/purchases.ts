@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { PURCHASE_STATUS_LIST, TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
 import { signedExternals } from './signed-externals';
 
 /**
@@ -56,7 +57,10 @@ export const purchases = pgTable(
 
     requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When something a client sees (status, transaction hash, error) last changed. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the worker last wrote the row (claims, polls, heartbeats): its bookkeeping, never shown. */
+    workedAt: timestamp('worked_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [
@@ -64,10 +68,10 @@ export const purchases = pgTable(
     // The sweeper and the per-wallet batcher only look at live rows.
     index('purchases_live_next_run_idx')
       .on(table.nextRunAt)
-      .where(sql`${table.status} NOT IN ('completed', 'failed', 'reconciliation_required')`),
+      .where(sql`${table.status} NOT IN ${sql.raw(TERMINAL_STATUS_LIST)}`),
     index('purchases_live_wallet_idx')
       .on(table.walletAddress, table.status)
-      .where(sql`${table.status} NOT IN ('completed', 'failed', 'reconciliation_required')`),
+      .where(sql`${table.status} NOT IN ${sql.raw(TERMINAL_STATUS_LIST)}`),
     // Delivery checks count our own identical orders (same recipient and quantity) per account history.
     index('purchases_order_lookalike_idx').on(
       sql`lower(${table.username})`,
@@ -75,10 +79,7 @@ export const purchases = pgTable(
       table.amount,
       table.createdAt,
     ),
-    check(
-      'purchases_status_check',
-      sql`${table.status} IN ('queued','preparing','sending','submitted','confirming','completed','failed','reconciliation_required')`,
-    ),
+    check('purchases_status_check', sql`${table.status} IN ${sql.raw(PURCHASE_STATUS_LIST)}`),
     check('purchases_product_check', sql`${table.product} IN ('stars','premium')`),
     check('purchases_payment_method_check', sql`${table.paymentMethod} IN ('gram','usdt')`),
   ],

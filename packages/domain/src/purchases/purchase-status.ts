@@ -1,4 +1,4 @@
-/** Purchase statuses (spec: states and transitions). */
+/** Purchase statuses (spec: states and transitions), of every purchase mode. */
 export const PURCHASE_STATUSES = [
   'queued',
   'preparing',
@@ -11,27 +11,99 @@ export const PURCHASE_STATUSES = [
 ] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
-export const TERMINAL_STATUSES: readonly PurchaseStatus[] = ['completed', 'failed', 'reconciliation_required'];
+/**
+ * How a purchase is paid: `server_signed`, the service signs with the seed the client sent.
+ * Each mode has its own lifecycle (PURCHASE_LIFECYCLES); rows of every mode share one table.
+ */
+export const PURCHASE_MODES = ['server_signed'] as const;
+export type PurchaseMode = (typeof PURCHASE_MODES)[number];
 
-export function isTerminalStatus(status: PurchaseStatus): boolean {
-  return TERMINAL_STATUSES.includes(status);
+/** The statuses of one purchase mode and the moves between them. */
+export interface PurchaseLifecycle {
+  /** Its statuses, in the order a purchase meets them. */
+  statuses: readonly PurchaseStatus[];
+  /**
+   * The moves the worker makes. A status with none is terminal: the worker never touches the
+   * row again. A status listed among its own moves records a step outcome without a move.
+   */
+  workerMoves: Readonly<Partial<Record<PurchaseStatus, readonly PurchaseStatus[]>>>;
+  /** Moves only an operator makes (resolving an uncertain outcome); never the worker. */
+  operatorMoves: Readonly<Partial<Record<PurchaseStatus, readonly PurchaseStatus[]>>>;
 }
 
 /**
- * Allowed moves. `failed` is only reachable from a state where no money can have left the
- * wallet, or with proof of non-execution (checked by the state machine, not here).
+ * The service signs and pays. `failed` is only reachable from a state where no money can have
+ * left the wallet, or with proof of non-execution (checked by the state machine, not here).
  */
-export const PURCHASE_TRANSITIONS: Readonly<Record<PurchaseStatus, readonly PurchaseStatus[]>> = {
-  queued: ['preparing', 'failed'],
-  preparing: ['preparing', 'sending', 'failed'],
-  sending: ['submitted', 'failed', 'reconciliation_required'],
-  submitted: ['confirming', 'failed', 'reconciliation_required'],
-  confirming: ['completed', 'failed', 'reconciliation_required'],
-  completed: [],
-  failed: [],
-  reconciliation_required: ['completed', 'failed'],
+export const SERVER_SIGNED_LIFECYCLE: PurchaseLifecycle = {
+  statuses: PURCHASE_STATUSES,
+  workerMoves: {
+    queued: ['preparing', 'failed'],
+    preparing: ['preparing', 'sending', 'failed'],
+    sending: ['submitted', 'failed', 'reconciliation_required'],
+    submitted: ['confirming', 'failed', 'reconciliation_required'],
+    confirming: ['completed', 'failed', 'reconciliation_required'],
+  },
+  operatorMoves: { reconciliation_required: ['completed', 'failed'] },
 };
 
-export function canTransition(from: PurchaseStatus, to: PurchaseStatus): boolean {
-  return PURCHASE_TRANSITIONS[from].includes(to);
+export const PURCHASE_LIFECYCLES: Readonly<Record<PurchaseMode, PurchaseLifecycle>> = {
+  server_signed: SERVER_SIGNED_LIFECYCLE,
+};
+
+/** The statuses of `lifecycle` the worker never moves from. */
+export function terminalStatusesOf(lifecycle: PurchaseLifecycle): PurchaseStatus[] {
+  return lifecycle.statuses.filter((status) => (lifecycle.workerMoves[status] ?? []).length === 0);
+}
+
+/**
+ * The statuses terminal in every mode that has them, in PURCHASE_STATUSES order: what the SQL
+ * status lists (live-row indexes, claims, the sweeper, secret destruction) are built from.
+ */
+export const TERMINAL_STATUSES: readonly PurchaseStatus[] = PURCHASE_STATUSES.filter((status) =>
+  Object.values(PURCHASE_LIFECYCLES).every(
+    (lifecycle) => !lifecycle.statuses.includes(status) || terminalStatusesOf(lifecycle).includes(status),
+  ),
+);
+
+/** Takes a plain string: rows store their status as text. */
+export function isTerminalStatus(status: string): boolean {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+/** Whether anyone (the worker or an operator) may move a purchase of `mode` from `from` to `to`. */
+export function canTransition(from: PurchaseStatus, to: PurchaseStatus, mode: PurchaseMode = 'server_signed'): boolean {
+  const lifecycle = PURCHASE_LIFECYCLES[mode];
+  return canWorkerMove(from, to, mode) || (lifecycle.operatorMoves[from] ?? []).includes(to);
+}
+
+/** Whether the worker may move a purchase of `mode` from `from` to `to`. */
+export function canWorkerMove(from: PurchaseStatus, to: PurchaseStatus, mode: PurchaseMode = 'server_signed'): boolean {
+  return (PURCHASE_LIFECYCLES[mode].workerMoves[from] ?? []).includes(to);
+}
+
+/** A write that would move a purchase along a move its lifecycle does not have: a bug, never bad input. */
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+    readonly mode: string,
+  ) {
+    super(`a ${mode} purchase cannot move from ${from} to ${to}`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+/**
+ * Throws IllegalTransitionError unless the worker may move a purchase of `mode` from `from` to
+ * `to`. Staying in a status is not a move. Takes plain strings: rows store their status as text.
+ */
+export function assertWorkerMove(from: string, to: string, mode: string = 'server_signed'): void {
+  if (from === to) return;
+  const known =
+    (PURCHASE_MODES as readonly string[]).includes(mode) &&
+    (PURCHASE_STATUSES as readonly string[]).includes(from) &&
+    (PURCHASE_STATUSES as readonly string[]).includes(to);
+  if (!known || !canWorkerMove(from as PurchaseStatus, to as PurchaseStatus, mode as PurchaseMode))
+    throw new IllegalTransitionError(from, to, mode);
 }

@@ -3,7 +3,7 @@ import { AppError } from '@starsgate/domain';
 import { decodeCanonicalBase64Key, normalizeMnemonic, type SeedFormat } from './seed-format';
 import { keyPairFromSeed, type WalletKeyPair } from './ed25519';
 import { pbkdf2Sha512 } from './pbkdf2-pool';
-import { cacheKey, getCachedKeyPair, putCachedKeyPair } from './key-cache';
+import { cacheKey, getCachedPublicKey, putCachedPublicKey } from './key-cache';
 
 export const MAX_ACCOUNT_INDEX = 100;
 const TON_PBKDF2_ITERATIONS = 100_000;
@@ -67,7 +67,7 @@ export function bip39AccountKeyPair(bip39SeedBytes: Buffer, accountIndex: number
   }
 }
 
-const inFlight = new Map<string, Promise<WalletKeyPair>>();
+const publicInFlight = new Map<string, Promise<Buffer>>();
 
 async function deriveUncached(seed: string, format: SeedFormat, accountIndex: number): Promise<WalletKeyPair> {
   switch (format) {
@@ -112,30 +112,59 @@ async function deriveUncached(seed: string, format: SeedFormat, accountIndex: nu
   }
 }
 
+/** The seed as derivation reads it, with the inputs that select its key. */
+function canonicalSelection(seed: string, format: SeedFormat, accountIndex: number): string[] {
+  const index = format === 'bip39_12' ? accountIndex : 0;
+  // Base64 is case-sensitive; mnemonics are not.
+  const canonical = format === 'base64_key' ? seed.trim() : normalizeMnemonic(seed).join(' ');
+  return [format, String(index), canonical];
+}
+
 /**
- * Derive the ed25519 key pair of a classified seed. The PBKDF2 work (100 000 iterations for
- * `ton_24`, 2 048 for `bip39_12`) runs on libuv's thread pool, never on the event loop.
- * `accountIndex` (default 0) selects `m/44'/607'/{accountIndex}'` for `bip39_12` and is ignored
- * by the other formats (they hold a single key). Results are cached in memory (see key-cache.ts);
- * concurrent calls for the same seed share one derivation. The caller owns the returned buffers.
+ * An identifier of the key a seed selects, without deriving it: a keyed hash (per-process key) of
+ * the canonical seed, format and account index. Equal identifiers mean the same key, so a batch
+ * derives its key once however many members share the seed.
+ */
+export function seedKeyId(seed: string, format: SeedFormat, accountIndex = 0): string {
+  return cacheKey(canonicalSelection(seed, format, accountIndex));
+}
+
+/**
+ * Derive the ed25519 key pair of a classified seed, for a signature. The PBKDF2 work (100 000
+ * iterations for `ton_24`, 2 048 for `bip39_12`) runs on libuv's thread pool, never on the event
+ * loop. `accountIndex` (default 0) selects `m/44'/607'/{accountIndex}'` for `bip39_12` and is
+ * ignored by the other formats (they hold a single key). Nothing secret is kept: every call
+ * derives afresh (only the public key is cached, see key-cache.ts), and the caller owns and must
+ * wipe the returned secret key once it has signed. Needing only the public key: derivePublicKey.
  */
 export async function deriveKeyPair(seed: string, format: SeedFormat, accountIndex = 0): Promise<WalletKeyPair> {
   const index = format === 'bip39_12' ? accountIndex : 0;
   if (format === 'bip39_12') assertAccountIndex(index);
-  const canonical = format === 'base64_key' ? seed.trim() : normalizeMnemonic(seed).join(' '); // Base64 is case-sensitive
-  const key = cacheKey([format, String(index), canonical]);
-  const cached = getCachedKeyPair(key);
+  const pair = await deriveUncached(seed, format, index);
+  putCachedPublicKey(seedKeyId(seed, format, index), pair.publicKey);
+  return pair;
+}
+
+/**
+ * The public key of a classified seed (what resolving a wallet needs), cached in memory: the
+ * secret half is wiped as soon as it is derived. Concurrent calls for one seed share a derivation.
+ */
+export async function derivePublicKey(seed: string, format: SeedFormat, accountIndex = 0): Promise<Buffer> {
+  const index = format === 'bip39_12' ? accountIndex : 0;
+  if (format === 'bip39_12') assertAccountIndex(index);
+  const key = seedKeyId(seed, format, index);
+  const cached = getCachedPublicKey(key);
   if (cached) return cached;
-  let pending = inFlight.get(key);
+  let pending = publicInFlight.get(key);
   if (!pending) {
     pending = deriveUncached(seed, format, index)
       .then((pair) => {
-        putCachedKeyPair(key, pair);
-        return pair;
+        pair.secretKey.fill(0);
+        putCachedPublicKey(key, pair.publicKey);
+        return pair.publicKey;
       })
-      .finally(() => inFlight.delete(key));
-    inFlight.set(key, pending);
+      .finally(() => publicInFlight.delete(key));
+    publicInFlight.set(key, pending);
   }
-  const pair = await pending;
-  return { publicKey: Buffer.from(pair.publicKey), secretKey: Buffer.from(pair.secretKey) };
+  return Buffer.from(await pending);
 }

@@ -1,4 +1,4 @@
 export * from './seed-format';
 export * from './ed25519';
 export * from './derive-key-pair';
-export { clearKeyCache, keyCacheSize } from './key-cache';
+export { clearKeyCache, keyCacheContents, keyCacheSize } from './key-cache';

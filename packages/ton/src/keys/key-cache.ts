@@ -1,18 +1,18 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { WalletKeyPair } from './ed25519';
 
 /**
- * In-memory cache of derived key pairs, so a purchase does not pay 100 000 PBKDF2 iterations
- * again for a seed resolved moments earlier. Keys are HMAC-SHA256 under a random per-process key:
- * the cache never holds the seed text and its keys are useless outside this process. Bounded
- * (LRU, `MAX_ENTRIES`) and time-limited (`TTL_MS`); evicted secret keys are zero-filled. Callers
- * always receive copies, so they may wipe what they get.
+ * In-memory cache of derived PUBLIC keys, so resolving a seed's wallet again (a retried order,
+ * the worker checking a stored address) does not pay 100 000 PBKDF2 iterations again. Never a
+ * private key: those are derived where they sign and wiped after (deriveKeyPair). Keys are
+ * HMAC-SHA256 under a random per-process key: the cache never holds the seed text and its keys are
+ * useless outside this process. Bounded (LRU, `MAX_ENTRIES`) and time-limited (`TTL_MS`). Callers
+ * receive copies.
  */
-const MAX_ENTRIES = 256;
+const MAX_ENTRIES = 1024;
 const TTL_MS = 10 * 60_000;
 
 const processKey = randomBytes(32);
-const entries = new Map<string, { pair: WalletKeyPair; expiresAt: number }>();
+const entries = new Map<string, { publicKey: Buffer; expiresAt: number }>();
 
 export function cacheKey(parts: ReadonlyArray<string>): string {
   const hmac = createHmac('sha256', processKey);
@@ -20,43 +20,31 @@ export function cacheKey(parts: ReadonlyArray<string>): string {
   return hmac.digest('hex');
 }
 
-function copy(pair: WalletKeyPair): WalletKeyPair {
-  return { publicKey: Buffer.from(pair.publicKey), secretKey: Buffer.from(pair.secretKey) };
-}
-
-function evict(key: string): void {
-  const entry = entries.get(key);
-  if (!entry) return;
-  entry.pair.secretKey.fill(0);
-  entries.delete(key);
-}
-
-export function getCachedKeyPair(key: string, now = Date.now()): WalletKeyPair | undefined {
+export function getCachedPublicKey(key: string, now = Date.now()): Buffer | undefined {
   const entry = entries.get(key);
   if (!entry) return undefined;
-  if (entry.expiresAt <= now) {
-    evict(key);
-    return undefined;
-  }
   entries.delete(key);
+  if (entry.expiresAt <= now) return undefined;
   entries.set(key, entry); // most recently used goes last
-  return copy(entry.pair);
+  return Buffer.from(entry.publicKey);
 }
 
-export function putCachedKeyPair(key: string, pair: WalletKeyPair, now = Date.now()): void {
-  evict(key);
-  entries.set(key, { pair: copy(pair), expiresAt: now + TTL_MS });
-  while (entries.size > MAX_ENTRIES) {
-    const oldest = entries.keys().next().value as string;
-    evict(oldest);
-  }
+export function putCachedPublicKey(key: string, publicKey: Buffer, now = Date.now()): void {
+  entries.delete(key);
+  entries.set(key, { publicKey: Buffer.from(publicKey), expiresAt: now + TTL_MS });
+  while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
 }
 
-/** Drop (and wipe) every cached key; for tests and for an operator "forget keys" hook. */
+/** Drop every cached public key; for tests and for an operator "forget keys" hook. */
 export function clearKeyCache(): void {
-  for (const key of [...entries.keys()]) evict(key);
+  entries.clear();
 }
 
 export function keyCacheSize(): number {
   return entries.size;
+}
+
+/** Every buffer the cache holds (tests prove no private key is among them). */
+export function keyCacheContents(): Buffer[] {
+  return [...entries.values()].map((entry) => Buffer.from(entry.publicKey));
 }

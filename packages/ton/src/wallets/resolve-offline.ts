@@ -6,7 +6,7 @@ import {
   assertAccountIndex,
   bip39AccountKeyPair,
   bip39Seed,
-  deriveKeyPair,
+  derivePublicKey,
   MAX_ACCOUNT_INDEX,
 } from '../keys/derive-key-pair';
 import { parseWalletAddress } from './address';
@@ -80,9 +80,8 @@ async function resolveUncached(input: WalletSelection, network: Network): Promis
     }
     if (hasIndex) {
       const accountIndex = input.account_index as number;
-      const pair = await deriveKeyPair(input.seed, 'bip39_12', accountIndex);
-      pair.secretKey.fill(0);
-      const address = v5r1Address(pair.publicKey, network);
+      const publicKey = await derivePublicKey(input.seed, 'bip39_12', accountIndex);
+      const address = v5r1Address(publicKey, network);
       if (wanted && !wanted.equals(address)) {
         throw AppError.field(
           'WALLET_ADDRESS_MISMATCH',
@@ -90,7 +89,7 @@ async function resolveUncached(input: WalletSelection, network: Network): Promis
           `wallet_address is not the V5R1 wallet of account_index ${accountIndex} of this seed.`,
         );
       }
-      return { seedFormat, accountIndex, publicKey: pair.publicKey, candidates: [{ version: 'V5R1', address }] };
+      return { seedFormat, accountIndex, publicKey, candidates: [{ version: 'V5R1', address }] };
     }
     // Address only: one BIP39 PBKDF2, then 101 cheap SLIP-0010 children, yielding now and then.
     const master = await bip39Seed(normalizeMnemonic(input.seed));
@@ -119,11 +118,10 @@ async function resolveUncached(input: WalletSelection, network: Network): Promis
     );
   }
 
-  const pair = await deriveKeyPair(input.seed, seedFormat);
-  pair.secretKey.fill(0);
+  const publicKey = await derivePublicKey(input.seed, seedFormat);
   const all = WALLET_VERSIONS.map((version) => ({
     version,
-    address: createWalletContract(version, pair.publicKey, network).address,
+    address: createWalletContract(version, publicKey, network).address,
   }));
   if (wanted) {
     const match = all.find((candidate) => candidate.address.equals(wanted));
@@ -134,7 +132,7 @@ async function resolveUncached(input: WalletSelection, network: Network): Promis
         'wallet_address is not the V5R1, V4R2 or V3R2 wallet of this seed.',
       );
     }
-    return { seedFormat, accountIndex: null, publicKey: pair.publicKey, candidates: [match] };
+    return { seedFormat, accountIndex: null, publicKey, candidates: [match] };
   }
-  return { seedFormat, accountIndex: null, publicKey: pair.publicKey, candidates: all };
+  return { seedFormat, accountIndex: null, publicKey, candidates: all };
 }

@@ -8,7 +8,16 @@ import {
 } from '@ton/crypto';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { randomBytes } from 'node:crypto';
-import { clearKeyCache, deriveKeyPair, keyPairFromSeed, signEd25519 } from '../../src';
+import {
+  clearKeyCache,
+  deriveKeyPair,
+  derivePublicKey,
+  keyCacheContents,
+  keyCacheSize,
+  keyPairFromSeed,
+  seedKeyId,
+  signEd25519,
+} from '../../src';
 
 const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncle term abuse';
 
@@ -97,6 +106,44 @@ describe('deriveKeyPair', () => {
       `ton_24 derivation: single ${singleMs} ms; 50 concurrent ${totalMs.toFixed(0)} ms; max event-loop gap ${maxGap.toFixed(1)} ms`,
     );
     expect(maxGap).toBeLessThan(250);
+  });
+});
+
+describe('the key cache', () => {
+  beforeEach(() => clearKeyCache());
+
+  it('holds public keys only: a derivation for a signature leaves no secret behind', async () => {
+    const words = (await mnemonicNew(24)).join(' ');
+    const pair = await deriveKeyPair(words, 'ton_24');
+    const secretSeed = Buffer.from(pair.secretKey.subarray(0, 32));
+    pair.secretKey.fill(0);
+    expect(keyCacheSize()).toBe(1);
+    const publicKey = await derivePublicKey(words, 'ton_24');
+    expect(publicKey.equals(pair.publicKey)).toBe(true);
+    for (const held of keyCacheContents()) {
+      expect(held).toHaveLength(32);
+      expect(held.equals(secretSeed)).toBe(false);
+    }
+    // The next signature derives again, to the same key.
+    const again = await deriveKeyPair(words, 'ton_24');
+    expect(again.secretKey.subarray(0, 32).equals(secretSeed)).toBe(true);
+  });
+
+  it('derivePublicKey serves a repeated seed from the cache and shares concurrent derivations', async () => {
+    const words = (await mnemonicNew(24)).join(' ');
+    const [a, b] = await Promise.all([derivePublicKey(words, 'ton_24'), derivePublicKey(words, 'ton_24')]);
+    expect(a.equals(b)).toBe(true);
+    expect(keyCacheSize()).toBe(1);
+    a.fill(0);
+    expect((await derivePublicKey(words, 'ton_24')).equals(b)).toBe(true);
+  });
+
+  it('seedKeyId names the key without deriving it: one id per spelling of a mnemonic, one per account', () => {
+    expect(seedKeyId(`  ${PHRASE_12.toUpperCase()} `, 'bip39_12', 3)).toBe(seedKeyId(PHRASE_12, 'bip39_12', 3));
+    expect(seedKeyId(PHRASE_12, 'bip39_12', 3)).not.toBe(seedKeyId(PHRASE_12, 'bip39_12', 4));
+    const base64 = randomBytes(32).toString('base64');
+    expect(seedKeyId(base64, 'base64_key', 7)).toBe(seedKeyId(base64, 'base64_key', 0));
+    expect(seedKeyId(base64.toLowerCase(), 'base64_key')).not.toBe(seedKeyId(base64, 'base64_key'));
   });
 });
 

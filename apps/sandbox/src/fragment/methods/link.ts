@@ -96,6 +96,7 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
     };
   }
   order.from = from;
+  order.confirmNotRequested = cfg.faults.omitConfirmMethod;
   order.validUntil = validUntil;
   order.expiresAt = validUntil;
   return {
@@ -111,8 +112,7 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
         },
       ],
     },
-    confirm_method: 'confirmReq',
-    confirm_params: { id: order.reqId },
+    ...(cfg.faults.omitConfirmMethod ? {} : { confirm_method: 'confirmReq', confirm_params: { id: order.reqId } }),
   };
 }
 

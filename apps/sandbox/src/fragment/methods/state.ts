@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { FragmentErrors } from '../errors';
 import type { Order } from '../orders';
-import { curPriceHtml, flowHtml, historyTable, premiumOptionsHtml, starsOptionsHtml } from '../pages';
+import { historyTableHtml } from '../history-html';
+import { curPriceHtml, flowHtml, premiumOptionsHtml, starsOptionsHtml } from '../pages';
 import type { Product, Session } from '../sessions';
 import { type CallContext, fail, type MethodHandler, type SimulatorContext } from './context';
 
@@ -55,7 +56,11 @@ function stateResponse(call: CallContext, product: Product): Record<string, unkn
     options_html: options,
   };
   if (product === 'premium')
-    out['history_html'] = historyTable(call.sim.orders.deliveredFor(call.cookies['stel_token'] ?? '', 'premium'));
+    out['history_html'] = historyTableHtml(
+      'premium',
+      sim.orders.deliveredPage(call.cookies['stel_token'] ?? '', 'premium', { limit: cfg.historyPageRows }),
+      cfg.faults.historyMarkup,
+    );
   const lv = session.flows[product].lv;
   out['lv'] = lv === 0 ? false : lv;
   out['dh'] = dataHash(session, product, rate);

@@ -4,12 +4,27 @@ import { judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
 import { paymentRequestOf, type PaymentRequest } from './payment-request';
 import type { StepDeps } from './step-deps';
-import { completeAll, dropStaleJobs, HeldPurchase, moveAll, rescheduleAll, type BatchWriteOptions } from './transition';
+import {
+  completeAll,
+  dropStaleJobs,
+  HeldPurchase,
+  moveAll,
+  rescheduleAll,
+  type BatchWriteOptions,
+} from './held-purchase';
 
 export interface ChainEvidence {
   tx_hash: string;
   lt: string;
   jetton_tx_hash?: string;
+  /**
+   * The payment of exactly Fragment's request executed: right receiver, amount and payload cell,
+   * the wallet transaction's compute and action phases successful, the message not bounceable
+   * (USDT: the jetton transfer executed, no bounce). With an accepted confirm: `chain_settled`.
+   */
+  settled?: boolean;
+  /** Why not settled, when the transaction paid but is not judged settled. */
+  unsettled?: string;
 }
 
 /** This purchase's own out-message in the (possibly batched) wallet transaction. */
@@ -27,7 +42,7 @@ export function ownOutMessage(tx: Transaction, request: PaymentRequest): Message
 }
 
 /** How many purchases the external that paid this one carried (recorded when it was signed). */
-function batchSizeOf(purchase: HeldPurchase): number {
+export function batchSizeOf(purchase: HeldPurchase): number {
   return (purchase.row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1;
 }
 
@@ -116,11 +131,24 @@ export async function settlePaidBatch(
   alongside: { changes?: PurchaseChanges; evidence?: Record<string, unknown>; reason?: string } = {},
 ): Promise<HeldPurchase[]> {
   const paid: HeldPurchase[] = [];
+  let bounceable = false;
   for (const member of members) {
-    if (ownOutMessage(tx, paymentRequestOf(member.row.paymentRequest)!)) paid.push(member);
+    const own = ownOutMessage(tx, paymentRequestOf(member.row.paymentRequest)!);
+    if (own) paid.push(member);
     else await failUnpaid(member, tx);
+    if (own?.info.type === 'internal' && own.info.bounce) bounceable = true;
   }
-  const chain: ChainEvidence = { tx_hash: tx.hash().toString('hex'), lt: tx.lt.toString() };
+  const verdict = paid[0] ? judgeWalletTransaction(tx, batchSizeOf(paid[0])) : undefined;
+  const chain: ChainEvidence = {
+    tx_hash: tx.hash().toString('hex'),
+    lt: tx.lt.toString(),
+    settled: verdict?.ok === true && !bounceable,
+    ...(verdict && !verdict.ok
+      ? { unsettled: verdict.detail }
+      : bounceable
+        ? { unsettled: 'a bounceable message' }
+        : {}),
+  };
   const reason = alongside.reason ? `${alongside.reason}; payment found on chain` : 'payment found on chain';
   await moveAll(
     deps,
@@ -183,39 +211,80 @@ async function settleDeliveriesOnce(
       return { member, delivery };
     }),
   );
-  const byVia = new Map<DeliveryObservation['via'], Array<{ member: HeldPurchase; delivery: DeliveryObservation }>>();
+  const proofMode = deps.config.deliveryProof;
+  const byProof = new Map<string, Array<{ member: HeldPurchase; delivery: DeliveryObservation; proof: string[] }>>();
   const settled = new Set<HeldPurchase>();
   let count = 0;
-  for (const entry of observed) {
-    const { member, delivery } = entry;
-    if (delivery.delivered) {
-      byVia.set(delivery.via, [...(byVia.get(delivery.via) ?? []), entry]);
+  for (const { member, delivery } of observed) {
+    const chainSettled = isChainSettled(member);
+    // The evidence a completion names: what Fragment showed, and the settled payment when judged so.
+    const proof = [...(delivery.via ? [delivery.via] : []), ...(chainSettled ? ['chain_settled'] : [])];
+    if (delivery.delivered || (proofMode === 'chain' && chainSettled)) {
+      const key = proof.join('+');
+      byProof.set(key, [...(byProof.get(key) ?? []), { member, delivery, proof }]);
       settled.add(member);
       count += 1;
       continue;
     }
     const chain = (member.row.evidence as { chain: ChainEvidence }).chain;
     if (deps.now() - member.row.stepStartedAt.getTime() > deps.config.maxAges.confirmingMs) {
+      const formatError = delivery.historyFormatError;
       await member.reconcile(
-        { code: 'DELIVERY_UNCONFIRMED', details: [{ ref: member.row.fragmentRef, transaction_hash: chain.tx_hash }] },
-        { chain, fragment_done: false, fragment: delivery.detail, ref: member.row.fragmentRef },
-        'paid on chain but Fragment did not report delivery before the deadline',
+        {
+          code: 'DELIVERY_UNCONFIRMED',
+          ...(formatError !== undefined
+            ? { message: `Fragment's history page has an unknown format (${formatError}); delivery could not be read.` }
+            : {}),
+          details: [
+            {
+              ref: member.row.fragmentRef,
+              transaction_hash: chain.tx_hash,
+              ...(formatError !== undefined ? { upstream_format_error: formatError } : {}),
+            },
+          ],
+        },
+        {
+          chain,
+          fragment_done: false,
+          fragment: delivery.detail,
+          ref: member.row.fragmentRef,
+          ...(formatError !== undefined ? { history_format_error: formatError } : {}),
+        },
+        formatError !== undefined
+          ? "paid on chain; Fragment's history page could not be read (unknown format) before the deadline"
+          : 'paid on chain but Fragment did not report delivery before the deadline',
       );
       settled.add(member);
     }
   }
-  for (const [via, entries] of byVia) {
+  for (const entries of byProof.values()) {
+    const proof = entries[0]!.proof;
     await completeAll(
       deps,
       entries.map((entry) => entry.member),
-      `delivered: paid on chain, confirmed, Fragment's ${via} shows this order`,
+      `delivered (${proof.join(', ')}): ${completionReason(proof)}`,
       entries.map(({ member, delivery }) => ({
         transaction_hash: member.row.transactionHash,
+        evidence: proof,
         fragment: delivery.detail,
+        ...(delivery.historyFormatError !== undefined ? { history_format_error: delivery.historyFormatError } : {}),
       })),
+      { mergeEvidence: { delivery: { proof, mode: proofMode } } },
     );
   }
   return { settled, count };
+}
+
+/** The payment of exactly Fragment's request settled on chain, and the confirm accepted (or not asked for). */
+function isChainSettled(member: HeldPurchase): boolean {
+  const evidence = member.row.evidence as { chain?: ChainEvidence; confirm?: { ok?: boolean } } | null;
+  return evidence?.chain?.settled === true && evidence.confirm?.ok === true;
+}
+
+function completionReason(proof: readonly string[]): string {
+  if (proof.includes('history_listed')) return "Fragment's history lists this order";
+  if (proof.includes('state_done')) return "Fragment's status screen shows this order done";
+  return "the payment of exactly Fragment's request settled on chain and the confirm was accepted";
 }
 
 /**

@@ -14,18 +14,25 @@ import { pollOwnTransaction, watchForLanding } from './chain-lookup';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
 import { paymentRequestOf } from './payment-request';
-import { handleUnseen, releaseWallet } from './recover-step';
+import { handleUnseen } from './recover-step';
+import { releaseWallet } from './wallet-lease';
 import { signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { rescheduleAll, type HeldPurchase } from './transition';
+import { rescheduleAll, type HeldPurchase } from './held-purchase';
 
 /**
  * Fragment's confirm for one purchase: its order, the batch's external BOC (read from storage
  * unless the caller holds the bytes it just persisted), its payer account.
  */
-async function confirmWithFragment(deps: StepDeps, purchase: HeldPurchase, boc?: string): Promise<void> {
+async function confirmWithFragment(
+  deps: StepDeps,
+  purchase: HeldPurchase,
+  boc?: string,
+): Promise<'confirmed' | 'not_requested'> {
   const request = paymentRequestOf(purchase.row.paymentRequest)!;
-  await deps.fragment.session(request.fragmentSession).confirm({
+  // Fragment's own script calls no confirm when the link answer named no method.
+  if (request.confirmMethod === undefined) return 'not_requested';
+  return deps.fragment.session(request.fragmentSession).confirm({
     confirmMethod: request.confirmMethod,
     confirmParams: request.confirmParams,
     boc: boc ?? (await signedBocOf(deps, purchase.row)),
@@ -41,16 +48,16 @@ async function confirmWithFragment(deps: StepDeps, purchase: HeldPurchase, boc?:
  */
 export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   try {
-    await confirmWithFragment(deps, purchase);
+    const confirmed = await confirmWithFragment(deps, purchase);
     // The external was broadcast moments ago: the first chain lookup is aimed at when recent ones landed.
     await purchase.reschedule(
       firstLookupAfterMs(deps),
       {
         status: 'confirming',
         stepStartedAt: new Date(deps.now()),
-        evidence: purchase.evidenceWith({ confirm: { ok: true, at: new Date(deps.now()).toISOString() } }),
+        evidence: purchase.evidenceWith({ confirm: confirmEvidence(confirmed, new Date(deps.now())) }),
       },
-      'confirmed with Fragment',
+      confirmed === 'confirmed' ? 'confirmed with Fragment' : 'Fragment asked for no confirm',
     );
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
@@ -76,6 +83,11 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
       { error: text },
     );
   }
+}
+
+/** What the purchase's evidence says of the confirm: accepted, or not asked for by Fragment. */
+function confirmEvidence(outcome: 'confirmed' | 'not_requested', at: Date): Record<string, unknown> {
+  return { ok: true, at: at.toISOString(), ...(outcome === 'not_requested' ? { requested: false } : {}) };
 }
 
 function firstLookupAfterMs(deps: StepDeps): number {
@@ -135,13 +147,17 @@ export async function confirmBatch(
   // Awaited after the confirms; a rejection meanwhile must not count as unhandled.
   submitted.catch(() => undefined);
   const errors = new Array<string | undefined>(members.length);
+  const outcomes = new Array<'confirmed' | 'not_requested' | undefined>(members.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(BATCH_CONFIRM_CONCURRENCY, members.length) }, async () => {
       while (next < members.length) {
         const index = next++;
         errors[index] = await confirmWithFragment(deps, members[index]!, boc).then(
-          () => undefined,
+          (outcome) => {
+            outcomes[index] = outcome;
+            return undefined;
+          },
           (error: unknown) => (error instanceof Error ? error.message : String(error)),
         );
       }
@@ -154,7 +170,9 @@ export async function confirmBatch(
   const tx = await landed;
   const toConfirming = {
     changes: { status: 'confirming', stepStartedAt: at },
-    evidence: { confirm: { ok: true, at: at.toISOString() } },
+    evidence: {
+      confirm: confirmEvidence(outcomes.includes('confirmed') ? 'confirmed' : 'not_requested', at),
+    },
     reason: 'confirmed with Fragment',
   };
   const settled = await Promise.allSettled([
@@ -192,7 +210,7 @@ function messageHash(message: Message): string {
  * Money that left but was never delivered by the deadline → reconciliation_required, never a repay.
  */
 export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
-  crashAt('during_confirming');
+  crashAt(deps.config, 'during_confirming');
   const row = purchase.row;
   const request = paymentRequestOf(row.paymentRequest)!;
   const { config } = deps;
@@ -275,6 +293,8 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
     return;
   }
   chainEvidence.jetton_tx_hash = jettonTx.hash().toString('hex');
+  // The wallet sent exactly Fragment's request (ownOutMessage) and the jetton transfer executed.
+  chainEvidence.settled = true;
   await purchase.move(
     {
       transactionHash: txHash,

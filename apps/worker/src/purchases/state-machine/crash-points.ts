@@ -1,7 +1,8 @@
 /**
- * Crash injection for the crash-safety tests: with `STARSGATE_CRASH_AT=<point>` the worker kills
- * itself with SIGKILL (no cleanup, no graceful shutdown) the first time it reaches that point.
- * Unset (production), `crashAt` is a comparison against undefined and nothing else.
+ * Crash injection for the crash-safety tests: with `STARSGATE_CRASH_AT=<point>` (read and checked
+ * by loadWorkerConfig) the worker kills itself with SIGKILL (no cleanup, no graceful shutdown) the
+ * first time it reaches that point. Unset (production), `crashAt` is a comparison against
+ * undefined and nothing else.
  */
 export const CRASH_POINTS = [
   'after_claim',
@@ -13,9 +14,7 @@ export const CRASH_POINTS = [
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
-const configured = process.env.STARSGATE_CRASH_AT as CrashPoint | undefined;
-
-export function crashAt(point: CrashPoint): void {
-  if (configured === undefined || configured !== point) return;
+export function crashAt(config: { crashAt: CrashPoint | undefined }, point: CrashPoint): void {
+  if (config.crashAt === undefined || config.crashAt !== point) return;
   process.kill(process.pid, 'SIGKILL');
 }

@@ -1,10 +1,9 @@
 import {
-  normalizedTextNamesOrder,
-  normalizeStatusText,
-  orderKeys,
-  orderKeysNamedIn,
+  historyKey,
+  orderHistoryKeys,
   statusTextNamesOrder,
   type FragmentClient,
+  type HistoryRead,
   type HistoryRow,
 } from '@starsgate/fragment';
 import type { PurchaseRow } from '@starsgate/db';
@@ -16,65 +15,75 @@ type Product = 'stars' | 'premium';
 /** Rows of the account's history may be stamped by a clock this far behind ours. */
 export const CLOCK_SKEW_MS = 60_000;
 
+/** What Fragment showed: the order in the account's history, or the session's status screen done. */
+export type FragmentProof = 'history_listed' | 'state_done';
+
 export interface DeliveryObservation {
   delivered: boolean;
-  /** Which signal said so, or what was seen, for the audit trail. */
-  via?: 'history' | 'status';
+  /** Which evidence said so. */
+  via?: FragmentProof;
+  /** What was seen, for the audit trail. */
   detail: string;
+  /** The history page had an unknown shape (reported once per session): never "not delivered". */
+  historyFormatError?: string;
 }
 
 /** Our paid look-alikes of an order created since a time (one query each, or a group's shared read). */
 export type LookalikeCounter = (row: PurchaseRow, since: Date) => Promise<number>;
 
-interface DeliveredRow {
-  at: number;
-  /** normalizeStatusText of the row. */
-  text: string;
+interface HistoryOrder {
+  product: Product;
+  username: string;
+  amount: number;
+  /** The order's Ref#: a row showing it names this order alone. */
+  ref?: string | null;
 }
 
 /**
- * One history read serves a whole batch, and the history holds many rows: its dated rows are
- * normalized once and filed under every key they name (orderKeysNamedIn), so each order is
- * tested only against rows that name its recipient and its quantity.
+ * One history read serves a whole batch, and the history holds many rows: its rows are filed once
+ * under their recipient#quantity key (historyKey), so each order is tested only against rows that
+ * name its recipient and its quantity.
  */
-const indexedReads = new WeakMap<HistoryRow[], Map<string, DeliveredRow[]>>();
+const indexedReads = new WeakMap<HistoryRow[], Map<string, HistoryRow[]>>();
 
-/** How many rows of one history read, delivered at or after `since`, name this order. */
-export function deliveriesNaming(
-  history: HistoryRow[],
-  order: { product: Product; username: string; amount: number },
-  since: number,
-): number {
-  return rowsNaming(history, order).filter((row) => row.at >= since).length;
-}
-
-function rowsNaming(
-  history: HistoryRow[],
-  order: { product: Product; username: string; amount: number },
-): DeliveredRow[] {
+function rowsFiledFor(history: HistoryRow[], order: HistoryOrder): HistoryRow[] {
   let index = indexedReads.get(history);
   if (!index) {
     index = new Map();
-    for (const entry of history) {
-      if (entry.deliveredAt === undefined) continue;
-      const row = { at: entry.deliveredAt, text: normalizeStatusText(entry.text) };
-      for (const key of orderKeysNamedIn(row.text)) {
-        const filed = index.get(key);
-        if (filed) filed.push(row);
-        else index.set(key, [row]);
-      }
+    for (const row of history) {
+      const key = historyKey(row);
+      if (key === undefined) continue;
+      const filed = index.get(key);
+      if (filed) filed.push(row);
+      else index.set(key, [row]);
     }
     indexedReads.set(history, index);
   }
-  const candidates = new Set(orderKeys(order).flatMap((key) => index.get(key) ?? []));
-  return [...candidates].filter((row) => normalizedTextNamesOrder(row.text, order));
+  return orderHistoryKeys(order).flatMap((key) => index.get(key) ?? []);
+}
+
+/**
+ * How many rows of one history read, delivered at or after `since`, name this order: its recipient
+ * and quantity, and its Ref# where the row shows one (a row showing another Ref# is another order).
+ */
+export function deliveriesNaming(history: HistoryRow[], order: HistoryOrder, since: number): number {
+  return rowsFiledFor(history, order).filter(
+    (row) => row.deliveredAt >= since && (row.ref === undefined || !order.ref || row.ref === order.ref),
+  ).length;
+}
+
+/** Whether a row shows this order's own Ref#: proof on its own, whatever our look-alikes. */
+export function refListed(history: HistoryRow[], order: HistoryOrder, since: number): boolean {
+  return !!order.ref && rowsFiledFor(history, order).some((row) => row.ref === order.ref && row.deliveredAt >= since);
 }
 
 /**
  * Whether Fragment delivered this purchase's order (docs/fragment-protocol.md §8.3), by two signals:
- * 1. The account's history. Its rows name recipient and quantity but not the Ref#, so identical
- *    orders are told apart only by count: the rows since this purchase was created must be at
- *    least as many as our own paid look-alikes since then (this one included).
+ * 1. The account's history (read back to the order's time). A row showing the order's Ref# vouches
+ *    alone; rows naming recipient and quantity only tell identical orders apart by count: those
+ *    since this purchase was created must be at least as many as our own paid look-alikes since
+ *    then (this one included). A page of unknown shape is reported (upstreamFormat), and its
+ *    readable rows still count.
  * 2. The session's status screen: `done`, and naming this order. It shows the session's latest
  *    order only, so it vouches only when there is no paid look-alike to confuse it with, and it
  *    is asked only when the history does not vouch.
@@ -87,33 +96,46 @@ export async function observeDelivery(
   countLookalikes: LookalikeCounter = (order, since) => deps.transitions.countPaidLookalikes(order, since),
 ): Promise<DeliveryObservation> {
   const product = row.product as Product;
-  const order = { product, username: row.username, amount: row.amount };
+  const order: HistoryOrder = { product, username: row.username, amount: row.amount, ref: row.fragmentRef };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
-  // The history belongs to the account: one read serves every session logged in to it.
-  const history = await sharedCall<HistoryRow[] | Error>(
+  const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
+  // The history belongs to the account: one read serves every session logged in to it. A read made
+  // for another order may stop short of this one's time: then it counts fewer rows, never more.
+  const history = await sharedCall<HistoryRead | Error>(
     deps.fragment,
     `history:${product}:${client.accountId()}`,
     reuse,
-    () => client.deliveryHistory(product).catch((error: Error) => error),
+    () => client.deliveryHistory(product, { since }).catch((error: Error) => error),
   );
-  const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
-  const inHistory = history instanceof Error ? 0 : deliveriesNaming(history, order, since);
+  let historyFormatError: string | undefined;
+  if (!(history instanceof Error) && history.shape === 'unrecognized') {
+    historyFormatError = history.problem ?? 'unknown shape';
+    await deps.upstreamFormat.report(`fragment_history:${product}`, client.sessionId(), historyFormatError);
+  }
+  const withFormat = (observation: DeliveryObservation): DeliveryObservation =>
+    historyFormatError !== undefined ? { ...observation, historyFormatError } : observation;
+  const rows = history instanceof Error ? [] : history.rows;
+  if (refListed(rows, order, since))
+    return withFormat({ delivered: true, via: 'history_listed', detail: `history lists Ref#${order.ref}` });
+  const inHistory = deliveriesNaming(rows, order, since);
   let needed: number | undefined;
   if (inHistory > 0) {
     needed = await countLookalikes(row, new Date(since));
     if (inHistory >= needed)
-      return {
+      return withFormat({
         delivered: true,
-        via: 'history',
+        via: 'history_listed',
         detail: `history lists ${inHistory} matching deliveries for ${needed} paid orders like this`,
-      };
+      });
   }
   const historyDetail =
     history instanceof Error
       ? `history unavailable: ${history.message}`
-      : inHistory === 0
-        ? 'no matching delivery yet'
-        : `history lists ${inHistory} matching deliveries for ${needed} paid orders like this`;
+      : historyFormatError !== undefined
+        ? `history page of an unknown format: ${historyFormatError}`
+        : inHistory === 0
+          ? 'no matching delivery yet'
+          : `history lists ${inHistory} matching deliveries for ${needed} paid orders like this`;
 
   // The status screen is read through the session's flow: while orders are being created there it
   // would wait behind all of them, so it is asked only when the session is idle, or when half of
@@ -126,9 +148,9 @@ export async function observeDelivery(
     ),
   );
   if (!(status.done && statusTextNamesOrder(status.statusText, order)))
-    return { delivered: false, detail: historyDetail };
+    return withFormat({ delivered: false, detail: historyDetail });
   needed ??= await countLookalikes(row, new Date(since));
   // The status screen shows one order: it can vouch only when there is no look-alike to confuse it with.
-  if (needed <= 1) return { delivered: true, via: 'status', detail: status.statusText };
-  return { delivered: false, detail: historyDetail };
+  if (needed <= 1) return withFormat({ delivered: true, via: 'state_done', detail: status.statusText });
+  return withFormat({ delivered: false, detail: historyDetail });
 }

@@ -148,7 +148,7 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
       product: input.product,
       validUntil: tx.validUntil,
       account: input.account,
-      confirmMethod: tx.confirmMethod,
+      ...(tx.confirmMethod !== undefined ? { confirmMethod: tx.confirmMethod } : {}),
       confirmParams: tx.confirmParams,
       message: { address: destination.toRawString(), amount: value.toString(), payload: message.payload },
       ref: decoded.ref,

@@ -9,7 +9,8 @@ export interface PaymentRequest {
   product: 'stars' | 'premium';
   validUntil: number;
   account: TonConnectAccount;
-  confirmMethod: string;
+  /** Absent when Fragment named no confirm method: then there is no confirm call. */
+  confirmMethod?: string;
   confirmParams: Record<string, string>;
   /** The one internal message to sign: destination raw, nanoGRAM value, payload base64url. */
   message: { address: string; amount: string; payload: string };
@@ -24,6 +25,17 @@ export interface PaymentRequest {
 
 export function paymentRequestOf(value: unknown): PaymentRequest | null {
   return value && typeof value === 'object' ? (value as PaymentRequest) : null;
+}
+
+/** Seconds a payment request is given for signing, persisting and broadcasting once judged signable. */
+const SIGN_AND_BROADCAST_SECONDS = 5;
+
+/**
+ * The least `validUntil` a payment request may carry to be signed now: MIN_VALIDITY_SECONDS must
+ * still be left once it is signed and broadcast (the policy checks the same bound when accepting).
+ */
+export function minSignableValidUntil(nowMs: number, minValiditySeconds: number): number {
+  return Math.floor(nowMs / 1000) + minValiditySeconds + SIGN_AND_BROADCAST_SECONDS;
 }
 
 /** GRAM that leaves the wallet with this message, and USDT that leaves its jetton wallet. */

@@ -6,7 +6,7 @@ import { outflow } from './payment-request';
 import { sendStep, type AcceptedRequest } from './send-step';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './transition';
+import type { HeldPurchase } from './held-purchase';
 import { classifyPreSignError } from './upstream-errors';
 import { resolvePayerWallet, SecretUnavailableError, tonConnectAccount } from './wallet-identity';
 

@@ -1,11 +1,10 @@
 import { Address } from '@ton/core';
 import { ChainRequestError } from '@starsgate/ton';
 import { findOwnTransaction } from './chain-lookup';
-import { sharedCall } from './shared-call';
 import { broadcastExternal, signedBocOf } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { dropStaleJobs, enqueueNext, type HeldPurchase } from './transition';
-import { batchLeaseOwner, walletLeaseName } from './wallet-lease';
+import type { HeldPurchase } from './held-purchase';
+import { releaseWallet } from './wallet-lease';
 
 /**
  * Broadcasts the persisted BOC again. Only ever these bytes: identical bytes are idempotent on
@@ -23,30 +22,6 @@ export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promi
       error: `${error instanceof ChainRequestError ? 'rejected' : 'unavailable'}: ${(error as Error).message}`,
     };
   }
-}
-
-/**
- * Frees the wallet for the next external once this batch's fate is known on chain. Every member
- * learns that fate; in this process the first one releases and wakes, the others reuse its answer.
- */
-export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
-  const { batchId, walletAddress } = purchase.row;
-  if (!batchId || !walletAddress) return;
-  await sharedCall(deps.leases, `release:${batchId}`, { now: deps.now(), maxAgeMs: 60_000 }, async () => {
-    const released = await deps.leases.releaseOwnedBy(walletLeaseName(walletAddress), batchLeaseOwner(batchId));
-    if (released) await wakeNextSender(deps, walletAddress);
-  });
-}
-
-/**
- * Purchases that found their wallet busy are parked, not polling; whoever frees the wallet wakes
- * the oldest one, which becomes the next sender and batches the rest. If this wake-up is lost
- * (a crash), the parked purchases run at their fallback time (WALLET_BUSY_RETRY_MS).
- */
-export async function wakeNextSender(deps: StepDeps, walletRaw: string): Promise<void> {
-  const next = await deps.transitions.wakeNextToSend(walletRaw);
-  // Its parked fallback job is stale once woken.
-  if (next) await Promise.all([enqueueNext(deps, [next]), dropStaleJobs(deps, [next])]);
 }
 
 /**

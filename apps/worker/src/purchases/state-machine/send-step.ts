@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
-import type { HeldLease, PurchaseChanges } from '@starsgate/db';
+import type { PurchaseChanges } from '@starsgate/db';
+import { assertWorkerMove } from '@starsgate/domain';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { confirmBatch, watchBatchLanding } from './confirm-step';
 import { crashAt } from './crash-points';
 import { landingEstimate } from './landing-estimate';
-import { paymentRequestOf } from './payment-request';
-import { wakeNextSender } from './recover-step';
+import { minSignableValidUntil, paymentRequestOf } from './payment-request';
 import { broadcastExternal } from './signed-external';
 import type { StepDeps } from './step-deps';
-import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './transition';
+import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './held-purchase';
 import { assembleBatch } from './wallet-batcher';
-import { batchLeaseOwner, walletLeaseName } from './wallet-lease';
+import { batchLeaseOwner, freeWallet, walletLeaseName } from './wallet-lease';
 
 /** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
 function payloadCell(payload: string): Cell {
@@ -48,7 +48,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
     );
     return;
   }
-  if (!accepted && request.validUntil < Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5) {
+  if (!accepted && request.validUntil < minSignableValidUntil(deps.now(), config.minValiditySeconds)) {
     // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
     await leader.reschedule(
       0,
@@ -105,6 +105,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
         batch.keys.publicKey,
         config.network,
       );
+      for (const member of batch.members) assertWorkerMove(member.row.status, 'sending');
       const signed = await buildSignedExternal({
         wallet: contract,
         secretKey: batch.keys.secretKey,
@@ -118,7 +119,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
         })),
       });
       batch.keys.secretKey.fill(0);
-      crashAt('after_sign_before_persist');
+      crashAt(config, 'after_sign_before_persist');
 
       const rows = await deps.transitions.persistSignedBatch(
         {
@@ -152,7 +153,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       if (!rows) throw new LeaseLostError(leader.row.id);
       persisted = true;
       rows.forEach((row, index) => batch.members[index]!.adopt(row));
-      crashAt('after_persist_before_broadcast');
+      crashAt(config, 'after_persist_before_broadcast');
 
       let broadcastError: string | undefined;
       const broadcastAt = deps.now();
@@ -162,7 +163,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       } catch (error) {
         broadcastError = (error as Error).message;
       }
-      crashAt('after_broadcast_before_confirm');
+      crashAt(config, 'after_broadcast_before_confirm');
 
       if (broadcastError === undefined) {
         const landed = watchBatchLanding(deps, leader, broadcastAt);
@@ -196,10 +197,4 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
   } finally {
     if (!persisted) await freeWallet(deps, lease, walletRaw);
   }
-}
-
-/** Frees a wallet lease taken for a batch that was never persisted, and wakes the wallet's next sender. */
-async function freeWallet(deps: StepDeps, lease: HeldLease, walletRaw: string): Promise<void> {
-  await deps.leases.release(lease);
-  await wakeNextSender(deps, walletRaw);
 }

@@ -4,6 +4,7 @@ import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
 import type { WorkerConfig } from '../../config';
+import type { UpstreamFormatReporter } from './upstream-format';
 
 /** Everything a step may touch. Built once per worker process. */
 export interface StepDeps {
@@ -16,6 +17,8 @@ export interface StepDeps {
   fragment: FragmentSessionPool;
   queue: Queue<PurchaseJobData>;
   logger: Logger;
+  /** Upstream answers of an unknown shape: logs, metric, admin stats (once per session). */
+  upstreamFormat: UpstreamFormatReporter;
   /** Unique per worker process; lease owners are derived from it. */
   workerId: string;
   /** Wall clock, ms (tests never need to fake it; kept injectable for clarity). */

@@ -1,10 +1,10 @@
 import { Address } from '@ton/core';
 import { MAX_MESSAGES, type WalletKeyPair, type WalletVersion } from '@starsgate/ton';
 import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
-import { outflow, paymentRequestOf } from './payment-request';
+import { minSignableValidUntil, outflow, paymentRequestOf } from './payment-request';
 import type { StepDeps } from './step-deps';
-import { dropStaleJobs, HeldPurchase } from './transition';
-import { openKeyPair, SecretUnavailableError } from './wallet-identity';
+import { dropStaleJobs, HeldPurchase } from './held-purchase';
+import { openKeyPair, openSeedKeyId, SecretUnavailableError } from './wallet-identity';
 
 export interface Batch {
   members: HeldPurchase[];
@@ -39,9 +39,11 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
     claimed.map(({ row }) => row),
   );
 
+  // The key is derived once for the whole batch; members whose seed selects the same key share it.
   const keys = await openKeyPair(deps, leader);
+  const leaderKeyId = await openSeedKeyId(deps, leader);
   const members: HeldPurchase[] = [leader];
-  const minValidUntil = Math.floor(deps.now() / 1000) + config.minValiditySeconds + 5;
+  const minValidUntil = minSignableValidUntil(deps.now(), config.minValiditySeconds);
   for (const other of others) {
     const request = paymentRequestOf(other.row.paymentRequest);
     if (!request || request.validUntil < minValidUntil || other.row.walletVersion !== leader.row.walletVersion) {
@@ -50,9 +52,13 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
     }
     let same = false;
     try {
-      const theirs = await openKeyPair(deps, other);
-      same = theirs.secretKey.equals(keys.secretKey);
-      theirs.secretKey.fill(0);
+      same = (await openSeedKeyId(deps, other)) === leaderKeyId;
+      if (!same) {
+        // Another spelling of the same key (e.g. its Base64 private seed) still batches.
+        const theirs = await openKeyPair(deps, other);
+        same = theirs.secretKey.equals(keys.secretKey);
+        theirs.secretKey.fill(0);
+      }
     } catch (error) {
       if (!(error instanceof SecretUnavailableError)) throw error;
     }

@@ -6,8 +6,10 @@ import {
   createWalletContract,
   chooseWalletVersion,
   deriveKeyPair,
+  derivePublicKey,
   NETWORK_GLOBAL_ID,
   resolveWalletOffline,
+  seedKeyId,
   type OfflineWalletResolution,
   type SeedFormat,
   type WalletContract,
@@ -16,7 +18,7 @@ import {
 } from '@starsgate/ton';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './transition';
+import type { HeldPurchase } from './held-purchase';
 
 /** How long one chain answer to "which version of this wallet is deployed" serves other purchases. */
 const VERSION_REUSE_MS = 30_000;
@@ -36,19 +38,38 @@ export class SecretUnavailableError extends Error {
   }
 }
 
-/**
- * Decrypts the held purchase's sealed seed (read with its claim) and derives its key pair. The
- * decrypted bytes are wiped at once; the caller must `fill(0)` the returned secret key after signing.
- */
-export async function openKeyPair(deps: StepDeps, purchase: HeldPurchase): Promise<WalletKeyPair> {
+/** Decrypts the held purchase's sealed seed (read with its claim) for `use`, and wipes it after. */
+async function withSeed<T>(
+  deps: StepDeps,
+  purchase: HeldPurchase,
+  use: (seed: string, format: SeedFormat, accountIndex: number) => T | Promise<T>,
+): Promise<T> {
   const { row, sealedSecret } = purchase;
   if (!sealedSecret) throw new SecretUnavailableError(row.id);
   const bytes = deps.vault.open(row.id, sealedSecret);
   try {
-    return await deriveKeyPair(bytes.toString('utf8'), row.seedFormat as SeedFormat, row.accountIndex ?? 0);
+    return await use(bytes.toString('utf8'), row.seedFormat as SeedFormat, row.accountIndex ?? 0);
   } finally {
     bytes.fill(0);
   }
+}
+
+/**
+ * Derives the held purchase's key pair to sign with: the caller must `fill(0)` the returned
+ * secret key after signing. Nothing keeps it: a batch derives it once for all its members.
+ */
+export function openKeyPair(deps: StepDeps, purchase: HeldPurchase): Promise<WalletKeyPair> {
+  return withSeed(deps, purchase, deriveKeyPair);
+}
+
+/** The public key of the held purchase's seed (cached across purchases; nothing secret is kept). */
+function openPublicKey(deps: StepDeps, purchase: HeldPurchase): Promise<Buffer> {
+  return withSeed(deps, purchase, derivePublicKey);
+}
+
+/** Which key the held purchase's seed selects (seedKeyId), without deriving it. */
+export function openSeedKeyId(deps: StepDeps, purchase: HeldPurchase): Promise<string> {
+  return withSeed(deps, purchase, seedKeyId);
 }
 
 /**
@@ -60,9 +81,8 @@ export async function resolvePayerWallet(deps: StepDeps, purchase: HeldPurchase)
   const { network } = deps.config;
   const { row, sealedSecret: sealed } = purchase;
   if (row.walletAddress && row.walletVersion) {
-    const keys = await openKeyPair(deps, purchase);
-    keys.secretKey.fill(0);
-    const contract = createWalletContract(row.walletVersion as WalletVersion, keys.publicKey, network);
+    const publicKey = await openPublicKey(deps, purchase);
+    const contract = createWalletContract(row.walletVersion as WalletVersion, publicKey, network);
     if (contract.address.toRawString() !== row.walletAddress) {
       throw new AppError('WALLET_ADDRESS_MISMATCH', {
         message: 'The stored wallet address does not belong to the stored secret.',
@@ -72,7 +92,7 @@ export async function resolvePayerWallet(deps: StepDeps, purchase: HeldPurchase)
       contract,
       version: row.walletVersion as WalletVersion,
       address: contract.address,
-      publicKey: keys.publicKey,
+      publicKey,
     };
   }
   if (!sealed) throw new SecretUnavailableError(row.id);

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
+import { assertWorkerMove, ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
 import type { Fence, HeldLease, PurchaseChanges, PurchaseRow, SealedSecret } from '@starsgate/db';
 import { enqueuePurchases, purchaseJobId } from '@starsgate/platform';
 import type { StepDeps } from './step-deps';
@@ -115,6 +115,7 @@ export class HeldPurchase {
     reason?: string,
     data?: unknown,
   ): Promise<{ lease: HeldLease | null; lost: boolean }> {
+    if (changes.status) assertWorkerMove(this.current.status, changes.status);
     const delay = Math.max(0, Math.round(parkDelayMs));
     const entered = await this.deps.transitions.enterWalletSender(
       this.fence,
@@ -196,6 +197,8 @@ async function writeAll(
   const from = members[0]!.row.status;
   if (members.some((member) => member.row.status !== from))
     throw new TypeError('a batch write needs members in one status');
+  // Before any write: a move the domain's lifecycle does not have is a bug, not an outcome.
+  if (changes.status) assertWorkerMove(from, changes.status);
   const rows = await deps.transitions.applyMany(
     members.map((member) => member.fence),
     changes,
@@ -243,6 +246,7 @@ export async function completeAll(
   members: readonly HeldPurchase[],
   reason: string,
   dataPerMember: readonly unknown[],
+  options: BatchWriteOptions = {},
 ): Promise<void> {
   if (members.length === 0) return;
   const now = new Date(deps.now());
@@ -250,7 +254,7 @@ export async function completeAll(
     deps,
     members,
     { status: 'completed', completedAt: now, stepStartedAt: now },
-    { release: true, reason, dataPerMember },
+    { ...options, release: true, reason, dataPerMember },
   );
   if (lost) throw new LeaseLostError(lost.row.id);
 }

@@ -1,4 +1,4 @@
-import { formatUnits, parseUnits } from '@starsgate/domain';
+import { formatUnits, parseUnits } from '../src';
 
 describe('formatUnits / parseUnits (domain money helpers, used for GRAM and USDT)', () => {
   it('formats exactly', () => {

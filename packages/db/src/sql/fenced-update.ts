@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
 import { purchases, type PurchaseRow } from '../schema';
-import { acquireLeaseSql } from './lease-repository';
+import { acquireLeaseSql } from './acquire-lease';
+import type { NamedStatement } from './named-statement';
+import { TERMINAL_STATUS_LIST } from './purchase-statuses';
+import { CLIENT_VISIBLE_CHANGES, WORKED_NOW } from './visible-change';
 
 const COLUMNS = getTableColumns(purchases);
 
@@ -21,10 +24,7 @@ export interface FencedUpdateShape {
   enterWalletSender?: boolean;
 }
 
-export interface FencedUpdateStatement {
-  name: string;
-  text: string;
-}
+export type FencedUpdateStatement = NamedStatement;
 
 const statements = new Map<string, FencedUpdateStatement>();
 
@@ -59,7 +59,15 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
       `next_run_at = CASE WHEN ${taken} THEN p.next_run_at ELSE $${leaseParameter + 3}::timestamptz END`,
     );
   }
-  assignments.push('version = p.version + 1', 'updated_at = now()');
+  // updated_at moves only if a column the client sees takes a new value (old values on the right).
+  const visible = shape.keys.flatMap((key, index) =>
+    (CLIENT_VISIBLE_CHANGES as ReadonlyArray<keyof PurchaseRow>).includes(key)
+      ? [`p.${COLUMNS[key].name} IS DISTINCT FROM $${index + firstKey}`]
+      : [],
+  );
+  if (visible.length > 0)
+    assignments.push(`updated_at = CASE WHEN ${visible.join(' OR ')} THEN now() ELSE p.updated_at END`);
+  assignments.push('version = p.version + 1', WORKED_NOW);
   const fence = shape.many
     ? `fence AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $7::jsonb[]) AS f(id, version, owner, event_data)),`
     : `fence AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS owner, $7::jsonb AS event_data),`;
@@ -85,7 +93,7 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
     ),
     destroyed AS (
       UPDATE wallet_secrets SET ciphertext = NULL, wrapped_key = NULL, destroyed_at = now()
-      WHERE purchase_id IN (SELECT id FROM updated WHERE status IN ('completed', 'failed', 'reconciliation_required')) AND destroyed_at IS NULL
+      WHERE purchase_id IN (SELECT id FROM updated WHERE status IN ${TERMINAL_STATUS_LIST}) AND destroyed_at IS NULL
     )
     ${
       shape.enterWalletSender

@@ -1,0 +1,72 @@
+/**
+ * The account's purchase history as Fragment shows it (protocol reference, "Corrections and
+ * evidence, 2026-11-23", from public clients' parsers): a table of Recipient | Stars (a bare
+ * number with separators) | Price | Date, or Recipient | Duration (`3 months`, `1 year`) | Price |
+ * Date for Premium, the date in `time[datetime]`; no "N Telegram Stars" phrase and no Ref#.
+ * Older rows come from `get…History` with `offset_id`. The `changed` markup stands for a redesign
+ * no client knows yet.
+ */
+import { escapeHtml } from './html';
+import type { Order } from './orders';
+import { tonValueHtml } from './pages';
+import type { Product } from './sessions';
+
+export type HistoryMarkup = 'table' | 'changed';
+
+export interface HistoryPageOrders {
+  orders: Order[];
+  nextOffset?: number;
+}
+
+function quantityText(order: Order): string {
+  if (order.product === 'stars') return order.quantity.toLocaleString('en-US');
+  return order.quantity === 12 ? '1 year' : `${order.quantity} months`;
+}
+
+function priceHtml(order: Order): string {
+  return order.paymentMethod === 'ton'
+    ? tonValueHtml(order.amountText).replace('class="tm-value', 'class="table-cell-value tm-value')
+    : `<div class="table-cell-value tm-value icon-before icon-usdt">${escapeHtml(order.amountText)}</div>`;
+}
+
+function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+function shownDate(ms: number): string {
+  const date = new Date(ms);
+  const month = date.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+  const time = date.toISOString().slice(11, 16);
+  return `${date.getUTCDate()} ${month} ${date.getUTCFullYear()} at ${time}`;
+}
+
+/** The `<tr>` rows of a page (also the `html` of a `get…History` answer). */
+export function historyRowsHtml(orders: Order[], markup: HistoryMarkup): string {
+  return orders
+    .map((o) => {
+      const at = isoSeconds(o.statusAt);
+      if (markup === 'changed') {
+        return `<div class="tm-history-card"><div class="tm-history-card-who">${escapeHtml(o.username)}</div><div class="tm-history-card-what">${escapeHtml(quantityText(o))} ${o.product === 'stars' ? '★' : 'Premium'}</div><div class="tm-history-card-when" title="${at}">${escapeHtml(shownDate(o.statusAt))}</div></div>`;
+      }
+      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value tm-inline-nowrap">@${escapeHtml(o.username)}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${escapeHtml(quantityText(o))}</div></div></td><td><div class="table-cell">${priceHtml(o)}</div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap"><time datetime="${at}" data-relative="text">${escapeHtml(shownDate(o.statusAt))}</time></div></div></td></tr>`;
+    })
+    .join('');
+}
+
+function loadMoreHtml(nextOffset: number | undefined): string {
+  return nextOffset === undefined
+    ? ''
+    : `<div class="tm-load-more js-load-more-history" data-next-offset="${nextOffset}">Show more</div>`;
+}
+
+/** The history table of a page (or Premium's `history_html`): header, rows, "show more" marker. */
+export function historyTableHtml(product: Product, page: HistoryPageOrders, markup: HistoryMarkup): string {
+  if (markup === 'changed') {
+    return `<div class="tm-history-list">${historyRowsHtml(page.orders, markup)}</div>${loadMoreHtml(page.nextOffset)}`;
+  }
+  const rows =
+    historyRowsHtml(page.orders, markup) ||
+    '<tr><td colspan="4"><div class="table-cell tm-table-empty">No purchases yet</div></td></tr>';
+  const what = product === 'stars' ? 'Stars' : 'Duration';
+  return `<table class="table tm-table tm-table-fixed"><thead><tr><th>Recipient</th><th>${what}</th><th>Price</th><th class="wide-last-col">Date</th></tr></thead><tbody class="js-history-list">${rows}</tbody></table>${loadMoreHtml(page.nextOffset)}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * `npm run doctor` against the running sandbox (local chain + Fragment simulator), real
+ * PostgreSQL and Redis: every item passes (exit 0), and each fault makes the doctor exit non-zero
+ * naming its item: dead login cookies, a provider of another network, missing migrations, a
+ * receiving address that is no active account, a history page whose markup changed.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Address } from '@ton/core';
+import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { startSandbox, type StartedSandbox } from '@starsgate/sandbox';
+import { demoFragmentCookies } from '@starsgate/sandbox/fragment';
+import { doctorExitCode, runDoctor } from '../src/doctor/doctor';
+import type { CheckResult } from '../src/doctor/check';
+
+jest.setTimeout(120_000);
+
+const SEED = `doctor-${randomBytes(3).toString('hex')}`;
+let sandbox: StartedSandbox;
+let database: TestDatabase;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: SEED, blockMs: 200, fragment: { latency: { minMs: 0, maxMs: 0 } } });
+  database = await createTestDatabase();
+  const receivers = sandbox.fragment!.receivingAddresses;
+  env = {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    STARSGATE_SECRET_KEY: `k1:${randomBytes(32).toString('base64')}`,
+    TON_NETWORK: 'mainnet',
+    FRAGMENT_BASE_URL: `${sandbox.url}/fragment`,
+    FRAGMENT_COOKIES: demoFragmentCookies(SEED, 2),
+    TONCENTER_URL: `${sandbox.url}/toncenter`,
+    USDT_MASTER_ADDRESS: sandbox.chain.usdtMaster.toString(),
+    FRAGMENT_RECEIVING_ADDRESSES: [receivers.stars, receivers.premium].map((a) => a.toRawString()).join(','),
+  };
+});
+
+afterAll(async () => {
+  await database?.drop();
+  await sandbox?.close();
+});
+
+const failed = (results: CheckResult[]) => results.filter((r) => r.status === 'fail').map((r) => r.item);
+
+test('the sandbox passes every item: exit 0', async () => {
+  const results = await runDoctor(env);
+  expect(failed(results)).toEqual([]);
+  expect(doctorExitCode(results)).toBe(0);
+  const items = results.map((r) => r.item).join('\n');
+  for (const item of [
+    'STARSGATE_SECRET_KEY',
+    'PostgreSQL',
+    'migrations',
+    'Redis',
+    'chain provider latency',
+    'chain provider network',
+    'chain provider rate limit',
+    'FRAGMENT_RECEIVING_ADDRESSES',
+    'Fragment session 1',
+    'Fragment session 2',
+    'login',
+    'wallet',
+    'KYC',
+    'stars history',
+    'premium history',
+    'Stars prices',
+    'Premium prices',
+  ])
+    expect(items).toContain(item);
+});
+
+test('`npm run doctor` exits 0 against the sandbox, and non-zero naming the item on a wrong network', async () => {
+  const run = (extra: Record<string, string>) =>
+    promisify(execFile)('npm', ['run', '--silent', 'doctor'], {
+      cwd: path.join(__dirname, '..', '..', '..'),
+      env: { ...process.env, ...env, ...extra },
+    }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+  const good = await run({});
+  expect(good.code).toBe(0);
+  expect(good.stdout).toMatch(/0 fail/);
+  const wrong = await run({ TON_NETWORK: 'testnet' });
+  expect(wrong.code).not.toBe(0);
+  expect(wrong.stdout).toMatch(/\[FAIL\] chain provider network: the provider serves mainnet .*TON_NETWORK is testnet/);
+});
+
+test('broken cookies: the session fails by name', async () => {
+  const cookies = demoFragmentCookies(SEED, 2)
+    .split('|')[0]!
+    .replace(/stel_token=[^;]+/, `stel_token=${'0'.repeat(64)}`);
+  const results = await runDoctor({ ...env, FRAGMENT_COOKIES: cookies });
+  expect(doctorExitCode(results)).toBe(1);
+  expect(failed(results)).toEqual([expect.stringMatching(/^Fragment session 1 \(\w+\) login$/) as string]);
+});
+
+test('a history page whose markup changed fails as not parseable', async () => {
+  sandbox.fragment!.configure({ faults: { historyMarkup: 'changed' } });
+  try {
+    const results = await runDoctor(env);
+    expect(doctorExitCode(results)).toBe(1);
+    expect(results.find((r) => /session 1 .*stars history/.test(r.item))).toMatchObject({ status: 'fail' });
+  } finally {
+    sandbox.fragment!.configure({ faults: { historyMarkup: 'table' } });
+  }
+});
+
+test('a receiving address that is no active account, a malformed key, missing migrations', async () => {
+  const nobody = new Address(0, randomBytes(32)).toRawString();
+  const other = await createTestDatabase();
+  try {
+    await other.pool.query(
+      'DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)',
+    );
+    const results = await runDoctor({
+      ...env,
+      FRAGMENT_RECEIVING_ADDRESSES: `${env.FRAGMENT_RECEIVING_ADDRESSES},${nobody}`,
+      STARSGATE_SECRET_KEY: 'k1:not-base64!',
+      DATABASE_URL: other.url,
+    });
+    expect(doctorExitCode(results)).toBe(1);
+    const items = failed(results);
+    expect(items).toContain('STARSGATE_SECRET_KEY');
+    expect(items).toContain('migrations');
+    expect(items.filter((item) => item.startsWith('FRAGMENT_RECEIVING_ADDRESSES'))).toHaveLength(1);
+  } finally {
+    await other.drop();
+  }
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "purchases" ADD COLUMN "worked_at" timestamp with time zone DEFAULT now() NOT NULL;

@@ -1,0 +1,53 @@
+import {
+  canonicalUsername,
+  IDEMPOTENCY_KEY_PATTERN,
+  isValidAmount,
+  normalizePaymentMethod,
+  PREMIUM_MONTHS,
+  productLabel,
+  STARS_MAX,
+  STARS_MIN,
+  USERNAME_PATTERN,
+} from '../src';
+
+describe('product rules (the spec limits)', () => {
+  it('accepts whole Stars between the limits and only the Premium durations', () => {
+    expect(isValidAmount('stars', STARS_MIN)).toBe(true);
+    expect(isValidAmount('stars', STARS_MAX)).toBe(true);
+    expect(isValidAmount('stars', STARS_MIN - 1)).toBe(false);
+    expect(isValidAmount('stars', STARS_MAX + 1)).toBe(false);
+    expect(isValidAmount('stars', 50.5)).toBe(false);
+    for (const months of PREMIUM_MONTHS) expect(isValidAmount('premium', months)).toBe(true);
+    for (const months of [0, 1, 4, 24, 6.5]) expect(isValidAmount('premium', months)).toBe(false);
+  });
+
+  it('stores payment methods in their canonical form and refuses unknown spellings', () => {
+    expect(normalizePaymentMethod('gram')).toBe('gram');
+    expect(normalizePaymentMethod('ton')).toBe('gram');
+    expect(normalizePaymentMethod('usdt_ton')).toBe('usdt');
+    expect(normalizePaymentMethod('usdt_gram')).toBe('usdt');
+    expect(normalizePaymentMethod('btc')).toBeUndefined();
+    // Not an inherited property of the alias table.
+    expect(normalizePaymentMethod('toString')).toBeUndefined();
+  });
+
+  it('username and idempotency key patterns', () => {
+    const username = new RegExp(USERNAME_PATTERN);
+    expect(username.test('@alice_99')).toBe(true);
+    expect(username.test('alice')).toBe(false);
+    expect(username.test(`@${'a'.repeat(33)}`)).toBe(false);
+    expect(canonicalUsername('@Alice')).toBe('@alice');
+    const key = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+    expect(key.test('order-1 ~')).toBe(true);
+    expect(key.test('')).toBe(false);
+    expect(key.test('x'.repeat(129))).toBe(false);
+    expect(key.test('tab\there')).toBe(false);
+  });
+
+  it('labels products as a person reads them', () => {
+    expect(productLabel('stars', 50)).toBe('50 Telegram Stars');
+    expect(productLabel('stars', 1)).toBe('1 Telegram Star');
+    expect(productLabel('premium', 6)).toBe('Telegram Premium for 6 months');
+    expect(productLabel('premium', 12)).toBe('Telegram Premium for 1 year');
+  });
+});

@@ -1,0 +1,134 @@
+import { FragmentError } from './errors';
+import { adoptMode, echoFlowState, flowReferer, type FlowState } from './flow-state';
+import { encodeForm, type FormFields } from './form';
+import { isCloudflareChallenge, pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
+import { ROUTES } from './routes';
+import type { ApiHashCache } from './session';
+import { sleep, withRetries, type FragmentLogger, type RetryPolicy, type Transport } from './transport';
+import type { FragmentProduct } from './types';
+
+/** Texts that mean "this hash/session was not accepted": re-read the page once, then retry once. */
+const HASH_REJECTION = /^(access denied|bad request)\.?$/i;
+
+export type PageInfo = ReturnType<typeof parseAjInit> & { apiHash: string };
+
+/**
+ * The cookie session's pages and API hash: page GETs (adopting their flow state), API calls with
+ * the current hash, and the one re-read of the page for a fresh hash when Fragment rejects it.
+ */
+export class ApiSession {
+  /** The product of the last API call: confirm's Referer when the caller names none. */
+  lastProduct: FragmentProduct = 'stars';
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly hash: ApiHashCache,
+    private readonly flows: Record<FragmentProduct, FlowState>,
+    private readonly retryPolicy: RetryPolicy,
+    private readonly logger: FragmentLogger,
+    /** The client holds a Telegram login cookie: a logged-out page then means the login is dead. */
+    private readonly expectsLogin: boolean,
+  ) {}
+
+  /** A read: retried on 429/5xx/network/timeout per the policy. */
+  read(product: FragmentProduct, method: string, fields: FormFields): Promise<Record<string, unknown>> {
+    return withRetries(method, this.retryPolicy, this.logger, sleep, () => this.call(product, method, fields, 'read'));
+  }
+
+  /**
+   * One API call with the session hash. If Fragment rejects the hash ("Access denied" / "Bad
+   * request"), the page is read again for a fresh hash and the call is repeated once — safe for
+   * writes too, since the rejection is definitive.
+   */
+  async call(
+    product: FragmentProduct,
+    method: string,
+    fields: FormFields,
+    kind: 'read' | 'write',
+  ): Promise<Record<string, unknown>> {
+    this.lastProduct = product;
+    const body = encodeForm(method, fields);
+    const referer = flowReferer(product, this.flows[product]);
+    const hash = this.hash.current() ?? (await this.refreshHash(product));
+    const first = await this.transport.postApi(hash, method, body, referer, kind === 'write');
+    if (!isHashRejection(first)) return first;
+    this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${ROUTES[product].page}`);
+    this.hash.invalidate();
+    const fresh = await this.refreshHash(product);
+    return this.transport.postApi(fresh, method, body, referer, kind === 'write');
+  }
+
+  private async refreshHash(product: FragmentProduct): Promise<string> {
+    // Not retried on its own: a read's retry loop already covers the whole call, and a write
+    // surfaces the (retryable) failure to its caller before anything was sent.
+    await this.loadPage(product, false);
+    const hash = this.hash.current();
+    if (hash === undefined)
+      throw new FragmentError('SESSION_INVALID', 'Fragment: no API hash available', {
+        method: `GET ${ROUTES[product].page}`,
+      });
+    return hash;
+  }
+
+  /**
+   * GETs a product page (retried as a read), stores its cookies and API hash, and adopts its
+   * `ajInit` state (mode/lv/dh) when present. A page without `api?hash=` means the login is dead.
+   */
+  async loadPage(product: FragmentProduct, retry = true): Promise<string> {
+    const path = ROUTES[product].page;
+    const label = `GET ${path}`;
+    const page = await this.getPage(path, retry);
+    const info = assertPageUsable(label, page, this.expectsLogin);
+    this.hash.store(info.apiHash);
+    const flow = this.flows[product];
+    adoptMode(flow, info.state.mode);
+    echoFlowState(flow, info.state);
+    const wallet = parseWalletInit(page.body);
+    this.logger.debug(
+      `fragment ${label}: hash read, version ${info.version ?? '?'}, wallet ${wallet?.address ? 'connected' : 'none'}`,
+    );
+    return page.body;
+  }
+
+  /** GET of any page of the site, retried as a read. */
+  getPage(path: string, retry = true): Promise<{ status: number; body: string }> {
+    const get = () => this.transport.getPage(path);
+    return retry ? withRetries(`GET ${path}`, this.retryPolicy, this.logger, sleep, get) : get();
+  }
+}
+
+function isHashRejection(json: Record<string, unknown>): boolean {
+  return typeof json.error === 'string' && HASH_REJECTION.test(unescapeHtml(json.error).trim());
+}
+
+/**
+ * The page's hash and state, if the page can be used: it has an API hash and, when `requireLogin`,
+ * shows a live login. A page without `api?hash=` means Cloudflare stopped us or the session is
+ * dead; a page with one may still be logged out (logged-out pages carry the hash too), which only
+ * its auth state tells.
+ */
+export function assertPageUsable(
+  label: string,
+  page: { status: number; body: string },
+  requireLogin: boolean,
+): PageInfo {
+  const info = parseAjInit(page.body);
+  if (info.apiHash !== undefined && !(requireLogin && pageLoggedIn(page.body) === false))
+    return { ...info, apiHash: info.apiHash };
+  if (info.apiHash !== undefined) {
+    throw new FragmentError('SESSION_INVALID', `Fragment ${label}: logged-out page (login cookies dead or missing)`, {
+      method: label,
+      httpStatus: page.status,
+    });
+  }
+  if (isCloudflareChallenge(page.body)) {
+    throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, {
+      method: label,
+      httpStatus: page.status,
+    });
+  }
+  throw new FragmentError('SESSION_INVALID', `Fragment ${label}: page without api hash (logged out or cookies dead)`, {
+    method: label,
+    httpStatus: page.status,
+  });
+}

@@ -1,0 +1,43 @@
+import { scalarText } from './json-values';
+import { ROUTES } from './routes';
+import type { FragmentProduct } from './types';
+
+/** Page state echoed to update…State (§5.2): mode, lv (starts as the string `false`), dh. */
+export interface FlowState {
+  mode: string;
+  lv: string;
+  dh: string;
+  /** The last recipient/amount, for a Referer like the browser's `/stars/buy?recipient=…&quantity=50`. */
+  recipient?: string;
+  amount?: number;
+}
+
+export function newFlowStates(): Record<FragmentProduct, FlowState> {
+  const now = String(Math.floor(Date.now() / 1000));
+  return {
+    stars: { mode: 'new', lv: 'false', dh: now },
+    premium: { mode: 'new', lv: 'false', dh: now },
+  };
+}
+
+/** Adopts `lv`/`dh` of an answer (or a page's state); fields it lacks stay as they were. */
+export function echoFlowState(flow: FlowState, json: Record<string, unknown>): void {
+  const lv = scalarText(json.lv);
+  if (lv !== undefined) flow.lv = lv;
+  const dh = scalarText(json.dh);
+  if (dh !== undefined && dh !== '') flow.dh = dh;
+}
+
+/** Adopts a new `mode` when the answer carries one. */
+export function adoptMode(flow: FlowState, value: unknown): void {
+  const mode = scalarText(value);
+  if (mode !== undefined && mode !== '') flow.mode = mode;
+}
+
+/** The browser's Referer for a product's flow: its page, with the order's recipient and amount once known. */
+export function flowReferer(product: FragmentProduct, flow: FlowState): string {
+  const routes = ROUTES[product];
+  if (flow.recipient === undefined || flow.amount === undefined) return routes.page;
+  const query = new URLSearchParams({ recipient: flow.recipient, [routes.amountField]: String(flow.amount) });
+  return `${routes.page}?${query.toString()}`;
+}

@@ -1,0 +1,202 @@
+/**
+ * Fragment's purchase history (`/stars/history`, `/premium/history`, protocol reference
+ * "Corrections and evidence, 2026-11-23"): a table whose rows are Recipient | Stars (a bare number
+ * with separators, `1,000`) | Price | Date, or for Premium Recipient | Duration (`3 months`,
+ * `1 year`) | Price | Date, the date in `time[datetime]`.
+ *
+ * Read tolerantly: cells are found by what a person sees in them (an @handle, a number, a
+ * duration, a date, a `Ref#`), helped by the header's words when there is one, never by exact
+ * class names. A data row that cannot be read, or a page with neither rows nor an empty-history
+ * marker, makes the page `unrecognized`: the caller reports an upstream-format error instead of
+ * reading it as "not delivered yet".
+ */
+import { htmlToText, unescapeHtml } from './html-parsing';
+import type { FragmentProduct } from './types';
+
+/** One delivered order as its history row shows it. */
+export interface HistoryRow {
+  /** The recipient's @handle, lower case without `@`, when the recipient cell shows one. */
+  recipient?: string;
+  /** The recipient cell's visible text. */
+  recipientText: string;
+  /** Stars: the quantity. Premium: the duration in months (`1 year` → 12). */
+  quantity: number;
+  /** The order's `Ref#` code, when the row shows it. */
+  ref?: string;
+  /** Unix ms of `time[datetime]` (or a readable date cell). */
+  deliveredAt: number;
+  /** The row's visible text, cells separated by ` | `, for the audit trail. */
+  text: string;
+}
+
+/** `listed`: rows read; `empty`: the history says it has none; `unrecognized`: an unknown shape. */
+export type HistoryShape = 'listed' | 'empty' | 'unrecognized';
+
+export interface HistoryPage {
+  rows: HistoryRow[];
+  shape: HistoryShape;
+  /** Data rows that could not be read (each makes the page `unrecognized`). */
+  unreadableRows: number;
+  /** What could not be read, for the format error (first unreadable row's text). */
+  problem?: string;
+  /** The `data-next-offset` of a "load more" marker: older rows exist. */
+  nextOffset?: string;
+}
+
+type Column = 'recipient' | 'quantity' | 'price' | 'date';
+
+const HEADER_WORDS: Array<[Column, RegExp]> = [
+  ['recipient', /recipient|^to$|user|username|gifted to|sent to/i],
+  ['quantity', /stars|quantity|amount|duration|period|months?/i],
+  ['price', /price|paid|cost|total/i],
+  ['date', /date|time|when/i],
+];
+
+const EMPTY_HISTORY =
+  /\bno (?:purchases|transactions|orders|gifts|history|items)\b|\bnothing (?:here|yet|found)\b|\bempty\b/i;
+const HANDLE = /^@?([A-Za-z0-9_]{3,32})$/;
+const GROUPED_NUMBER = /^(\d{1,3}(?:[,\s\u00a0\u202f\u2009']\d{3})+|\d+)$/;
+const PRICE_MARKUP = /icon-(?:ton|usdt|usd|gram)\b|\$|&#0?36;|&dollar;/i;
+
+interface Cell {
+  html: string;
+  text: string;
+}
+
+/** `<tr>` segments with their cells; tolerant of omitted closing tags. */
+function tableRows(html: string): Array<{ header: boolean; cells: Cell[]; html: string }> {
+  const rows: Array<{ header: boolean; cells: Cell[]; html: string }> = [];
+  const parts = html.split(/<tr\b[^>]*>/i).slice(1);
+  for (const part of parts) {
+    const rowHtml = part.split(/<\/tr\s*>|<\/tbody\s*>|<\/table\s*>/i)[0] ?? '';
+    const header = /<th\b/i.test(rowHtml) && !/<td\b/i.test(rowHtml);
+    const cells = rowHtml
+      .split(/<t[dh]\b[^>]*>/i)
+      .slice(1)
+      .map((cellHtml) => {
+        const inner = cellHtml.split(/<\/t[dh]\s*>/i)[0] ?? '';
+        // Blocks and spans are separate words on screen: keep them apart in the text.
+        const spaced = inner.replace(/<\/?(?:div|p|li|br)\b[^>]*>/gi, ' $& ');
+        return { html: inner, text: htmlToText(spaced).replace(/\s+/g, ' ').trim() };
+      });
+    rows.push({ header, cells, html: rowHtml });
+  }
+  return rows;
+}
+
+function columnsOf(headerCells: Cell[]): Map<Column, number> {
+  const columns = new Map<Column, number>();
+  headerCells.forEach((cell, index) => {
+    const word = cell.text.trim();
+    const column = HEADER_WORDS.find(([, pattern]) => pattern.test(word))?.[0];
+    if (column && !columns.has(column)) columns.set(column, index);
+  });
+  return columns;
+}
+
+/** `1,000` / `1 000` / `50` / `1,000 Stars` → 1000. */
+export function parseStarsQuantity(text: string): number | undefined {
+  const bare = text.replace(/\s*(?:telegram\s+)?stars?\b|⭐️?|\u2b50\ufe0f?/gi, '').trim();
+  if (!GROUPED_NUMBER.test(bare)) return undefined;
+  const value = Number(bare.replace(/[^\d]/g, ''));
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/** `3 months` → 3, `1 year` / `a year` / `12 months` → 12. */
+export function parsePremiumDuration(text: string): number | undefined {
+  const months = /^(\d{1,2})\s*(?:months?|mo\.?)$/i.exec(text.trim());
+  if (months) return Number(months[1]);
+  const years = /^(\d|one|a)\s*years?$/i.exec(text.trim());
+  if (years) return 12 * (/^\d$/.test(years[1]!) ? Number(years[1]) : 1);
+  return undefined;
+}
+
+function dateOf(rowHtml: string, cells: Cell[], dateColumn: number | undefined): number | undefined {
+  const datetime = /<time\b[^>]*\bdatetime\s*=\s*["']([^"']+)["']/i.exec(rowHtml)?.[1];
+  if (datetime !== undefined) {
+    const at = Date.parse(unescapeHtml(datetime));
+    if (Number.isFinite(at)) return at;
+  }
+  const candidates = dateColumn !== undefined ? [cells[dateColumn]] : [...cells].reverse();
+  for (const cell of candidates) {
+    if (!cell || !/\d{4}|\d{1,2}:\d{2}/.test(cell.text)) continue;
+    const at = Date.parse(cell.text.replace(/\bat\b/i, ' ').replace(/\s+/g, ' '));
+    if (Number.isFinite(at)) return at;
+  }
+  return undefined;
+}
+
+function recipientOf(cell: Cell): { recipient?: string; recipientText: string } {
+  const text = cell.text.trim();
+  const handle = /@([A-Za-z0-9_]{3,32})\b/.exec(text)?.[1] ?? HANDLE.exec(text)?.[1];
+  return { recipientText: text, ...(handle !== undefined ? { recipient: handle.toLowerCase() } : {}) };
+}
+
+function readRow(
+  product: FragmentProduct,
+  row: { cells: Cell[]; html: string },
+  columns: Map<Column, number>,
+): HistoryRow | string {
+  const { cells } = row;
+  const text = cells.map((cell) => cell.text.trim()).join(' | ');
+  const quantityOf = product === 'stars' ? parseStarsQuantity : parsePremiumDuration;
+  const isPrice = (cell: Cell) => PRICE_MARKUP.test(cell.html) || /\b(?:TON|GRAM|USDT)\b/.test(cell.text);
+  let recipientIndex = columns.get('recipient');
+  if (recipientIndex === undefined) {
+    const byHandle = cells.findIndex((cell) => /@[A-Za-z0-9_]{3,}/.test(cell.text));
+    recipientIndex = byHandle >= 0 ? byHandle : 0;
+  }
+  let quantityIndex = columns.get('quantity');
+  if (quantityIndex === undefined || quantityOf(cells[quantityIndex]?.text ?? '') === undefined) {
+    quantityIndex = cells.findIndex(
+      (cell, index) => index !== recipientIndex && !isPrice(cell) && quantityOf(cell.text) !== undefined,
+    );
+  }
+  const recipientCell = cells[recipientIndex];
+  const quantity = quantityIndex >= 0 ? quantityOf(cells[quantityIndex]!.text) : undefined;
+  const deliveredAt = dateOf(row.html, cells, columns.get('date'));
+  if (!recipientCell || recipientCell.text.trim() === '') return `no recipient in "${text}"`;
+  if (quantity === undefined) return `no ${product === 'stars' ? 'Stars quantity' : 'Premium duration'} in "${text}"`;
+  if (deliveredAt === undefined) return `no date in "${text}"`;
+  const ref = /Ref#\s*([A-Za-z0-9_-]+)/i.exec(text)?.[1];
+  return {
+    ...recipientOf(recipientCell),
+    quantity,
+    deliveredAt,
+    text,
+    ...(ref !== undefined ? { ref } : {}),
+  };
+}
+
+/** Reads one history page (a whole document, its AJAX `h`, or a rows fragment of a "load more" answer). */
+export function parseHistoryPage(product: FragmentProduct, html: string): HistoryPage {
+  const rows: HistoryRow[] = [];
+  let columns = new Map<Column, number>();
+  let unreadableRows = 0;
+  let problem: string | undefined;
+  let placeholders = 0;
+  for (const row of tableRows(html)) {
+    if (row.header) {
+      columns = columnsOf(row.cells);
+      continue;
+    }
+    // A lone cell (colspan) is a placeholder or "load more" row, not an order.
+    if (row.cells.length < 2) {
+      placeholders += 1;
+      continue;
+    }
+    const read = readRow(product, row, columns);
+    if (typeof read === 'string') {
+      unreadableRows += 1;
+      problem ??= read;
+    } else rows.push(read);
+  }
+  const nextOffset = /\bdata-next-offset\s*=\s*["']([^"']+)["']/i.exec(html)?.[1];
+  const page = { rows, unreadableRows, ...(nextOffset ? { nextOffset: unescapeHtml(nextOffset) } : {}) };
+  if (unreadableRows > 0) return { ...page, shape: 'unrecognized', problem };
+  if (rows.length > 0) return { ...page, shape: 'listed' };
+  const visible = htmlToText(html);
+  const emptyTable = /<table\b/i.test(html) && placeholders <= 1;
+  if (EMPTY_HISTORY.test(visible) || emptyTable) return { ...page, shape: 'empty' };
+  return { ...page, shape: 'unrecognized', problem: 'neither history rows nor an empty-history notice' };
+}

@@ -1,0 +1,129 @@
+/**
+ * The client's history read against the simulator serving the real table layout: further pages
+ * until the rows reach back to the order's time, the login judged by the page's auth state (not by
+ * its hash), a redesigned page reported as unrecognized, and a link answer without confirm_method.
+ */
+import { FragmentClient, FragmentError, decodeCommentPayload } from '../src';
+import { startSimulator, type SimulatorServer } from './support/simulator-server';
+import { TestWallet } from './support/test-wallet';
+
+let server: SimulatorServer;
+const payer = new TestWallet('history-payer');
+
+beforeAll(async () => {
+  server = await startSimulator({ historyPageRows: 2 });
+  await server.chain.fund(payer.address, { gram: 100_000_000_000n });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+afterEach(() => {
+  server.sim.configure({ faults: { historyMarkup: 'table', omitConfirmMethod: false, sessionExpired: false } });
+});
+
+function newClient(cookies = server.freshCookies()): FragmentClient {
+  return new FragmentClient({ baseUrl: server.baseUrl, cookies, timeoutMs: 5_000 });
+}
+
+/** One whole Stars purchase; resolves once the simulator delivered it. */
+async function buy(
+  client: FragmentClient,
+  username: string,
+  quantity: number,
+): Promise<{ confirm: string; ref: string }> {
+  const found = await client.searchRecipient('stars', username, quantity);
+  const order = await client.initRequest({
+    product: 'stars',
+    recipient: found.recipient,
+    amount: quantity,
+    paymentMethod: 'ton',
+  });
+  const account = payer.account();
+  const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account });
+  const { ref } = decodeCommentPayload(tx.messages[0]!.payload!);
+  const boc = await payer.sign(server.chain, tx);
+  await server.chain.submitExternal(boc);
+  const confirm = await client.confirm({
+    confirmMethod: tx.confirmMethod,
+    confirmParams: tx.confirmParams,
+    boc,
+    account,
+    product: 'stars',
+  });
+  const deadline = Date.now() + 15_000;
+  while (!server.sim.stats().deliveredOrders.some((d) => d.ref === ref)) {
+    if (Date.now() > deadline) throw new Error(`order ${ref} not delivered`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { confirm, ref };
+}
+
+it('reads further pages until the rows reach back to the given time, and no further', async () => {
+  const client = newClient();
+  const startedAt = Date.now() - 1_000;
+  for (const [username, quantity] of [
+    ['alice', 50],
+    ['bob', 75],
+    ['carol', 1000],
+    ['dave', 100],
+    ['erin', 150],
+  ] as const)
+    await buy(client, username, quantity);
+  const calls = () => server.sim.stats().calls['getStarsHistory'] ?? 0;
+
+  const before = calls();
+  const first = await client.deliveryHistory('stars');
+  expect(first).toMatchObject({ shape: 'listed', pages: 1, truncated: true });
+  expect(first.rows.map((r) => r.recipient)).toEqual(['erin', 'dave']);
+  expect(calls() - before).toBe(0);
+
+  const all = await client.deliveryHistory('stars', { since: startedAt });
+  expect(all.rows.map((r) => `${r.recipient}#${r.quantity}`)).toEqual([
+    'erin#150',
+    'dave#100',
+    'carol#1000',
+    'bob#75',
+    'alice#50',
+  ]);
+  expect(all).toMatchObject({ shape: 'listed', pages: 3, truncated: false });
+  expect(calls() - before).toBe(2);
+
+  // Rows older than `since` end the read: a time after every delivery needs the first page only.
+  const recent = await client.deliveryHistory('stars', { since: Date.now() + 60_000 });
+  expect(recent.pages).toBe(1);
+});
+
+it('a redesigned history page is unrecognized, never an empty history', async () => {
+  const client = newClient();
+  await buy(client, 'alice', 50);
+  server.sim.configure({ faults: { historyMarkup: 'changed' } });
+  const read = await client.deliveryHistory('stars');
+  expect(read).toMatchObject({ shape: 'unrecognized', rows: [] });
+  expect(read.problem).toMatch(/neither history rows nor an empty-history notice/);
+});
+
+it('a dead login cannot read the history', async () => {
+  const client = newClient();
+  server.sim.configure({ faults: { sessionExpired: true } });
+  const error = await client.deliveryHistory('stars').catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(FragmentError);
+  expect(error).toMatchObject({ kind: 'SESSION_INVALID' });
+});
+
+it('a dead login cookie: the page re-read after "Access denied" shows it logged out → SESSION_INVALID', async () => {
+  const client = newClient(server.freshCookies().replace(/stel_token=[^;]+/, `stel_token=${'0'.repeat(64)}`));
+  const found = await client.searchRecipient('stars', 'alice', 50).catch((e: unknown) => e);
+  expect(found).toMatchObject({ kind: 'SESSION_INVALID' });
+  expect((found as Error).message).toMatch(/logged-out page/);
+});
+
+it('no confirm_method in the link answer: no confirm call, and the order is still delivered', async () => {
+  server.sim.configure({ faults: { omitConfirmMethod: true } });
+  const client = newClient();
+  const before = server.sim.stats().calls['confirmReq'] ?? 0;
+  const { confirm } = await buy(client, 'bob', 50);
+  expect(confirm).toBe('not_requested');
+  expect((server.sim.stats().calls['confirmReq'] ?? 0) - before).toBe(0);
+});

@@ -1,0 +1,169 @@
+/**
+ * The history parser against rows shaped like the public clients' parsers expect them
+ * (S1qwy/fragment-api-ts `utils/html.ts` `parseStarsHistory`/`parsePremiumHistory`: recipient in
+ * `.tm-inline-nowrap`, quantity in `.tm-value.tm-nowrap`, price in `.icon-ton`, `time[datetime]`)
+ * and against variants of that markup a redesign could bring.
+ */
+import { parseHistoryPage, parsePremiumDuration, parseStarsQuantity } from '../src';
+
+const AT = '2026-11-21T22:50:01+00:00';
+const cell = (inner: string, cls = 'table-cell-value tm-value') =>
+  `<td><div class="table-cell"><div class="${cls}">${inner}</div></div></td>`;
+const ton = (whole: string, frac: string) =>
+  `<td><div class="table-cell"><div class="table-cell-value tm-value icon-before icon-ton">${whole}<span class="mini-frac">${frac}</span></div></div></td>`;
+const when = (iso = AT) =>
+  `<td class="wide-last-col"><div class="table-cell"><div class="tm-value tm-nowrap"><time datetime="${iso}">21 Nov 2026 at 22:50</time></div></div></td>`;
+const table = (what: string, rows: string) =>
+  `<section class="tm-section"><table class="table tm-table tm-table-fixed"><thead><tr><th>Recipient</th><th>${what}</th><th>Price</th><th>Date</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+
+describe('Stars history', () => {
+  it('reads Recipient | Stars | Price | Date rows as the public parsers do', () => {
+    const html = table(
+      'Stars',
+      `<tr class="tm-row-selectable">${cell('@alice', 'table-cell-value tm-value tm-inline-nowrap')}${cell('1,000', 'table-cell-value tm-value tm-nowrap')}${ton('8', '.8236')}${when()}</tr>` +
+        `<tr class="tm-row-selectable">${cell('@Bob_2', 'tm-inline-nowrap')}${cell('50', 'tm-value tm-nowrap')}${ton('0', '.4412')}${when('2026-11-21T22:40:00+00:00')}</tr>`,
+    );
+    const page = parseHistoryPage('stars', html);
+    expect(page.shape).toBe('listed');
+    expect(page.rows).toEqual([
+      {
+        recipient: 'alice',
+        recipientText: '@alice',
+        quantity: 1000,
+        deliveredAt: Date.parse(AT),
+        text: '@alice | 1,000 | 8.8236 | 21 Nov 2026 at 22:50',
+      },
+      expect.objectContaining({ recipient: 'bob_2', quantity: 50, deliveredAt: Date.parse('2026-11-21T22:40:00Z') }),
+    ]);
+  });
+
+  it.each([
+    [
+      'no header, other class names',
+      `<table><tr>${cell('@alice', 'who')}${cell('1,000', 'n')}${ton('8', '.8236')}${when()}</tr></table>`,
+    ],
+    ['a recipient without @', table('Stars', `<tr>${cell('alice')}${cell('1,000')}${ton('8', '.8236')}${when()}</tr>`)],
+    [
+      'a narrow no-break space as separator',
+      table('Stars', `<tr>${cell('@alice')}${cell('1\u202f000')}${ton('8', '.8236')}${when()}</tr>`),
+    ],
+    [
+      '"Stars" after the number',
+      table('Quantity', `<tr>${cell('@alice')}${cell('1,000 Stars')}${ton('8', '.8236')}${when()}</tr>`),
+    ],
+    [
+      'the price first, in dollars',
+      `<table><tr>${cell('$15.00')}${cell('@alice')}${cell('1,000')}${when()}</tr></table>`,
+    ],
+    [
+      'a date without a time element',
+      table(
+        'Stars',
+        `<tr>${cell('@alice')}${cell('1,000')}${ton('8', '.8236')}${cell('21 Nov 2026 at 22:50:01 UTC')}</tr>`,
+      ),
+    ],
+    ['no closing tags', `<table><tr><td>@alice<td>1,000<td>8.8236 TON<td><time datetime="${AT}">x</time></table>`],
+  ])('tolerates %s', (_name, html) => {
+    const page = parseHistoryPage('stars', html);
+    expect(page.shape).toBe('listed');
+    expect(page.rows).toEqual([
+      expect.objectContaining({ recipient: 'alice', quantity: 1000, deliveredAt: Date.parse(AT) }),
+    ]);
+  });
+
+  it('keeps the Ref# when a row shows one, of any length', () => {
+    const html = table(
+      'Stars',
+      `<tr>${cell('@alice<div class="tm-ref">Ref#Ab3dEf78XyZ</div>')}${cell('100')}${ton('0', '.8823')}${when()}</tr>`,
+    );
+    expect(parseHistoryPage('stars', html).rows[0]).toMatchObject({
+      recipient: 'alice',
+      quantity: 100,
+      ref: 'Ab3dEf78XyZ',
+    });
+  });
+
+  it('an empty history is empty, not unrecognized', () => {
+    expect(
+      parseHistoryPage(
+        'stars',
+        table('Stars', '<tr><td colspan="4"><div class="tm-table-empty">No purchases yet</div></td></tr>'),
+      ).shape,
+    ).toBe('empty');
+    expect(parseHistoryPage('stars', table('Stars', '')).shape).toBe('empty');
+    expect(parseHistoryPage('stars', '<section><div class="tm-empty">Nothing here yet</div></section>').shape).toBe(
+      'empty',
+    );
+  });
+
+  it('an unknown shape is unrecognized, with what could not be read', () => {
+    const cards = `<div class="tm-history-list"><div class="card"><div>alice</div><div>1,000 ★</div><div title="${AT}">21 Nov</div></div></div>`;
+    expect(parseHistoryPage('stars', cards)).toMatchObject({ shape: 'unrecognized', rows: [] });
+    // The old invented layout: a title phrase instead of a quantity cell.
+    const phrase = `<table><tr><td>1,000 Telegram Stars to @alice</td>${ton('8', '.8236')}${when()}</tr></table>`;
+    expect(parseHistoryPage('stars', phrase)).toMatchObject({ shape: 'unrecognized', unreadableRows: 1 });
+    const undated = table('Stars', `<tr>${cell('@alice')}${cell('1,000')}${ton('8', '.8236')}<td></td></tr>`);
+    expect(parseHistoryPage('stars', undated).shape).toBe('unrecognized');
+    expect(parseHistoryPage('stars', undated).problem).toMatch(/no date/);
+  });
+
+  it('one unreadable row among readable ones makes the page unrecognized but keeps the rows', () => {
+    const html = table(
+      'Stars',
+      `<tr>${cell('@alice')}${cell('50')}${ton('0', '.4412')}${when()}</tr><tr>${cell('@bob')}${cell('lots')}${ton('0', '.4412')}${when()}</tr>`,
+    );
+    expect(parseHistoryPage('stars', html)).toMatchObject({
+      shape: 'unrecognized',
+      unreadableRows: 1,
+      rows: [expect.objectContaining({ recipient: 'alice' })],
+    });
+  });
+
+  it('reads the "show more" offset', () => {
+    const html =
+      table('Stars', `<tr>${cell('@alice')}${cell('50')}${ton('0', '.4412')}${when()}</tr>`) +
+      '<div class="js-load-more" data-next-offset="42">Show more</div>';
+    expect(parseHistoryPage('stars', html).nextOffset).toBe('42');
+  });
+});
+
+describe('Premium history', () => {
+  it.each([
+    ['3 months', 3],
+    ['6 months', 6],
+    ['1 year', 12],
+    ['12 months', 12],
+  ])('reads Recipient | Duration (%s) | Price | Date', (duration, months) => {
+    const html = table(
+      'Duration',
+      `<tr>${cell('@bob', 'tm-inline-nowrap')}${cell(duration, 'tm-value tm-nowrap')}${ton('9', '.4059')}${when()}</tr>`,
+    );
+    const page = parseHistoryPage('premium', html);
+    expect(page.shape).toBe('listed');
+    expect(page.rows[0]).toMatchObject({ recipient: 'bob', quantity: months, deliveredAt: Date.parse(AT) });
+  });
+
+  it('a Stars-shaped row is not a Premium row', () => {
+    const html = table('Duration', `<tr>${cell('@bob')}${cell('1,000')}${ton('9', '.4059')}${when()}</tr>`);
+    expect(parseHistoryPage('premium', html).shape).toBe('unrecognized');
+  });
+});
+
+describe('quantities and durations', () => {
+  it.each([
+    ['50', 50],
+    ['1,000', 1000],
+    ['1 000 000', 1_000_000],
+    ['10,000 Stars', 10_000],
+    ['1,00', undefined],
+    ['0.4412', undefined],
+    ['', undefined],
+  ])('Stars %j → %j', (text, value) => expect(parseStarsQuantity(text)).toBe(value));
+
+  it.each([
+    ['3 months', 3],
+    ['1 year', 12],
+    ['a year', 12],
+    ['1,000', undefined],
+  ])('Premium %j → %j', (text, value) => expect(parsePremiumDuration(text)).toBe(value));
+});
