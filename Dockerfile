@@ -24,6 +24,8 @@ COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/fragment/package.json packages/fragment/
 COPY packages/platform/package.json packages/platform/
+COPY packages/sdk/package.json packages/sdk/
+COPY packages/sdk-python/package.json packages/sdk-python/
 COPY packages/ton/package.json packages/ton/
 
 # The build: every dependency, then `turbo run build` (one esbuild bundle per app into its dist/).

@@ -7,6 +7,8 @@ const tsJest = ['ts-jest', { diagnostics: false }];
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': tsJest },
+  // ESM-ready sources (packages/sdk) import './x.js'; under jest that is the .ts file beside it.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/{apps,packages}/*/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testTimeout: 60_000,
   maxWorkers: 2,

@@ -4,6 +4,8 @@
  * gateway and the worker pointed at it. Ctrl-C stops all three.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..');
@@ -40,6 +42,21 @@ async function waitFor(url: string, timeoutMs: number): Promise<Response> {
   }
 }
 
+/**
+ * The operator API's token under `npm start`: STARSGATE_ADMIN_TOKENS when set, otherwise a
+ * development token generated once into $STARSGATE_DATA_DIR/admin-token (mode 0600).
+ */
+function adminTokens(): { tokens: string; generatedAt?: string } {
+  if (process.env.STARSGATE_ADMIN_TOKENS) return { tokens: process.env.STARSGATE_ADMIN_TOKENS };
+  const dataDir = path.resolve(root, process.env.STARSGATE_DATA_DIR ?? '.data');
+  const file = path.join(dataDir, 'admin-token');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, `sg_dev_${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+  }
+  return { tokens: readFileSync(file, 'utf8').trim(), generatedAt: file };
+}
+
 let stopping = false;
 function stop(code: number): void {
   if (stopping) return;
@@ -74,10 +91,17 @@ async function main(): Promise<void> {
       upstream.FRAGMENT_RECEIVING_ADDRESSES = Object.values(demo.fragment.receivingAddresses).join(',');
     process.stdout.write(`[start] sandbox up at ${sandboxUrl} — demo wallets and usernames: ${sandboxUrl}/demo\n`);
   }
-  run('gateway', 'apps/gateway/src/main.ts', upstream);
+  const admin = adminTokens();
+  run('gateway', 'apps/gateway/src/main.ts', { ...upstream, STARSGATE_ADMIN_TOKENS: admin.tokens });
   run('worker', 'apps/worker/src/main.ts', upstream);
   await waitFor(`http://127.0.0.1:${process.env.PORT ?? '8080'}/readyz`, 60_000);
   process.stdout.write(`[start] gateway ready at http://127.0.0.1:${process.env.PORT ?? '8080'} — API docs at /docs\n`);
+  if (admin.generatedAt)
+    process.stdout.write(
+      `[start] operator API at /admin/api — development token (from ${admin.generatedAt}): ${admin.tokens}\n` +
+        `[start]   STARSGATE_URL=http://127.0.0.1:${process.env.PORT ?? '8080'} STARSGATE_ADMIN_TOKEN=${admin.tokens} npx starsgate stats\n`,
+    );
+  else process.stdout.write('[start] operator API at /admin/api with the tokens of STARSGATE_ADMIN_TOKENS\n');
 }
 
 main().catch((error: unknown) => {

@@ -6,6 +6,7 @@ import { PurchaseRepository } from '@starsgate/db';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
+import { mountAdminApi } from './admin/admin-routes';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFound } from './http/error-handler';
@@ -22,6 +23,7 @@ import { PurchaseIntakeBatcher } from './purchases/purchase-intake-batcher';
 import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
 import { PurchaseViewReader } from './purchases/purchase-view-reader';
 import { readsOpenApi } from './openapi/reads.openapi';
+import { adminOpenApi } from './openapi/admin.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { pricesRoutes } from './routes/prices.routes';
 import { walletsRoutes } from './routes/wallets.routes';
@@ -32,6 +34,8 @@ export interface GatewayDeps {
   database: DatabaseHandle;
   redis: Redis;
   queue: Queue<PurchaseJobData>;
+  /** The webhook delivery queue (its counts show in the admin stats). */
+  webhookQueue?: Queue;
   vault: SecretVault;
   metrics: GatewayMetrics;
   chain: ChainClient;
@@ -59,7 +63,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   const purchases = new PurchaseRepository(deps.database.db);
   const reads = deps.reads ?? createReads(deps);
-  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi]);
+  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, adminOpenApi]);
 
   // While draining, every response closes its keep-alive connection: clients reconnect to another
   // replica, and server.close() completes once the in-flight responses are sent instead of waiting
@@ -102,6 +106,13 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   );
 
   app.use(availabilityRoutes({ availability: reads.availability }));
+  mountAdminApi(app, {
+    config: deps.config,
+    database: deps.database,
+    vault: deps.vault,
+    chain: deps.chain,
+    queues: deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue],
+  });
   app.use(pricesRoutes({ prices: reads.prices }));
   // After the API: every router an API request walks past costs it a dispatch, probes are rare.
   app.use(healthRoutes({ pool: deps.database.pool, redis: deps.redis, state, registry: deps.metrics.registry }));

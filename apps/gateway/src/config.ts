@@ -23,6 +23,12 @@ export interface GatewayConfig {
   shutdownTimeoutMs: number;
   /** Availability checks and prices (reads-config.ts). */
   reads: ReadsConfig;
+  /** Bearer tokens of the operator API (`/admin/api`); none: the admin routes do not exist. */
+  adminTokens: string[];
+  /** Allow plain-http webhook URLs to non-loopback hosts. */
+  webhookAllowHttp: boolean;
+  /** After valid_until, how long "not on chain" is not yet proof of non-execution (as the worker's). */
+  validUntilMarginMs: number;
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -52,7 +58,15 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     idempotencyLockTimeoutMs: read.integer('IDEMPOTENCY_LOCK_TIMEOUT_MS', 2_000, { min: 10, max: 30_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 120_000 }),
     reads: loadReadsConfig(read, production, shared),
+    adminTokens: (read.string('STARSGATE_ADMIN_TOKENS') ?? '')
+      .split(',')
+      .map((token) => token.trim())
+      .filter((token) => token.length > 0),
+    webhookAllowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
+    validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
   };
+  if (config.adminTokens.some((token) => token.length < 16))
+    read.problem('STARSGATE_ADMIN_TOKENS: every token needs at least 16 characters');
   if (production && !config.secretKey) read.problem('STARSGATE_SECRET_KEY is required when NODE_ENV=production');
   read.finish();
   return config;

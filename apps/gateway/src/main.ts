@@ -6,6 +6,7 @@ import {
   createLogger,
   createPurchaseQueue,
   createRedisConnection,
+  createWebhookQueue,
   onTerminationSignals,
   redactUrl,
   runMain,
@@ -29,6 +30,9 @@ async function main(): Promise<void> {
   const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix, (error) =>
     logger.warn('queue connection error', { error }),
   );
+  const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
+    logger.warn('webhook queue connection error', { error }),
+  );
   const vault = new SecretVault(
     loadKeyRing({
       value: config.secretKey,
@@ -44,6 +48,7 @@ async function main(): Promise<void> {
     database,
     redis,
     queue,
+    webhookQueue,
     vault,
     chain,
     metrics: createGatewayMetrics(),
@@ -56,6 +61,7 @@ async function main(): Promise<void> {
     host: config.host,
     database: redactUrl(config.databaseUrl),
     network: config.network,
+    admin_api: config.adminTokens.length > 0 ? '/admin/api' : 'disabled (STARSGATE_ADMIN_TOKENS unset)',
   });
 
   const shutdown = async (signal: string): Promise<void> => {
@@ -70,7 +76,7 @@ async function main(): Promise<void> {
     server.closeIdleConnections();
     await closed;
     clearTimeout(deadline);
-    await Promise.allSettled([closeQueue(queue), redis.quit(), database.close()]);
+    await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), redis.quit(), database.close()]);
     logger.info('stopped');
     logger.end();
   };

@@ -78,6 +78,22 @@ export interface WorkerConfig {
   prices: PriceRefresherConfig;
   /** STARSGATE_CRASH_AT: where crash-safety tests kill the worker (crash-points.ts); unset in production. */
   crashAt: CrashPoint | undefined;
+  /** Webhook delivery (the outbox's drain and the delivery queue). */
+  webhooks: WebhookDeliveryConfig;
+  /** How often the evidence collector re-checks open reconciliation cases. */
+  evidenceIntervalMs: number;
+}
+
+export interface WebhookDeliveryConfig {
+  /** The drain: fans new outbox events out to endpoints and gives due deliveries their jobs. */
+  drainIntervalMs: number;
+  concurrency: number;
+  /** A receiver answering 2xx within this is a success. */
+  timeoutMs: number;
+  /** Capped exponential backoff with jitter between attempts; the defaults spread 14 attempts over about a day. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxAttempts: number;
 }
 
 export function loadWorkerConfig(
@@ -177,6 +193,15 @@ export function loadWorkerConfig(
     keyRing: keyRing as KeyRing,
     prices: readPriceRefresherConfig(read, shared),
     crashAt: crashAt as CrashPoint | undefined,
+    webhooks: {
+      drainIntervalMs: read.integer('WEBHOOK_DRAIN_INTERVAL_MS', 1_000, { min: 10, max: 600_000 }),
+      concurrency: read.integer('WEBHOOK_CONCURRENCY', 8, { min: 1, max: 1_000 }),
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+      retryBaseMs: read.integer('WEBHOOK_RETRY_BASE_MS', 10_000, { min: 10, max: 3_600_000 }),
+      retryMaxMs: read.integer('WEBHOOK_RETRY_MAX_MS', 6 * 3_600_000, { min: 10, max: 86_400_000 }),
+      maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 14, { min: 1, max: 100 }),
+    },
+    evidenceIntervalMs: read.integer('EVIDENCE_INTERVAL_MS', 60_000, { min: 100, max: 86_400_000 }),
   };
   if (config.fragmentReceivingAddresses.length === 0) {
     warn(

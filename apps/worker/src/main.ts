@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  AdminPurchaseReads,
   connectDatabase,
   LeaseRepository,
   migrateDatabase,
@@ -8,12 +9,15 @@ import {
   PurchaseTransitions,
   SecretVault,
   UpstreamFormatErrorRepository,
+  WebhookDeliveries,
+  WebhookEndpoints,
 } from '@starsgate/db';
 import {
   closeQueue,
   createLogger,
   createPurchaseQueue,
   createRedisConnection,
+  createWebhookQueue,
   onTerminationSignals,
   PURCHASE_QUEUE,
   redisConnectionOptions,
@@ -23,7 +27,12 @@ import { loadWorkerConfig } from './config';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
 import { startPurchaseWorker } from './purchases/purchase-worker';
 import { startPriceRefresher } from './prices/price-refresher';
+import { PeriodicTask } from './periodic/periodic-task';
+import type { StepDeps } from './purchases/state-machine/step-deps';
+import { collectEvidence, EVIDENCE_COLLECTOR } from './reconciliation/evidence-collector';
 import { Sweeper } from './sweeper/sweeper';
+import { startWebhookWorker } from './webhooks/webhook-delivery';
+import { drainWebhooks } from './webhooks/webhook-drain';
 import { createUpstreams } from './upstreams';
 import { createWorkerMetrics } from './observability/metrics';
 import { UpstreamFormatReporter } from './purchases/state-machine/upstream-format';
@@ -42,11 +51,13 @@ async function main(): Promise<void> {
 
   const upstreams = createUpstreams(config, logger);
   const metrics = createWorkerMetrics();
-  const processor = createPurchaseProcessor({
+  const vault = new SecretVault(config.keyRing);
+  const leases = new LeaseRepository(database.db);
+  const deps: StepDeps = {
     config,
     transitions: new PurchaseTransitions(database.db),
-    leases: new LeaseRepository(database.db),
-    vault: new SecretVault(config.keyRing),
+    leases,
+    vault,
     chain: upstreams.chain,
     fragment: upstreams.fragment,
     queue,
@@ -55,7 +66,8 @@ async function main(): Promise<void> {
     workerId: `worker-${randomUUID().slice(0, 8)}`,
     now: Date.now,
     sleep,
-  });
+  };
+  const processor = createPurchaseProcessor(deps);
 
   const { worker } = startPurchaseWorker({
     connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
@@ -76,6 +88,37 @@ async function main(): Promise<void> {
     intervalMs: config.sweepIntervalMs,
   });
   sweeper.start();
+
+  const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
+    logger.warn('webhook queue connection error', { error }),
+  );
+  const webhookDeliveries = new WebhookDeliveries(database.db);
+  const webhookWorker = startWebhookWorker({
+    deliveries: webhookDeliveries,
+    endpoints: new WebhookEndpoints(database.db, vault),
+    queue: webhookQueue,
+    config: config.webhooks,
+    logger,
+    connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
+    prefix: config.bullPrefix,
+  });
+  const webhookDrain = new PeriodicTask(
+    'webhook-drain',
+    { leases, logger, intervalMs: config.webhooks.drainIntervalMs },
+    async () => {
+      await drainWebhooks(webhookDeliveries, webhookQueue);
+    },
+  );
+  webhookDrain.start();
+  const reads = new AdminPurchaseReads(database.db);
+  const evidenceCollector = new PeriodicTask(
+    EVIDENCE_COLLECTOR,
+    { leases, logger, intervalMs: config.evidenceIntervalMs },
+    async () => {
+      await collectEvidence(deps, reads);
+    },
+  );
+  evidenceCollector.start();
   const { prices } = config;
   const pricesRedis = prices.enabled ? createRedisConnection(config.redisUrl) : undefined;
   const priceRefresher = pricesRedis
@@ -96,11 +139,11 @@ async function main(): Promise<void> {
       logger.warn('shutdown deadline reached; leases cover unfinished work');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    await sweeper.stop();
+    await Promise.all([sweeper.stop(), webhookDrain.stop(), evidenceCollector.stop()]);
     await priceRefresher?.stop();
     await pricesRedis?.quit();
-    await worker.close();
-    await Promise.allSettled([closeQueue(queue), database.close()]);
+    await Promise.all([worker.close(), webhookWorker.close()]);
+    await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), database.close()]);
     clearTimeout(deadline);
     logger.info('stopped');
     logger.end();

@@ -8,3 +8,8 @@ export * from './schema';
 export { isPurchaseLeaseFree } from './sql/lease-expressions';
 export * from './secrets/key-ring';
 export * from './secrets/secret-vault';
+export * from './repositories/admin-purchase-reads';
+export * from './repositories/webhook-endpoints';
+export * from './repositories/webhook-deliveries';
+export * from './repositories/keyset';
+export * from './repositories/admin-audit';

@@ -34,3 +34,42 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** How synthetic purchases are spread: most complete, a few are open cases; many recipients and wallets, as in production. */
+export const SYNTHETIC = {
+  /** Row i: `reconciliation_required` when i % 200 = 0, failed at 1, queued 2, preparing 3, confirming 4, else completed. */
+  rareStatuses: ['reconciliation_required', 'failed', 'queued', 'preparing', 'confirming'],
+  /** Row i's recipient: `@user<i % 997>` (the case of `@User` for odd i % 997). */
+  username: (i: number) => `@${i % 2 === 1 ? 'User' : 'user'}${i % 997}`,
+  /** Row i's payer wallet: raw `0:` + (i % 499) in 64 hex digits. */
+  wallet: (i: number) => `0:${(i % 499).toString(16).padStart(64, '0')}`,
+  /** Row i is created at this instant + floor(i / 2) µs: pairs share a timestamp. */
+  createdFrom: '2026-01-01T00:00:00Z',
+} as const;
+
+/**
+ * `count` purchases (rows `offset`…) written straight into the table (no secret, no event), spread
+ * as SYNTHETIC says; two rows per microsecond of `created_at`, so pagination must order by
+ * (created_at, id) with the database's full precision.
+ */
+export async function insertSyntheticPurchases(
+  pool: { query(text: string, values?: unknown[]): Promise<unknown> },
+  count: number,
+  offset = 0,
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount,
+                            payment_method, seed_format, wallet_address, step_started_at, created_at, updated_at, completed_at)
+     SELECT gen_random_uuid(), 'synthetic-' || i, md5(i::text), 'k1', status,
+            CASE WHEN i % 5 = 0 THEN 'premium' ELSE 'stars' END,
+            '@' || CASE WHEN i % 2 = 1 THEN 'User' ELSE 'user' END || (i % 997),
+            CASE WHEN i % 5 = 0 THEN 3 ELSE 50 + i % 100 END,
+            CASE WHEN i % 3 = 0 THEN 'usdt' ELSE 'gram' END, 'bip39_12',
+            '0:' || lpad(to_hex(i % 499), 64, '0'),
+            t, t, t, CASE WHEN status IN ('completed', 'failed') THEN t END
+     FROM generate_series($1::int, $1::int + $2::int - 1) AS i,
+          LATERAL (SELECT $3::timestamptz + (i / 2) * interval '1 microsecond' AS t,
+                          CASE WHEN i % 200 < 5 THEN ($4::text[])[1 + i % 200] ELSE 'completed' END AS status) AS row`,
+    [offset, count, SYNTHETIC.createdFrom, SYNTHETIC.rareStatuses],
+  );
+}

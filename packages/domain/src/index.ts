@@ -5,3 +5,5 @@ export * from './purchases/purchase-status';
 export * from './schemas';
 export * from './validation/validator';
 export * from './money';
+export * from './purchases/purchase-view';
+export * from './webhooks';

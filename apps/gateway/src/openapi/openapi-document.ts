@@ -45,6 +45,8 @@ export const CLIENT_ERRORS = {
 export interface OpenApiContribution {
   paths: Record<string, unknown>;
   schemas: Schema[];
+  securitySchemes?: Record<string, unknown>;
+  tags?: Array<{ name: string; description: string }>;
 }
 
 export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) {
@@ -124,6 +126,12 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
         get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format.' } } },
       },
     },
-    components: { schemas: Object.fromEntries(schemas.map(component)) },
+    tags: contributions.flatMap((contribution) => contribution.tags ?? []),
+    components: {
+      schemas: Object.fromEntries(schemas.map(component)),
+      securitySchemes: Object.fromEntries(
+        contributions.flatMap((contribution) => Object.entries(contribution.securitySchemes ?? {})),
+      ),
+    },
   };
 }

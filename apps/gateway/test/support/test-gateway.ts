@@ -11,6 +11,7 @@ import {
   createLogger,
   createPurchaseQueue,
   createRedisConnection,
+  createWebhookQueue,
   type PurchaseJobData,
 } from '@starsgate/platform';
 import { buildGateway, type Gateway } from '../../src/app';
@@ -50,6 +51,7 @@ export async function createTestGateway(
   const redis = createRedisConnection(config.redisUrl);
   const bullPrefix = `test-${randomBytes(4).toString('hex')}`;
   const queue = createPurchaseQueue(config.redisUrl, bullPrefix);
+  const webhookQueue = createWebhookQueue(config.redisUrl, bullPrefix);
   const vault = new SecretVault(parseKeyRing(`t1:${randomBytes(32).toString('base64')}`));
   const metrics = createGatewayMetrics();
   const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 });
@@ -59,6 +61,7 @@ export async function createTestGateway(
     database,
     redis,
     queue,
+    webhookQueue,
     vault,
     metrics,
     chain,
@@ -75,7 +78,7 @@ export async function createTestGateway(
     logLines,
     bullPrefix,
     close: async () => {
-      await closeQueue(queue);
+      await Promise.all([closeQueue(queue), closeQueue(webhookQueue)]);
       // A Redis that cannot be reached refuses QUIT too (redis-outage.test.ts): then drop the connection.
       await redis.quit().catch(() => redis.disconnect());
       await database.drop();

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { LeaseRepository, PurchaseRepository } from '@starsgate/db';
 import { enqueuePurchase, purchaseJobId, type Logger, type PurchaseJobData } from '@starsgate/platform';
+import { PeriodicTask } from '../periodic/periodic-task';
 
 export interface SweeperDeps {
   purchases: PurchaseRepository;
@@ -19,40 +19,25 @@ export interface SweepResult {
 
 /**
  * The drain of the staged-record pattern: PostgreSQL holds every live purchase, and the
- * sweeper makes sure each has its BullMQ job. It runs on a timer in every worker replica,
- * single-flight through a PostgreSQL lease, rather than as a BullMQ repeatable job: a
- * repeatable job lives in Redis and would vanish with the very flush it has to repair.
+ * sweeper makes sure each has its BullMQ job, on a timer in every worker replica, single-flight
+ * through a PostgreSQL lease (PeriodicTask).
  */
 export class Sweeper {
-  private readonly owner = `sweeper-${randomUUID()}`;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly task: PeriodicTask;
 
-  constructor(private readonly deps: SweeperDeps) {}
-
-  start(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.tick().finally(() => {
-        this.running = undefined;
-      });
-    }, this.deps.intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      const lease = await this.deps.leases.acquire('sweeper', this.owner, this.deps.intervalMs * 2);
-      if (!lease) return;
+  constructor(private readonly deps: SweeperDeps) {
+    this.task = new PeriodicTask('sweeper', deps, async () => {
       const result = await this.sweepOnce();
       if (result.enqueued > 0) this.deps.logger.info('sweeper restored jobs', { ...result });
-    } catch (error) {
-      this.deps.logger.error('sweep failed', { error });
-    }
+    });
+  }
+
+  start(): void {
+    this.task.start();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One pass: every live, unleased purchase gets the job for its current version. */

@@ -372,3 +372,5 @@ export class WorkerHarness {
     await this.database.drop();
   }
 }
+
+export { FAST_WEBHOOKS, WebhookHarness } from './webhook-harness';

@@ -116,6 +116,26 @@ export class PurchaseTransitions {
   }
 
   /**
+   * A fenced write to a purchase nobody holds, as `apply` writes a held one (event, secret
+   * destroyed at a terminal status, the outbox trigger): an operator's resolution of a
+   * reconciliation case or the evidence collector's. Fenced on the version read, so nothing
+   * changes (null) if the row moved on meanwhile. `actor` is recorded on the audit event.
+   */
+  async applyUnheld(
+    fence: { id: string; version: number },
+    actor: string,
+    changes: PurchaseChanges,
+    options: { event?: TransitionEvent; fromStatus?: string; mergeEvidence?: Record<string, unknown> } = {},
+  ): Promise<PurchaseRow | null> {
+    const [raw] = await this.fencedUpdate([{ ...fence, owner: actor }], changes, {
+      ...options,
+      release: true,
+      unheld: true,
+    });
+    return raw ? fromDriverRow(raw) : null;
+  }
+
+  /**
    * `apply` for many rows held under their own fences (a batch's members), with the same changes
    * and event, in one statement; `mergeEvidence` adds keys to each row's own evidence. Returns the
    * rows whose fence held; the caller compares counts.
@@ -173,6 +193,7 @@ export class PurchaseTransitions {
       actor?: string;
       mergeEvidence?: Record<string, unknown>;
       walletSender?: { name: string; owner: string; ttlMs: number; parkUntil: Date };
+      unheld?: boolean;
     },
   ): Promise<Array<Record<string, unknown>>> {
     if (fences.length === 0) return [];
@@ -184,6 +205,7 @@ export class PurchaseTransitions {
       mergeEvidence: options.mergeEvidence !== undefined,
       many,
       enterWalletSender: options.walletSender !== undefined,
+      unheld: options.unheld ?? false,
     });
     const { event } = options;
     const values: unknown[] = [

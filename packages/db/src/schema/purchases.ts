@@ -79,6 +79,16 @@ export const purchases = pgTable(
       table.amount,
       table.createdAt,
     ),
+    // Operator listings (admin API): newest first, keyset on (created_at, id), one index per filter
+    // that narrows the set; product and payment method filter along the first.
+    index('purchases_created_idx').on(table.createdAt, table.id),
+    index('purchases_status_created_idx').on(table.status, table.createdAt, table.id),
+    index('purchases_username_created_idx').on(sql`lower(${table.username})`, table.createdAt, table.id),
+    index('purchases_wallet_created_idx').on(table.walletAddress, table.createdAt, table.id),
+    // Completions and failures of the last hour (admin stats).
+    index('purchases_finished_idx')
+      .on(table.completedAt)
+      .where(sql`${table.completedAt} IS NOT NULL`),
     check('purchases_status_check', sql`${table.status} IN ${sql.raw(PURCHASE_STATUS_LIST)}`),
     check('purchases_product_check', sql`${table.product} IN ('stars','premium')`),
     check('purchases_payment_method_check', sql`${table.paymentMethod} IN ('gram','usdt')`),

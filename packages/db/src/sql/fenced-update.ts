@@ -22,6 +22,11 @@ export interface FencedUpdateShape {
    * the row, due at the last parameter. Answers `wallet_lease_fence` (NULL: not taken).
    */
   enterWalletSender?: boolean;
+  /**
+   * Fence a row nobody holds (lease empty or expired) on its version alone: an operator's or the
+   * evidence collector's write to a settled case. The fence's owner is then only the event's actor.
+   */
+  unheld?: boolean;
 }
 
 export type FencedUpdateStatement = NamedStatement;
@@ -39,7 +44,7 @@ const statements = new Map<string, FencedUpdateStatement>();
  * row is due if it parks.
  */
 export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateStatement {
-  const signature = `${shape.many ? 'many' : 'one'}|${shape.release ? 'release' : 'keep'}|${shape.mergeEvidence ? 'merge' : 'set'}|${shape.enterWalletSender ? 'sender' : ''}|${shape.keys.join(',')}`;
+  const signature = `${shape.many ? 'many' : 'one'}|${shape.release ? 'release' : 'keep'}|${shape.mergeEvidence ? 'merge' : 'set'}|${shape.enterWalletSender ? 'sender' : ''}|${shape.unheld ? 'unheld' : 'held'}|${shape.keys.join(',')}`;
   const cached = statements.get(signature);
   if (cached) return cached;
   if (shape.mergeEvidence && shape.keys.includes('evidence'))
@@ -83,7 +88,9 @@ export function fencedUpdateStatement(shape: FencedUpdateShape): FencedUpdateSta
     WITH ${walletLease}${fence}
     updated AS (
       UPDATE purchases p SET ${assignments.join(', ')}
-      FROM fence WHERE p.id = fence.id AND p.version = fence.version AND p.lease_owner = fence.owner
+      FROM fence WHERE p.id = fence.id AND p.version = fence.version AND ${
+        shape.unheld ? '(p.lease_owner IS NULL OR p.lease_expires_at < now())' : 'p.lease_owner = fence.owner'
+      }
       RETURNING p.*, fence.owner AS fence_owner, fence.event_data AS fence_event_data
     ),
     event AS (

@@ -237,6 +237,68 @@ export const ERROR_CATALOGUE = {
     message: 'Whether the signed payment executed could not be established (the chain provider did not answer).',
     action: 'Operator: look up the normalized message hash and the wallet seqno in evidence before any new purchase.',
   },
+
+  // Operator API (/admin/api)
+  ADMIN_TOKEN_REQUIRED: {
+    status: 401,
+    message: 'The admin API needs an Authorization: Bearer <token> header.',
+    action: 'Send one of the tokens configured in STARSGATE_ADMIN_TOKENS.',
+  },
+  ADMIN_TOKEN_INVALID: {
+    status: 403,
+    message: 'The admin token is not valid.',
+    action: 'Use a token listed in STARSGATE_ADMIN_TOKENS.',
+  },
+  INVALID_CURSOR: {
+    status: 400,
+    message: 'The cursor is not one this API returned.',
+    action: 'Pass next_cursor exactly as returned, with the same filters.',
+  },
+  PURCHASE_NOT_IN_RECONCILIATION: {
+    status: 409,
+    message: 'Only a purchase in reconciliation_required can be resolved.',
+    action: 'Read the purchase: it is still running or already settled.',
+  },
+  RESOLUTION_EVIDENCE_MISMATCH: {
+    status: 409,
+    message: "The transaction does not prove that this purchase's Fragment request was paid.",
+    action: 'Check details: the transaction must be the payer wallet transaction paying the Fragment request.',
+  },
+  PAYMENT_EXECUTED: {
+    status: 409,
+    message: "The chain shows this purchase's payment executed: it cannot be resolved as failed.",
+    action: 'Resolve it as completed with the transaction hash in details once delivery is checked on Fragment.',
+  },
+  PAYMENT_MAY_STILL_LAND: {
+    status: 409,
+    message: "This purchase's signed payment is not on chain but is still valid: it may yet execute.",
+    action: 'Wait until valid_until (in details) has passed, then resolve it again.',
+  },
+  PURCHASE_CHANGED: {
+    status: 409,
+    message: 'The purchase changed while the request was processed.',
+    action: 'Read the purchase again and repeat the request if it still applies.',
+  },
+  CHAIN_UNAVAILABLE: {
+    status: 503,
+    message: 'The chain provider cannot be asked right now; nothing was changed.',
+    action: 'Retry later.',
+  },
+  WEBHOOK_ENDPOINT_NOT_FOUND: {
+    status: 404,
+    message: 'No webhook endpoint with this id exists.',
+    action: 'List the endpoints and use one of their ids.',
+  },
+  WEBHOOK_DELIVERY_NOT_FOUND: {
+    status: 404,
+    message: 'No webhook delivery with this id exists.',
+    action: 'List the deliveries and use one of their ids.',
+  },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    status: 400,
+    message: 'The webhook URL must be https (plain http only to a loopback address unless WEBHOOK_ALLOW_HTTP=true).',
+    action: 'Use an https URL.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -4,3 +4,4 @@ export * from './error-body.schema';
 export * from './prices.schema';
 export * from './purchase.schema';
 export * from './wallet.schema';
+export * from './admin.schema';

@@ -61,18 +61,28 @@ export function redisConnectionOptions(url: string, options: { forWorker?: boole
  * passed to `onError`: without a listener, an 'error' event (Redis restarting, or a queue closed
  * while still connecting) would crash the process. The commands that meet the error fail too.
  */
-export function createPurchaseQueue(
+export function createQueue<T>(
+  name: string,
+  defaultJobOptions: JobsOptions,
   connection: string | ConnectionOptions,
   prefix?: string,
   onError: (error: Error) => void = () => undefined,
-): Queue<PurchaseJobData> {
-  const queue = new Queue<PurchaseJobData>(PURCHASE_QUEUE, {
+): Queue<T> {
+  const queue = new Queue<T>(name, {
     connection: typeof connection === 'string' ? redisConnectionOptions(connection) : connection,
     prefix,
-    defaultJobOptions: PURCHASE_JOB_OPTIONS,
+    defaultJobOptions,
   });
   queue.on('error', onError);
   return queue;
+}
+
+export function createPurchaseQueue(
+  connection: string | ConnectionOptions,
+  prefix?: string,
+  onError?: (error: Error) => void,
+): Queue<PurchaseJobData> {
+  return createQueue<PurchaseJobData>(PURCHASE_QUEUE, PURCHASE_JOB_OPTIONS, connection, prefix, onError);
 }
 
 /**
@@ -82,7 +92,7 @@ export function createPurchaseQueue(
  * test run or a shutdown. So it waits for the connection first, up to `readyWithinMs` (Redis may
  * be down; the queue is closed anyway then).
  */
-export async function closeQueue(queue: Queue<PurchaseJobData>, readyWithinMs = 2_000): Promise<void> {
+export async function closeQueue(queue: Queue, readyWithinMs = 2_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, readyWithinMs);

@@ -1,8 +1,8 @@
-import { Address, Cell, type Message, type Transaction } from '@ton/core';
+import type { Transaction } from '@ton/core';
 import { lookalikeKey, type PurchaseChanges } from '@starsgate/db';
-import { judgeWalletTransaction } from '@starsgate/ton';
+import { findPaymentMessage, judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
-import { paymentRequestOf, type PaymentRequest } from './payment-request';
+import { paymentRequestOf } from './payment-request';
 import type { StepDeps } from './step-deps';
 import {
   completeAll,
@@ -25,20 +25,6 @@ export interface ChainEvidence {
   settled?: boolean;
   /** Why not settled, when the transaction paid but is not judged settled. */
   unsettled?: string;
-}
-
-/** This purchase's own out-message in the (possibly batched) wallet transaction. */
-export function ownOutMessage(tx: Transaction, request: PaymentRequest): Message | undefined {
-  const destination = Address.parse(request.message.address);
-  const [payload] = Cell.fromBoc(Buffer.from(request.message.payload, 'base64url'));
-  return [...tx.outMessages.values()].find(
-    (m) =>
-      m.info.type === 'internal' &&
-      m.info.dest.equals(destination) &&
-      m.info.value.coins === BigInt(request.message.amount) &&
-      !!payload &&
-      m.body.hash().equals(payload.hash()),
-  );
 }
 
 /** How many purchases the external that paid this one carried (recorded when it was signed). */
@@ -133,7 +119,7 @@ export async function settlePaidBatch(
   const paid: HeldPurchase[] = [];
   let bounceable = false;
   for (const member of members) {
-    const own = ownOutMessage(tx, paymentRequestOf(member.row.paymentRequest)!);
+    const own = findPaymentMessage(tx, paymentRequestOf(member.row.paymentRequest)!);
     if (own) paid.push(member);
     else await failUnpaid(member, tx);
     if (own?.info.type === 'internal' && own.info.bounce) bounceable = true;

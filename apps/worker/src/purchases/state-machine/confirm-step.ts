@@ -1,10 +1,9 @@
 import { Address, beginCell, storeMessage, type Message, type Transaction } from '@ton/core';
 import { FragmentError } from '@starsgate/fragment';
-import { judgeJettonTransfer } from '@starsgate/ton';
+import { findPaymentMessage, judgeJettonTransfer } from '@starsgate/ton';
 import {
   adoptBatchSiblings,
   failUnpaid,
-  ownOutMessage,
   scheduleBatchPoll,
   settleDeliveries,
   settlePaidBatch,
@@ -252,7 +251,7 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
   }
 
   const txHash = tx.hash().toString('hex');
-  const own = ownOutMessage(tx, request);
+  const own = findPaymentMessage(tx, request);
   if (!own) {
     await failUnpaid(purchase, tx);
     return;
@@ -293,7 +292,7 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
     return;
   }
   chainEvidence.jetton_tx_hash = jettonTx.hash().toString('hex');
-  // The wallet sent exactly Fragment's request (ownOutMessage) and the jetton transfer executed.
+  // The wallet sent exactly Fragment's request (findPaymentMessage) and the jetton transfer executed.
   chainEvidence.settled = true;
   await purchase.move(
     {

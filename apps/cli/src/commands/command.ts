@@ -1,0 +1,8 @@
+/** Parsed `--name value` options of a command. */
+export type Options = Record<string, string | undefined>;
+
+/** What a command prints: `json` with --json, `text` otherwise. */
+export interface CommandResult {
+  json: unknown;
+  text: string;
+}

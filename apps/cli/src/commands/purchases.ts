@@ -1,0 +1,72 @@
+import { AdminClient, query } from '../admin-client';
+import { fields, pageText, table, type Page, type Row } from '../output';
+import type { CommandResult, Options } from './command';
+
+const LIST_COLUMNS = ['purchase_id', 'status', 'product', 'amount', 'payment_method', 'username', 'created_at'];
+const SHOW_FIELDS = [
+  'purchase_id',
+  'status',
+  'product',
+  'amount',
+  'payment_method',
+  'username',
+  'idempotency_key',
+  'wallet_address',
+  'wallet_version',
+  'version',
+  'fragment_request_id',
+  'fragment_ref',
+  'paid_amount',
+  'normalized_hash',
+  'external_hash',
+  'transaction_hash',
+  'error',
+  'created_at',
+  'updated_at',
+  'completed_at',
+];
+
+export async function listPurchases(client: AdminClient, options: Options): Promise<CommandResult> {
+  const page = await client.call<Page>(
+    'GET',
+    `/admin/api/purchases${query({
+      status: options.status,
+      product: options.product,
+      payment_method: options['payment-method'],
+      username: options.username,
+      wallet_address: options.wallet,
+      idempotency_key: options['idempotency-key'],
+      created_from: options.from,
+      created_to: options.to,
+      limit: options.limit,
+      cursor: options.cursor,
+    })}`,
+  );
+  return { json: page, text: pageText(page, LIST_COLUMNS) };
+}
+
+export async function showPurchase(client: AdminClient, id: string): Promise<CommandResult> {
+  const purchase = await client.call<Row & { events: Row[]; evidence: unknown }>(
+    'GET',
+    `/admin/api/purchases/${encodeURIComponent(id)}`,
+  );
+  const text = [
+    fields(purchase, SHOW_FIELDS),
+    '',
+    'timeline:',
+    table(purchase.events, ['at', 'from_status', 'to_status', 'actor', 'reason']),
+    '',
+    `evidence: ${JSON.stringify(purchase.evidence, null, 2)}`,
+  ].join('\n');
+  return { json: purchase, text };
+}
+
+export async function resolvePurchase(client: AdminClient, id: string, options: Options): Promise<CommandResult> {
+  const purchase = await client.call<Row>('POST', `/admin/api/purchases/${encodeURIComponent(id)}/resolve`, {
+    outcome: options.outcome,
+    reason: options.reason,
+    operator: client.operator,
+    ...(options.tx ? { transaction_hash: options.tx } : {}),
+  });
+  return { json: purchase, text: fields(purchase, ['purchase_id', 'status', 'transaction_hash', 'updated_at']) };
+}

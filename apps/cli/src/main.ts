@@ -1,0 +1,144 @@
+import { parseArgs } from 'node:util';
+import { AdminApiError, AdminClient } from './admin-client';
+import type { CommandResult, Options } from './commands/command';
+import { listPurchases, resolvePurchase, showPurchase } from './commands/purchases';
+import { showStats } from './commands/stats';
+import {
+  addWebhook,
+  listDeliveries,
+  listWebhooks,
+  removeWebhook,
+  retryDelivery,
+  rotateWebhook,
+} from './commands/webhooks';
+
+const USAGE = `starsgate: the operator API from a terminal (STARSGATE_URL, STARSGATE_ADMIN_TOKEN).
+
+  starsgate purchases list [--status S] [--product P] [--payment-method M] [--username U]
+                           [--wallet ADDRESS] [--idempotency-key K] [--from ISO] [--to ISO]
+                           [--limit N] [--cursor C]
+  starsgate purchases show <purchase_id>
+  starsgate purchases resolve <purchase_id> --outcome completed|failed --reason TEXT
+                           [--operator NAME (default $STARSGATE_OPERATOR or $USER)] [--tx HASH]
+  starsgate stats
+  starsgate webhooks add <url> [--description TEXT] [--events purchase.completed,purchase.failed]
+  starsgate webhooks list | remove <endpoint_id> | rotate <endpoint_id>
+  starsgate deliveries list [--endpoint ID] [--state pending|delivered|failed] [--limit N] [--cursor C]
+  starsgate deliveries retry <delivery_id>
+
+Every command takes --json (machine-readable output) and --operator NAME (recorded in the audit
+trail; default $STARSGATE_OPERATOR or $USER). Exit status: 0 success, 1 an API or connection
+error, 2 a usage error.`;
+
+class UsageError extends Error {}
+
+const VALUE_OPTIONS = [
+  'status',
+  'product',
+  'payment-method',
+  'username',
+  'wallet',
+  'idempotency-key',
+  'from',
+  'to',
+  'limit',
+  'cursor',
+  'outcome',
+  'reason',
+  'operator',
+  'tx',
+  'description',
+  'events',
+  'endpoint',
+  'state',
+] as const;
+
+function parse(argv: string[]): { positionals: string[]; options: Options; json: boolean; help: boolean } {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      ...Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+    },
+  });
+  const { json, help, ...rest } = values as Record<string, string | boolean | undefined>;
+  return { positionals, options: rest as Options, json: json === true, help: help === true };
+}
+
+function argument(positionals: string[], index: number, name: string): string {
+  const value = positionals[index];
+  if (!value) throw new UsageError(`missing <${name}>`);
+  return value;
+}
+
+async function run(client: () => AdminClient, positionals: string[], options: Options): Promise<CommandResult> {
+  const [group, action] = positionals;
+  switch (`${group} ${action ?? ''}`.trim()) {
+    case 'purchases list':
+      return listPurchases(client(), options);
+    case 'purchases show':
+      return showPurchase(client(), argument(positionals, 2, 'purchase_id'));
+    case 'purchases resolve':
+      if (!options.outcome || !options.reason) throw new UsageError('resolve needs --outcome and --reason');
+      return resolvePurchase(client(), argument(positionals, 2, 'purchase_id'), options);
+    case 'stats':
+      return showStats(client());
+    case 'webhooks add':
+      return addWebhook(client(), argument(positionals, 2, 'url'), options);
+    case 'webhooks list':
+      return listWebhooks(client());
+    case 'webhooks remove':
+      return removeWebhook(client(), argument(positionals, 2, 'endpoint_id'));
+    case 'webhooks rotate':
+      return rotateWebhook(client(), argument(positionals, 2, 'endpoint_id'));
+    case 'deliveries list':
+      return listDeliveries(client(), options);
+    case 'deliveries retry':
+      return retryDelivery(client(), argument(positionals, 2, 'delivery_id'));
+    default:
+      throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
+  }
+}
+
+function describe(error: AdminApiError): string {
+  const details = error.details.map((detail) => `\n  ${detail.field ?? ''}: ${detail.message ?? ''}`).join('');
+  return `error: ${error.code}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}${details}`;
+}
+
+/** Runs one command; answers the process exit status. */
+export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+  let json = false;
+  try {
+    const parsed = parse(argv);
+    json = parsed.json;
+    if (parsed.help || parsed.positionals.length === 0) {
+      out.write(`${USAGE}\n`);
+      return parsed.help ? 0 : 2;
+    }
+    const result = await run(
+      () => AdminClient.fromEnv(process.env, parsed.options.operator),
+      parsed.positionals,
+      parsed.options,
+    );
+    out.write(`${json ? JSON.stringify(result.json, null, 2) : result.text}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof AdminApiError) {
+      err.write(
+        json
+          ? `${JSON.stringify({ error: { status: error.status, code: error.code, message: error.message, details: error.details } })}\n`
+          : `${describe(error)}\n`,
+      );
+      return 1;
+    }
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      err.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    err.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,76 @@
+import { Cell } from '@ton/core';
+import { purchaseView } from '@starsgate/domain';
+import type { PurchaseEventRow, PurchaseRow, SignedExternalRow } from '@starsgate/db';
+
+/** A purchase in the operator's listing: the public view plus what an operator searches by. */
+export function adminPurchaseSummary(row: PurchaseRow) {
+  return {
+    ...purchaseView(row),
+    // The public view shows an error only at a terminal status; operators see it whenever stored.
+    ...(row.error ? { error: row.error } : {}),
+    idempotency_key: row.idempotencyKey,
+    wallet_address: row.walletAddress,
+    version: row.version,
+    completed_at: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+interface StoredPaymentRequest {
+  currency?: string;
+  quote?: string;
+  message?: { address?: string; amount?: string };
+  jetton?: { amount?: string; destination?: string };
+  fragmentSession?: string;
+}
+
+function eventType(event: PurchaseEventRow): string {
+  if (event.actor.startsWith('operator:')) return 'operator';
+  return event.fromStatus === event.toStatus ? 'step' : 'transition';
+}
+
+/**
+ * One purchase for an operator: its summary, the payment Fragment asked for, the signed message's
+ * hashes, the full timeline and the evidence. Built field by field from the row: never the
+ * sealed secret (which lives elsewhere), never Fragment cookies, never the signed BOC itself.
+ */
+export function adminPurchaseDetail(
+  row: PurchaseRow,
+  events: readonly PurchaseEventRow[],
+  external: SignedExternalRow | undefined,
+) {
+  const request = row.paymentRequest as StoredPaymentRequest | null;
+  return {
+    ...adminPurchaseSummary(row),
+    wallet_version: row.walletVersion,
+    fragment_request_id: row.fragmentReqId,
+    fragment_ref: row.fragmentRef,
+    fragment_session: request?.fragmentSession ?? null,
+    paid_amount: request
+      ? {
+          currency: request.currency ?? null,
+          quote: request.quote ?? null,
+          message_nano: request.message?.amount ?? null,
+          receiver: request.jetton?.destination ?? request.message?.address ?? null,
+          ...(request.jetton ? { jetton_units: request.jetton.amount ?? null } : {}),
+        }
+      : null,
+    normalized_hash: row.normalizedHash,
+    external_hash: external ? Cell.fromBase64(external.boc).hash().toString('hex') : null,
+    seqno: row.seqno,
+    valid_until: row.validUntil,
+    transaction_hash: row.transactionHash,
+    transaction_lt: row.transactionLt,
+    attempt: row.attempt,
+    next_run_at: row.nextRunAt.toISOString(),
+    evidence: row.evidence ?? null,
+    events: events.map((event) => ({
+      at: event.createdAt.toISOString(),
+      type: eventType(event),
+      from_status: event.fromStatus,
+      to_status: event.toStatus,
+      actor: event.actor,
+      reason: event.reason,
+      details: event.data ?? null,
+    })),
+  };
+}

@@ -1,0 +1,56 @@
+import type { Express } from 'express';
+import type { Queue } from 'bullmq';
+import {
+  AdminAudit,
+  AdminPurchaseReads,
+  PurchaseTransitions,
+  WebhookDeliveries,
+  WebhookEndpoints,
+  type DatabaseHandle,
+  type SecretVault,
+} from '@starsgate/db';
+import type { ChainClient } from '@starsgate/ton';
+import type { GatewayConfig } from '../config';
+import { jsonBody } from '../http/json-body';
+import { adminAuth } from './admin-auth';
+import { adminPurchasesRoutes } from './admin-purchases.routes';
+import { adminStatsRoutes } from './admin-stats.routes';
+import { webhooksRoutes } from './webhooks.routes';
+
+export interface AdminDeps {
+  config: GatewayConfig;
+  database: DatabaseHandle;
+  vault: SecretVault;
+  chain: ChainClient;
+  /** Every BullMQ queue the service uses, for the stats. */
+  queues: readonly Queue[];
+}
+
+/**
+ * The operator API under `/admin/api`, behind its bearer tokens. Mounted only when tokens are
+ * configured: otherwise these routes do not exist (404 like any unknown path).
+ */
+export function mountAdminApi(app: Express, deps: AdminDeps): void {
+  if (deps.config.adminTokens.length === 0) return;
+  const { db } = deps.database;
+  const reads = new AdminPurchaseReads(db);
+  app.use('/admin/api', adminAuth(deps.config.adminTokens), jsonBody(deps.config.bodyLimitBytes));
+  app.use(
+    adminPurchasesRoutes({
+      reads,
+      transitions: new PurchaseTransitions(db),
+      chain: deps.chain,
+      network: deps.config.network,
+      validUntilMarginMs: deps.config.validUntilMarginMs,
+    }),
+  );
+  app.use(adminStatsRoutes({ reads, queues: deps.queues }));
+  app.use(
+    webhooksRoutes({
+      endpoints: new WebhookEndpoints(db, deps.vault),
+      deliveries: new WebhookDeliveries(db),
+      audit: new AdminAudit(db),
+      allowHttp: deps.config.webhookAllowHttp,
+    }),
+  );
+}

@@ -1,0 +1,151 @@
+import { Address, type Transaction } from '@ton/core';
+import type { AdminPurchaseReads, PurchaseChanges, PurchaseRow } from '@starsgate/db';
+import { findPaymentTransaction, provePayment, type PaymentProof } from '@starsgate/ton';
+import { signedAfterLt } from '../purchases/state-machine/chain-lookup';
+import { observeDelivery } from '../purchases/state-machine/delivery-check';
+import { paymentRequestOf } from '../purchases/state-machine/payment-request';
+import type { StepDeps } from '../purchases/state-machine/step-deps';
+import { errorBody } from '../purchases/state-machine/held-purchase';
+
+export const EVIDENCE_COLLECTOR = 'evidence-collector';
+
+/** What one look found, and whether it settles the case. */
+interface Finding {
+  /** Attached to the case's evidence under `collector`. */
+  observed: Record<string, unknown>;
+  settle?: { changes: PurchaseChanges; reason: string };
+}
+
+/** A conclusive failure: the error the purchase ends with, and why. */
+function failedWith(failure: Parameters<typeof errorBody>[0], reason: string): Finding['settle'] {
+  return { changes: { status: 'failed', error: errorBody(failure) }, reason };
+}
+
+/** Cases looked at per pass. */
+const CASES_PER_PASS = 50;
+
+function lookUpPayment(deps: StepDeps, row: PurchaseRow): Promise<Transaction | null> {
+  return findPaymentTransaction(deps.chain, {
+    wallet: Address.parse(row.walletAddress!),
+    normalizedHash: row.normalizedHash!,
+    transactionHash: row.transactionHash,
+    sinceLt: signedAfterLt(row),
+  });
+}
+
+function expectedMessages(row: PurchaseRow): number {
+  return (row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1;
+}
+
+/** Paid on chain: conclusive only once Fragment shows the order delivered. */
+async function judgePaid(deps: StepDeps, row: PurchaseRow, proof: PaymentProof & { paid: true }): Promise<Finding> {
+  const request = paymentRequestOf(row.paymentRequest)!;
+  const txHash = proof.tx.hash().toString('hex');
+  const chain = {
+    paid: true,
+    transaction_hash: txHash,
+    ...(proof.jettonTx ? { jetton_transaction_hash: proof.jettonTx.hash().toString('hex') } : {}),
+  };
+  const delivery = await observeDelivery(deps, row, deps.fragment.session(request.fragmentSession), 0);
+  const observed = { chain, fragment: { delivered: delivery.delivered, detail: delivery.detail } };
+  if (!delivery.delivered) return { observed };
+  return {
+    observed,
+    settle: {
+      changes: { status: 'completed', transactionHash: txHash, transactionLt: proof.tx.lt.toString(), error: null },
+      reason: `evidence collector: paid on chain (${txHash}) and Fragment's ${delivery.via === 'state_done' ? 'status' : 'history'} shows this order delivered (${delivery.via})`,
+    },
+  };
+}
+
+/** Not found on chain: conclusive only as proof of non-execution (expired, seqno used or unchanged). */
+async function judgeUnseen(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
+  const margin = deps.config.validUntilMarginMs;
+  if (row.validUntil === null || deps.now() <= row.validUntil * 1000 + margin)
+    return { observed: { chain: { found: false, note: 'the signed message may still land' } } };
+  const seqno = await deps.chain.getSeqno(Address.parse(row.walletAddress!));
+  // Read the seqno first, then look again: a landing between the two reads is then seen.
+  if (await lookUpPayment(deps, row)) return { observed: { chain: { found: true, note: 'landed meanwhile' } } };
+  const observed = { chain: { found: false, seqno_now: seqno, seqno_signed: row.seqno, valid_until: row.validUntil } };
+  if (seqno < row.seqno!) return { observed };
+  return {
+    observed,
+    settle: failedWith(
+      {
+        code: 'NOT_EXECUTED',
+        message: `The signed transaction expired at ${new Date(row.validUntil * 1000).toISOString()} without executing; nothing left the wallet.`,
+      },
+      `evidence collector: expired unexecuted (valid_until passed, wallet seqno ${seqno} ${seqno > row.seqno! ? 'moved past' : 'still at'} the signed ${row.seqno}, message absent)`,
+    ),
+  };
+}
+
+async function examine(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
+  const request = paymentRequestOf(row.paymentRequest);
+  if (!request || !row.walletAddress || !row.normalizedHash)
+    return { observed: { note: 'nothing was signed for this purchase: no chain evidence to gather' } };
+  const tx = await lookUpPayment(deps, row);
+  if (!tx) return judgeUnseen(deps, row);
+  const proof = await provePayment(deps.chain, tx, request, expectedMessages(row));
+  if (proof.paid) return judgePaid(deps, row, proof);
+  const txHash = tx.hash().toString('hex');
+  const observed = { chain: { paid: false, transaction_hash: txHash, mismatches: proof.mismatches } };
+  if (proof.mismatches.some((mismatch) => mismatch.pending)) return { observed };
+  return {
+    observed,
+    settle: failedWith(
+      {
+        code: 'TRANSACTION_FAILED',
+        message: `The wallet transaction executed but did not pay this purchase: ${proof.mismatches.map((m) => m.message).join('; ')}.`,
+        details: [{ transaction_hash: txHash }],
+      },
+      `evidence collector: transaction ${txHash} executed without paying this purchase`,
+    ),
+  };
+}
+
+/**
+ * Re-checks open reconciliation cases: the payer wallet's transactions (by the recorded hash or the
+ * normalized hash of the signed message), the payment judged as the confirm step judges it, and
+ * Fragment's delivery signals. What it finds is attached to the case (`evidence.collector`); it
+ * settles a case itself only on conclusive evidence (paid and delivered; executed without paying;
+ * expired unexecuted), through the same fenced transition as any step, with the reason recorded.
+ */
+export async function collectEvidence(
+  deps: StepDeps,
+  reads: AdminPurchaseReads,
+): Promise<{ checked: number; settled: number }> {
+  let settled = 0;
+  const cases = await reads.reconciliationCases(CASES_PER_PASS);
+  for (const row of cases) {
+    const checkedAt = new Date(deps.now());
+    let finding: Finding;
+    try {
+      finding = await examine(deps, row);
+    } catch (error) {
+      finding = { observed: { error: (error as Error).message } };
+    }
+    const collector = { checked_at: checkedAt.toISOString(), ...finding.observed };
+    const written = await deps.transitions.applyUnheld(
+      { id: row.id, version: row.version },
+      EVIDENCE_COLLECTOR,
+      finding.settle ? { ...finding.settle.changes, completedAt: checkedAt, stepStartedAt: checkedAt } : {},
+      {
+        fromStatus: row.status,
+        mergeEvidence: { collector },
+        ...(finding.settle
+          ? { event: { toStatus: finding.settle.changes.status!, reason: finding.settle.reason, data: collector } }
+          : {}),
+      },
+    );
+    if (written && finding.settle) {
+      settled += 1;
+      deps.logger.info('reconciliation case settled by the evidence collector', {
+        purchase_id: row.id,
+        status: finding.settle.changes.status,
+        reason: finding.settle.reason,
+      });
+    }
+  }
+  return { checked: cases.length, settled };
+}

@@ -1,0 +1,183 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../database';
+import { webhookEndpoints, type WebhookEndpointRow } from '../schema';
+import type { SecretVault } from '../secrets/secret-vault';
+
+/** A rotated-out secret keeps signing beside the new one for this long. */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
+
+/** One sealed signing secret as stored in `signing_secrets` (newest first). */
+interface StoredSecret {
+  id: string;
+  key_id: string;
+  wrapped_key: string;
+  ciphertext: string;
+  /** The last characters, to tell secrets apart in listings. */
+  hint: string;
+  /** Null: current. Otherwise the end of its overlap after a rotation. */
+  expires_at: string | null;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  /** Null: every event type. */
+  events: string[] | null;
+  createdAt: Date;
+  /** Masked hints of the valid secrets, newest first, with when each stops signing (null: current). */
+  secrets: Array<{ hint: string; expiresAt: Date | null }>;
+}
+
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+function storedSecrets(row: WebhookEndpointRow): StoredSecret[] {
+  return row.signingSecrets as StoredSecret[];
+}
+
+function validAt(secret: StoredSecret, now: number): boolean {
+  return secret.expires_at === null || Date.parse(secret.expires_at) > now;
+}
+
+function toEndpoint(row: WebhookEndpointRow, now = Date.now()): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: row.events,
+    createdAt: row.createdAt,
+    secrets: storedSecrets(row)
+      .filter((secret) => validAt(secret, now))
+      .map((secret) => ({
+        hint: secret.hint,
+        expiresAt: secret.expires_at === null ? null : new Date(secret.expires_at),
+      })),
+  };
+}
+
+/**
+ * Webhook endpoints and their signing secrets, sealed with the secret vault like wallet secrets
+ * (the endpoint and the secret's id are authenticated data). A secret in clear text leaves only
+ * through `create` and `rotateSecret` (to be shown once) and `signingSecrets` (to sign).
+ */
+export class WebhookEndpoints {
+  constructor(
+    private readonly db: Database,
+    private readonly vault: SecretVault,
+  ) {}
+
+  private seal(endpointId: string, secret: string, expiresAt: Date | null): StoredSecret {
+    const id = randomUUID();
+    const sealed = this.vault.seal(`webhook:${endpointId}:${id}`, secret);
+    return {
+      id,
+      key_id: sealed.keyId,
+      wrapped_key: sealed.wrappedKey.toString('base64'),
+      ciphertext: sealed.ciphertext.toString('base64'),
+      hint: `whsec_…${secret.slice(-4)}`,
+      expires_at: expiresAt?.toISOString() ?? null,
+    };
+  }
+
+  async create(input: {
+    url: string;
+    description?: string;
+    events?: string[];
+  }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const id = randomUUID();
+    const secret = newSecret();
+    const [row] = await this.db
+      .insert(webhookEndpoints)
+      .values({
+        id,
+        url: input.url,
+        description: input.description ?? null,
+        events: input.events ?? null,
+        signingSecrets: [this.seal(id, secret, null)],
+      })
+      .returning();
+    return { endpoint: toEndpoint(row!), secret };
+  }
+
+  async list(): Promise<WebhookEndpoint[]> {
+    const rows = await this.db
+      .select()
+      .from(webhookEndpoints)
+      .where(isNull(webhookEndpoints.deletedAt))
+      .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+    return rows.map((row) => toEndpoint(row));
+  }
+
+  async find(id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.findRow(id);
+    return row ? toEndpoint(row) : undefined;
+  }
+
+  private async findRow(id: string): Promise<WebhookEndpointRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)));
+    return row;
+  }
+
+  /** Soft delete: its pending deliveries stop (the delivery worker skips deleted endpoints). */
+  async remove(id: string): Promise<boolean> {
+    const rows = await this.db
+      .update(webhookEndpoints)
+      .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)))
+      .returning({ id: webhookEndpoints.id });
+    return rows.length === 1;
+  }
+
+  /**
+   * A new current secret; the previous current one signs beside it until the overlap ends, and
+   * secrets whose overlap already ended are dropped. Locked, so concurrent rotations serialize.
+   */
+  async rotateSecret(id: string): Promise<{ endpoint: WebhookEndpoint; secret: string } | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)))
+        .for('update');
+      if (!row) return undefined;
+      const now = Date.now();
+      const overlapEnd = new Date(now + WEBHOOK_SECRET_OVERLAP_MS).toISOString();
+      const kept = storedSecrets(row)
+        .filter((secret) => validAt(secret, now))
+        .map((secret) => ({ ...secret, expires_at: secret.expires_at ?? overlapEnd }));
+      const secret = newSecret();
+      const [updated] = await tx
+        .update(webhookEndpoints)
+        .set({ signingSecrets: [this.seal(id, secret, null), ...kept], updatedAt: sql`now()` })
+        .where(eq(webhookEndpoints.id, id))
+        .returning();
+      return { endpoint: toEndpoint(updated!, now), secret };
+    });
+  }
+
+  /** The secrets that sign a delivery now, current first (empty for a deleted endpoint). */
+  async signingSecrets(id: string, now = Date.now()): Promise<string[]> {
+    const row = await this.findRow(id);
+    if (!row) return [];
+    return storedSecrets(row)
+      .filter((secret) => validAt(secret, now))
+      .map((secret) => {
+        const bytes = this.vault.open(`webhook:${id}:${secret.id}`, {
+          keyId: secret.key_id,
+          wrappedKey: Buffer.from(secret.wrapped_key, 'base64'),
+          ciphertext: Buffer.from(secret.ciphertext, 'base64'),
+        });
+        try {
+          return bytes.toString('utf8');
+        } finally {
+          bytes.fill(0);
+        }
+      });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './webhook-event';
+export * from './webhook-signature';

@@ -1,0 +1,58 @@
+"""Writes src/starsgate/_async_client.py from _client.py (the approach of httpcore's `unasync`).
+
+The sync client is the one source of the surface; the async one is its mechanical translation, so the
+two cannot drift. tests/test_async_parity.py fails when the committed file is not this script's output.
+Run: python scripts/make_async_client.py
+"""
+
+import re
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "starsgate"
+
+HEADER = "# Generated from _client.py by scripts/make_async_client.py: edit _client.py, then run it.\n"
+
+REPLACEMENTS = [
+    (
+        '"""The synchronous client, and the source of `_async_client.py` (scripts/make_async_client.py writes it)."""',
+        '"""The asynchronous client: `Client`\'s methods as coroutines, on the same core."""',
+    ),
+    ("import time\nimport uuid", "import asyncio\nimport uuid"),
+    ("from typing import Callable, Mapping,", "from typing import Awaitable, Callable, Mapping,"),
+    ("class Client:\n", "class AsyncClient:\n"),
+    ("Use as a context manager, or call `close()`.", "Use as an async context manager, or await `close()`."),
+    ("_sleep = staticmethod(time.sleep)", "_sleep = staticmethod(asyncio.sleep)"),
+    ("Optional[httpx.Client]", "Optional[httpx.AsyncClient]"),
+    ("httpx.Client(timeout", "httpx.AsyncClient(timeout"),
+    ('return f"Client(base_url=', 'return f"AsyncClient(base_url='),
+    ('def __enter__(self) -> "Client":', 'async def __aenter__(self) -> "AsyncClient":'),
+    ("def __exit__(", "async def __aexit__("),
+    ("        self.close()\n", "        await self.close()\n"),
+    ("self._http.close()", "await self._http.aclose()"),
+    ("self._http.send(", "await self._http.send("),
+    ("            self._sleep(delay)", "            await self._sleep(delay)"),
+    ("fetch: Callable[[], M]", "fetch: Callable[[], Awaitable[M]]"),
+    ("current = fetch()", "current = await fetch()"),
+]
+
+
+def translate(source: str) -> str:
+    for old, new in REPLACEMENTS:
+        if old not in source:
+            raise SystemExit(f"_client.py no longer contains {old!r}: update scripts/make_async_client.py")
+        source = source.replace(old, new)
+    # Every method but the constructor and the property becomes a coroutine, and awaits what it delegates to.
+    source = re.sub(r"\n    def (?!__init__|base_url|__repr__)(\w+)\(", r"\n    async def \1(", source)
+    source = re.sub(r"return self\.(_call|_poll|check_availability|get_quote|create_purchase)\(", r"return await self.\1(", source)
+    return HEADER + source
+
+
+def main() -> int:
+    target = PACKAGE / "_async_client.py"
+    target.write_text(translate((PACKAGE / "_client.py").read_text()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""starsgate: buy Telegram Stars and gift Telegram Premium through your own starsgate gateway.
+
+Drop-in for `fragment_api` users: the same method names on `Client` (sync) and `AsyncClient`.
+"""
+
+from ._async_client import AsyncClient
+from ._client import Client
+from ._exceptions import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APIStatusError,
+    APITimeoutError,
+    IdempotencyConflictError,
+    NotFoundError,
+    OrderFailedError,
+    RateLimitError,
+    ServiceUnavailableError,
+    Shortfall,
+    StarsgateError,
+    TopUpRequiredError,
+    ValidationError,
+    WaitTimeoutError,
+    WalletSelectionRequiredError,
+    WebhookVerificationError,
+)
+from ._models import (
+    AvailabilityCheck,
+    Checkout,
+    CheckoutAccepted,
+    CheckoutPrices,
+    CheckoutStatus,
+    ErrorInfo,
+    PaymentMethod,
+    PriceList,
+    PricePair,
+    PriceQuote,
+    Product,
+    Purchase,
+    PurchaseAccepted,
+    PurchaseStatus,
+    ResolvedWallet,
+    TonConnectMessage,
+    TonConnectTransaction,
+    WalletBalances,
+)
+from ._routes import ROUTES
+from ._version import __version__
+from ._webhooks import SIGNATURE_HEADER, WebhookEvent, verify_webhook
+
+__all__ = [
+    "__version__",
+    "Client",
+    "AsyncClient",
+    "ROUTES",
+    "verify_webhook",
+    "WebhookEvent",
+    "SIGNATURE_HEADER",
+    "APIConnectionError",
+    "APIResponseValidationError",
+    "APIStatusError",
+    "APITimeoutError",
+    "IdempotencyConflictError",
+    "NotFoundError",
+    "OrderFailedError",
+    "RateLimitError",
+    "ServiceUnavailableError",
+    "Shortfall",
+    "StarsgateError",
+    "TopUpRequiredError",
+    "ValidationError",
+    "WaitTimeoutError",
+    "WalletSelectionRequiredError",
+    "WebhookVerificationError",
+    "AvailabilityCheck",
+    "Checkout",
+    "CheckoutAccepted",
+    "CheckoutPrices",
+    "CheckoutStatus",
+    "ErrorInfo",
+    "PaymentMethod",
+    "PriceList",
+    "PricePair",
+    "PriceQuote",
+    "Product",
+    "Purchase",
+    "PurchaseAccepted",
+    "PurchaseStatus",
+    "ResolvedWallet",
+    "TonConnectMessage",
+    "TonConnectTransaction",
+    "WalletBalances",
+]

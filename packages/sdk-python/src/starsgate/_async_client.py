@@ -1,0 +1,259 @@
+# Generated from _client.py by scripts/make_async_client.py: edit _client.py, then run it.
+"""The asynchronous client: `Client`'s methods as coroutines, on the same core."""
+
+import asyncio
+import uuid
+from types import TracebackType
+from typing import Awaitable, Callable, Mapping, Optional, Type, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from . import _operations as ops
+from ._constants import (
+    DEFAULT_BASE_URL,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_POLL_INTERVAL,
+    DEFAULT_TIMEOUT,
+    DEFAULT_TRANSACTION_POLL_INTERVAL,
+    DEFAULT_TRANSACTION_WAIT_TIMEOUT,
+    DEFAULT_WAIT_TIMEOUT,
+)
+from ._core import ClientCore, Operation
+from ._exceptions import StarsgateError
+from ._models import (
+    AvailabilityCheck,
+    Checkout,
+    CheckoutAccepted,
+    PriceList,
+    PriceQuote,
+    Purchase,
+    PurchaseAccepted,
+    ResolvedWallet,
+)
+from ._operations import StrOrEnum
+from ._polling import Poller, transaction_ready
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class AsyncClient:
+    """Talks to a starsgate gateway. Use as an async context manager, or await `close()`.
+
+    `http://` is accepted only to this machine unless `allow_insecure_http=True`: seeds travel in
+    request bodies.
+    """
+
+    # Tests replace it to observe backoff without waiting.
+    _sleep = staticmethod(asyncio.sleep)
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_BASE_URL,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        headers: Optional[Mapping[str, str]] = None,
+        *,
+        allow_insecure_http: bool = False,
+        http_client: Optional[httpx.AsyncClient] = None,
+    ) -> None:
+        self._core = ClientCore(base_url, timeout, max_retries, headers, allow_insecure_http)
+        self._http = http_client or httpx.AsyncClient(timeout=timeout, follow_redirects=False)
+        self._owns_http = http_client is None
+
+    @property
+    def base_url(self) -> str:
+        return self._core.base_url
+
+    def __repr__(self) -> str:
+        return f"AsyncClient(base_url={self._core.base_url!r})"
+
+    async def __aenter__(self) -> "AsyncClient":
+        return self
+
+    async def __aexit__(
+        self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Optional[TracebackType]
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def _call(self, op: Operation, model: Type[M]) -> M:
+        attempt = 0
+        while True:
+            error: Optional[StarsgateError] = None
+            response: Optional[httpx.Response] = None
+            try:
+                response = await self._http.send(self._core.build_request(self._http, op, attempt))
+            except httpx.TransportError as exc:
+                # Raised below, outside this block, so the httpx error (which holds the request body) is not chained.
+                error = self._core.transport_error(op, exc)
+            if response is not None and response.is_success:
+                self._core.log_attempt(op, attempt, str(response.status_code), None)
+                return self._core.parse(op, response, model)
+            if response is not None:
+                error = self._core.status_error(op, response)
+            assert error is not None
+            delay = self._core.retry_delay(op, attempt, response)
+            self._core.log_attempt(op, attempt, error.code or type(error).__name__, delay)
+            if delay is None:
+                raise error
+            await self._sleep(delay)
+            attempt += 1
+
+    async def _poll(self, fetch: Callable[[], Awaitable[M]], poller: Poller) -> M:
+        while True:
+            current = await fetch()
+            delay = poller.step(current)
+            if delay is None:
+                return current
+            await self._sleep(delay)
+
+    # -- availability and prices ----------------------------------------------------------------
+
+    async def check_availability(
+        self, product: StrOrEnum, username: str, amount: int, payment_method: StrOrEnum
+    ) -> AvailabilityCheck:
+        """Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation."""
+        return await self._call(ops.check_availability(product, username, amount, payment_method), AvailabilityCheck)
+
+    async def check_stars_availability(self, username: str, amount: int, payment_method: StrOrEnum) -> AvailabilityCheck:
+        return await self.check_availability("stars", username, amount, payment_method)
+
+    async def check_premium_availability(self, username: str, months: int, payment_method: StrOrEnum) -> AvailabilityCheck:
+        return await self.check_availability("premium", username, months, payment_method)
+
+    async def get_prices(self) -> PriceList:
+        return await self._call(ops.get_prices(), PriceList)
+
+    async def get_quote(self, product: StrOrEnum, amount: int) -> PriceQuote:
+        return await self._call(ops.get_quote(product, amount), PriceQuote)
+
+    async def get_stars_price(self, amount: int) -> PriceQuote:
+        return await self.get_quote("stars", amount)
+
+    async def get_premium_price(self, months: int) -> PriceQuote:
+        return await self.get_quote("premium", months)
+
+    # -- wallets and purchases ------------------------------------------------------------------
+
+    async def resolve_wallet(
+        self, seed: str, wallet_address: Optional[str] = None, account_index: Optional[int] = None
+    ) -> ResolvedWallet:
+        return await self._call(ops.resolve_wallet(seed, wallet_address, account_index), ResolvedWallet)
+
+    async def create_purchase(
+        self,
+        product: StrOrEnum,
+        username: str,
+        amount: int,
+        payment_method: StrOrEnum,
+        seed: str,
+        idempotency_key: str,
+        wallet_address: Optional[str] = None,
+        account_index: Optional[int] = None,
+    ) -> PurchaseAccepted:
+        """202 means accepted, not delivered: follow it with `wait`. Retries reuse `idempotency_key`."""
+        op = ops.create_purchase(
+            product, username, amount, payment_method, seed, idempotency_key, wallet_address, account_index
+        )
+        return await self._call(op, PurchaseAccepted)
+
+    async def buy_stars(
+        self,
+        username: str,
+        amount: int,
+        payment_method: StrOrEnum,
+        seed: str,
+        wallet_address: Optional[str] = None,
+        account_index: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> PurchaseAccepted:
+        """`create_purchase` for Stars with a key generated once for this call (and reused by its retries).
+
+        Store the returned `purchase_id`; to retry after a crash, pass your own `idempotency_key`.
+        """
+        key = idempotency_key or str(uuid.uuid4())
+        return await self.create_purchase("stars", username, amount, payment_method, seed, key, wallet_address, account_index)
+
+    async def buy_premium(
+        self,
+        username: str,
+        months: int,
+        payment_method: StrOrEnum,
+        seed: str,
+        wallet_address: Optional[str] = None,
+        account_index: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> PurchaseAccepted:
+        key = idempotency_key or str(uuid.uuid4())
+        return await self.create_purchase(
+            "premium", username, months, payment_method, seed, key, wallet_address, account_index
+        )
+
+    async def get_purchase(self, purchase_id: str) -> Purchase:
+        return await self._call(ops.get_purchase(purchase_id), Purchase)
+
+    async def wait(
+        self,
+        purchase_id: str,
+        timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        on_update: Optional[Callable[[Purchase], object]] = None,
+    ) -> Purchase:
+        """Polls until a terminal status and returns the purchase, also for `failed` and
+        `reconciliation_required` (see `purchase.advice`: never create a replacement for the latter).
+        Raises WaitTimeoutError when `timeout` passes first."""
+        poller = Poller(f"purchase {purchase_id}", timeout, poll_interval, on_update)
+        return await self._poll(lambda: self.get_purchase(purchase_id), poller)
+
+    # -- client-signed checkouts ----------------------------------------------------------------
+
+    async def create_checkout(
+        self,
+        product: StrOrEnum,
+        username: str,
+        amount: int,
+        payment_method: StrOrEnum,
+        payer_address: str,
+        idempotency_key: str,
+        payer_public_key: Optional[str] = None,
+        payer_state_init: Optional[str] = None,
+    ) -> CheckoutAccepted:
+        """The buyer's wallet will sign: no seed. `payer_public_key`/`payer_state_init` come from TON Connect's account.
+
+        Like a purchase, one `idempotency_key` per logical order, reused on every retry."""
+        op = ops.create_checkout(
+            product, username, amount, payment_method, payer_address, idempotency_key, payer_public_key, payer_state_init
+        )
+        return await self._call(op, CheckoutAccepted)
+
+    async def get_checkout(self, checkout_id: str) -> Checkout:
+        return await self._call(ops.get_checkout(checkout_id), Checkout)
+
+    async def wait_for_checkout_transaction(
+        self,
+        checkout_id: str,
+        timeout: float = DEFAULT_TRANSACTION_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_TRANSACTION_POLL_INTERVAL,
+    ) -> Checkout:
+        """Polls until the TON Connect `transaction` is ready to sign (or the checkout ended, e.g. TOP_UP_REQUIRED)."""
+        poller = Poller(f"checkout {checkout_id}", timeout, poll_interval, done=transaction_ready)
+        return await self._poll(lambda: self.get_checkout(checkout_id), poller)
+
+    async def submit_checkout(self, checkout_id: str, boc: str) -> Checkout:
+        """Hands the wallet's signed BOC to the service. Sending the same BOC again is harmless."""
+        return await self._call(ops.submit_checkout(checkout_id, boc), Checkout)
+
+    async def wait_for_checkout(
+        self,
+        checkout_id: str,
+        timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        on_update: Optional[Callable[[Checkout], object]] = None,
+    ) -> Checkout:
+        """Polls until completed, failed, expired or reconciliation_required."""
+        poller = Poller(f"checkout {checkout_id}", timeout, poll_interval, on_update)
+        return await self._poll(lambda: self.get_checkout(checkout_id), poller)

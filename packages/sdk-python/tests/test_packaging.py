@@ -1,0 +1,32 @@
+"""The distribution: version 1.4.0, a wheel that builds from this directory without a download, typed."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import starsgate
+
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def test_version():
+    assert starsgate.__version__ == "1.4.0"
+
+
+def test_a_wheel_builds_offline_and_ships_the_typed_package(tmp_path):
+    # --no-build-isolation: the build backend is the one already installed (hatchling), nothing is fetched.
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", str(tmp_path), str(PACKAGE)],
+        check=True,
+        capture_output=True,
+    )
+    wheels = list(tmp_path.glob("starsgate-1.4.0-py3-none-any.whl"))
+    assert len(wheels) == 1, list(tmp_path.iterdir())
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        names = set(wheel.namelist())
+        metadata = wheel.read("starsgate-1.4.0.dist-info/METADATA").decode()
+    assert {"starsgate/__init__.py", "starsgate/py.typed", "starsgate/_client.py", "starsgate/_async_client.py"} <= names
+    assert not any(name.startswith("tests/") for name in names)
+    assert "Requires-Python: >=3.9" in metadata
+    assert "Requires-Dist: httpx" in metadata and "Requires-Dist: pydantic" in metadata

@@ -1,0 +1,223 @@
+import { checkBaseURL, pathSegment } from './core/base-url.js';
+import { inBrowser } from './core/environment.js';
+import { BrowserSecretError } from './core/errors.js';
+import { SDK_VERSION, Transport, type Operation } from './core/http.js';
+import { poll } from './polling.js';
+import { isTerminal } from './status.js';
+import type {
+  AvailabilityResult,
+  Checkout,
+  CheckoutAccepted,
+  CreateCheckoutRequest,
+  CreatePurchaseRequest,
+  Outcome,
+  PaymentMethodInput,
+  PriceList,
+  PriceQuote,
+  Product,
+  Purchase,
+  PurchaseAccepted,
+  Replayable,
+  ResolvedWallet,
+  ResolveWalletRequest,
+  WaitOptions,
+} from './types.js';
+
+export interface StarsgateOptions {
+  /** Default `http://127.0.0.1:8080`. Plain http only to this machine unless `allowInsecureHttp`. */
+  baseURL?: string;
+  /** Per attempt, in milliseconds. Default 30 000. */
+  timeout?: number;
+  /** Default 2. */
+  maxRetries?: number;
+  /** Default: the global `fetch` (Node 20+, browsers). */
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+  allowInsecureHttp?: boolean;
+}
+
+type OrderFields = { username: string; payment_method: PaymentMethodInput };
+type WalletFields = Pick<CreatePurchaseRequest, 'seed' | 'wallet_address' | 'account_index'>;
+export type BuyStarsParams = OrderFields & WalletFields & { amount: number; idempotency_key?: string };
+export type BuyPremiumParams = OrderFields & WalletFields & { months: number; idempotency_key?: string };
+
+const TRANSACTION_WAIT: WaitOptions<Checkout> = { timeoutMs: 60_000, pollIntervalMs: 1_000 };
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function refuseSecretsInBrowser(method: string): void {
+  if (inBrowser())
+    throw new BrowserSecretError(
+      `${method} sends a wallet seed and refuses to run in a browser: call it from your server. In a page, use a client-signed checkout (TON Connect) instead.`,
+      { code: 'SEED_IN_BROWSER' },
+    );
+}
+
+function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
+
+/** Only the fields the caller set: an omitted optional field is absent, never null. */
+function compact<T extends object>(fields: T): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** Talks to a starsgate gateway. The same methods as the Python SDK, in camelCase. */
+export class Starsgate {
+  readonly baseURL: string;
+  private readonly transport: Transport;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(options: StarsgateOptions = {}) {
+    this.baseURL = checkBaseURL(options.baseURL ?? 'http://127.0.0.1:8080', options.allowInsecureHttp ?? false);
+    const maxRetries = options.maxRetries ?? 2;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be an integer >= 0');
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') throw new TypeError('no fetch: pass options.fetch');
+    this.sleep = sleep;
+    this.transport = new Transport({
+      baseURL: this.baseURL,
+      timeout: options.timeout ?? 30_000,
+      maxRetries,
+      // Outside a browser the SDK names itself and counts retries in headers. In a page they would
+      // turn every call into a CORS preflight the gateway does not allow, so none is added there.
+      headers: inBrowser()
+        ? { ...options.headers }
+        : { 'X-Starsgate-Client': `starsgate-js/${SDK_VERSION}`, ...options.headers },
+      countRetries: !inBrowser(),
+      fetch: fetchImpl.bind(globalThis),
+      sleep: (ms) => this.sleep(ms),
+      randomFraction: Math.random,
+    });
+  }
+
+  private call<T>(op: Operation): Promise<T> {
+    return this.transport.call<T>(op);
+  }
+
+  /** A POST that creates an order: retried only with its key, which the gateway answers as a replay. */
+  private async createOrder<T>(path: string, params: { idempotency_key: string }): Promise<T & Replayable> {
+    if (!params.idempotency_key) throw new TypeError('idempotency_key is required: one key per logical order');
+    return await this.call({ method: 'POST', path, body: compact(params), replaySafe: true, reportsReplay: true });
+  }
+
+  // -- availability and prices --------------------------------------------------------------
+
+  /** Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation. */
+  checkAvailability(params: {
+    product: Product;
+    username: string;
+    amount: number;
+    payment_method: PaymentMethodInput;
+  }): Promise<AvailabilityResult> {
+    // Stores nothing: safe to repeat.
+    return this.call({ method: 'POST', path: '/api/v1/availability/check', body: { ...params }, replaySafe: true });
+  }
+
+  checkStarsAvailability(params: OrderFields & { amount: number }): Promise<AvailabilityResult> {
+    return this.checkAvailability({ product: 'stars', ...params });
+  }
+
+  checkPremiumAvailability({ months, ...params }: OrderFields & { months: number }): Promise<AvailabilityResult> {
+    return this.checkAvailability({ product: 'premium', amount: months, ...params });
+  }
+
+  getPrices(): Promise<PriceList> {
+    return this.call({ method: 'GET', path: '/api/v1/prices', replaySafe: true });
+  }
+
+  getQuote(product: Product, amount: number): Promise<PriceQuote> {
+    return this.call({ method: 'GET', path: '/api/v1/prices/quote', query: { product, amount }, replaySafe: true });
+  }
+
+  getStarsPrice(amount: number): Promise<PriceQuote> {
+    return this.getQuote('stars', amount);
+  }
+
+  getPremiumPrice(months: number): Promise<PriceQuote> {
+    return this.getQuote('premium', months);
+  }
+
+  // -- wallets and purchases (server side only: they carry a seed) ----------------------------
+
+  // async: a refusal is a rejected promise, like every other failure.
+  async resolveWallet(params: ResolveWalletRequest): Promise<ResolvedWallet> {
+    refuseSecretsInBrowser('resolveWallet');
+    return await this.call({
+      method: 'POST',
+      path: '/api/v1/wallets/resolve',
+      body: compact(params),
+      replaySafe: true,
+    });
+  }
+
+  /** 202 means accepted, not delivered: follow with `wait`. Retries reuse `idempotency_key`. */
+  async createPurchase(params: CreatePurchaseRequest): Promise<PurchaseAccepted & Replayable> {
+    refuseSecretsInBrowser('createPurchase');
+    return await this.createOrder('/api/v1/purchases', params);
+  }
+
+  /** `createPurchase` for Stars with a key generated once for this call (and reused by its retries). */
+  buyStars({ amount, idempotency_key, ...params }: BuyStarsParams): Promise<PurchaseAccepted & Replayable> {
+    return this.createPurchase({
+      product: 'stars',
+      amount,
+      ...params,
+      idempotency_key: idempotency_key ?? newIdempotencyKey(),
+    });
+  }
+
+  buyPremium({ months, idempotency_key, ...params }: BuyPremiumParams): Promise<PurchaseAccepted & Replayable> {
+    return this.createPurchase({
+      product: 'premium',
+      amount: months,
+      ...params,
+      idempotency_key: idempotency_key ?? newIdempotencyKey(),
+    });
+  }
+
+  getPurchase(purchaseId: string): Promise<Purchase> {
+    return this.call({ method: 'GET', path: `/api/v1/purchases/${pathSegment(purchaseId)}`, replaySafe: true });
+  }
+
+  /**
+   * Polls until a terminal status and returns the purchase with `replacementAllowed` and `advice`,
+   * also for `failed` and `reconciliation_required` (never replace the latter). Throws
+   * WaitTimeoutError when the timeout passes first.
+   */
+  wait(purchaseId: string, options: WaitOptions<Purchase> = {}): Promise<Purchase & Outcome> {
+    return poll(`purchase ${purchaseId}`, () => this.getPurchase(purchaseId), this.sleep, options);
+  }
+
+  // -- client-signed checkouts (safe in a browser: no secret) ---------------------------------
+
+  createCheckout(params: CreateCheckoutRequest): Promise<CheckoutAccepted & Replayable> {
+    return this.createOrder('/api/v1/checkouts', params);
+  }
+
+  getCheckout(checkoutId: string): Promise<Checkout> {
+    return this.call({ method: 'GET', path: `/api/v1/checkouts/${pathSegment(checkoutId)}`, replaySafe: true });
+  }
+
+  /** Polls until the TON Connect `transaction` is ready to sign, or the checkout ended (e.g. TOP_UP_REQUIRED). */
+  waitForCheckoutTransaction(checkoutId: string, options: WaitOptions<Checkout> = {}): Promise<Checkout & Outcome> {
+    return poll(`checkout ${checkoutId}`, () => this.getCheckout(checkoutId), this.sleep, {
+      ...TRANSACTION_WAIT,
+      ...options,
+      done: (checkout) => checkout.transaction !== undefined || isTerminal(checkout.status),
+    });
+  }
+
+  /** Hands the wallet's signed BOC to the service. The same BOC again is a harmless replay. */
+  submitCheckout(checkoutId: string, boc: string): Promise<Checkout> {
+    return this.call({
+      method: 'POST',
+      path: `/api/v1/checkouts/${pathSegment(checkoutId)}/submitted`,
+      body: { boc },
+      replaySafe: true,
+    });
+  }
+
+  waitForCheckout(checkoutId: string, options: WaitOptions<Checkout> = {}): Promise<Checkout & Outcome> {
+    return poll(`checkout ${checkoutId}`, () => this.getCheckout(checkoutId), this.sleep, options);
+  }
+}

@@ -1,0 +1,682 @@
+// Generated from the gateway's /openapi.json by `npm run openapi:update -w @starsgate/sdk`. Do not edit.
+
+export interface AdminPurchaseDetail {
+  purchase_id: string;
+  /**
+   * Only `completed` confirms delivery. `failed` and `reconciliation_required` are terminal too; never replace a `reconciliation_required` purchase automatically.
+   */
+  status:
+    | 'queued'
+    | 'preparing'
+    | 'sending'
+    | 'submitted'
+    | 'confirming'
+    | 'completed'
+    | 'failed'
+    | 'reconciliation_required';
+  product: 'stars' | 'premium';
+  username: string;
+  amount: number;
+  payment_method: 'gram' | 'usdt';
+  created_at: string;
+  updated_at: string;
+  /**
+   * Present when completed: hash of the payer wallet transaction (hex).
+   */
+  transaction_hash?: string;
+  /**
+   * Present when failed or reconciliation_required.
+   */
+  error?: {
+    /**
+     * Stable failure code, e.g. RECIPIENT_NOT_FOUND, TOP_UP_REQUIRED, NOT_EXECUTED.
+     */
+    code: string;
+    message: string;
+    action?: string;
+    details?: Array<{
+      field?: string;
+      message?: string;
+      [key: string]: unknown;
+    }>;
+  };
+  idempotency_key: string;
+  /**
+   * Payer wallet (raw form) once known.
+   */
+  wallet_address: string | null;
+  /**
+   * Row version: grows with every change.
+   */
+  version: number;
+  completed_at?: string | null;
+  wallet_version?: string | null;
+  fragment_request_id?: string | null;
+  fragment_ref?: string | null;
+  /**
+   * Label of the Fragment login session that created the order.
+   */
+  fragment_session?: string | null;
+  /**
+   * What Fragment asked to be paid: currency and base-unit amounts (decimal strings).
+   */
+  paid_amount?: {
+    currency?: string;
+    quote?: string;
+    message_nano?: string;
+    jetton_units?: string;
+    receiver?: string;
+    [key: string]: unknown;
+  } | null;
+  /**
+   * TEP-467 normalized hash of the signed external (hex).
+   */
+  normalized_hash?: string | null;
+  /**
+   * Hash of the signed external message as broadcast (hex).
+   */
+  external_hash?: string | null;
+  seqno?: number | null;
+  valid_until?: number | null;
+  transaction_lt?: string | null;
+  attempt?: number;
+  next_run_at?: string;
+  /**
+   * What the worker and the evidence collector gathered.
+   */
+  evidence: {
+    [key: string]: unknown;
+  } | null;
+  events: Array<{
+    at: string;
+    /**
+     * `transition`, `step` (same status) or `operator`.
+     */
+    type: string;
+    from_status: string | null;
+    to_status: string;
+    actor: string;
+    reason?: string | null;
+    details: unknown;
+    [key: string]: unknown;
+  }>;
+  [key: string]: unknown;
+}
+
+export interface AdminPurchaseList {
+  data: Array<AdminPurchaseSummary>;
+  /**
+   * Null at the end.
+   */
+  next_cursor: string | null;
+  [key: string]: unknown;
+}
+
+/**
+ * The public purchase plus what an operator searches by.
+ */
+export interface AdminPurchaseSummary {
+  purchase_id: string;
+  /**
+   * Only `completed` confirms delivery. `failed` and `reconciliation_required` are terminal too; never replace a `reconciliation_required` purchase automatically.
+   */
+  status:
+    | 'queued'
+    | 'preparing'
+    | 'sending'
+    | 'submitted'
+    | 'confirming'
+    | 'completed'
+    | 'failed'
+    | 'reconciliation_required';
+  product: 'stars' | 'premium';
+  username: string;
+  amount: number;
+  payment_method: 'gram' | 'usdt';
+  created_at: string;
+  updated_at: string;
+  /**
+   * Present when completed: hash of the payer wallet transaction (hex).
+   */
+  transaction_hash?: string;
+  /**
+   * Present when failed or reconciliation_required.
+   */
+  error?: {
+    /**
+     * Stable failure code, e.g. RECIPIENT_NOT_FOUND, TOP_UP_REQUIRED, NOT_EXECUTED.
+     */
+    code: string;
+    message: string;
+    action?: string;
+    details?: Array<{
+      field?: string;
+      message?: string;
+      [key: string]: unknown;
+    }>;
+  };
+  idempotency_key: string;
+  /**
+   * Payer wallet (raw form) once known.
+   */
+  wallet_address: string | null;
+  /**
+   * Row version: grows with every change.
+   */
+  version: number;
+  completed_at?: string | null;
+  [key: string]: unknown;
+}
+
+export interface AdminStats {
+  /**
+   * Purchases by status.
+   */
+  counts: {
+    [key: string]: number;
+  };
+  /**
+   * Per non-terminal status: how long its oldest purchase has been in it.
+   */
+  oldest_age_seconds: {
+    [key: string]: number;
+  };
+  reconciliation: {
+    open?: number;
+    oldest_age_seconds?: number | null;
+    [key: string]: unknown;
+  };
+  last_hour: {
+    completed?: number;
+    failed?: number;
+    [key: string]: unknown;
+  };
+  /**
+   * BullMQ job counts per queue.
+   */
+  queues: {
+    [key: string]: {
+      waiting?: number;
+      active?: number;
+      delayed?: number;
+      failed?: number;
+      [key: string]: unknown;
+    };
+  };
+  [key: string]: unknown;
+}
+
+/**
+ * The order-shaped part of a purchase: no wallet, no idempotency key. Unknown fields are rejected (400 UNKNOWN_FIELD); a seed or wallet field is refused with a message saying wallets are not accepted here.
+ */
+export interface AvailabilityCheckRequest {
+  /**
+   * `stars` or `premium`.
+   */
+  product: 'stars' | 'premium';
+  /**
+   * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
+   */
+  username: string;
+  /**
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12.
+   */
+  amount: number;
+  /**
+   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.
+   */
+  payment_method: 'gram' | 'ton' | 'usdt' | 'usdt_ton' | 'usdt_gram';
+}
+
+/**
+ * A point-in-time answer, not a reservation or a delivery guarantee. `available` is true only with code AVAILABLE. Repeat the check whenever product, username, amount or payment method changes.
+ */
+export interface AvailabilityResult {
+  available: boolean;
+  /**
+   * AVAILABLE; RECIPIENT_NOT_FOUND (no such user); RECIPIENT_INELIGIBLE (bot, channel, or a user who cannot receive it now); PREMIUM_ALREADY_ACTIVE; PAYMENT_METHOD_UNAVAILABLE (switched off by the operator, or not offered for this product).
+   */
+  code:
+    | 'AVAILABLE'
+    | 'RECIPIENT_NOT_FOUND'
+    | 'RECIPIENT_INELIGIBLE'
+    | 'PREMIUM_ALREADY_ACTIVE'
+    | 'PAYMENT_METHOD_UNAVAILABLE';
+  /**
+   * Human text a shop can show.
+   */
+  message: string;
+  /**
+   * What the shop should do next, as human text.
+   */
+  action: string;
+  product: 'stars' | 'premium';
+  /**
+   * As sent.
+   */
+  username: string;
+  amount: number;
+  /**
+   * Canonical form of the method sent.
+   */
+  payment_method: 'gram' | 'usdt';
+  /**
+   * When Fragment answered the recipient lookup this result rests on (answers are cached for seconds), or when the local payment-method rule was applied.
+   */
+  checked_at: string;
+}
+
+/**
+ * A server-signed purchase. Unknown fields are rejected (400 UNKNOWN_FIELD), never ignored.
+ */
+export interface CreatePurchaseRequest {
+  /**
+   * `stars` or `premium`.
+   */
+  product: 'stars' | 'premium';
+  /**
+   * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
+   */
+  username: string;
+  /**
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12.
+   */
+  amount: number;
+  /**
+   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.
+   */
+  payment_method: 'gram' | 'ton' | 'usdt' | 'usdt_ton' | 'usdt_gram';
+  /**
+   * Wallet secret: 12-word BIP39 mnemonic, 24-word TON mnemonic, or canonical Base64 of a 32-byte ed25519 private key. Send only from a trusted backend. Encrypted at rest, destroyed when the purchase ends, never logged.
+   */
+  seed: string;
+  /**
+   * Payer wallet, friendly (EQ…/UQ…) or raw (0:hex) form. Finds or verifies the account of a 12-word seed.
+   */
+  wallet_address?: string;
+  /**
+   * Selects the V5R1 account m/44'/607'/{account_index}' of a 12-word seed (0 to 100).
+   */
+  account_index?: number;
+  /**
+   * 1 to 128 printable ASCII characters; one key per logical order.
+   */
+  idempotency_key: string;
+}
+
+export interface CreateWebhookEndpointRequest {
+  /**
+   * https (http only to loopback unless WEBHOOK_ALLOW_HTTP=true).
+   */
+  url: string;
+  description?: string;
+  /**
+   * Event types to receive; all when absent.
+   */
+  events?: Array<
+    | 'purchase.queued'
+    | 'purchase.preparing'
+    | 'purchase.sending'
+    | 'purchase.submitted'
+    | 'purchase.confirming'
+    | 'purchase.completed'
+    | 'purchase.failed'
+    | 'purchase.reconciliation_required'
+  >;
+}
+
+/**
+ * Every non-2xx answer has this body. `code` is stable; `message` and `action` are human texts.
+ */
+export interface ErrorBody {
+  /**
+   * Stable machine-readable error code.
+   */
+  code:
+    | 'VALIDATION_FAILED'
+    | 'MALFORMED_JSON'
+    | 'UNKNOWN_FIELD'
+    | 'UNSUPPORTED_MEDIA_TYPE'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'NOT_FOUND'
+    | 'INVALID_AMOUNT'
+    | 'PURCHASE_NOT_FOUND'
+    | 'IDEMPOTENCY_KEY_REUSED'
+    | 'IDEMPOTENCY_REQUEST_IN_PROGRESS'
+    | 'WALLET_SELECTION_REQUIRED'
+    | 'INVALID_BIP39_SEED'
+    | 'UNSUPPORTED_WALLET_SEED_FORMAT'
+    | 'INVALID_WALLET_ADDRESS'
+    | 'INVALID_ACCOUNT_INDEX'
+    | 'WALLET_ADDRESS_MISMATCH'
+    | 'WALLET_INDEX_NOT_FOUND'
+    | 'WALLET_RESOLVER_BUSY'
+    | 'CHECKOUT_BOC_INVALID'
+    | 'CHECKOUT_WRONG_PAYER'
+    | 'CHECKOUT_BAD_SIGNATURE'
+    | 'CHECKOUT_WRONG_WALLET_ID'
+    | 'CHECKOUT_EXPIRED'
+    | 'CHECKOUT_SEQNO_MISMATCH'
+    | 'CHECKOUT_MESSAGE_MISMATCH'
+    | 'AVAILABLE'
+    | 'RECIPIENT_NOT_FOUND'
+    | 'RECIPIENT_INELIGIBLE'
+    | 'PREMIUM_ALREADY_ACTIVE'
+    | 'PAYMENT_METHOD_UNAVAILABLE'
+    | 'TOP_UP_REQUIRED'
+    | 'PAYMENT_REJECTED_BY_POLICY'
+    | 'NOT_EXECUTED'
+    | 'TRANSACTION_FAILED'
+    | 'UPSTREAM_SESSION_INVALID'
+    | 'UPSTREAM_VERIFICATION_REQUIRED'
+    | 'UPSTREAM_REJECTED'
+    | 'STEP_TIMED_OUT'
+    | 'PURCHASE_FAILED'
+    | 'RATE_LIMITED'
+    | 'AVAILABILITY_RATE_LIMITED'
+    | 'AVAILABILITY_TEMPORARILY_UNAVAILABLE'
+    | 'PRICES_UNAVAILABLE'
+    | 'SERVICE_UNAVAILABLE'
+    | 'INTERNAL_ERROR'
+    | 'DELIVERY_UNCONFIRMED'
+    | 'OUTCOME_UNKNOWN'
+    | 'ADMIN_TOKEN_REQUIRED'
+    | 'ADMIN_TOKEN_INVALID'
+    | 'INVALID_CURSOR'
+    | 'PURCHASE_NOT_IN_RECONCILIATION'
+    | 'RESOLUTION_EVIDENCE_MISMATCH'
+    | 'PAYMENT_EXECUTED'
+    | 'PAYMENT_MAY_STILL_LAND'
+    | 'PURCHASE_CHANGED'
+    | 'CHAIN_UNAVAILABLE'
+    | 'WEBHOOK_ENDPOINT_NOT_FOUND'
+    | 'WEBHOOK_DELIVERY_NOT_FOUND'
+    | 'WEBHOOK_URL_NOT_ALLOWED';
+  message: string;
+  /**
+   * One entry per offending field (empty when the error is not about a field).
+   */
+  details: Array<{
+    field: string;
+    message: string;
+  }>;
+  /**
+   * What the client should do next.
+   */
+  action?: string;
+  /**
+   * Seconds to wait before retrying (429, 503, 409 in progress).
+   */
+  retry_after?: number;
+  /**
+   * Echo of the Request-Id header; quote it in support requests.
+   */
+  request_id: string;
+}
+
+/**
+ * Reference prices: 50 Stars and Premium 3/6/12 months. Informational, not reserved.
+ */
+export interface PriceList {
+  /**
+   * Stars are priced linearly in USD; ask /api/v1/prices/quote for an exact quantity.
+   */
+  stars: {
+    '50': PricePair;
+  };
+  premium: {
+    '3': PricePair;
+    '6': PricePair;
+    '12': PricePair;
+  };
+  /**
+   * true when the list is older than the refresh period allows because Fragment could not be asked.
+   */
+  stale: boolean;
+  /**
+   * When Fragment produced these prices.
+   */
+  updated_at: string;
+}
+
+export interface PricePair {
+  /**
+   * GRAM (TON coin), up to 9 decimals, exactly as Fragment prices it. Keep it a string.
+   */
+  gram: string;
+  /**
+   * USDT, up to 6 decimals (Fragment prices in USD; 1 USDT = 1 USD). Keep it a string.
+   */
+  usdt: string;
+}
+
+/**
+ * Informational, not reserved: a fresh invoice is priced when a purchase starts.
+ */
+export interface PriceQuote {
+  product: 'stars' | 'premium';
+  amount: number;
+  prices: PricePair;
+  /**
+   * true when Fragment could not be asked just now and the last known (or a derived) price is returned.
+   */
+  stale: boolean;
+  /**
+   * true when Fragment never priced this exact quantity and the value was computed from the last known per-star USD price and TON rate with Fragment's own rounding (always stale).
+   */
+  derived?: boolean;
+  /**
+   * When this answer was produced.
+   */
+  quoted_at: string;
+  /**
+   * When Fragment produced the underlying price.
+   */
+  updated_at: string;
+}
+
+export interface Purchase {
+  purchase_id: string;
+  /**
+   * Only `completed` confirms delivery. `failed` and `reconciliation_required` are terminal too; never replace a `reconciliation_required` purchase automatically.
+   */
+  status:
+    | 'queued'
+    | 'preparing'
+    | 'sending'
+    | 'submitted'
+    | 'confirming'
+    | 'completed'
+    | 'failed'
+    | 'reconciliation_required';
+  product: 'stars' | 'premium';
+  username: string;
+  amount: number;
+  payment_method: 'gram' | 'usdt';
+  created_at: string;
+  updated_at: string;
+  /**
+   * Present when completed: hash of the payer wallet transaction (hex).
+   */
+  transaction_hash?: string;
+  /**
+   * Present when failed or reconciliation_required.
+   */
+  error?: {
+    /**
+     * Stable failure code, e.g. RECIPIENT_NOT_FOUND, TOP_UP_REQUIRED, NOT_EXECUTED.
+     */
+    code: string;
+    message: string;
+    action?: string;
+    details?: Array<{
+      field?: string;
+      message?: string;
+      [key: string]: unknown;
+    }>;
+  };
+}
+
+/**
+ * 202 means accepted, not delivered. Poll status_url until a terminal status.
+ */
+export interface PurchaseAccepted {
+  purchase_id: string;
+  /**
+   * `queued` for a new purchase; the current status on an idempotent replay.
+   */
+  status:
+    | 'queued'
+    | 'preparing'
+    | 'sending'
+    | 'submitted'
+    | 'confirming'
+    | 'completed'
+    | 'failed'
+    | 'reconciliation_required';
+  /**
+   * Relative path `/api/v1/purchases/<purchase_id>`.
+   */
+  status_url: string;
+}
+
+export interface ResolvedWallet {
+  /**
+   * Reuse in later purchase requests (0 for 24-word and Base64 seeds).
+   */
+  account_index: number;
+  wallet_version: 'V5R1' | 'V4R2' | 'V3R2';
+  /**
+   * Non-bounceable friendly form.
+   */
+  wallet_address: string;
+  /**
+   * `0:<hex>` form.
+   */
+  raw_address: string;
+  seed_format: 'bip39_12' | 'ton_24' | 'base64_key';
+  network: 'mainnet' | 'testnet';
+  /**
+   * Why this contract version: chosen by the request, found deployed on chain, or the V5R1 default.
+   */
+  version_source: 'selection' | 'deployed' | 'default' | 'default_chain_unavailable';
+  balances?: {
+    /**
+     * Decimal GRAM (9 dp).
+     */
+    gram: string;
+    /**
+     * Decimal USDT (6 dp).
+     */
+    usdt: string;
+  };
+  /**
+   * Present instead of balances when the chain could not be read (CHAIN_UNAVAILABLE).
+   */
+  balances_error?: string;
+}
+
+export interface ResolvePurchaseRequest {
+  outcome: 'completed' | 'failed';
+  /**
+   * Why (audited).
+   */
+  reason: string;
+  /**
+   * Who acts (audited).
+   */
+  operator: string;
+  /**
+   * Required for `completed`: the payer wallet transaction that paid this purchase's Fragment request (hex or Base64).
+   */
+  transaction_hash?: string;
+}
+
+/**
+ * Spec resolution table: a 24-word seed or Base64 key is used directly (the deployed contract among V5R1/V4R2/V3R2 is chosen; account_index does not apply); a 12-word seed needs account_index, wallet_address, or both (verified as a pair).
+ */
+export interface ResolveWalletRequest {
+  /**
+   * Wallet secret: 12-word BIP39 mnemonic, 24-word TON mnemonic, or canonical Base64 of a 32-byte ed25519 private key. Send only from a trusted backend. Encrypted at rest, destroyed when the purchase ends, never logged.
+   */
+  seed: string;
+  /**
+   * Payer wallet, friendly (EQ…/UQ…) or raw (0:hex) form. Finds or verifies the account of a 12-word seed.
+   */
+  wallet_address?: string;
+  /**
+   * Selects the V5R1 account m/44'/607'/{account_index}' of a 12-word seed (0 to 100).
+   */
+  account_index?: number;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  purchase_id: string;
+  sequence: number;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at?: string | null;
+  last_attempt_at?: string | null;
+  /**
+   * HTTP status of the last attempt (null: no answer).
+   */
+  last_status?: number | null;
+  last_error?: string | null;
+  delivered_at?: string | null;
+  created_at?: string;
+  [key: string]: unknown;
+}
+
+export interface WebhookDeliveryList {
+  data: Array<WebhookDelivery>;
+  next_cursor: string | null;
+  [key: string]: unknown;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description?: string | null;
+  /**
+   * Null: every event type.
+   */
+  events: Array<string> | null;
+  created_at: string;
+  /**
+   * Masked: the valid secrets, newest first; a rotated-out one with when it stops signing.
+   */
+  secrets: Array<{
+    hint?: string;
+    expires_at?: string | null;
+    [key: string]: unknown;
+  }>;
+  [key: string]: unknown;
+}
+
+export interface WebhookEndpointWithSecret {
+  id: string;
+  url: string;
+  description?: string | null;
+  /**
+   * Null: every event type.
+   */
+  events: Array<string> | null;
+  created_at: string;
+  /**
+   * Masked: the valid secrets, newest first; a rotated-out one with when it stops signing.
+   */
+  secrets: Array<{
+    hint?: string;
+    expires_at?: string | null;
+    [key: string]: unknown;
+  }>;
+  /**
+   * The signing secret: shown only in this response.
+   */
+  secret: string;
+  [key: string]: unknown;
+}

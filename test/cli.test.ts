@@ -1,0 +1,177 @@
+/**
+ * The `starsgate` command (its npm bin, as `npx starsgate` runs it) against the running stack:
+ * the gateway listening on a port, the real worker, PostgreSQL, Redis and the sandbox.
+ */
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import request from 'supertest';
+import type { Gateway } from '@starsgate/gateway';
+import { FAST_WEBHOOKS, WebhookHarness, WorkerHarness } from '@starsgate/worker/testing';
+import { operatorGateway } from './support/operator-gateway';
+
+jest.setTimeout(180_000);
+
+const TOKEN = 'cli-token-0123456789abcdef';
+const BIN = path.resolve(__dirname, '../node_modules/.bin/starsgate');
+let h: WorkerHarness;
+let hooks: WebhookHarness;
+let gateway: Gateway;
+let server: Server;
+let url: string;
+let purchaseId: string;
+
+beforeAll(async () => {
+  h = await WorkerHarness.start({ env: FAST_WEBHOOKS });
+  hooks = new WebhookHarness(h);
+  hooks.start();
+  gateway = operatorGateway(h, TOKEN);
+  server = gateway.app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const accepted = await request(gateway.app)
+    .post('/api/v1/purchases')
+    .send({
+      product: 'stars',
+      username: '@alice',
+      amount: 50,
+      payment_method: 'gram',
+      seed: h.wallet('base64-v5r1').seed,
+      idempotency_key: `cli-${Date.now()}`,
+    });
+  expect(accepted.status).toBe(202);
+  purchaseId = accepted.body.purchase_id as string;
+  await h.waitFor(purchaseId);
+});
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await hooks?.close();
+  await h?.close();
+});
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function starsgate(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      BIN,
+      args,
+      { env: { ...process.env, STARSGATE_URL: url, STARSGATE_ADMIN_TOKEN: TOKEN, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test('purchases list, show and stats: tables for people, --json for scripts', async () => {
+  const list = await starsgate(['purchases', 'list', '--status', 'completed', '--json']);
+  expect(list.code).toBe(0);
+  const page = JSON.parse(list.stdout) as { data: Array<{ purchase_id: string }>; next_cursor: null };
+  expect(page.data.map((row) => row.purchase_id)).toEqual([purchaseId]);
+
+  const table = await starsgate(['purchases', 'list', '--username', 'alice']);
+  expect(table.code).toBe(0);
+  expect(table.stdout).toMatch(/^PURCHASE_ID\s+STATUS\s+PRODUCT/);
+  expect(table.stdout).toContain(`${purchaseId}  completed`);
+
+  const show = await starsgate(['purchases', 'show', purchaseId]);
+  expect(show.code).toBe(0);
+  expect(show.stdout).toContain('timeline:');
+  expect(show.stdout).toMatch(/queued\s+preparing/);
+  expect(show.stdout).not.toContain(h.wallet('base64-v5r1').seed);
+
+  const stats = JSON.parse((await starsgate(['stats', '--json'])).stdout) as { counts: Record<string, number> };
+  expect(stats.counts.completed).toBe(1);
+  expect((await starsgate(['stats'])).stdout).toContain('reconciliation: 0 open');
+});
+
+test('errors exit non-zero with the API code: not a case, wrong token, unknown command', async () => {
+  const resolve = await starsgate([
+    'purchases',
+    'resolve',
+    purchaseId,
+    '--outcome',
+    'failed',
+    '--reason',
+    'test',
+    '--operator',
+    'alice',
+  ]);
+  expect(resolve.code).toBe(1);
+  expect(resolve.stderr).toContain('PURCHASE_NOT_IN_RECONCILIATION (HTTP 409)');
+
+  const wrong = await starsgate(['stats', '--json'], { STARSGATE_ADMIN_TOKEN: 'nope-nope-nope-nope' });
+  expect(wrong.code).toBe(1);
+  expect(JSON.parse(wrong.stderr)).toMatchObject({ error: { status: 403, code: 'ADMIN_TOKEN_INVALID' } });
+
+  expect((await starsgate(['purchases', 'frobnicate'])).code).toBe(2);
+  expect((await starsgate(['purchases', 'list', '--colour', 'red'])).code).toBe(2);
+  const badFilter = await starsgate(['purchases', 'list', '--status', 'paid']);
+  expect(badFilter.code).toBe(1);
+  expect(badFilter.stderr).toContain('status');
+});
+
+test('webhooks add, list (masked), rotate, remove; deliveries list and retry', async () => {
+  const added = await starsgate([
+    'webhooks',
+    'add',
+    'http://127.0.0.1:9/hook',
+    '--events',
+    'purchase.completed',
+    '--json',
+  ]);
+  expect(added.code).toBe(0);
+  const endpoint = JSON.parse(added.stdout) as { id: string; secret: string };
+  expect(endpoint.secret).toMatch(/^whsec_/);
+
+  const listed = await starsgate(['webhooks', 'list']);
+  expect(listed.stdout).toContain(endpoint.id);
+  expect(listed.stdout).not.toContain(endpoint.secret);
+
+  const rotated = await starsgate(['webhooks', 'rotate', endpoint.id]);
+  expect(rotated.code).toBe(0);
+  expect(rotated.stdout).toContain('keeps signing for 24 hours');
+
+  // A purchase completing now: the worker's drain delivers its purchase.completed event to the
+  // endpoint, which refuses connections, so the delivery fails after its (test-short) schedule.
+  const accepted = await request(gateway.app)
+    .post('/api/v1/purchases')
+    .send({
+      product: 'stars',
+      username: '@bob',
+      amount: 50,
+      payment_method: 'gram',
+      seed: h.wallet('bip39-0').seed,
+      account_index: 0,
+      idempotency_key: `cli-hook-${Date.now()}`,
+    });
+  await h.waitFor(accepted.body.purchase_id as string);
+  await waitUntil(async () =>
+    (await starsgate(['deliveries', 'list', '--state', 'failed'])).stdout.includes('purchase.completed'),
+  );
+
+  const deliveries = await starsgate(['deliveries', 'list', '--endpoint', endpoint.id, '--json']);
+  expect(deliveries.code).toBe(0);
+  const page = JSON.parse(deliveries.stdout) as { data: Array<{ id: string; event_type: string; state: string }> };
+  expect(page.data.map((row) => row.event_type)).toEqual(['purchase.completed']);
+  expect(page.data[0]).toMatchObject({ state: 'failed', attempts: 4, last_status: null });
+  const retried = await starsgate(['deliveries', 'retry', page.data[0]!.id, '--json']);
+  expect(JSON.parse(retried.stdout)).toMatchObject({ id: page.data[0]!.id, state: 'pending', attempts: 0 });
+
+  expect((await starsgate(['webhooks', 'remove', endpoint.id])).code).toBe(0);
+  const again = await starsgate(['webhooks', 'remove', endpoint.id]);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain('WEBHOOK_ENDPOINT_NOT_FOUND');
+});
