@@ -17,6 +17,7 @@ WORKDIR /app
 # Manifests only: the dependency layers below stay cached until a package.json or the lock changes.
 FROM node-base AS manifests
 COPY package.json package-lock.json ./
+COPY apps/cli/package.json apps/cli/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/worker/package.json apps/worker/
 COPY apps/sandbox/package.json apps/sandbox/
