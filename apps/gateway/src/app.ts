@@ -3,10 +3,11 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DatabaseHandle, SecretVault } from '@starsgate/db';
 import { PurchaseRepository } from '@starsgate/db';
-import type { Logger, PurchaseJobData } from '@starsgate/platform';
+import { instrumentUpstream, type Logger, type PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
 import { mountAdminApi } from './admin/admin-routes';
+import { mountAdminUi } from './admin-ui/mount-admin-ui';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFound } from './http/error-handler';
@@ -62,6 +63,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.set('query parser', 'simple');
 
   const purchases = new PurchaseRepository(deps.database.db);
+  const chain = instrumentUpstream(deps.chain, 'chain', deps.metrics.upstream);
   const reads = deps.reads ?? createReads(deps);
   const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, adminOpenApi]);
 
@@ -100,18 +102,27 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.use(
     walletsRoutes({
       network: deps.config.network,
-      chain: deps.chain,
+      chain,
       usdtMaster: parseWalletAddress(deps.config.usdtMaster, deps.config.network, 'USDT_MASTER_ADDRESS'),
     }),
   );
 
-  app.use(availabilityRoutes({ availability: reads.availability }));
+  app.use(availabilityRoutes({ availability: reads.availability, metrics: deps.metrics }));
+  const queues = deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue];
+  mountAdminUi(app, {
+    config: deps.config,
+    redis: deps.redis,
+    redisKeyPrefix: deps.redisKeyPrefix ?? 'starsgate',
+    queues,
+  });
   mountAdminApi(app, {
     config: deps.config,
     database: deps.database,
     vault: deps.vault,
-    chain: deps.chain,
-    queues: deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue],
+    chain,
+    queues,
+    redis: deps.redis,
+    bullPrefix: deps.queue.opts.prefix ?? 'bull',
   });
   app.use(pricesRoutes({ prices: reads.prices }));
   // After the API: every router an API request walks past costs it a dispatch, probes are rare.
@@ -149,5 +160,6 @@ function createReads(deps: GatewayDeps): FragmentReads {
     },
     memoryTtlMs: reads.memoryTtlMs,
     logger: deps.logger,
+    instrument: (client) => instrumentUpstream(client, 'fragment_reads', deps.metrics.upstream),
   });
 }

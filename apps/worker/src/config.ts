@@ -26,6 +26,9 @@ export interface WorkerConfig {
   sweepIntervalMs: number;
   sweepBatchSize: number;
   shutdownTimeoutMs: number;
+  /** `/metrics`, `/livez`, `/readyz` listener; 0 turns it off. */
+  metricsPort: number;
+  metricsHost: string;
 
   network: 'mainnet' | 'testnet';
   fragmentBaseUrl: string;
@@ -159,6 +162,8 @@ export function loadWorkerConfig(
     sweepIntervalMs: read.integer('SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
     sweepBatchSize: read.integer('SWEEP_BATCH_SIZE', 1_000, { min: 1, max: 100_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, { min: 0, max: 300_000 }),
+    metricsPort: read.integer('WORKER_METRICS_PORT', 9464, { min: 0, max: 65_535 }),
+    metricsHost: read.string('WORKER_METRICS_HOST', '0.0.0.0'),
 
     network: shared.network,
     fragmentBaseUrl: shared.fragmentBaseUrl,

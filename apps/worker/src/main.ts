@@ -5,6 +5,7 @@ import {
   connectDatabase,
   LeaseRepository,
   migrateDatabase,
+  PipelineReads,
   PurchaseRepository,
   PurchaseTransitions,
   SecretVault,
@@ -34,8 +35,13 @@ import { Sweeper } from './sweeper/sweeper';
 import { startWebhookWorker } from './webhooks/webhook-delivery';
 import { drainWebhooks } from './webhooks/webhook-drain';
 import { createUpstreams } from './upstreams';
-import { createWorkerMetrics } from './observability/metrics';
 import { UpstreamFormatReporter } from './purchases/state-machine/upstream-format';
+import { startMetricsServer } from './observability/metrics-server';
+import { pipelineGauges } from './observability/pipeline-gauges';
+import { TransitionMetrics } from './observability/transition-metrics';
+import { UpstreamHealth } from './observability/upstream-health';
+import { publishUpstreamHealth } from './observability/upstream-health-publisher';
+import { createWorkerMetrics } from './observability/worker-metrics';
 
 async function main(): Promise<void> {
   const warnings: string[] = [];
@@ -49,8 +55,10 @@ async function main(): Promise<void> {
     logger.warn('queue connection error', { error }),
   );
 
-  const upstreams = createUpstreams(config, logger);
+  const workerId = `worker-${randomUUID().slice(0, 8)}`;
   const metrics = createWorkerMetrics();
+  const health = new UpstreamHealth(Math.max(1, config.fragmentCookies.length), metrics);
+  const upstreams = createUpstreams(config, logger, { metrics, health });
   const vault = new SecretVault(config.keyRing);
   const leases = new LeaseRepository(database.db);
   const deps: StepDeps = {
@@ -63,9 +71,10 @@ async function main(): Promise<void> {
     queue,
     logger,
     upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),
-    workerId: `worker-${randomUUID().slice(0, 8)}`,
+    workerId,
     now: Date.now,
     sleep,
+    transitionMetrics: new TransitionMetrics(metrics),
   };
   const processor = createPurchaseProcessor(deps);
 
@@ -99,6 +108,7 @@ async function main(): Promise<void> {
     queue: webhookQueue,
     config: config.webhooks,
     logger,
+    onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     connection: redisConnectionOptions(config.redisUrl, { forWorker: true }),
     prefix: config.bullPrefix,
   });
@@ -131,7 +141,41 @@ async function main(): Promise<void> {
         fragment: upstreams.fragment.clients[0]!,
       })
     : undefined;
-  logger.info('worker started', { queue: PURCHASE_QUEUE, concurrency: config.concurrency });
+  const healthRedis = createRedisConnection(config.redisUrl);
+  const healthPublisher = publishUpstreamHealth({
+    redis: healthRedis,
+    bullPrefix: config.bullPrefix,
+    workerId,
+    health,
+    logger,
+  });
+  const metricsServer =
+    config.metricsPort > 0
+      ? await startMetricsServer({
+          host: config.metricsHost,
+          port: config.metricsPort,
+          registry: metrics.registry,
+          beforeScrape: pipelineGauges(metrics, {
+            pipeline: new PipelineReads(database.db),
+            queues: [queue, webhookQueue],
+          }),
+          readiness: {
+            postgres: async () => (await database.pool.query('SELECT 1')).rowCount === 1,
+            redis: async () => (await healthRedis.ping()) === 'PONG',
+            worker: () => Promise.resolve(worker.isRunning()),
+          },
+          logger,
+        }).catch((error: unknown) => {
+          // Purchases go on without it; the missing /livez shows the problem to the probes.
+          logger.error('worker metrics listener not started', { port: config.metricsPort, error });
+          return undefined;
+        })
+      : undefined;
+  logger.info('worker started', {
+    queue: PURCHASE_QUEUE,
+    concurrency: config.concurrency,
+    metrics_port: metricsServer?.port ?? 'disabled',
+  });
 
   const shutdown = async (signal: string): Promise<void> => {
     logger.info('stopping: finishing active jobs', { signal });
@@ -139,11 +183,13 @@ async function main(): Promise<void> {
       logger.warn('shutdown deadline reached; leases cover unfinished work');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
+    await metricsServer?.close();
+    await healthPublisher.stop();
     await Promise.all([sweeper.stop(), webhookDrain.stop(), evidenceCollector.stop()]);
     await priceRefresher?.stop();
     await pricesRedis?.quit();
     await Promise.all([worker.close(), webhookWorker.close()]);
-    await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), database.close()]);
+    await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), healthRedis.quit(), database.close()]);
     clearTimeout(deadline);
     logger.info('stopped');
     logger.end();

@@ -12,4 +12,5 @@ export * from './repositories/admin-purchase-reads';
 export * from './repositories/webhook-endpoints';
 export * from './repositories/webhook-deliveries';
 export * from './repositories/keyset';
+export * from './repositories/pipeline-reads';
 export * from './repositories/admin-audit';

@@ -25,21 +25,36 @@ export function adminActor(res: Response): AdminActor {
  * Bearer one): 401; an unknown token: 403.
  */
 export function adminAuth(tokens: readonly string[]) {
-  const digests = tokens.map(digest);
+  const matches = adminTokenMatcher(tokens);
   return (req: Request, res: Response, next: NextFunction): void => {
+    // The dashboard's session middleware, before this one, vouched for the request and its actor.
+    if (res.locals.adminSession !== undefined) return next();
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) return next(new AppError('ADMIN_TOKEN_REQUIRED'));
-    const given = digest(match[1]!);
-    let valid = false;
-    for (const known of digests) valid = timingSafeEqual(given, known) || valid;
-    if (!valid) return next(new AppError('ADMIN_TOKEN_INVALID'));
-    const tokenId = given.toString('hex').slice(0, 12);
+    if (!matches(match[1]!)) return next(new AppError('ADMIN_TOKEN_INVALID'));
+    const tokenId = adminTokenId(match[1]!);
     const named = req.get('Starsgate-Operator')?.trim();
     res.locals.adminActor = {
       tokenId,
       operator: named && OPERATOR_HEADER.test(named) ? named : `token:${tokenId}`,
     } satisfies AdminActor;
     next();
+  };
+}
+
+/** A token's public name in audit records: a prefix of its SHA-256, never the token. */
+export function adminTokenId(token: string): string {
+  return digest(token).toString('hex').slice(0, 12);
+}
+
+/** Whether `token` is one of `tokens`, compared as above (digests, constant time, all of them). */
+export function adminTokenMatcher(tokens: readonly string[]): (token: string) => boolean {
+  const digests = tokens.map(digest);
+  return (token) => {
+    const given = digest(token);
+    let valid = false;
+    for (const known of digests) valid = timingSafeEqual(given, known) || valid;
+    return valid;
   };
 }

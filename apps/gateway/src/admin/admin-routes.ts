@@ -1,8 +1,10 @@
 import type { Express } from 'express';
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import {
   AdminAudit,
   AdminPurchaseReads,
+  PipelineReads,
   PurchaseTransitions,
   WebhookDeliveries,
   WebhookEndpoints,
@@ -13,6 +15,7 @@ import type { ChainClient } from '@starsgate/ton';
 import type { GatewayConfig } from '../config';
 import { jsonBody } from '../http/json-body';
 import { adminAuth } from './admin-auth';
+import { adminPipelineRoutes } from './admin-pipeline.routes';
 import { adminPurchasesRoutes } from './admin-purchases.routes';
 import { adminStatsRoutes } from './admin-stats.routes';
 import { webhooksRoutes } from './webhooks.routes';
@@ -24,6 +27,9 @@ export interface AdminDeps {
   chain: ChainClient;
   /** Every BullMQ queue the service uses, for the stats. */
   queues: readonly Queue[];
+  /** Where workers publish their upstream health (the pipeline view reads it). */
+  redis: Redis;
+  bullPrefix: string;
 }
 
 /**
@@ -45,6 +51,7 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
     }),
   );
   app.use(adminStatsRoutes({ reads, queues: deps.queues }));
+  app.use(adminPipelineRoutes({ pipeline: new PipelineReads(db), redis: deps.redis, bullPrefix: deps.bullPrefix }));
   app.use(
     webhooksRoutes({
       endpoints: new WebhookEndpoints(db, deps.vault),

@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createUpstreamMetrics, type UpstreamMetrics } from '@starsgate/platform';
 
 export interface GatewayMetrics {
   registry: Registry;
@@ -6,37 +7,47 @@ export interface GatewayMetrics {
   purchasesCreated: Counter<'product' | 'payment_method'>;
   idempotentReplays: Counter;
   idempotencyConflicts: Counter<'kind'>;
+  /** Read answers by read and where they came from: `hit` (memory or Redis), `miss` (a Fragment look-up or its flight). */
+  readCache: Counter<'read' | 'result'>;
+  upstream: UpstreamMetrics;
 }
 
-/** Labels are bounded: route templates and status classes only, never ids or addresses. */
+/** Labels are bounded: route templates, status classes, products, upstream methods; never ids or addresses. */
 export function createGatewayMetrics(): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   return {
     registry,
     httpDuration: new Histogram({
-      name: 'http_request_duration_seconds',
+      name: 'starsgate_http_request_duration_seconds',
       help: 'HTTP request duration by route template and status class',
       labelNames: ['method', 'route', 'status_class'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
     purchasesCreated: new Counter({
-      name: 'purchases_created_total',
+      name: 'starsgate_purchases_created_total',
       help: 'Purchases accepted (new rows, not replays)',
       labelNames: ['product', 'payment_method'],
       registers: [registry],
     }),
     idempotentReplays: new Counter({
-      name: 'idempotency_replays_total',
+      name: 'starsgate_idempotency_replays_total',
       help: 'Requests answered from an existing purchase with the same key and order',
       registers: [registry],
     }),
     idempotencyConflicts: new Counter({
-      name: 'idempotency_conflicts_total',
+      name: 'starsgate_idempotency_conflicts_total',
       help: 'Idempotency conflicts by kind (key_reused, in_progress)',
       labelNames: ['kind'],
       registers: [registry],
     }),
+    readCache: new Counter({
+      name: 'starsgate_read_cache_total',
+      help: 'Availability answers by result: hit (memory or Redis cache), miss (Fragment looked up)',
+      labelNames: ['read', 'result'],
+      registers: [registry],
+    }),
+    upstream: createUpstreamMetrics(registry),
   };
 }

@@ -113,6 +113,29 @@ export const adminOpenApi: OpenApiContribution = {
         responses: { '200': { description: 'Stats.', content: json(ref('AdminStats')) } },
       }),
     },
+    '/admin/api/pipeline': {
+      get: admin({
+        operationId: 'adminPipeline',
+        summary: 'What is moving now (the dashboard)',
+        description:
+          "Each open status with its longest-waiting purchase, completions and failures per minute over the last hour, wallets with a transaction in flight, and each worker's upstream health (Fragment sessions by position, chain latency and errors).",
+        responses: {
+          '200': {
+            description: 'The pipeline.',
+            content: json({
+              type: 'object',
+              required: ['open', 'throughput', 'wallets_in_flight', 'workers'],
+              properties: {
+                open: { type: 'array', items: { type: 'object' } },
+                throughput: { type: 'array', items: { type: 'object' } },
+                wallets_in_flight: { type: 'array', items: { type: 'object' } },
+                workers: { type: 'array', items: { type: 'object' } },
+              },
+            }),
+          },
+        },
+      }),
+    },
     '/admin/api/webhook-endpoints': {
       post: admin({
         operationId: 'adminCreateWebhookEndpoint',

@@ -10,6 +10,7 @@ import {
   type AvailabilityResultBody,
 } from '@starsgate/domain';
 import { isReadError, type AvailabilityChecker } from '@starsgate/fragment';
+import type { GatewayMetrics } from '../observability/metrics';
 
 const validateCheck = createValidator<AvailabilityCheckRequest>(AvailabilityCheckRequestSchema);
 
@@ -18,7 +19,10 @@ const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
 export interface AvailabilityRouteDeps {
   availability: AvailabilityChecker;
+  metrics: GatewayMetrics;
 }
+
+const CACHE_RESULT: Record<string, 'hit' | 'miss' | undefined> = { memory: 'hit', cache: 'hit', upstream: 'miss' };
 
 /** A wallet secret or address has no business here: refuse it by name, before anything else. */
 function rejectWalletFields(body: unknown): void {
@@ -80,6 +84,8 @@ export function availabilityRoutes(deps: AvailabilityRouteDeps): Router {
     } catch (error) {
       throw toAppError(req, error);
     }
+    const cacheResult = CACHE_RESULT[answer.source];
+    if (cacheResult) deps.metrics.readCache.inc({ read: 'availability', result: cacheResult });
     const subject = {
       product: input.product,
       username: input.username,

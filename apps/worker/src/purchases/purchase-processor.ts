@@ -75,6 +75,7 @@ export function createPurchaseProcessor(deps: StepDeps) {
     const owner = `${deps.workerId}:${randomUUID().slice(0, 8)}`;
     const claimed = await claim(deps, job.data.purchaseId, owner, purchaseJobVersion(job.id));
     if (!claimed) return;
+    deps.transitionMetrics?.claimed(claimed.row);
     crashAt(deps.config, 'after_claim');
     const purchase = new HeldPurchase(deps, claimed.row, owner, claimed.sealedSecret);
     const heartbeat = setInterval(

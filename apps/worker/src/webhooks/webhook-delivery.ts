@@ -13,6 +13,8 @@ export interface WebhookDeliveryDeps {
   queue: Queue<WebhookJobData>;
   config: WebhookDeliveryConfig;
   logger: Logger;
+  /** Hears each settled attempt's outcome (the worker's metrics). */
+  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: str
     ...result,
     retryAt: delayMs === null ? null : new Date(Date.now() + delayMs),
   });
+  if (settled) deps.onAttempt?.(result.ok ? 'delivered' : settled.state === 'pending' ? 'retrying' : 'failed');
   if (!result.ok)
     deps.logger.info('webhook delivery failed', {
       delivery_id: deliveryId,

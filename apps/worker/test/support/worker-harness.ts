@@ -36,7 +36,7 @@ import { createPurchaseProcessor } from '../../src/purchases/purchase-processor'
 import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
 import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
-import { createWorkerMetrics } from '../../src/observability/metrics';
+import { createWorkerMetrics } from '../../src/observability/worker-metrics';
 import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstream-format';
 
 /** For suites outside this workspace that drive the worker as a process (the deployment tests). */

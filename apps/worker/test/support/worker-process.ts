@@ -15,7 +15,8 @@ export interface WorkerProcess {
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // No metrics listener unless the test asks for one: workers of parallel tests would share its port.
+    env: { ...process.env, WORKER_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -249,6 +249,11 @@ export const ERROR_CATALOGUE = {
     message: 'The admin token is not valid.',
     action: 'Use a token listed in STARSGATE_ADMIN_TOKENS.',
   },
+  ADMIN_CSRF_REJECTED: {
+    status: 403,
+    message: 'This request did not come from the admin dashboard itself (cross-site request refused).',
+    action: 'Reload /admin and repeat the action from the page.',
+  },
   INVALID_CURSOR: {
     status: 400,
     message: 'The cursor is not one this API returned.',

@@ -49,6 +49,8 @@ export interface FragmentReadsOptions {
   /** In-process cache TTL in front of Redis (default 1 000 ms). */
   memoryTtlMs?: number;
   logger?: Partial<FragmentLogger>;
+  /** Wraps the client every read goes through (the gateway times and counts its Fragment look-ups). */
+  instrument?: (client: FragmentClient) => FragmentClient;
 }
 
 export interface FragmentReads {
@@ -60,7 +62,7 @@ export interface FragmentReads {
 }
 
 export function createFragmentReads(options: FragmentReadsOptions): FragmentReads {
-  const client =
+  const built =
     options.fragment instanceof FragmentClient
       ? options.fragment
       : new FragmentClient({
@@ -71,6 +73,7 @@ export function createFragmentReads(options: FragmentReadsOptions): FragmentRead
           retry: { maxTries: options.fragment.tries ?? 2, baseDelayMs: 200, maxDelayMs: 1_000, maxRetryAfterMs: 0 },
           ...(options.logger ? { logger: options.logger } : {}),
         });
+  const client = options.instrument ? options.instrument(built) : built;
   const flight = new SingleFlight({
     redis: options.redis,
     prefix: options.prefix,

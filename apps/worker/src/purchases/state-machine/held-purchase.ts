@@ -63,8 +63,9 @@ export class HeldPurchase {
     return { id: this.current.id, version: this.current.version, owner: this.owner };
   }
 
-  /** Adopts a row version written elsewhere under this same lease (batch persistence). */
+  /** Adopts a row version this lease committed (here or in a batch's statement); a status change is measured. */
   adopt(row: PurchaseRow): void {
+    this.deps.transitionMetrics?.changed(this.current, row);
     this.current = row;
   }
 
@@ -128,7 +129,7 @@ export class HeldPurchase {
       new Date(this.deps.now() + delay),
     );
     if (!entered.row) return { lease: entered.walletLease, lost: true };
-    this.current = entered.row;
+    this.adopt(entered.row);
     return { lease: entered.walletLease, lost: false };
   }
 

@@ -4,6 +4,7 @@ import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
 import type { WorkerConfig } from '../../config';
+import type { TransitionMetrics } from '../../observability/transition-metrics';
 import type { UpstreamFormatReporter } from './upstream-format';
 
 /** Everything a step may touch. Built once per worker process. */
@@ -29,4 +30,6 @@ export interface StepDeps {
    * apart from the service's own time (bench:pipeline).
    */
   sleep: (ms: number) => Promise<void>;
+  /** Hears every committed status change (the worker's metrics); absent in tests that need none. */
+  transitionMetrics?: TransitionMetrics;
 }

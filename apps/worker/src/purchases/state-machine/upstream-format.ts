@@ -1,6 +1,6 @@
 import type { UpstreamFormatErrorRepository } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
-import type { WorkerMetrics } from '../../observability/metrics';
+import type { WorkerMetrics } from '../../observability/worker-metrics';
 
 /**
  * Reports an upstream answer we cannot read (a history page of unknown shape) once per session

@@ -1,0 +1,115 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createUpstreamMetrics, type UpstreamMetrics } from '@starsgate/platform';
+
+/**
+ * The worker's one metrics registry: every worker series is declared here, so a new one (a
+ * counter of some upstream oddity) is a field added to this object. Labels are bounded: product,
+ * payment method, status, queue, upstream method, session index; never ids, usernames or addresses.
+ */
+export interface WorkerMetrics {
+  registry: Registry;
+  upstream: UpstreamMetrics;
+  purchasesFinished: Counter<'product' | 'payment_method' | 'status'>;
+  statusDuration: Histogram<'status'>;
+  endToEnd: Histogram<'product' | 'payment_method' | 'status'>;
+  queueJobs: Gauge<'queue' | 'state'>;
+  openPurchases: Gauge<'status'>;
+  oldestOpenAge: Gauge<'status'>;
+  reconciliationOpen: Gauge;
+  reconciliationOldestAge: Gauge;
+  walletLeasesHeld: Gauge;
+  webhookDeliveriesUndelivered: Gauge<'state'>;
+  webhookAttempts: Counter<'outcome'>;
+  fragmentSessionValid: Gauge<'session'>;
+  /** Upstream answers of a shape we cannot read, once per session and source per process. */
+  upstreamFormatErrors: Counter<'source'>;
+}
+
+const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600];
+
+export function createWorkerMetrics(): WorkerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    upstream: createUpstreamMetrics(registry),
+    purchasesFinished: new Counter({
+      name: 'starsgate_purchases_finished_total',
+      help: 'Purchases that reached a final status (completed, failed, reconciliation_required)',
+      labelNames: ['product', 'payment_method', 'status'],
+      registers,
+    }),
+    statusDuration: new Histogram({
+      name: 'starsgate_purchase_status_duration_seconds',
+      help: 'Time a purchase spent in a status, observed when it leaves it',
+      labelNames: ['status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    endToEnd: new Histogram({
+      name: 'starsgate_purchase_end_to_end_seconds',
+      help: 'From acceptance (the 202) to a final status',
+      labelNames: ['product', 'payment_method', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    queueJobs: new Gauge({
+      name: 'starsgate_queue_jobs',
+      help: 'BullMQ jobs by queue and state, read at scrape time',
+      labelNames: ['queue', 'state'],
+      registers,
+    }),
+    openPurchases: new Gauge({
+      name: 'starsgate_purchases_open',
+      help: 'Purchases in each non-final status (reconciliation_required included), read at scrape time',
+      labelNames: ['status'],
+      registers,
+    }),
+    oldestOpenAge: new Gauge({
+      name: 'starsgate_purchase_oldest_age_seconds',
+      help: 'How long the longest-waiting purchase of each non-final status has been in it',
+      labelNames: ['status'],
+      registers,
+    }),
+    reconciliationOpen: new Gauge({
+      name: 'starsgate_reconciliation_open',
+      help: 'Open reconciliation cases (purchases in reconciliation_required)',
+      registers,
+    }),
+    reconciliationOldestAge: new Gauge({
+      name: 'starsgate_reconciliation_oldest_age_seconds',
+      help: 'Age of the oldest open reconciliation case (0 when none)',
+      registers,
+    }),
+    walletLeasesHeld: new Gauge({
+      name: 'starsgate_wallet_leases_held',
+      help: 'Wallet sender leases held (wallets with a transaction in flight)',
+      registers,
+    }),
+    webhookDeliveriesUndelivered: new Gauge({
+      name: 'starsgate_webhook_deliveries_undelivered',
+      help: 'Webhook deliveries not delivered, by state (pending, failed)',
+      labelNames: ['state'],
+      registers,
+    }),
+    webhookAttempts: new Counter({
+      name: 'starsgate_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome: delivered, retrying (will be tried again), failed (gave up)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    fragmentSessionValid: new Gauge({
+      name: 'starsgate_fragment_session_valid',
+      help: 'Whether each configured Fragment login session (by position) last worked: 1 valid, 0 refused',
+      labelNames: ['session'],
+      registers,
+    }),
+    upstreamFormatErrors: new Counter({
+      name: 'starsgate_upstream_format_errors_total',
+      help: 'Upstream answers of an unknown shape (e.g. a Fragment history page whose markup changed), once per session',
+      labelNames: ['source'],
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * The operator dashboard in headless Chromium (Debian's, driven by playwright-core) on the
+ * running stack: log in, watch the pipeline numbers move while purchases run, open the
+ * reconciliation case a sandbox fault produced, resolve it with the paying transaction, see the
+ * operator's entry in the timeline, open Bull Board, log out. Screenshots go to SCREENSHOTS_DIR
+ * (the README's come from `SCREENSHOTS_DIR=docs/screenshots`).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startStack, type RunningStack } from './support/running-stack';
+
+jest.setTimeout(300_000);
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(process.env.SCREENSHOTS_DIR ?? path.join(tmpdir(), 'starsgate-screenshots'));
+const OPERATOR = 'Olga Ops';
+
+let stack: RunningStack;
+let browser: Browser;
+let page: Page;
+
+interface DemoWallet {
+  id: string;
+  seed: string;
+  accountIndex?: number;
+}
+let wallets: DemoWallet[];
+
+async function json<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function purchase(walletId: string, username: string, key: string): Promise<string> {
+  const wallet = wallets.find((entry) => entry.id === walletId)!;
+  const body = {
+    product: 'stars',
+    username,
+    amount: 50,
+    payment_method: 'gram',
+    seed: wallet.seed,
+    ...(wallet.accountIndex !== undefined ? { account_index: wallet.accountIndex } : {}),
+    idempotency_key: key,
+  };
+  const created = await json<{ purchase_id: string }>(`${stack.gatewayUrl}/api/v1/purchases`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return created.purchase_id;
+}
+
+async function adminGet<T>(pathname: string): Promise<T> {
+  return json<T>(`${stack.gatewayUrl}${pathname}`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+}
+
+async function waitForStatus(id: string, status: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await adminGet<{ status: string }>(`/admin/api/purchases/${id}`);
+    if (row.status === status) return;
+    if (Date.now() > deadline) throw new Error(`purchase ${id} is ${row.status}, not ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const count = async (status: string): Promise<number> =>
+  Number(await page.locator(`[data-testid=count-${status}]`).innerText());
+
+/** Polls `check` (a read of the page) until it holds. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  mkdirSync(SHOTS, { recursive: true });
+  stack = await startStack({ CONFIRMING_MAX_AGE_MS: '8000', POLL_INTERVAL_MS: '300' });
+  wallets = (await json<{ wallets: DemoWallet[] }>(`${stack.sandboxUrl}/demo`)).wallets;
+  // Fragment's simulated delivery within a second, so a purchase ends while the test watches.
+  await json(`${stack.sandboxUrl}/admin/fragment/config`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingDelay: { minMs: 100, maxMs: 300 }, doneDelay: { minMs: 300, maxMs: 800 } }),
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+test('log in with the admin token', async () => {
+  await page.goto(`${stack.gatewayUrl}/admin`);
+  await page.getByLabel('Your name').fill(OPERATOR);
+  await page.getByLabel('Admin token').fill(stack.adminToken);
+  await shot('login');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.locator('[data-testid=count-completed]').waitFor();
+  expect(await page.locator('[data-testid=operator]').innerText()).toBe(OPERATOR);
+  const cookies = await page.context().cookies();
+  expect(cookies.map((cookie) => [cookie.name, cookie.httpOnly, cookie.sameSite])).toEqual([
+    ['starsgate_admin', true, 'Strict'],
+  ]);
+});
+
+test('the pipeline numbers move by themselves while purchases run', async () => {
+  await until('the counts to load', async () => Number.isInteger(await count('completed')), 20_000);
+  const before = await count('completed');
+  const ids = await Promise.all([
+    purchase('bip39-0', '@alice', `browser-1-${Date.now()}`),
+    purchase('bip39-1', '@bob', `browser-2-${Date.now()}`),
+    purchase('ton24-v4r2', '@carol', `browser-3-${Date.now()}`),
+  ]);
+  // No reload: the page refreshes itself every 5 s.
+  await until(
+    'the completed count to grow',
+    async () => (await count('completed')) >= before + ids.length,
+    90_000,
+  ).catch(async (error: unknown) => {
+    const rows = await Promise.all(
+      ids.map((id) => adminGet<{ status: string; events: unknown[] }>(`/admin/api/purchases/${id}`)),
+    );
+    throw new Error(`${String(error)}; purchases: ${JSON.stringify(rows)}\n${stack.output().slice(-3000)}`);
+  });
+  expect(await count('completed')).toBe(before + ids.length);
+  await until(
+    'a Fragment session reported valid',
+    async () => (await page.locator('[data-testid=fragment-session-0]').innerText()).includes('valid'),
+    20_000,
+  );
+  await shot('pipeline');
+});
+
+test('a sandbox fault leaves a reconciliation case; the console resolves it and shows the audit entry', async () => {
+  await json(`${stack.sandboxUrl}/admin/fragment/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ done: 'never' }),
+  });
+  let id: string;
+  try {
+    id = await purchase('base64-v5r1', '@dave', `browser-case-${Date.now()}`);
+    await waitForStatus(id, 'reconciliation_required');
+  } finally {
+    await json(`${stack.sandboxUrl}/admin/fragment/faults/reset`, { method: 'POST' });
+  }
+
+  await page.getByRole('link', { name: 'Reconciliation' }).click();
+  await page.locator(`a[href="#/reconciliation/${id}"]`).click();
+  await page.locator('[data-testid=purchase-detail]').waitFor();
+  expect(await page.locator('[data-testid=detail-status]').innerText()).toBe('reconciliation_required');
+  expect(await page.locator('[data-testid=evidence]').innerText()).toContain('tx_hash');
+  await shot('reconciliation-case');
+
+  const form = page.getByRole('form', { name: 'Resolve this case' });
+  expect(await form.getByLabel('Operator').inputValue()).toBe(OPERATOR);
+  expect(await form.getByLabel(/Transaction hash/).inputValue()).toMatch(/^[0-9a-f]{64}$/);
+  await form.getByLabel(/Reason/).fill('Fragment shows the 50 Stars delivered to @dave; checked by hand.');
+  await form.getByRole('button', { name: 'Resolve as completed' }).click();
+
+  await until(
+    'the case to show completed',
+    async () => (await page.locator('[data-testid=detail-status]').innerText()) === 'completed',
+    20_000,
+  );
+  const timeline = await page.locator('[data-testid=timeline]').innerText();
+  expect(timeline).toContain('reconciliation_required → completed');
+  expect(timeline).toContain(`operator:${OPERATOR}`);
+  expect(timeline).toContain('checked by hand');
+  await page.locator('.event-operator').scrollIntoViewIfNeeded();
+  await shot('reconciliation-resolved');
+
+  const stored = await adminGet<{ status: string; events: Array<{ type: string; actor: string }> }>(
+    `/admin/api/purchases/${id}`,
+  );
+  expect(stored.status).toBe('completed');
+  expect(stored.events.at(-1)).toMatchObject({ type: 'operator', actor: `operator:${OPERATOR}` });
+});
+
+test('order search finds purchases by username and opens one with its timeline', async () => {
+  await page.getByRole('link', { name: 'Orders' }).click();
+  await page.getByPlaceholder(/idempotency key/).fill('@alice');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.locator('table.rows tbody tr').first().click();
+  await page.locator('[data-testid=timeline]').waitFor();
+  expect(await page.locator('[data-testid=detail-status]').innerText()).toBe('completed');
+  await shot('order-detail');
+});
+
+test('dark theme', async () => {
+  await page.getByRole('link', { name: 'Pipeline' }).click();
+  await page.getByLabel('Theme').selectOption('dark');
+  await until('the dark theme', async () => (await page.locator('html').getAttribute('data-theme')) === 'dark', 5_000);
+  await page.locator('[data-testid=throughput-chart] canvas').waitFor();
+  await shot('pipeline-dark');
+  await page.getByLabel('Theme').selectOption('light');
+});
+
+test('Bull Board lists every queue behind the same login', async () => {
+  await page.getByRole('link', { name: 'Queues' }).click();
+  await page.waitForURL(/\/admin\/queues/);
+  await page.getByText('webhook-deliveries').first().waitFor();
+  expect(await page.getByText('purchases').count()).toBeGreaterThan(0);
+  await shot('bull-board');
+});
+
+test('logging out ends the session', async () => {
+  await page.goto(`${stack.gatewayUrl}/admin`);
+  const [session] = await page.context().cookies();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByLabel('Admin token').waitFor();
+  // The browser's own cookie jar no longer opens the admin API.
+  expect((await page.request.get(`${stack.gatewayUrl}/admin/api/stats`)).status()).toBe(401);
+  // Nor does the old cookie, replayed: the session is gone on the server.
+  const replayed = await fetch(`${stack.gatewayUrl}/admin/api/stats`, {
+    headers: { cookie: `${session!.name}=${session!.value}` },
+  });
+  expect(replayed.status).toBe(401);
+  await page.goto(`${stack.gatewayUrl}/admin/queues`);
+  await page.getByLabel('Admin token').waitFor();
+});

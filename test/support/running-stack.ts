@@ -1,0 +1,95 @@
+/**
+ * The whole product as `npm start` runs it (sandbox, gateway, worker: scripts/start.ts) on free
+ * ports, a fresh database and this jest worker's Redis under a fresh BullMQ prefix.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface RunningStack {
+  gatewayUrl: string;
+  sandboxUrl: string;
+  workerMetricsUrl: string;
+  adminToken: string;
+  database: TestDatabase;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function startStack(env: Record<string, string> = {}): Promise<RunningStack> {
+  const [gatewayPort, sandboxPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+  const database = await createTestDatabase();
+  const adminToken = `stack-admin-${randomBytes(12).toString('hex')}`;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(gatewayPort),
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_DATA_DIR: 'memory',
+      SANDBOX_PRICE_DRIFT: 'off',
+      DATABASE_URL: database.url,
+      BULLMQ_PREFIX: `stack-${randomBytes(4).toString('hex')}`,
+      STARSGATE_SECRET_KEY: `s1:${randomBytes(32).toString('base64')}`,
+      STARSGATE_ADMIN_TOKENS: adminToken,
+      WORKER_METRICS_PORT: String(metricsPort),
+      WORKER_METRICS_HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-50_000);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+    const forced = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, 15_000);
+    await exited;
+    clearTimeout(forced);
+    await database.drop();
+  };
+
+  const deadline = Date.now() + 180_000;
+  while (!output.includes('[start] gateway ready')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the stack did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+    workerMetricsUrl: `http://127.0.0.1:${metricsPort}`,
+    adminToken,
+    database,
+    output: () => output,
+    stop,
+  };
+}
