@@ -74,6 +74,8 @@ LABEL org.opencontainers.image.title="starsgate-gateway" \
       org.opencontainers.image.description="starsgate HTTP API: accepts purchases and answers reads"
 COPY --from=runtime-deps /deps/gateway/node_modules ./node_modules
 COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
+# The operator dashboard's sources: the gateway bundles them with esbuild on first request.
+COPY --from=build /app/apps/gateway/admin-ui ./apps/gateway/admin-ui
 USER node
 ENV PORT=8080
 EXPOSE 8080
@@ -87,9 +89,10 @@ LABEL org.opencontainers.image.title="starsgate-worker" \
 COPY --from=runtime-deps /deps/worker/node_modules ./node_modules
 COPY --from=build /app/apps/worker/dist ./apps/worker/dist
 USER node
-# The worker opens no port yet, so there is no /livez to ask; it exits on a fatal error and the
-# orchestrator restarts it.
-HEALTHCHECK NONE
+ENV WORKER_METRICS_PORT=9464
+EXPOSE 9464
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WORKER_METRICS_PORT||9464)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "apps/worker/dist/main.js"]
 
 FROM runtime AS sandbox

@@ -27,7 +27,7 @@ function builtEntry(workspace: string): string {
 export const imageTargets: ImageTarget[] = (
   [
     { name: 'gateway', workspace: 'apps/gateway', port: { variable: 'PORT', number: 8080 } },
-    { name: 'worker', workspace: 'apps/worker' },
+    { name: 'worker', workspace: 'apps/worker', port: { variable: 'WORKER_METRICS_PORT', number: 9464 } },
     { name: 'sandbox', workspace: 'apps/sandbox', port: { variable: 'SANDBOX_PORT', number: 8090 } },
     { name: 'migrate', workspace: 'packages/db' },
   ] as const
