@@ -1,22 +1,120 @@
-# One image for every process: the command picks gateway, worker or sandbox.
-FROM node:20-bookworm-slim AS base
-WORKDIR /app
-ENV NODE_ENV=production TURBO_TELEMETRY_DISABLED=1
+# syntax=docker/dockerfile:1
+# One Dockerfile, one target per process:
+#   docker build --target gateway -t starsgate-gateway .     (also: worker, sandbox, migrate)
+# Every target runs the esbuild bundle of its app (`node …/dist/….js`, never tsx) with only the npm
+# packages that bundle loads, as the unprivileged `node` user, under tini so SIGTERM reaches Node
+# and the app drains. Build arguments VERSION, REVISION, CREATED and SOURCE_URL fill the OCI labels:
+#   docker build --target gateway --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) \
+#     --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ) --build-arg SOURCE_URL=<repository URL> .
 
-COPY package.json package-lock.json turbo.json tsconfig.base.json ./
+# Exact Node release; Renovate-style bumps change this one line (or pin a digest: node:20.20.2-bookworm-slim@sha256:…).
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+
+FROM ${NODE_IMAGE} AS node-base
+ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 NPM_CONFIG_UPDATE_NOTIFIER=false
+WORKDIR /app
+
+# Manifests only: the dependency layers below stay cached until a package.json or the lock changes.
+FROM node-base AS manifests
+COPY package.json package-lock.json ./
+COPY apps/cli/package.json apps/cli/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/worker/package.json apps/worker/
 COPY apps/sandbox/package.json apps/sandbox/
-COPY packages/domain/package.json packages/domain/
 COPY packages/db/package.json packages/db/
-COPY packages/platform/package.json packages/platform/
-COPY packages/ton/package.json packages/ton/
+COPY packages/domain/package.json packages/domain/
 COPY packages/fragment/package.json packages/fragment/
-# tsx runs the TypeScript sources directly; dev dependencies stay out of the image.
-RUN npm ci --omit=dev --no-audit --no-fund && npm install --no-save tsx@4 && npm cache clean --force
+COPY packages/platform/package.json packages/platform/
+COPY packages/sdk/package.json packages/sdk/
+COPY packages/sdk-python/package.json packages/sdk-python/
+COPY packages/ton/package.json packages/ton/
 
-COPY apps apps
+# The build: every dependency, then `turbo run build` (one esbuild bundle per app into its dist/).
+FROM manifests AS build
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.base.json turbo.json ./
+COPY scripts/build scripts/build
 COPY packages packages
+COPY apps apps
+RUN npx turbo run build --output-logs=errors-only
+
+# Production dependencies only, then each app's own runtime tree cut out of them.
+FROM manifests AS runtime-deps
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+COPY scripts/build scripts/build
+RUN node scripts/build/copy-runtime-deps.mjs apps/gateway /deps/gateway \
+ && node scripts/build/copy-runtime-deps.mjs apps/worker /deps/worker \
+ && node scripts/build/copy-runtime-deps.mjs apps/sandbox /deps/sandbox \
+ && node scripts/build/copy-runtime-deps.mjs packages/db /deps/migrate
+
+FROM ${NODE_IMAGE} AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+# Re-declared to use the global value in this stage's label.
+ARG NODE_IMAGE
+ARG VERSION=0.0.0-dev
+ARG REVISION=unknown
+ARG CREATED=unknown
+ARG SOURCE_URL=unknown
+LABEL org.opencontainers.image.vendor="starsgate" \
+      org.opencontainers.image.source="${SOURCE_URL}" \
+      org.opencontainers.image.licenses="UNLICENSED" \
+      org.opencontainers.image.base.name="${NODE_IMAGE}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}"
+ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
+WORKDIR /app
+# Code and dependencies stay owned by root: the app user can read them, not change them.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+
+FROM runtime AS gateway
+LABEL org.opencontainers.image.title="starsgate-gateway" \
+      org.opencontainers.image.description="starsgate HTTP API: accepts purchases and answers reads"
+COPY --from=runtime-deps /deps/gateway/node_modules ./node_modules
+COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
+# The operator dashboard's sources: the gateway bundles them with esbuild on first request.
+COPY --from=build /app/apps/gateway/admin-ui ./apps/gateway/admin-ui
 USER node
+ENV PORT=8080
 EXPOSE 8080
-CMD ["node", "--import", "tsx", "apps/gateway/src/main.ts"]
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "apps/gateway/dist/main.js"]
+
+FROM runtime AS worker
+LABEL org.opencontainers.image.title="starsgate-worker" \
+      org.opencontainers.image.description="starsgate purchase worker: the BullMQ consumer and the sweeper"
+COPY --from=runtime-deps /deps/worker/node_modules ./node_modules
+COPY --from=build /app/apps/worker/dist ./apps/worker/dist
+USER node
+ENV WORKER_METRICS_PORT=9464
+EXPOSE 9464
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WORKER_METRICS_PORT||9464)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "apps/worker/dist/main.js"]
+
+FROM runtime AS sandbox
+LABEL org.opencontainers.image.title="starsgate-sandbox" \
+      org.opencontainers.image.description="starsgate offline upstream: local TON chain and Fragment simulator (never production)"
+COPY --from=runtime-deps /deps/sandbox/node_modules ./node_modules
+COPY --from=build /app/apps/sandbox/dist ./apps/sandbox/dist
+COPY --from=build /app/apps/sandbox/web ./apps/sandbox/web
+RUN mkdir -p /data && chown node:node /data
+USER node
+ENV SANDBOX_PORT=8090 SANDBOX_HOST=0.0.0.0 SANDBOX_DATA_DIR=/data/sandbox
+VOLUME ["/data"]
+EXPOSE 8090
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.SANDBOX_PORT||8090)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "apps/sandbox/dist/main.js"]
+
+FROM runtime AS migrate
+LABEL org.opencontainers.image.title="starsgate-migrate" \
+      org.opencontainers.image.description="starsgate database migrations (one-shot; takes a PostgreSQL advisory lock)"
+COPY --from=runtime-deps /deps/migrate/node_modules ./node_modules
+COPY --from=build /app/packages/db/dist ./packages/db/dist
+USER node
+HEALTHCHECK NONE
+CMD ["node", "packages/db/dist/migrate.js"]

@@ -71,6 +71,13 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const reads = deps.reads ?? createReads(deps);
   const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi, adminOpenApi]);
 
+  // While draining, every response closes its keep-alive connection: clients reconnect to another
+  // replica, and server.close() completes once the in-flight responses are sent instead of waiting
+  // out SHUTDOWN_TIMEOUT_MS on connections that keep sending.
+  app.use((_req, res, next) => {
+    if (state.draining) res.setHeader('Connection', 'close');
+    next();
+  });
   app.use(requestContext(deps.logger));
   app.use(accessLog(deps.metrics, deps.logger));
 

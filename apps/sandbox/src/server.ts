@@ -106,6 +106,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     app.get('/health', (_req, res) => {
       res.json({ ok: true, block: chain.lastBlockSeqno });
     });
+    // The probe path every starsgate image answers (Dockerfile HEALTHCHECK, Kubernetes probes).
+    app.get('/livez', (_req, res) => {
+      res.json({ status: 'ok' });
+    });
 
     let closed = false;
     return {

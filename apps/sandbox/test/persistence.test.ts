@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, toNano } from '@ton/core';
@@ -14,6 +14,17 @@ describe('LocalChain persistence and pruning', () => {
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  test('overlapping saves (a periodic one while close saves) each land, leaving one whole state file', async () => {
+    const chain = await LocalChain.create({ dataDir: dir, blockMs: 100 });
+    try {
+      await Promise.all([chain.save(), chain.save(), chain.save()]);
+    } finally {
+      await chain.close();
+    }
+    expect(await readdir(dir)).toEqual([STATE_FILE]);
+    expect(JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8'))).toEqual(expect.objectContaining({ version: 1 }));
   });
 
   test('restart from the same data dir keeps balances, USDT master, history and block height', async () => {

@@ -1,6 +1,7 @@
 /** What other workspaces may use of the worker in-process: the test harness and bench:pipeline. */
 export { loadWorkerConfig } from './config';
 export type { WorkerConfig } from './config';
+export { loadPriceRefresherConfig } from './prices/price-refresher';
 export { createPurchaseProcessor } from './purchases/purchase-processor';
 export type { PurchaseProcessorDeps } from './purchases/purchase-processor';
 export { startPurchaseWorker } from './purchases/purchase-worker';

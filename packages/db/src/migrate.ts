@@ -1,10 +1,13 @@
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { Client } from 'pg';
 
-export const MIGRATIONS_FOLDER = path.join(__dirname, '..', 'migrations');
+/** Beside the running file in a built bundle (dist/migrations), else the package's own folder. */
+export const MIGRATIONS_FOLDER =
+  [path.join(__dirname, 'migrations'), path.join(__dirname, '..', 'migrations')].find((folder) => existsSync(folder)) ??
+  path.join(__dirname, '..', 'migrations');
 
 /** Arbitrary constant: serialises migrations when the gateway and workers start together. */
 const MIGRATION_LOCK_ID = 0x5747_4154;

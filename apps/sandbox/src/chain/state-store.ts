@@ -29,8 +29,29 @@ export async function loadChainState(dataDir: string): Promise<PersistedChainSta
   return state;
 }
 
-/** Writes atomically (temp file + rename) so a crash never leaves a torn state file. */
-export async function saveChainState(dataDir: string, state: PersistedChainState): Promise<void> {
+/** The write under way per data dir: saves of one dir run one after another, in call order. */
+const writes = new Map<string, Promise<void>>();
+
+/**
+ * Writes atomically (temp file + rename) so a crash never leaves a torn state file. Overlapping
+ * saves (the periodic one while close saves) are queued: they share the temp file name, and the
+ * later snapshot must land last.
+ */
+export function saveChainState(dataDir: string, state: PersistedChainState): Promise<void> {
+  const previous = writes.get(dataDir) ?? Promise.resolve();
+  const write = previous.then(
+    () => writeChainState(dataDir, state),
+    () => writeChainState(dataDir, state),
+  );
+  writes.set(dataDir, write);
+  const forget = () => {
+    if (writes.get(dataDir) === write) writes.delete(dataDir);
+  };
+  write.then(forget, forget);
+  return write;
+}
+
+async function writeChainState(dataDir: string, state: PersistedChainState): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   const file = join(dataDir, STATE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;

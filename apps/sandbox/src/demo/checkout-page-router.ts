@@ -1,9 +1,16 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import express from 'express';
 
-/** The demo shop page's sources (browser TypeScript, HTML template, CSS): apps/sandbox/web/checkout. */
-const PAGE_DIR = path.resolve(__dirname, '../../web/checkout');
+/**
+ * The demo shop page's sources (browser TypeScript, HTML template, CSS): apps/sandbox/web/checkout,
+ * two levels up from src/demo/ and one from a built dist/.
+ */
+const PAGE_DIR =
+  [path.resolve(__dirname, '../../web/checkout'), path.resolve(__dirname, '../web/checkout')].find((dir) =>
+    existsSync(path.join(dir, 'index.html')),
+  ) ?? path.resolve(__dirname, '../../web/checkout');
 
 let bundle: Promise<string> | undefined;
 

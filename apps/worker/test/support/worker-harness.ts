@@ -40,6 +40,9 @@ import { Sweeper } from '../../src/sweeper/sweeper';
 import { createWorkerMetrics } from '../../src/observability/worker-metrics';
 import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstream-format';
 
+/** For suites outside this workspace that drive the worker as a process (the deployment tests). */
+export { assertPaidOnceAndDelivered } from './assert-paid-once';
+
 export const FAST_FRAGMENT: FragmentConfigPatch = {
   latency: { minMs: 0, maxMs: 5 },
   processingDelay: { minMs: 30, maxMs: 60 },

@@ -46,6 +46,11 @@ export function createLogger(options: LoggerOptions): Logger {
     ),
     transports: options.transports ?? [new winston.transports.Console()],
   });
+  // An entry after logger.end() (a warm-up retry that settles while the process stops) is dropped:
+  // winston reports it as an 'error' event, which unhandled would crash a clean shutdown (exit 1).
+  logger.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ERR_STREAM_WRITE_AFTER_END') throw error;
+  });
   return logger;
 }
 

@@ -1,0 +1,189 @@
+/**
+ * Each image as it would start, without a container engine: the target's runtime node_modules and
+ * built dist in a folder of their own (nothing to fall back on: no sources, no dev dependencies,
+ * no tsx), its CMD and ENV, and its HEALTHCHECK command answering through /livez.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '@starsgate/db/testing';
+import { root } from './app-environment';
+import { exampleValues } from './env-example';
+import { imageTargets, type ImageTarget } from './image-targets';
+import {
+  assembleImage,
+  buildApps,
+  freePort,
+  healthCheck,
+  readOnlyRootAvailable,
+  startImage,
+  waitUntil,
+  type ImageLayout,
+  type RunningImage,
+} from './image-layout';
+
+jest.setTimeout(180_000);
+
+/** Every image runs as the manifests run it: read-only root, its volumes writable (where this machine can). */
+const readOnly = readOnlyRootAvailable ? ' on a read-only root filesystem' : '';
+
+const target = (name: ImageTarget['name']) => imageTargets.find((candidate) => candidate.name === name)!;
+const secretKey = `k1:${randomBytes(32).toString('base64')}`;
+const layouts: ImageLayout[] = [];
+const running: RunningImage[] = [];
+let database: TestDatabase;
+
+beforeAll(async () => {
+  buildApps();
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  for (const image of running) if (image.child.exitCode === null) image.child.kill('SIGKILL');
+  await database?.drop();
+  for (const layout of layouts) layout.remove();
+});
+
+function assemble(name: ImageTarget['name']): ImageLayout {
+  const layout = assembleImage(target(name));
+  layouts.push(layout);
+  return layout;
+}
+
+/** PostgreSQL, Redis (a queue prefix of its own) and the key-encryption key, as the Secret gives them. */
+const backingServices = () => ({
+  DATABASE_URL: database.url,
+  REDIS_URL: process.env.REDIS_URL!,
+  BULLMQ_PREFIX: `img-${randomBytes(3).toString('hex')}`,
+  STARSGATE_SECRET_KEY: secretKey,
+});
+
+/** SIGTERM, then a clean exit (its output shown if not). */
+async function expectCleanStop(image: RunningImage): Promise<void> {
+  image.child.kill('SIGTERM');
+  const exit = await image.exited;
+  expect({ exit, output: exit.code === 0 ? '' : image.output() }).toEqual({
+    exit: { code: 0, signal: null },
+    output: '',
+  });
+}
+
+const envFile = (file: string) =>
+  Object.fromEntries(
+    readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Z]/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+
+test('the bundles require no TypeScript runtime', () => {
+  for (const { entry } of imageTargets) {
+    const bundle = readFileSync(path.join(root, entry), 'utf8');
+    expect(bundle).not.toMatch(/require\(["']tsx/);
+    // No module of ours is loaded as TypeScript source (a browser page's entry handed to esbuild
+    // is not a require).
+    expect(bundle).not.toMatch(/(require|import)\(["'][^"']*\.ts["']\)/);
+  }
+});
+
+test(`migrate${readOnly}: applies every migration to a new database and exits 0`, async () => {
+  const layout = assemble('migrate');
+  const name = `starsgate_test_${randomBytes(6).toString('hex')}`;
+  const url = new URL(TEST_DATABASE_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const image = startImage(target('migrate'), layout, { DATABASE_URL: url.toString() }, { readOnlyRoot: true });
+  running.push(image);
+  expect(await image.exited).toEqual({ code: 0, signal: null });
+  const journal = JSON.parse(readFileSync(path.join(root, 'packages/db/migrations/meta/_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  const applied = await client.query<{ count: string }>(
+    'SELECT count(*)::text AS count FROM drizzle.__drizzle_migrations',
+  );
+  await client.end();
+  const admin = new Client({ connectionString: TEST_DATABASE_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+  expect(Number(applied.rows[0]!.count)).toBe(journal.entries.length);
+});
+
+test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes on /livez; SIGTERM exits 0`, async () => {
+  const layout = assemble('gateway');
+  const env = {
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    ...backingServices(),
+    FRAGMENT_READ_COOKIES: 'stel_ssid=image-test',
+    LOG_LEVEL: 'warn',
+  };
+  expect(healthCheck(target('gateway'), layout, env)).toBe(false);
+  const image = startImage(target('gateway'), layout, env, { readOnlyRoot: true });
+  running.push(image);
+  await waitUntil(() => healthCheck(target('gateway'), layout, env), 60_000, `gateway healthy (${image.output()})`);
+  const livez = await fetch(`http://127.0.0.1:${env.PORT}/livez`);
+  expect(livez.status).toBe(200);
+  await expectCleanStop(image);
+});
+
+test(`worker${readOnly}: starts in production mode, takes the queue, and stops on SIGTERM with exit 0`, async () => {
+  const layout = assemble('worker');
+  const image = startImage(
+    target('worker'),
+    layout,
+    {
+      ...backingServices(),
+      FRAGMENT_BASE_URL: 'http://127.0.0.1:9/fragment',
+      TONCENTER_URL: 'http://127.0.0.1:9/toncenter',
+      PRICES_REFRESH_ENABLED: 'false',
+      LOG_LEVEL: 'info',
+    },
+    { readOnlyRoot: true },
+  );
+  running.push(image);
+  await waitUntil(
+    () => image.output().includes('"message":"worker started"'),
+    60_000,
+    `worker started (${image.output()})`,
+  );
+  await expectCleanStop(image);
+  expect(image.output()).toContain('"message":"stopped"');
+});
+
+test(`sandbox${readOnly}: HEALTHCHECK passes on /livez, and its demo values are the ones .env.example and the k8s demo overlay ship`, async () => {
+  const layout = assemble('sandbox');
+  const volume = path.join(layout.dir, 'data');
+  mkdirSync(volume);
+  const env = {
+    SANDBOX_PORT: String(await freePort()),
+    SANDBOX_HOST: '127.0.0.1',
+    SANDBOX_DATA_DIR: path.join(volume, 'sandbox'),
+  };
+  const image = startImage(target('sandbox'), layout, env, { readOnlyRoot: true, writable: [volume] });
+  running.push(image);
+  await waitUntil(() => healthCheck(target('sandbox'), layout, env), 120_000, `sandbox healthy (${image.output()})`);
+  const demo = (await (await fetch(`http://127.0.0.1:${env.SANDBOX_PORT}/demo`)).json()) as {
+    seed: string;
+    usdt: { master: string };
+    fragment: { cookies: string; receivingAddresses: { stars: string; premium: string } };
+  };
+  await expectCleanStop(image);
+  // Its state went to the volume, the only place it may write.
+  expect(existsSync(path.join(volume, 'sandbox', 'chain-state.json'))).toBe(true);
+
+  const example = exampleValues();
+  const overlayConfig = envFile('k8s/overlays/sandbox/config.env');
+  const overlaySecrets = envFile('k8s/overlays/sandbox/demo-secrets.env');
+  const receivers = `${demo.fragment.receivingAddresses.stars},${demo.fragment.receivingAddresses.premium}`;
+  const firstLogin = demo.fragment.cookies.split(' | ')[0];
+  expect(demo.seed).toBe(example.SANDBOX_SEED);
+  for (const values of [example, overlayConfig]) {
+    expect(values.USDT_MASTER_ADDRESS).toBe(demo.usdt.master);
+    expect(values.FRAGMENT_RECEIVING_ADDRESSES).toBe(receivers);
+  }
+  for (const values of [example, overlaySecrets]) expect(values.FRAGMENT_COOKIES).toBe(firstLogin);
+  expect(overlaySecrets.FRAGMENT_READ_COOKIES).toBe(firstLogin);
+});

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { parse } from 'yaml';
+import { appEnvironment, root, TEST_ONLY_VARIABLES, type Process } from './app-environment';
+import { dockerfileTargets } from './dockerfile';
+import { documentedVariables, exampleValues } from './env-example';
+
+interface Service {
+  build?: { context: string; target: string };
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string; required?: boolean }>;
+  healthcheck?: { test: string[] };
+  ports?: string[];
+  volumes?: string[];
+  profiles?: string[];
+  restart?: string;
+  container_name?: string;
+  stop_grace_period?: string;
+  read_only?: boolean;
+  cap_drop?: string[];
+}
+
+const text = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
+const compose = parse(text, { merge: true }) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+const services = compose.services;
+const environment = appEnvironment();
+const APP_SERVICES: Process[] = ['gateway', 'worker', 'sandbox', 'migrate'];
+const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)![1]);
+
+describe('docker-compose.yml', () => {
+  it('validates against the compose-spec JSON schema (as shipped by dclint)', () => {
+    const schema = JSON.parse(
+      readFileSync(path.join(root, 'node_modules/dclint/schemas/compose.schema.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    delete schema.$schema;
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+    // Validated as written (merge keys resolved, ${…} left for compose to interpolate).
+    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+  });
+
+  it('runs PostgreSQL and Redis (append-only, noeviction) with health checks and volumes', () => {
+    expect(Object.keys(services).sort()).toEqual(['gateway', 'migrate', 'postgres', 'redis', 'sandbox', 'worker']);
+    const redisCommand = services.redis!.command!.join(' ');
+    expect(redisCommand).toContain('--appendonly yes');
+    expect(redisCommand).toContain('--maxmemory-policy noeviction');
+    for (const name of ['postgres', 'redis']) {
+      expect(services[name]!.healthcheck!.test.length).toBeGreaterThan(0);
+      const volume = services[name]!.volumes![0]!.split(':')[0]!;
+      expect(compose.volumes).toHaveProperty(volume);
+      expect(services[name]!.image).toMatch(/^(postgres|redis):\d+\.\d+(\.\d+)?-/);
+    }
+  });
+
+  it('builds each app from its Dockerfile target and starts it with the image command', () => {
+    const targets = dockerfileTargets();
+    for (const name of APP_SERVICES) {
+      const service = services[name]!;
+      expect({ name, target: service.build?.target }).toEqual({ name, target: name });
+      expect(targets.has(name)).toBe(true);
+      expect(service.command).toBeUndefined();
+      expect(service.image).toMatch(new RegExp(`^starsgate-${name}:`));
+      expect({ name, read_only: service.read_only, cap_drop: service.cap_drop }).toEqual({
+        name,
+        read_only: true,
+        cap_drop: ['ALL'],
+      });
+    }
+  });
+
+  it('migrates once before the apps start', () => {
+    expect(services.migrate!.restart).toBe('no');
+    expect(services.migrate!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    for (const name of ['gateway', 'worker'])
+      expect(services[name]!.depends_on!.migrate).toEqual({ condition: 'service_completed_successfully' });
+  });
+
+  it('scales the worker (`--scale worker=3`): no fixed name, no host port', () => {
+    expect(services.worker!.container_name).toBeUndefined();
+    expect(services.worker!.ports).toBeUndefined();
+  });
+
+  it('puts the sandbox behind its profile, and nothing else', () => {
+    expect(services.sandbox!.profiles).toEqual(['sandbox']);
+    for (const name of Object.keys(services).filter((service) => service !== 'sandbox'))
+      expect(services[name]!.profiles).toBeUndefined();
+    for (const name of ['gateway', 'worker'])
+      expect(services[name]!.depends_on!.sandbox).toEqual({ condition: 'service_healthy', required: false });
+    expect(services.gateway!.environment!.TONCENTER_URL).toBe('${TONCENTER_URL:-http://sandbox:8090/toncenter}');
+    expect(services.gateway!.environment!.FRAGMENT_BASE_URL).toBe('${FRAGMENT_BASE_URL:-http://sandbox:8090/fragment}');
+  });
+
+  it('hands every app every variable it reads', () => {
+    for (const name of APP_SERVICES) {
+      const supplied = new Set(Object.keys(services[name]!.environment ?? {}));
+      const missing = [...environment[name]].filter((key) => !supplied.has(key) && !TEST_ONLY_VARIABLES.has(key));
+      expect({ name, missing }).toEqual({ name, missing: [] });
+    }
+  });
+
+  it('reads from .env only variables .env.example documents, and requires the secret key and the password', () => {
+    const documented = documentedVariables();
+    const interpolated = new Set([...text.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!));
+    expect([...interpolated].filter((name) => !documented.has(name))).toEqual([]);
+    expect(services.gateway!.environment!.STARSGATE_SECRET_KEY).toMatch(/^\$\{STARSGATE_SECRET_KEY:\?/);
+    expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+  });
+
+  it('takes no address from a copied .env.example that would point a container at itself', () => {
+    const values = exampleValues();
+    const interpolated = new Set([...text.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!));
+    const local = [...interpolated].filter((name) => /127\.0\.0\.1|localhost/.test(values[name] ?? ''));
+    expect(local).toEqual([]);
+  });
+
+  it('publishes the ports the apps listen on', () => {
+    expect(services.gateway!.environment!.PORT).toBe('8080');
+    expect(services.gateway!.ports).toEqual(['${STARSGATE_HTTP_PORT:-8080}:8080']);
+    expect(services.sandbox!.environment!.SANDBOX_PORT).toBe('8090');
+    expect(services.sandbox!.ports).toEqual(['${STARSGATE_SANDBOX_PORT:-8090}:8090']);
+  });
+
+  it('gives the gateway and the worker longer to stop than their drain takes', () => {
+    for (const name of ['gateway', 'worker']) {
+      const service = services[name]!;
+      expect(seconds(service.stop_grace_period!)).toBeGreaterThanOrEqual(
+        Number(service.environment!.SHUTDOWN_TIMEOUT_MS) / 1000 + 5,
+      );
+    }
+  });
+});

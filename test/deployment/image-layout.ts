@@ -1,0 +1,152 @@
+/**
+ * An image's filesystem without a container engine: the app's runtime node_modules (as the
+ * Dockerfile's runtime-deps stage cuts them) and its built dist under one folder, the image's
+ * WORKDIR, started with the target's CMD and ENV, and probed with its HEALTHCHECK command.
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { root } from './app-environment';
+import { effectiveInstructions, readDockerfile } from './dockerfile';
+import type { ImageTarget } from './image-targets';
+
+/** `turbo run build` (cached): the tests run what production runs. */
+export function buildApps(): void {
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/turbo/bin/turbo'), 'run', 'build', '--output-logs=errors-only'],
+    {
+      cwd: root,
+      stdio: 'ignore',
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
+    },
+  );
+}
+
+export interface ImageLayout {
+  dir: string;
+  remove(): void;
+}
+
+export function assembleImage(target: ImageTarget): ImageLayout {
+  const dir = mkdtempSync(path.join(tmpdir(), `starsgate-image-${target.name}-`));
+  execFileSync(process.execPath, ['scripts/build/copy-runtime-deps.mjs', target.workspace, dir], {
+    cwd: root,
+    stdio: 'ignore',
+  });
+  cpSync(path.join(root, target.workspace, 'dist'), path.join(dir, target.workspace, 'dist'), { recursive: true });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The ENV the target's stages set (`ENV A=1 B=2`), in order. */
+export function imageEnvironment(target: ImageTarget): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const instruction of effectiveInstructions(readDockerfile().stages, target.name))
+    if (instruction.keyword === 'ENV')
+      for (const pair of instruction.argument.split(/\s+/)) {
+        const [key, value] = pair.split('=');
+        env[key!] = value!;
+      }
+  return env;
+}
+
+function execForm(keyword: 'CMD' | 'HEALTHCHECK', target: ImageTarget): string[] {
+  const instruction = effectiveInstructions(readDockerfile().stages, target.name)
+    .filter((candidate) => candidate.keyword === keyword)
+    .at(-1)!;
+  return JSON.parse(instruction.argument.slice(instruction.argument.indexOf('['))) as string[];
+}
+
+export interface RunningImage {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Whether this machine can run a process with `/` remounted read-only in a mount namespace of its
+ * own (root on Linux), as `readOnlyRootFilesystem: true` and compose's `read_only` run the images.
+ */
+export const readOnlyRootAvailable: boolean =
+  spawnSync(
+    'unshare',
+    ['--mount', 'sh', '-c', 'mount -o remount,ro,bind / && ! touch /.starsgate-rw-probe 2>/dev/null'],
+    {
+      stdio: 'ignore',
+    },
+  ).status === 0;
+
+/** `command args…` with `/` read-only except `writable` (volumes), when the machine allows it. */
+function onReadOnlyRoot(command: string, args: string[], writable: string[]): [string, string[]] {
+  if (!readOnlyRootAvailable) return [command, args];
+  const volumes = writable
+    .map((dir) => `mount --bind '${dir}' '${dir}' && mount -o remount,rw,bind '${dir}' && `)
+    .join('');
+  // unshare and sh exec in place: the app keeps the PID, so signals reach it as in a container.
+  return [
+    'unshare',
+    ['--mount', 'sh', '-c', `mount -o remount,ro,bind / && ${volumes}exec "$@"`, 'sh', command, ...args],
+  ];
+}
+
+/**
+ * Runs the target's CMD in the layout with the image's ENV plus `env` (no tsx, no sources), on a
+ * read-only root filesystem where the machine allows it, with `writable` folders as its volumes.
+ */
+export function startImage(
+  target: ImageTarget,
+  layout: ImageLayout,
+  env: Record<string, string>,
+  options: { readOnlyRoot?: boolean; writable?: string[] } = {},
+): RunningImage {
+  const [node, ...cmd] = execForm('CMD', target);
+  const [command, args] = options.readOnlyRoot
+    ? onReadOnlyRoot(process.execPath, cmd, options.writable ?? [])
+    : [node === 'node' ? process.execPath : node!, cmd];
+  const child = spawn(command, args, {
+    cwd: layout.dir,
+    env: { PATH: process.env.PATH, ...imageEnvironment(target), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-50_000));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+/** The Dockerfile's HEALTHCHECK command, run as Docker would inside the container; true on exit 0. */
+export function healthCheck(target: ImageTarget, layout: ImageLayout, env: Record<string, string>): boolean {
+  const [command, ...args] = execForm('HEALTHCHECK', target);
+  const result = spawnSync(command === 'node' ? process.execPath : command!, args, {
+    cwd: layout.dir,
+    env: { PATH: process.env.PATH, ...imageEnvironment(target), ...env },
+    timeout: 5_000,
+  });
+  return result.status === 0;
+}
+
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,34 @@
+/**
+ * The images the Dockerfile builds: one row per target. Adding an app to the deployment is a row
+ * here, its `build` script and its Dockerfile target; the tests then hold every file to it.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { root } from './app-environment';
+
+export interface ImageTarget {
+  name: 'gateway' | 'worker' | 'sandbox' | 'migrate';
+  workspace: string;
+  /** The HTTP port it listens on (and answers /livez on), with the variable that moves it. */
+  port?: { variable: string; number: number };
+  /** The bundle the image runs, from the workspace's `build` script. */
+  entry: string;
+}
+
+/** `node ../../scripts/build/bundle.mjs src/main.ts` → `<workspace>/dist/main.js`. */
+function builtEntry(workspace: string): string {
+  const manifest = JSON.parse(readFileSync(path.join(root, workspace, 'package.json'), 'utf8')) as {
+    scripts: { build: string };
+  };
+  const source = /bundle\.mjs\s+(\S+)/.exec(manifest.scripts.build)![1]!;
+  return `${workspace}/dist/${path.basename(source, '.ts')}.js`;
+}
+
+export const imageTargets: ImageTarget[] = (
+  [
+    { name: 'gateway', workspace: 'apps/gateway', port: { variable: 'PORT', number: 8080 } },
+    { name: 'worker', workspace: 'apps/worker', port: { variable: 'WORKER_METRICS_PORT', number: 9464 } },
+    { name: 'sandbox', workspace: 'apps/sandbox', port: { variable: 'SANDBOX_PORT', number: 8090 } },
+    { name: 'migrate', workspace: 'packages/db' },
+  ] as const
+).map((target) => ({ ...target, entry: builtEntry(target.workspace) }));

@@ -1,0 +1,348 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PURCHASE_QUEUE } from '@starsgate/platform';
+import { appEnvironment, root, TEST_ONLY_VARIABLES } from './app-environment';
+import { dockerfileTargets } from './dockerfile';
+import {
+  configData,
+  find,
+  OVERLAYS,
+  podSpec,
+  render,
+  validateAgainstSchemas,
+  type Container,
+  type PodSpec,
+} from './k8s-manifests';
+import type { KubeObject } from './kustomize';
+
+const environment = appEnvironment();
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'Job']);
+
+/** Variables a container deliberately does without, and why. */
+const LEFT_OUT: Record<string, Record<string, string>> = {
+  gateway: {
+    FRAGMENT_COOKIES: 'the paying Fragment login stays with the worker; the gateway reads with FRAGMENT_READ_COOKIES',
+  },
+};
+
+/** Names a container gets: its env, every key of the ConfigMap it loads, and Secret references. */
+function suppliedVariables(container: Container, objects: KubeObject[]): Set<string> {
+  const names = new Set((container.env ?? []).map((variable) => variable.name));
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) for (const key of Object.keys(configData(objects))) names.add(key);
+    if (source.secretRef) throw new Error(`${container.name}: envFrom secretRef hides which keys it needs`);
+  }
+  return names;
+}
+
+function secretReferences(spec: PodSpec): Array<{ name: string; key: string; optional: boolean }> {
+  return [...spec.containers, ...(spec.initContainers ?? [])].flatMap((container) =>
+    (container.env ?? []).flatMap(({ valueFrom }) =>
+      valueFrom?.secretKeyRef
+        ? [
+            {
+              name: valueFrom.secretKeyRef.name,
+              key: valueFrom.secretKeyRef.key,
+              optional: Boolean(valueFrom.secretKeyRef.optional),
+            },
+          ]
+        : [],
+    ),
+  );
+}
+
+const envValue = (container: Container, name: string): string | undefined =>
+  container.env?.find((variable) => variable.name === name)?.value;
+
+const seconds = (milliseconds: string | undefined): number => Number(milliseconds) / 1000;
+
+describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
+  const objects = render(overlay);
+  const namespace = objects.find((object) => object.kind === 'Namespace')!;
+  const workloads = objects.filter((object) => WORKLOADS.has(object.kind));
+  const gateway = find(objects, 'Deployment', 'starsgate-gateway');
+  const worker = find(objects, 'Deployment', 'starsgate-worker');
+  const gatewayContainer = podSpec(gateway).containers.find((container) => container.name === 'gateway')!;
+  const workerContainer = podSpec(worker).containers.find((container) => container.name === 'worker')!;
+
+  it('renders objects that each validate against their JSON schema', () => {
+    const results = validateAgainstSchemas(objects);
+    expect(results).toHaveLength(objects.length);
+    expect(results.filter((result) => result.errors.length > 0)).toEqual([]);
+  });
+
+  it('puts every namespaced object in the overlay namespace, and names are unique per kind', () => {
+    expect(namespace.metadata.name).toMatch(/^starsgate/);
+    for (const object of objects.filter((candidate) => candidate.kind !== 'Namespace'))
+      expect(`${object.kind}/${object.metadata.name}@${object.metadata.namespace}`).toBe(
+        `${object.kind}/${object.metadata.name}@${namespace.metadata.name}`,
+      );
+    const keys = objects.map((object) => `${object.kind}/${object.metadata.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('gives every container the variables its app reads (ConfigMap, value or Secret reference)', () => {
+    const check = (app: keyof typeof environment, container: Container) => {
+      const supplied = suppliedVariables(container, objects);
+      const missing = [...environment[app]].filter(
+        (name) => !supplied.has(name) && !TEST_ONLY_VARIABLES.has(name) && !LEFT_OUT[app]?.[name],
+      );
+      expect({ app, missing }).toEqual({ app, missing: [] });
+    };
+    check('gateway', gatewayContainer);
+    check('worker', workerContainer);
+    for (const workload of [gateway, worker]) check('migrate', podSpec(workload).initContainers![0]!);
+    if (overlay === 'sandbox')
+      check('sandbox', podSpec(find(objects, 'StatefulSet', 'starsgate-sandbox')).containers[0]!);
+  });
+
+  it('configures only variables the apps read', () => {
+    const read = new Set([...environment.gateway, ...environment.worker]);
+    expect(Object.keys(configData(objects)).filter((key) => !read.has(key))).toEqual([]);
+  });
+
+  it('takes secrets by reference only; the demo overlay alone generates its public demo Secret', () => {
+    const secrets = objects.filter((object) => object.kind === 'Secret');
+    expect(secrets.map((secret) => secret.metadata.name)).toEqual(overlay === 'sandbox' ? ['starsgate-secrets'] : []);
+    const references = workloads.flatMap((workload) => secretReferences(podSpec(workload)));
+    expect(new Set(references.map((reference) => reference.name))).toEqual(new Set(['starsgate-secrets']));
+    for (const container of workloads.flatMap((workload) => podSpec(workload).containers))
+      for (const variable of container.env ?? [])
+        if (
+          /SECRET|COOKIES|PASSWORD|API_KEY|DATABASE_URL|REDIS_URL/.test(variable.name) &&
+          variable.name !== 'POSTGRES_DB'
+        )
+          expect({ variable: variable.name, literal: variable.value }).toEqual({
+            variable: variable.name,
+            literal: undefined,
+          });
+    if (overlay === 'sandbox') {
+      const data = secrets[0]!.data as Record<string, string>;
+      for (const { key, optional } of references)
+        if (!optional) expect({ key, present: key in data }).toEqual({ key, present: true });
+    }
+  });
+
+  it('probes the gateway on /livez and /readyz through a declared port, and the app listens on it', () => {
+    const port = gatewayContainer.ports!.find((candidate) => candidate.name === 'http')!;
+    expect(port.containerPort).toBe(Number(envValue(gatewayContainer, 'PORT')));
+    expect(gatewayContainer.readinessProbe!.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(gatewayContainer.livenessProbe!.httpGet).toEqual({ path: '/livez', port: 'http' });
+    expect(gatewayContainer.startupProbe!.httpGet).toEqual({ path: '/livez', port: 'http' });
+    const service = find(objects, 'Service', 'starsgate-gateway');
+    expect((service.spec as { ports: Array<{ targetPort: string }> }).ports.map((entry) => entry.targetPort)).toEqual([
+      'http',
+    ]);
+    expect((service.spec as { selector: Record<string, string> }).selector).toEqual(
+      (gateway.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels,
+    );
+  });
+
+  it('migrates before either app starts: an init container running the migrate image (advisory-locked)', () => {
+    for (const workload of [gateway, worker]) {
+      const init = podSpec(workload).initContainers ?? [];
+      expect(init.map((container) => container.name)).toEqual(['migrate']);
+      expect(init[0]!.image).toMatch(/(^|\/)(starsgate-|starsgate\/)migrate[:@]/);
+      expect(init[0]!.command).toBeUndefined();
+    }
+  });
+
+  it('lets the drain finish before SIGKILL: grace period ≥ preStop pause + SHUTDOWN_TIMEOUT_MS + margin', () => {
+    const pause = Number(gatewayContainer.lifecycle!.preStop!.exec!.command[1]);
+    expect(pause).toBeGreaterThan(0);
+    expect(podSpec(gateway).terminationGracePeriodSeconds).toBeGreaterThanOrEqual(
+      pause + seconds(envValue(gatewayContainer, 'SHUTDOWN_TIMEOUT_MS')) + 5,
+    );
+    expect(podSpec(worker).terminationGracePeriodSeconds).toBeGreaterThanOrEqual(
+      seconds(envValue(workerContainer, 'SHUTDOWN_TIMEOUT_MS')) + 5,
+    );
+  });
+
+  it('runs every pod unprivileged: non-root, read-only root, no escalation, no capabilities, requests and limits', () => {
+    for (const workload of workloads) {
+      const spec = podSpec(workload);
+      expect({
+        pod: workload.metadata.name,
+        ...spec.securityContext,
+        automount: spec.automountServiceAccountToken,
+      }).toEqual(
+        expect.objectContaining({
+          pod: workload.metadata.name,
+          runAsNonRoot: true,
+          seccompProfile: { type: 'RuntimeDefault' },
+          automount: false,
+        }),
+      );
+      for (const container of [...spec.containers, ...(spec.initContainers ?? [])]) {
+        expect({ container: container.name, ...container.securityContext }).toEqual({
+          container: container.name,
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        });
+        expect(Object.keys(container.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
+        expect(container.resources?.limits?.memory).toBeDefined();
+      }
+    }
+  });
+
+  it('runs only images built from the Dockerfile targets (or pinned third-party images)', () => {
+    const targets = dockerfileTargets();
+    for (const container of workloads.flatMap((workload) => [
+      ...podSpec(workload).containers,
+      ...(podSpec(workload).initContainers ?? []),
+    ])) {
+      const ours = /(?:^|\/)(?:starsgate-|starsgate\/)([a-z]+):([\w.-]+)$/.exec(container.image);
+      if (ours) {
+        expect({ image: container.image, target: targets.has(ours[1]!) }).toEqual({
+          image: container.image,
+          target: true,
+        });
+        expect(ours[2]).not.toBe('latest');
+      } else expect(container.image).toMatch(/^(postgres|redis):\d+\.\d+(\.\d+)?-/);
+    }
+  });
+
+  it('scales the gateway on CPU and keeps pods through disruptions', () => {
+    const hpa = find(objects, 'HorizontalPodAutoscaler', 'starsgate-gateway').spec as {
+      scaleTargetRef: { kind: string; name: string };
+      minReplicas: number;
+      maxReplicas: number;
+      metrics: Array<{ resource: { name: string } }>;
+    };
+    expect(hpa.scaleTargetRef).toEqual(expect.objectContaining({ kind: 'Deployment', name: 'starsgate-gateway' }));
+    expect(hpa.metrics.map((metric) => metric.resource.name)).toEqual(['cpu']);
+    expect(hpa.maxReplicas).toBeGreaterThan(hpa.minReplicas);
+    for (const name of ['starsgate-gateway', 'starsgate-worker']) {
+      const selector = (find(objects, 'PodDisruptionBudget', name).spec as { selector: { matchLabels: unknown } })
+        .selector;
+      expect(selector.matchLabels).toEqual({ 'app.kubernetes.io/name': name });
+    }
+  });
+
+  it('denies all traffic by default, lets only the gateway take ingress, and lets the apps out to DNS, PostgreSQL, Redis and HTTPS', () => {
+    const policies = objects.filter((object) => object.kind === 'NetworkPolicy');
+    const spec = (policy: KubeObject) =>
+      policy.spec as {
+        podSelector: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
+        policyTypes: string[];
+        ingress?: Array<{ from?: unknown[]; ports: Array<{ port: number }> }>;
+        egress?: Array<{ ports: Array<{ port: number; protocol: string }> }>;
+      };
+    const denyAll = policies.find((policy) => Object.keys(spec(policy).podSelector).length === 0)!;
+    expect(spec(denyAll).policyTypes.sort()).toEqual(['Egress', 'Ingress']);
+    expect(spec(denyAll).ingress ?? []).toEqual([]);
+    expect(spec(denyAll).egress ?? []).toEqual([]);
+    // Ingress from anywhere (no `from`) only for the gateway, on its container port.
+    const open = policies.filter((policy) => spec(policy).ingress?.some((rule) => !rule.from));
+    expect(open.map((policy) => spec(policy).podSelector)).toEqual([
+      { matchLabels: { 'app.kubernetes.io/name': 'starsgate-gateway' } },
+    ]);
+    expect(open[0]!.spec).toEqual(expect.objectContaining({ ingress: [{ ports: [{ port: 8080, protocol: 'TCP' }] }] }));
+    // The worker takes only Prometheus's scrape of its metrics port, from the monitoring namespace.
+    expect(spec(find(objects, 'NetworkPolicy', 'starsgate-worker-metrics-ingress')).ingress).toEqual([
+      {
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+        ports: [{ port: 9464, protocol: 'TCP' }],
+      },
+    ]);
+    const egressPorts = spec(find(objects, 'NetworkPolicy', 'starsgate-apps-egress')).egress!.flatMap((rule) =>
+      rule.ports.map((entry) => entry.port),
+    );
+    expect(new Set(egressPorts)).toEqual(new Set([53, 5432, 6379, 443]));
+  });
+
+  if (overlay === 'production') {
+    it('scales workers with KEDA on the BullMQ keys of the purchase queue, under the configured prefix', () => {
+      const prefix = configData(objects).BULLMQ_PREFIX!;
+      const scaled = find(objects, 'ScaledObject', 'starsgate-worker').spec as {
+        scaleTargetRef: { name: string };
+        minReplicaCount: number;
+        maxReplicaCount: number;
+        triggers: Array<{ type: string; metadata: Record<string, string>; authenticationRef: { name: string } }>;
+      };
+      expect(scaled.scaleTargetRef.name).toBe('starsgate-worker');
+      expect(scaled.minReplicaCount).toBeGreaterThanOrEqual(1);
+      expect(scaled.maxReplicaCount).toBeGreaterThan(scaled.minReplicaCount);
+      expect(scaled.triggers.map((trigger) => [trigger.type, trigger.metadata.listName])).toEqual([
+        ['redis', `${prefix}:${PURCHASE_QUEUE}:wait`],
+        ['redis', `${prefix}:${PURCHASE_QUEUE}:prioritized`],
+      ]);
+      for (const trigger of scaled.triggers) find(objects, 'TriggerAuthentication', trigger.authenticationRef.name);
+    });
+
+    it('has Prometheus scrape the gateway Service on its metrics path', () => {
+      const monitor = find(objects, 'ServiceMonitor', 'starsgate-gateway').spec as {
+        selector: { matchLabels: Record<string, string> };
+        endpoints: Array<{ port: string; path: string }>;
+      };
+      const service = find(objects, 'Service', 'starsgate-gateway');
+      expect(service.metadata.labels).toEqual(expect.objectContaining(monitor.selector.matchLabels));
+      expect(monitor.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
+    });
+
+    it('names every Secret key it references in the README, so an operator knows what to create', () => {
+      const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+      const keys = new Set(
+        workloads.flatMap((workload) => secretReferences(podSpec(workload)).map((reference) => reference.key)),
+      );
+      for (const entry of (
+        find(objects, 'TriggerAuthentication', 'starsgate-redis').spec as {
+          secretTargetRef: Array<{ key: string }>;
+        }
+      ).secretTargetRef)
+        keys.add(entry.key);
+      for (const key of keys) expect({ key, documented: readme.includes(key) }).toEqual({ key, documented: true });
+    });
+  }
+
+  if (overlay === 'sandbox') {
+    it('runs the sandbox upstream and in-cluster PostgreSQL and Redis (noeviction, append-only) for the apps', () => {
+      const config = configData(objects);
+      expect(config.TONCENTER_URL).toBe('http://starsgate-sandbox:8090/toncenter');
+      expect(config.FRAGMENT_BASE_URL).toBe('http://starsgate-sandbox:8090/fragment');
+      const redis = podSpec(find(objects, 'StatefulSet', 'starsgate-redis')).containers[0]!;
+      expect(redis.args!.join(' ')).toContain('--maxmemory-policy noeviction');
+      expect(redis.args!.join(' ')).toContain('--appendonly yes');
+      const sandbox = podSpec(find(objects, 'StatefulSet', 'starsgate-sandbox')).containers[0]!;
+      expect(sandbox.ports![0]!.containerPort).toBe(Number(envValue(sandbox, 'SANDBOX_PORT')));
+      expect(sandbox.livenessProbe!.httpGet!.path).toBe('/livez');
+      expect(objects.some((object) => object.kind === 'ScaledObject' || object.kind === 'ServiceMonitor')).toBe(false);
+    });
+  }
+});
+
+const kubectl = (() => {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+// Where a real kustomize is at hand, the JavaScript renderer must agree with it object for object.
+(kubectl ? it.each(OVERLAYS) : it.skip.each(OVERLAYS))('renders %s like kubectl kustomize', (overlay) => {
+  const { parseAllDocuments } = jest.requireActual<typeof import('yaml')>('yaml');
+  const output = execFileSync('kubectl', ['kustomize', path.join(root, 'k8s', 'overlays', overlay)], {
+    encoding: 'utf8',
+  });
+  const sortKey = (object: KubeObject) => `${object.kind}/${object.metadata.name}`;
+  // kustomize folds long base64 Secret values over several lines; the bytes are the same.
+  const unfold = (object: KubeObject): KubeObject =>
+    object.kind === 'Secret'
+      ? {
+          ...object,
+          data: Object.fromEntries(
+            Object.entries(object.data as Record<string, string>).map(([key, value]) => [
+              key,
+              value.replace(/\s/g, ''),
+            ]),
+          ),
+        }
+      : object;
+  const expected = parseAllDocuments(output)
+    .map((document) => unfold(document.toJSON() as KubeObject))
+    .sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+  expect(render(overlay).sort((a, b) => sortKey(a).localeCompare(sortKey(b)))).toEqual(expected);
+});
