@@ -1,5 +1,5 @@
 /**
- * FragmentClient: the production adapter for Fragment's web API (protocol reference §2–§5, §15).
+ * FragmentClient: the production adapter for Fragment's web API (docs/fragment-protocol.md §2–§5, §15).
  *
  * One instance = one Fragment login (one cookie session). Concurrency: every call that reads or
  * moves the page's flow state takes the instance's flow mutex, so those never overlap (Fragment
@@ -15,7 +15,7 @@
  * Retries: reads (page GETs, search, update…State, updateStarsPrices, get…Link) retry on 429 and
  * 5xx/network/timeout with capped jittered backoff, ≤3 tries, Retry-After ≤60 s honoured. Writes
  * (`init…Request`, `confirmReq`) are never repeated on a lost answer: the FragmentError carries
- * `timedOut`/`outcomeUnknown` and the caller decides (engineering reference §3.4). The only
+ * `timedOut`/`outcomeUnknown` and the caller decides (docs/purchase-safety.md, Unknown outcomes). The only
  * repeats of a write are after a definitive rejection: "Access denied"/"Bad request" (re-read the
  * page for a fresh hash, once) and "Price was changed" on init (re-sync, ≤3 times).
  *

@@ -92,7 +92,7 @@ export function isFragmentError(error: unknown, kind?: FragmentErrorKind): error
 }
 
 /**
- * The §11 text table. Matching is on the unescaped, whitespace-normalised text, case-insensitive,
+ * The text table of docs/fragment-protocol.md §11. Matching is on the unescaped, whitespace-normalised text, case-insensitive,
  * by fragment of sentence (Fragment's wording around the key phrase has varied).
  */
 const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = [

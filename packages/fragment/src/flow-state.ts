@@ -2,7 +2,7 @@ import { scalarText } from './json-values';
 import { ROUTES } from './routes';
 import type { FragmentProduct } from './types';
 
-/** Page state echoed to update…State (§5.2): mode, lv (starts as the string `false`), dh. */
+/** Page state echoed to update…State (docs/fragment-protocol.md §5.2): mode, lv (starts as the string `false`), dh. */
 export interface FlowState {
   mode: string;
   lv: string;

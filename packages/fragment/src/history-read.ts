@@ -30,7 +30,7 @@ export interface HistoryReadOptions {
 /**
  * GETs the history page (a logged-in page: a logged-out one is SESSION_INVALID), then, while the
  * rows read do not reach back to `since` and the page offers more (`data-next-offset`), asks
- * `get…History` with `offset_id` for older rows (protocol §5.3: the answer's `html` holds the rows,
+ * `get…History` with `offset_id` for older rows (docs/fragment-protocol.md §5.3: the answer's `html` holds the rows,
  * its `next_offset` or a marker in them the next offset).
  */
 export async function readHistory(

@@ -1,6 +1,6 @@
 import type { FragmentProduct } from './types';
 
-/** The pages and API methods of one product's flow (protocol reference §2.1, §5). */
+/** The pages and API methods of one product's flow (docs/fragment-protocol.md §2.1, §5). */
 export interface ProductRoutes {
   page: string;
   search: string;
@@ -9,7 +9,7 @@ export interface ProductRoutes {
   init: string;
   link: string;
   history: string;
-  /** API method for older history rows (`offset_id`), protocol §5.3. */
+  /** API method for older history rows (`offset_id`), docs/fragment-protocol.md §5.3. */
   historyMore: string;
 }
 

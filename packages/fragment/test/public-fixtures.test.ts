@@ -25,7 +25,7 @@ describe('getBuyStarsLink, a live answer (bohd4nx/pyfragment)', () => {
   });
 
   it("pays Fragment's known Stars wallet", () => {
-    // Protocol reference §6.4: UQCFJEP4…OtFz, raw 0:852443f8…7c283a.
+    // docs/fragment-protocol.md §6.4: UQCFJEP4…OtFz, raw 0:852443f8…7c283a.
     expect(Address.parse(tx.messages[0]!.address).toRawString()).toMatch(/^0:852443f8[0-9a-f]+7c283a$/);
   });
 

@@ -69,7 +69,7 @@ function eventData(event: TransitionEvent | undefined, index: number): string | 
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * Fenced writes of the purchase state machine (engineering reference §2.4). Every statement is
+ * Fenced writes of the purchase state machine (docs/purchase-safety.md, Fenced writes). Every statement is
  * `WHERE id = $id AND version = $v AND lease_owner = $me` and bumps `version`, so a worker whose
  * lease expired (and whose row another worker claimed) changes nothing: zero rows, null result.
  * No network call ever runs inside these transactions.

@@ -3,7 +3,7 @@ import type { Product } from '../sessions';
 import { FragmentErrors } from '../errors';
 import { fail, type CallContext, type MethodHandler } from './context';
 
-/** `get…History` with `offset_id`: the next page of the account's history (protocol §5.3). */
+/** `get…History` with `offset_id`: the next page of the account's history (docs/fragment-protocol.md §5.3). */
 function moreHistory(call: CallContext, product: Product): Record<string, unknown> {
   const { sim, auth, body, cookies } = call;
   if (!auth.loggedIn) return fail(FragmentErrors.accessDenied);
