@@ -5,6 +5,7 @@
  */
 import request from 'supertest';
 import { Address } from '@ton/core';
+import { UpstreamFormatErrorRepository } from '@starsgate/db';
 import { insertSyntheticPurchases, SYNTHETIC } from '@starsgate/db/testing';
 import { BIP39_PHRASE, createTestGateway, starsOrder, type TestGateway } from './support/test-gateway';
 
@@ -287,6 +288,26 @@ describe('GET /admin/api/stats', () => {
     expect(res.body.last_hour).toEqual({ completed: 0, failed: 0 });
     expect(Object.keys(res.body.queues).sort()).toEqual(['purchases', 'webhook-deliveries']);
     expect(res.body.queues.purchases).toEqual({ waiting: expect.any(Number), active: 0, delayed: 0, failed: 0 });
+    expect(res.body.upstream_format_errors).toEqual([]);
+  });
+
+  test('an upstream answer the worker could not read shows in the stats until it is fixed', async () => {
+    const reports = new UpstreamFormatErrorRepository(gateway.database.db);
+    const entry = { source: 'fragment_history', sessionId: 'acct-1', problem: 'no table rows' };
+    await reports.record(entry);
+    await reports.record(entry);
+    const res = await admin().get('/admin/api/stats');
+    expect(res.status).toBe(200);
+    expect(res.body.upstream_format_errors).toEqual([
+      {
+        source: 'fragment_history',
+        session_id: 'acct-1',
+        problem: 'no table rows',
+        occurrences: 2,
+        first_seen_at: expect.any(String),
+        last_seen_at: expect.any(String),
+      },
+    ]);
   });
 });
 

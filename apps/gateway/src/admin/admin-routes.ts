@@ -6,6 +6,7 @@ import {
   AdminPurchaseReads,
   PipelineReads,
   PurchaseTransitions,
+  UpstreamFormatErrorRepository,
   WebhookDeliveries,
   WebhookEndpoints,
   type DatabaseHandle,
@@ -50,7 +51,9 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
       validUntilMarginMs: deps.config.validUntilMarginMs,
     }),
   );
-  app.use(adminStatsRoutes({ reads, queues: deps.queues }));
+  app.use(
+    adminStatsRoutes({ reads, upstreamFormatErrors: new UpstreamFormatErrorRepository(db), queues: deps.queues }),
+  );
   app.use(adminPipelineRoutes({ pipeline: new PipelineReads(db), redis: deps.redis, bullPrefix: deps.bullPrefix }));
   app.use(
     webhooksRoutes({

@@ -1,17 +1,22 @@
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import { PURCHASE_STATUSES, TERMINAL_STATUSES } from '@starsgate/domain';
-import type { AdminPurchaseReads } from '@starsgate/db';
+import type { AdminPurchaseReads, UpstreamFormatErrorRepository } from '@starsgate/db';
 
 const ageSeconds = (since: Date, now: number): number => Math.max(0, Math.round((now - since.getTime()) / 100) / 10);
 
 /** `/admin/api/stats`: the pipeline at a glance, for people, the dashboard and the CLI. */
-export function adminStatsRoutes(deps: { reads: AdminPurchaseReads; queues: readonly Queue[] }): Router {
+export function adminStatsRoutes(deps: {
+  reads: AdminPurchaseReads;
+  upstreamFormatErrors: UpstreamFormatErrorRepository;
+  queues: readonly Queue[];
+}): Router {
   const router = Router();
   router.get('/admin/api/stats', async (_req, res) => {
     const now = Date.now();
-    const [stats, queueCounts] = await Promise.all([
+    const [stats, formatErrors, queueCounts] = await Promise.all([
       deps.reads.stats(),
+      deps.upstreamFormatErrors.list(),
       Promise.all(
         deps.queues.map(async (queue) => {
           const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
@@ -41,6 +46,14 @@ export function adminStatsRoutes(deps: { reads: AdminPurchaseReads; queues: read
       },
       last_hour: stats.lastHour,
       queues: Object.fromEntries(deps.queues.map((queue, index) => [queue.name, queueCounts[index]])),
+      upstream_format_errors: formatErrors.map((entry) => ({
+        source: entry.source,
+        session_id: entry.sessionId,
+        problem: entry.problem,
+        occurrences: entry.occurrences,
+        first_seen_at: entry.firstSeenAt.toISOString(),
+        last_seen_at: entry.lastSeenAt.toISOString(),
+      })),
     });
   });
   return router;

@@ -218,7 +218,7 @@ const queueCounts = {
 export const AdminStatsSchema = {
   $id: 'AdminStats',
   type: 'object',
-  required: ['counts', 'oldest_age_seconds', 'reconciliation', 'last_hour', 'queues'],
+  required: ['counts', 'oldest_age_seconds', 'reconciliation', 'last_hour', 'queues', 'upstream_format_errors'],
   properties: {
     counts: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Purchases by status.' },
     oldest_age_seconds: {
@@ -235,6 +235,23 @@ export const AdminStatsSchema = {
       properties: { completed: { type: 'integer' }, failed: { type: 'integer' } },
     },
     queues: { type: 'object', additionalProperties: queueCounts, description: 'BullMQ job counts per queue.' },
+    upstream_format_errors: {
+      type: 'array',
+      description:
+        'Upstream answers of a shape the service cannot read (e.g. a Fragment history page whose markup changed), one entry per source and session, newest first. Any entry means delivery proof from that source is not working.',
+      items: {
+        type: 'object',
+        required: ['source', 'session_id', 'problem', 'occurrences', 'first_seen_at', 'last_seen_at'],
+        properties: {
+          source: { type: 'string' },
+          session_id: { type: 'string', description: 'A non-secret name of the Fragment login.' },
+          problem: { type: 'string' },
+          occurrences: { type: 'integer' },
+          first_seen_at: dateTime,
+          last_seen_at: dateTime,
+        },
+      },
+    },
   },
 } as const;
 

@@ -207,6 +207,21 @@ export interface AdminStats {
       [key: string]: unknown;
     };
   };
+  /**
+   * Upstream answers of a shape the service cannot read (e.g. a Fragment history page whose markup changed), one entry per source and session, newest first. Any entry means delivery proof from that source is not working.
+   */
+  upstream_format_errors: Array<{
+    source: string;
+    /**
+     * A non-secret name of the Fragment login.
+     */
+    session_id: string;
+    problem: string;
+    occurrences: number;
+    first_seen_at: string;
+    last_seen_at: string;
+    [key: string]: unknown;
+  }>;
   [key: string]: unknown;
 }
 
