@@ -46,6 +46,10 @@ beforeAll(async () => {
     createTestGateway({ STARSGATE_ADMIN_TOKENS: '' }),
   ]);
   await insertSyntheticPurchases(gateway.database.pool, ROWS);
+  // Some of them are checkouts (client-signed rows of the same table), which the listing shows too.
+  await gateway.database.pool.query(
+    "UPDATE purchases SET mode = 'client_signed', seed_format = NULL WHERE idempotency_key LIKE 'synthetic-%7'",
+  );
   const accepted = await request(gateway.app)
     .post('/api/v1/purchases')
     .send(starsOrder({ seed: BIP39_PHRASE, account_index: 0 }));
@@ -148,6 +152,8 @@ describe('GET /admin/api/purchases', () => {
   test.each<[string, string, string, unknown[], number]>([
     ['everything', '', 'true', [], 200],
     ['status', 'status=reconciliation_required', "status = 'reconciliation_required'", [], 3],
+    ['mode (purchases)', 'mode=server_signed&product=stars', "mode = 'server_signed' AND product = 'stars'", [], 100],
+    ['mode (checkouts)', 'mode=client_signed', "mode = 'client_signed'", [], 50],
     [
       'product and payment method',
       'product=premium&payment_method=usdt',
@@ -175,6 +181,8 @@ describe('GET /admin/api/purchases', () => {
     const want = await expected(where, values);
     expect(want.length).toBeGreaterThan(0);
     expect(ids).toEqual(want);
+    const mode = /mode=(\w+)/.exec(query)?.[1];
+    if (mode) expect(new Set(rows.map((row) => row.mode))).toEqual(new Set([mode]));
   });
 
   test('the default page is 50 rows; limit 1 to 200; a cursor must be one the API returned', async () => {

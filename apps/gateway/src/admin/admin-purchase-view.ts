@@ -8,6 +8,7 @@ export function adminPurchaseSummary(row: PurchaseRow) {
     ...purchaseView(row),
     // The public view shows an error only at a terminal status; operators see it whenever stored.
     ...(row.error ? { error: row.error } : {}),
+    mode: row.mode,
     idempotency_key: row.idempotencyKey,
     wallet_address: row.walletAddress,
     version: row.version,

@@ -21,6 +21,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 function listFilter(query: AdminPurchaseListQuery, network: 'mainnet' | 'testnet'): PurchaseListFilter {
   const filter: PurchaseListFilter = {};
   if (query.status) filter.status = query.status;
+  if (query.mode) filter.mode = query.mode;
   if (query.product) filter.product = query.product;
   if (query.payment_method) filter.paymentMethod = query.payment_method;
   if (query.username) filter.username = query.username.startsWith('@') ? query.username : `@${query.username}`;

@@ -6,6 +6,8 @@ import { before, epochMicros, keysetPage, type KeysetCursor } from './keyset';
 /** Filters of the operator's purchase listing; each one that narrows the set has its own index. */
 export interface PurchaseListFilter {
   status?: string;
+  /** `server_signed` (purchases) or `client_signed` (checkouts); filtered along the narrowing index. */
+  mode?: string;
   product?: string;
   paymentMethod?: string;
   /** Compared case-insensitively. */
@@ -40,6 +42,7 @@ export interface PurchaseStats {
 function conditions(filter: PurchaseListFilter, cursor: PurchaseListCursor | null): SQL[] {
   const where: SQL[] = [];
   if (filter.status !== undefined) where.push(eq(purchases.status, filter.status));
+  if (filter.mode !== undefined) where.push(eq(purchases.mode, filter.mode));
   if (filter.product !== undefined) where.push(eq(purchases.product, filter.product));
   if (filter.paymentMethod !== undefined) where.push(eq(purchases.paymentMethod, filter.paymentMethod));
   if (filter.username !== undefined) where.push(sql`lower(${purchases.username}) = ${filter.username.toLowerCase()}`);

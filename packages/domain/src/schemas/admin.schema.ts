@@ -1,6 +1,6 @@
 import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
 import { CHECKOUT_STATUSES } from '../purchases/checkout-status';
-import { PURCHASE_STATUSES, SERVER_SIGNED_LIFECYCLE } from '../purchases/purchase-status';
+import { PURCHASE_MODES, PURCHASE_STATUSES, SERVER_SIGNED_LIFECYCLE } from '../purchases/purchase-status';
 import { PurchaseSchema } from './purchase.schema';
 
 /** Event types an endpoint may subscribe to: each status of a purchase, and of a checkout. */
@@ -26,6 +26,11 @@ export const AdminPurchaseListQuerySchema = {
   additionalProperties: false,
   properties: {
     status: { type: 'string', enum: [...PURCHASE_STATUSES] },
+    mode: {
+      type: 'string',
+      enum: [...PURCHASE_MODES],
+      description: '`server_signed`: purchases; `client_signed`: checkouts. Both when absent.',
+    },
     product: { type: 'string', enum: [...PRODUCTS] },
     payment_method: { type: 'string', enum: [...PAYMENT_METHODS] },
     username: { type: 'string', pattern: '^@?[A-Za-z0-9_]{1,32}$', description: 'With or without `@`; any case.' },
@@ -40,6 +45,7 @@ export const AdminPurchaseListQuerySchema = {
 
 export interface AdminPurchaseListQuery {
   status?: string;
+  mode?: string;
   product?: string;
   payment_method?: string;
   username?: string;
@@ -137,9 +143,14 @@ export const AdminPurchaseSummarySchema = {
   $id: 'AdminPurchaseSummary',
   type: 'object',
   description: 'The public purchase plus what an operator searches by.',
-  required: [...PurchaseSchema.required, 'idempotency_key', 'wallet_address', 'version'],
+  required: [...PurchaseSchema.required, 'mode', 'idempotency_key', 'wallet_address', 'version'],
   properties: {
     ...PurchaseSchema.properties,
+    mode: {
+      type: 'string',
+      enum: [...PURCHASE_MODES],
+      description: '`server_signed`: a purchase; `client_signed`: a checkout (its `purchase_id` is the `checkout_id`).',
+    },
     idempotency_key: { type: 'string' },
     wallet_address: { ...nullableString, description: 'Payer wallet (raw form) once known.' },
     version: { type: 'integer', description: 'Row version: grows with every change.' },

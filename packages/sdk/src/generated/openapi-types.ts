@@ -42,6 +42,10 @@ export interface AdminPurchaseDetail {
       [key: string]: unknown;
     }>;
   };
+  /**
+   * `server_signed`: a purchase; `client_signed`: a checkout (its `purchase_id` is the `checkout_id`).
+   */
+  mode: 'server_signed' | 'client_signed';
   idempotency_key: string;
   /**
    * Payer wallet (raw form) once known.
@@ -159,6 +163,10 @@ export interface AdminPurchaseSummary {
       [key: string]: unknown;
     }>;
   };
+  /**
+   * `server_signed`: a purchase; `client_signed`: a checkout (its `purchase_id` is the `checkout_id`).
+   */
+  mode: 'server_signed' | 'client_signed';
   idempotency_key: string;
   /**
    * Payer wallet (raw form) once known.
