@@ -156,6 +156,13 @@ test('after a rotation both secrets sign (one v1 each) until the old one expires
 });
 
 test('events survive a worker SIGKILL between the status change and its delivery, and a Redis loss', async () => {
+  // The earlier tests' purchases run to their end first: the doomed worker must claim this test's
+  // purchase, not one of theirs that its sweeper would find still queued.
+  const earlier = await h.database.pool.query<{ id: string }>('SELECT id FROM purchases');
+  await h.waitForAll(
+    earlier.rows.map((row) => row.id),
+    90_000,
+  );
   await hooks.stop();
   await h.stopWorker();
   const created = await h.createPurchase(order({ username: '@bob' }));
