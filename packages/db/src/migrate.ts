@@ -12,6 +12,16 @@ export const MIGRATIONS_FOLDER =
 /** Arbitrary constant: serialises migrations when the gateway and workers start together. */
 const MIGRATION_LOCK_ID = 0x5747_4154;
 
+/**
+ * Another process created the database between our check and our CREATE: PostgreSQL says so with
+ * 42P04 (duplicate_database) or, when both CREATEs run at the same instant, with 23505 from the
+ * unique index on pg_database's names.
+ */
+function createdMeanwhile(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === '42P04' || code === '23505';
+}
+
 /** Creates the database named in the URL if it does not exist yet. */
 export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
@@ -27,8 +37,7 @@ export async function ensureDatabase(url: string): Promise<void> {
       try {
         await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
       } catch (error) {
-        // Another process created it between our check and our CREATE.
-        if ((error as { code?: string }).code !== '42P04') throw error;
+        if (!createdMeanwhile(error)) throw error;
       }
     }
   } finally {
