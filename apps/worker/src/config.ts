@@ -97,6 +97,9 @@ export interface WebhookDeliveryConfig {
   retryBaseMs: number;
   retryMaxMs: number;
   maxAttempts: number;
+  /** Settled events (and their deliveries) older than this many days are deleted. */
+  retentionDays: number;
+  pruneIntervalMs: number;
 }
 
 export function loadWorkerConfig(
@@ -205,6 +208,8 @@ export function loadWorkerConfig(
       retryBaseMs: read.integer('WEBHOOK_RETRY_BASE_MS', 10_000, { min: 10, max: 3_600_000 }),
       retryMaxMs: read.integer('WEBHOOK_RETRY_MAX_MS', 6 * 3_600_000, { min: 10, max: 86_400_000 }),
       maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 14, { min: 1, max: 100 }),
+      retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, { min: 1, max: 3_650 }),
+      pruneIntervalMs: read.integer('WEBHOOK_PRUNE_INTERVAL_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
     },
     evidenceIntervalMs: read.integer('EVIDENCE_INTERVAL_MS', 60_000, { min: 100, max: 86_400_000 }),
   };

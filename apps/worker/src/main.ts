@@ -35,6 +35,7 @@ import { collectEvidence, EVIDENCE_COLLECTOR } from './reconciliation/evidence-c
 import { Sweeper } from './sweeper/sweeper';
 import { startWebhookWorker } from './webhooks/webhook-delivery';
 import { drainWebhooks } from './webhooks/webhook-drain';
+import { pruneWebhooks } from './webhooks/webhook-prune';
 import { createUpstreams } from './upstreams';
 import { UpstreamFormatReporter } from './purchases/state-machine/upstream-format';
 import { startMetricsServer } from './observability/metrics-server';
@@ -122,6 +123,15 @@ async function main(): Promise<void> {
     },
   );
   webhookDrain.start();
+  const webhookPrune = new PeriodicTask(
+    'webhook-prune',
+    { leases, logger, intervalMs: config.webhooks.pruneIntervalMs },
+    async () => {
+      const pruned = await pruneWebhooks(webhookDeliveries, config.webhooks.retentionDays);
+      if (pruned > 0) logger.info('webhook events pruned', { pruned, retentionDays: config.webhooks.retentionDays });
+    },
+  );
+  webhookPrune.start();
   const reads = new AdminPurchaseReads(database.db);
   const evidenceCollector = new PeriodicTask(
     EVIDENCE_COLLECTOR,
@@ -187,7 +197,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs).unref();
     await metricsServer?.close();
     await healthPublisher.stop();
-    await Promise.all([sweeper.stop(), webhookDrain.stop(), evidenceCollector.stop()]);
+    await Promise.all([sweeper.stop(), webhookDrain.stop(), webhookPrune.stop(), evidenceCollector.stop()]);
     await priceRefresher?.stop();
     await pricesRedis?.quit();
     await Promise.all([worker.close(), webhookWorker.close()]);

@@ -173,6 +173,31 @@ export class WebhookDeliveries {
     return row;
   }
 
+  /**
+   * Retention: deletes up to `limit` events created before `cutoff` that are settled (fanned out,
+   * and none of their deliveries still pending) together with their deliveries, oldest first, in
+   * one statement. An operator's retry racing the delete makes it fail on the foreign key as a
+   * whole; the next pass tries again. Returns how many events went.
+   */
+  async prune(cutoff: Date, limit: number): Promise<number> {
+    const result = await this.db.execute(sql`
+      WITH settled AS (
+        SELECT e.id FROM ${webhookEvents} e
+        WHERE e.dispatched_at IS NOT NULL
+          AND e.created_at < ${cutoff.toISOString()}::timestamptz
+          AND NOT EXISTS (
+            SELECT 1 FROM ${webhookDeliveries} d WHERE d.event_id = e.id AND d.state = 'pending'
+          )
+        ORDER BY e.created_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      ), gone_deliveries AS (
+        DELETE FROM ${webhookDeliveries} d USING settled WHERE d.event_id = settled.id
+      )
+      DELETE FROM ${webhookEvents} e USING settled WHERE e.id = settled.id`);
+    return result.rowCount ?? 0;
+  }
+
   /** An operator's retry: due now, with a fresh retry schedule. */
   async retry(id: string): Promise<WebhookDeliveryRow | undefined> {
     const [row] = await this.db

@@ -45,6 +45,10 @@ export const webhookEvents = pgTable(
     index('webhook_events_undispatched_idx')
       .on(table.createdAt)
       .where(sql`${table.dispatchedAt} IS NULL`),
+    /** Retention deletes the oldest dispatched events first (WebhookDeliveries.prune). */
+    index('webhook_events_dispatched_created_idx')
+      .on(table.createdAt)
+      .where(sql`${table.dispatchedAt} IS NOT NULL`),
   ],
 );
 
