@@ -112,6 +112,25 @@ describe('recipient and product rejections (no order paid, nothing signed)', () 
   });
 });
 
+test.each(['searchStarsRecipient', 'initBuyStarsRequest', 'getBuyStarsLink'])(
+  '"Internal error. Please try again later." from %s is retried, not a failure: completed, paid once',
+  async (method) => {
+    // Found by `npm run chaos`: one such answer before signing failed the purchase (UPSTREAM_REJECTED).
+    h.sandbox.fragment!.configure({
+      faults: {
+        methods: { [method]: { errorRate: 1, errorText: 'Internal error. Please try again later.', count: 1 } },
+      },
+    });
+    const row = await run(base64Order({ username: '@carol' }));
+    expect({ status: row.status, error: row.error }).toEqual({ status: 'completed', error: null });
+    const retries = (await h.purchases.events(row.id)).filter((e) => e.reason === 'fragment: transient failure');
+    expect(retries.map((e) => (e.data as { cause: string }).cause)).toEqual([
+      `fragment UPSTREAM_UNAVAILABLE (${method})`,
+    ]);
+    expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBe(1);
+  },
+);
+
 describe('upstream account problems → failed with an operator action', () => {
   test('expired Fragment session → UPSTREAM_SESSION_INVALID', async () => {
     h.sandbox.fragment!.configure({ faults: { sessionExpired: true } });
@@ -250,6 +269,28 @@ describe('after signing', () => {
     const next = await run(base64Order({ seed: wallet.seed, username: '@carol' }));
     expect(next.status).toBe('completed');
     expect(next.seqno).toBe(seqnoBefore);
+  });
+
+  test('Fragment refuses the confirm with an error → the same BOC is confirmed again; completed, paid once', async () => {
+    // Found by `npm run chaos`: a refused confirm ("Internal error. Please try again later.") used
+    // to move the purchase on unconfirmed, and Fragment never delivers a paid order it holds no
+    // confirm for: reconciliation_required although nothing was wrong but one answer.
+    h.sandbox.fragment!.configure({
+      faults: { confirm: 'error', confirmErrorText: 'Internal error. Please try again later.' },
+    });
+    const created = await h.createPurchase(base64Order({ username: '@carol' }));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const reasons = (await h.purchases.events(created.id)).map((e) => e.reason);
+      if (reasons.includes('confirm failed; repeating with the same BOC')) break;
+      if (Date.now() > deadline) throw new Error(`the refused confirm was not repeated: ${reasons.join(' | ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    h.sandbox.fragment!.configure({ faults: { confirm: 'ok' } });
+    const row = await h.waitFor(created.id);
+    expect({ status: row.status, error: row.error }).toEqual({ status: 'completed', error: null });
+    expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBe(1);
+    expect(h.deliveredCount(row.fragmentRef)).toBe(1);
   });
 
   test.each([

@@ -186,13 +186,32 @@ export function parseCurPrice(html: string): DisplayedPrice | undefined {
 }
 
 /**
+ * Each `<label …>…</label>`, as `/<label\b[\s\S]*?<\/label>/gi` would match them, in linear time:
+ * that regex rescans to the end of the page from every `<label` without a closing tag, which
+ * took seconds on a page of unclosed labels (found by the fuzz suite).
+ */
+function labelBlocks(html: string): string[] {
+  const blocks: string[] = [];
+  const open = /<label\b/gi;
+  const close = /<\/label>/gi;
+  for (let start = open.exec(html); start; start = open.exec(html)) {
+    close.lastIndex = start.index + start[0].length;
+    const end = close.exec(html);
+    // No closing tag after this opening: none after any later opening either.
+    if (!end) break;
+    blocks.push(html.slice(start.index, end.index + end[0].length));
+    open.lastIndex = end.index + end[0].length;
+  }
+  return blocks;
+}
+
+/**
  * Premium option `<label>`s of `/premium/gift`: each has `input[name="months"]` and its price in
  * TON (`icon-ton` + `mini-frac`) and USD. Options whose price cannot be read are left out.
  */
 export function parsePremiumOptions(html: string): Map<number, DisplayedPrice> {
   const options = new Map<number, DisplayedPrice>();
-  const labels = html.match(/<label\b[\s\S]*?<\/label>/gi) ?? [];
-  for (const label of labels) {
+  for (const label of labelBlocks(html)) {
     const input = /<input\b[^>]*\bname\s*=\s*["']months["'][^>]*>/i.exec(label)?.[0];
     if (!input) continue;
     const months = Number(/\bvalue\s*=\s*["'](\d+)["']/i.exec(input)?.[1]);

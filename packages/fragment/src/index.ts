@@ -16,6 +16,9 @@ export {
   type JettonTransferInfo,
 } from './comment-payload';
 export { parseAmountToNano } from './amounts';
+/** Parsers of Fragment's JSON answers (the client uses them; exported for the fuzz suite). */
+export { parseInitAnswer, parseTransaction } from './transaction-parsing';
+export { raiseBusinessError } from './business-errors';
 export {
   unescapeHtml,
   htmlToText,

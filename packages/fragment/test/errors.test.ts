@@ -18,6 +18,9 @@ describe('error text mapping (docs/fragment-protocol.md §11)', () => {
     ['Request not found. Please try again.', 'ORDER_EXPIRED'],
     ['Transaction not found. Please try again.', 'UPSTREAM_REJECTED'],
     ['Bad request', 'UPSTREAM_REJECTED'],
+    ['Internal error. Please try again later.', 'UPSTREAM_UNAVAILABLE'],
+    ['Service temporarily unavailable', 'UPSTREAM_UNAVAILABLE'],
+    ['Too many attempts. Try again later.', 'UPSTREAM_UNAVAILABLE'],
     ['Something new and unexpected', 'UPSTREAM_REJECTED'],
   ])('%j → %s', (text, kind) => {
     expect(classifyErrorText(text)).toBe(kind);

@@ -60,6 +60,9 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
     );
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
+    // Fragment delivers only once it holds the confirm, and repeating it with the same BOC never
+    // moves money: a transient refusal ("… try again later", classified in packages/fragment) is
+    // repeated as a lost answer is.
     const transient = error instanceof FragmentError ? error.retryable || error.outcomeUnknown : true;
     const expired = deps.now() - purchase.row.stepStartedAt.getTime() > deps.config.maxAges.submittedMs;
     if (transient && !expired) {
