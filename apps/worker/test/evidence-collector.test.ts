@@ -3,6 +3,7 @@
  * finds while the evidence is inconclusive, and settles a case itself only once it is conclusive
  * (paid on chain and delivered by Fragment; expired without executing), recording why.
  */
+import { Address } from '@ton/core';
 import { AdminPurchaseReads } from '@starsgate/db';
 import { collectEvidence, EVIDENCE_COLLECTOR } from '../src/reconciliation/evidence-collector';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
@@ -108,4 +109,31 @@ test('an unpaid case whose chain went silent: settled as failed only after the m
   expect(last).toMatchObject({ toStatus: 'failed', actor: EVIDENCE_COLLECTOR });
   expect(last.reason).toMatch(/expired unexecuted/);
   expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBeUndefined();
+});
+
+test('a paid case buried under more than a page of newer wallet transactions is found, never settled failed', async () => {
+  // Found by `npm run chaos`: on a busy shared wallet the paying transaction was no longer among
+  // the newest 100, the look-up by its hash missed, and the case was settled `failed`
+  // ("expired unexecuted … message absent") although it was paid and delivered.
+  h.sandbox.fragment!.configure({ faults: { done: 'never' } });
+  try {
+    const wallet = h.wallet('ton24-v4r2');
+    const created = await h.createPurchase(order({ seed: wallet.seed, username: '@dave' }));
+    const row = await h.waitFor(created.id);
+    expect(row.status).toBe('reconciliation_required');
+    expect(row.transactionHash).toMatch(/^[0-9a-f]{64}$/);
+    // 120 newer incoming transfers: the payment is past the first page of the wallet's history.
+    const address = Address.parse(wallet.address);
+    await Promise.all(Array.from({ length: 120 }, () => h.sandbox.chain.fund(address, { gram: 1n })));
+    // valid_until and its margin pass, so only the chain look-up stands between the case and `failed`.
+    while (Date.now() <= row.validUntil! * 1000 + 2_500) await new Promise((resolve) => setTimeout(resolve, 250));
+    await collectEvidence(h.deps, reads);
+    const after = await h.find(created.id);
+    expect(after.status).toBe('reconciliation_required');
+    expect(await collectorEvidence(created.id)).toMatchObject({
+      chain: { paid: true, transaction_hash: row.transactionHash },
+    });
+  } finally {
+    h.sandbox.fragment!.configure({ faults: { done: 'normal' } });
+  }
 });

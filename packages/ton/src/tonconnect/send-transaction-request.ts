@@ -1,4 +1,13 @@
-import { beginCell, storeStateInit, type Address, type Cell, type StateInit } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  internal,
+  loadStateInit,
+  storeStateInit,
+  type MessageRelaxed,
+  type StateInit,
+} from '@ton/core';
 import { NETWORK_GLOBAL_ID, type Network } from '../network';
 import { formatFriendly } from '../wallets/address';
 
@@ -71,4 +80,22 @@ export function buildSendTransactionRequest(args: {
       return out;
     }),
   };
+}
+
+/**
+ * What a wallet signs for a request: each message as an internal message, its bounce flag taken
+ * from the friendly address, its body and StateInit decoded from their base64 BOCs (the chaos and
+ * soak drivers play the payer's wallet with it).
+ */
+export function requestMessages(request: Pick<SendTransactionRequest, 'messages'>): MessageRelaxed[] {
+  return request.messages.map((message) => {
+    const to = Address.parseFriendly(message.address);
+    return internal({
+      to: to.address,
+      bounce: to.isBounceable,
+      value: BigInt(message.amount),
+      body: message.payload ? Cell.fromBase64(message.payload) : Cell.EMPTY,
+      ...(message.stateInit ? { init: loadStateInit(Cell.fromBase64(message.stateInit).beginParse()) } : {}),
+    });
+  });
 }

@@ -82,16 +82,24 @@ export async function findWalletTransaction(
 
 /**
  * The payer wallet's transaction of a signed payment: by its recorded hash once known, otherwise
- * by the normalized hash of the signed external (TEP-467), after `sinceLt` when given.
+ * (or when that transaction is no longer among the wallet's newest page) by the normalized hash of
+ * the signed external (TEP-467), paged back to `sinceLt` when given.
  */
-export function findPaymentTransaction(
+export async function findPaymentTransaction(
   chain: ChainClient,
   signed: { wallet: Address; normalizedHash: string; transactionHash?: string | null; sinceLt?: bigint },
 ): Promise<Transaction | null> {
   const { wallet, sinceLt } = signed;
-  return signed.transactionHash
-    ? findWalletTransaction(chain, wallet, signed.transactionHash, { sinceLt })
-    : chain.findTransactionByNormalizedHash(wallet, signed.normalizedHash, sinceLt !== undefined ? { sinceLt } : {});
+  // A busy wallet buries its payment under newer transactions (found by `npm run chaos`: a paid
+  // and delivered purchase was settled `failed` as "message absent"), so a miss by hash is
+  // looked up again through the paged scan.
+  const byHash = signed.transactionHash
+    ? await findWalletTransaction(chain, wallet, signed.transactionHash, { sinceLt })
+    : null;
+  return (
+    byHash ??
+    chain.findTransactionByNormalizedHash(wallet, signed.normalizedHash, sinceLt !== undefined ? { sinceLt } : {})
+  );
 }
 
 /**
