@@ -93,7 +93,12 @@ test('purchase counters and histograms move by what real purchases did', async (
   const before = await scrape();
   const finished = (labels: Record<string, string>) => (samples: Sample[]) =>
     sampleSum(samples, 'starsgate_purchases_finished_total', labels);
-  const completedStarsGram = finished({ product: 'stars', payment_method: 'gram', status: 'completed' });
+  const completedStarsGram = finished({
+    mode: 'server_signed',
+    product: 'stars',
+    payment_method: 'gram',
+    status: 'completed',
+  });
   const completedPremiumUsdt = finished({ product: 'premium', payment_method: 'usdt', status: 'completed' });
   const failedStarsGram = finished({ product: 'stars', payment_method: 'gram', status: 'failed' });
   const endToEndCount = (samples: Sample[]) => sampleSum(samples, 'starsgate_purchase_end_to_end_seconds_count');

@@ -2,7 +2,7 @@ import type { PurchaseRow } from '@starsgate/db';
 import { isTerminalStatus } from '@starsgate/domain';
 import type { WorkerMetrics } from './worker-metrics';
 
-type Observed = Pick<PurchaseRow, 'status' | 'stepStartedAt' | 'createdAt' | 'product' | 'paymentMethod'>;
+type Observed = Pick<PurchaseRow, 'status' | 'stepStartedAt' | 'createdAt' | 'product' | 'paymentMethod' | 'mode'>;
 
 /** Turns the state machine's committed status changes into the purchase series. */
 export class TransitionMetrics {
@@ -20,7 +20,12 @@ export class TransitionMetrics {
       Math.max(0, now - before.stepStartedAt.getTime()) / 1000,
     );
     if (!isTerminalStatus(after.status)) return;
-    const labels = { product: after.product, payment_method: after.paymentMethod, status: after.status };
+    const labels = {
+      mode: after.mode,
+      product: after.product,
+      payment_method: after.paymentMethod,
+      status: after.status,
+    };
     this.metrics.purchasesFinished.inc(labels);
     this.metrics.endToEnd.observe(labels, Math.max(0, now - after.createdAt.getTime()) / 1000);
   }

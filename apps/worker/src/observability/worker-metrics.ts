@@ -3,15 +3,16 @@ import { createUpstreamMetrics, type UpstreamMetrics } from '@starsgate/platform
 
 /**
  * The worker's one metrics registry: every worker series is declared here, so a new one (a
- * counter of some upstream oddity) is a field added to this object. Labels are bounded: product,
- * payment method, status, queue, upstream method, session index; never ids, usernames or addresses.
+ * counter of some upstream oddity) is a field added to this object. Labels are bounded: mode,
+ * product, payment method, status, queue, upstream method, session index; never ids, usernames or
+ * addresses.
  */
 export interface WorkerMetrics {
   registry: Registry;
   upstream: UpstreamMetrics;
-  purchasesFinished: Counter<'product' | 'payment_method' | 'status'>;
+  purchasesFinished: Counter<'mode' | 'product' | 'payment_method' | 'status'>;
   statusDuration: Histogram<'status'>;
-  endToEnd: Histogram<'product' | 'payment_method' | 'status'>;
+  endToEnd: Histogram<'mode' | 'product' | 'payment_method' | 'status'>;
   queueJobs: Gauge<'queue' | 'state'>;
   openPurchases: Gauge<'status'>;
   oldestOpenAge: Gauge<'status'>;
@@ -36,8 +37,8 @@ export function createWorkerMetrics(): WorkerMetrics {
     upstream: createUpstreamMetrics(registry),
     purchasesFinished: new Counter({
       name: 'starsgate_purchases_finished_total',
-      help: 'Purchases that reached a final status (completed, failed, reconciliation_required)',
-      labelNames: ['product', 'payment_method', 'status'],
+      help: 'Purchases and checkouts (mode server_signed / client_signed) that reached a final status',
+      labelNames: ['mode', 'product', 'payment_method', 'status'],
       registers,
     }),
     statusDuration: new Histogram({
@@ -50,7 +51,7 @@ export function createWorkerMetrics(): WorkerMetrics {
     endToEnd: new Histogram({
       name: 'starsgate_purchase_end_to_end_seconds',
       help: 'From acceptance (the 202) to a final status',
-      labelNames: ['product', 'payment_method', 'status'],
+      labelNames: ['mode', 'product', 'payment_method', 'status'],
       buckets: DURATION_BUCKETS,
       registers,
     }),
