@@ -13,6 +13,8 @@ import { accessLog } from './http/access-log';
 import { cors } from './http/cors';
 import { errorHandler, notFound } from './http/error-handler';
 import { jsonBody } from './http/json-body';
+import { middlewareChain } from './http/middleware-chain';
+import { underPath } from './http/under-path';
 import { redisRateLimit } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import type { GatewayMetrics } from './observability/metrics';
@@ -71,37 +73,45 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const reads = deps.reads ?? createReads(deps);
   const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi, adminOpenApi]);
 
-  // While draining, every response closes its keep-alive connection: clients reconnect to another
-  // replica, and server.close() completes once the in-flight responses are sent instead of waiting
-  // out SHUTDOWN_TIMEOUT_MS on connections that keep sending.
-  app.use((_req, res, next) => {
-    if (state.draining) res.setHeader('Connection', 'close');
-    next();
-  });
-  app.use(requestContext(deps.logger));
-  app.use(accessLog(deps.metrics, deps.logger));
-
+  // One router layer for all per-request middleware (see middleware-chain.ts).
   app.use(
-    '/api/v1',
-    cors(deps.config.corsAllowedOrigins),
-    redisRateLimit({
-      redis: deps.redis,
-      windowSeconds: deps.config.rateLimit.windowSeconds,
-      max: deps.config.rateLimit.max,
-      prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:rate-limit:`,
-    }),
-    jsonBody(deps.config.bodyLimitBytes),
+    middlewareChain(
+      // While draining, every response closes its keep-alive connection: clients reconnect to another
+      // replica, and server.close() completes once the in-flight responses are sent instead of waiting
+      // out SHUTDOWN_TIMEOUT_MS on connections that keep sending.
+      (_req, res, next) => {
+        if (state.draining) res.setHeader('Connection', 'close');
+        next();
+      },
+      requestContext(app, deps.logger),
+      accessLog(deps.metrics, deps.logger),
+      underPath(
+        '/api/v1',
+        middlewareChain(
+          cors(deps.config.corsAllowedOrigins),
+          redisRateLimit({
+            redis: deps.redis,
+            windowSeconds: deps.config.rateLimit.windowSeconds,
+            max: deps.config.rateLimit.max,
+            prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:rate-limit:`,
+          }),
+          jsonBody(deps.config.bodyLimitBytes),
+        ),
+      ),
+    ),
   );
   // Routers declare full paths so that `req.route.path` is the template metrics are labelled with.
-  app.use(
-    purchasesRoutes({
+  purchasesRoutes(
+    {
       intake: new PurchaseIntakeBatcher(purchases),
       jobs,
       views: new PurchaseViewReader(purchases),
       vault: deps.vault,
       metrics: deps.metrics,
       network: deps.config.network,
-    }),
+      logger: deps.logger,
+    },
+    app,
   );
 
   app.use(

@@ -5,3 +5,4 @@ export { loadGatewayConfig } from './config';
 export type { GatewayConfig } from './config';
 export { createGatewayMetrics } from './observability/metrics';
 export type { GatewayMetrics } from './observability/metrics';
+export { answerMalformedRequests } from './http/malformed-requests';

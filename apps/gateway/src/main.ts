@@ -15,6 +15,7 @@ import { ToncenterChainClient } from '@starsgate/ton';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
 import { createGatewayMetrics } from './observability/metrics';
+import { answerMalformedRequests } from './http/malformed-requests';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
   });
 
   const server: Server = gateway.app.listen(config.port, config.host);
+  answerMalformedRequests(server, gateway.app);
   await once(server, 'listening');
   logger.info('gateway listening', {
     port: config.port,

@@ -77,6 +77,6 @@ export async function createCheckout(
     payment_method: paymentMethod,
     mode: 'client_signed',
   });
-  await deps.jobs.enqueueOrLeaveToSweeper(result.checkout, context.log, 'checkout_id');
+  await deps.jobs.enqueueOrLeaveToSweeper(result.checkout, context, 'checkout_id');
   return { checkout: result.checkout, replayed: false };
 }

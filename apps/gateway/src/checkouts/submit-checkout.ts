@@ -108,6 +108,6 @@ export async function submitCheckout(
       error: (error as Error).message,
     });
   }
-  await deps.jobs.enqueueOrLeaveToSweeper(accepted, context.log, 'checkout_id');
+  await deps.jobs.enqueueOrLeaveToSweeper(accepted, context, 'checkout_id');
   return { checkout: accepted, replayed: false };
 }

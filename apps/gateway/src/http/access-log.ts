@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@starsgate/platform';
 import type { GatewayMetrics } from '../observability/metrics';
+import { levelEnabled } from './level-enabled';
 
 /** Route template of the matched handler, so metrics and logs never carry ids. */
 export function routeTemplate(req: Request): string {
@@ -9,6 +10,7 @@ export function routeTemplate(req: Request): string {
 }
 
 export function accessLog(metrics: GatewayMetrics, logger: Logger) {
+  const httpEnabled = levelEnabled(logger, 'http');
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -18,7 +20,7 @@ export function accessLog(metrics: GatewayMetrics, logger: Logger) {
         { method: req.method, route, status_class: `${Math.floor(res.statusCode / 100)}xx` },
         seconds,
       );
-      if (logger.isLevelEnabled('http'))
+      if (httpEnabled())
         req.log.http('request', {
           method: req.method,
           route,

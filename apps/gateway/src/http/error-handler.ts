@@ -3,6 +3,8 @@ import { AppError, isAppError } from '@starsgate/domain';
 import { IdempotencyKeyLockedError, PurchaseRowRejectedError } from '@starsgate/db';
 import { ChainError } from '@starsgate/ton';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors';
+import { exposedClientError } from './body-read-errors';
+import { isDatabaseUnavailable } from './database-unavailable';
 
 interface BodyParserError {
   type?: string;
@@ -35,6 +37,14 @@ export function toAppError(error: unknown): AppError {
       retryAfterSeconds: 2,
       cause: error,
     });
+  // PostgreSQL restarting or unreachable: a retry with the same idempotency key is safe (a 202 is
+  // only answered after the row's commit, and a repeat finds a row that did commit).
+  if (isDatabaseUnavailable(error))
+    return new AppError('SERVICE_UNAVAILABLE', {
+      message: 'The database cannot be reached right now.',
+      retryAfterSeconds: 2,
+      cause: error,
+    });
   if (error instanceof IdempotencyKeyLockedError) {
     return new AppError('IDEMPOTENCY_REQUEST_IN_PROGRESS', { retryAfterSeconds: 1 });
   }
@@ -58,9 +68,12 @@ export function toAppError(error: unknown): AppError {
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
-      return new AppError('VALIDATION_FAILED', { message: 'The request body could not be read.' });
+      return new AppError('VALIDATION_FAILED', {
+        message: 'The request body could not be read.',
+        details: [{ field: 'body', message: 'ended early or does not match its Content-Length' }],
+      });
     default:
-      return new AppError('INTERNAL_ERROR', { cause: error });
+      return exposedClientError(error) ?? new AppError('INTERNAL_ERROR', { cause: error });
   }
 }
 

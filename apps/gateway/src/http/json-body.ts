@@ -11,8 +11,11 @@ export function jsonBody(limitBytes: number) {
   const parse = express.json({ limit: limitBytes, strict: true, type: () => true });
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!METHODS_WITH_BODY.has(req.method)) return next();
-    const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-    if (hasBody && !req.is('application/json') && !req.is('application/*+json')) {
+    const { headers } = req;
+    const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
+    // The common exact spelling skips type-is's parse; anything else is judged by it.
+    const plainJson = headers['content-type'] === 'application/json';
+    if (hasBody && !plainJson && !req.is('application/json') && !req.is('application/*+json')) {
       return next(
         new AppError('UNSUPPORTED_MEDIA_TYPE', {
           details: [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, normalizePaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
-import type { PurchaseRow, SecretVault } from '@starsgate/db';
+import type { IntakeRow, SecretVault } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
 import type { GatewayMetrics } from '../observability/metrics';
@@ -17,7 +17,7 @@ export interface CreatePurchaseDeps {
 }
 
 export interface CreatePurchaseResult {
-  purchase: PurchaseRow;
+  purchase: IntakeRow;
   replayed: boolean;
 }
 
@@ -92,11 +92,11 @@ export async function createPurchase(
     payment_method: paymentMethod,
     mode: 'server_signed',
   });
-  await deps.jobs.enqueueOrLeaveToSweeper(result.purchase, context.log, 'purchase_id');
+  await deps.jobs.enqueueOrLeaveToSweeper(result.purchase, context, 'purchase_id');
   return { purchase: result.purchase, replayed: false };
 }
 
-function replayOrConflict(deps: CreatePurchaseDeps, existing: PurchaseRow, order: LogicalOrder): CreatePurchaseResult {
+function replayOrConflict(deps: CreatePurchaseDeps, existing: IntakeRow, order: LogicalOrder): CreatePurchaseResult {
   assertSameOrder(deps, existing, order);
   return { purchase: existing, replayed: true };
 }

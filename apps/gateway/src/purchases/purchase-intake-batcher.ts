@@ -1,4 +1,4 @@
-import type { InsertPurchaseResult, PurchaseIntake, PurchaseRepository } from '@starsgate/db';
+import type { IntakeResult, PurchaseIntake, PurchaseRepository } from '@starsgate/db';
 import { MicroBatcher } from '../batching/micro-batcher';
 
 /**
@@ -8,7 +8,7 @@ import { MicroBatcher } from '../batching/micro-batcher';
  * and only after the batch has committed.
  */
 export class PurchaseIntakeBatcher {
-  private readonly batcher: MicroBatcher<PurchaseIntake, InsertPurchaseResult>;
+  private readonly batcher: MicroBatcher<PurchaseIntake, IntakeResult>;
 
   constructor(purchases: PurchaseRepository, options = { maxBatchSize: 128, maxInFlight: 4 }) {
     this.batcher = new MicroBatcher((intakes) => purchases.insertManyOrGetByKey(intakes), options);
@@ -18,7 +18,7 @@ export class PurchaseIntakeBatcher {
     row: PurchaseIntake['row'],
     buildSecret: PurchaseIntake['buildSecret'],
     event: PurchaseIntake['event'],
-  ): Promise<InsertPurchaseResult> {
+  ): Promise<IntakeResult> {
     return this.batcher.submit({ row, buildSecret, event });
   }
 }

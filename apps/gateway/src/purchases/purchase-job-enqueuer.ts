@@ -19,13 +19,17 @@ export class PurchaseJobEnqueuer {
 
   /**
    * Enqueues the job of a row just committed; a failure only logs, since the sweeper gives every
-   * live row without a job its job.
+   * live row without a job its job. `context.log` is read only then: a request's logger is built on first use.
    */
-  async enqueueOrLeaveToSweeper(row: { id: string; version: number }, log: Logger, idField: string): Promise<void> {
+  async enqueueOrLeaveToSweeper(
+    row: { id: string; version: number },
+    context: { log: Logger },
+    idField: string,
+  ): Promise<void> {
     try {
       await this.enqueue(row.id, row.version);
     } catch (error) {
-      log.warn('enqueue failed; the sweeper will enqueue it', { [idField]: row.id, error });
+      context.log.warn('enqueue failed; the sweeper will enqueue it', { [idField]: row.id, error });
     }
   }
 }

@@ -4,7 +4,7 @@ import { purchaseEvents, purchases, type NewPurchaseRow, type PurchaseEventRow, 
 import type { SealedSecret } from '../secrets/secret-vault';
 import { purchaseLeaseIsFree } from '../sql/lease-expressions';
 import type { NamedStatement } from '../sql/named-statement';
-import { INSERT_PURCHASE_INTAKE } from '../sql/purchase-intake';
+import { INSERT_PURCHASE_INTAKE, INTAKE_RESULT_COLUMNS, type IntakeRow } from '../sql/purchase-intake';
 import { TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
 import { decodeRow, fromDriverRow } from './driver-rows';
 import {
@@ -15,6 +15,7 @@ import {
 } from './purchase-intake-batch';
 
 export type { PurchaseEventInput, PurchaseIntake } from './purchase-intake-batch';
+export type { IntakeRow } from '../sql/purchase-intake';
 
 /** The columns a client may see: what GET /api/v1/purchases/:id reads, and nothing else. */
 const viewColumns = {
@@ -33,7 +34,9 @@ const viewColumns = {
 export type PurchaseViewRow = Pick<PurchaseRow, keyof typeof viewColumns>;
 
 export type InsertPurchaseResult = { created: true; purchase: PurchaseRow } | { created: false; purchase: PurchaseRow };
-export type IntakeOutcome = { ok: true; value: InsertPurchaseResult } | { ok: false; error: unknown };
+/** A batched intake's answer for one request: the purchase it stored or found, as much of it as intake needs. */
+export type IntakeResult = { created: boolean; purchase: IntakeRow };
+export type IntakeOutcome = { ok: true; value: IntakeResult } | { ok: false; error: unknown };
 
 /** Raised when a concurrent request holds the idempotency key's row lock past the wait bound. */
 export class IdempotencyKeyLockedError extends Error {
@@ -74,6 +77,7 @@ export function rowRejection(error: unknown): PurchaseRowRejectedError | undefin
 
 const VIEW_COLUMNS = Object.entries(viewColumns);
 const EVENT_COLUMNS = Object.entries(getTableColumns(purchaseEvents));
+const INTAKE_COLUMNS = Object.entries(INTAKE_RESULT_COLUMNS);
 const DUE_COLUMNS = Object.entries({
   id: purchases.id,
   version: purchases.version,
@@ -94,8 +98,9 @@ const BY_KEY = {
   text: "SELECT * FROM purchases WHERE mode = 'server_signed' AND idempotency_key = $1",
 };
 const BY_KEYS = {
-  name: 'purchases_by_idempotency_keys',
-  text: "SELECT * FROM purchases WHERE mode = 'server_signed' AND idempotency_key = ANY($1::text[])",
+  name: 'purchase_intake_rows_by_idempotency_keys',
+  text: `SELECT ${INTAKE_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases
+    WHERE mode = 'server_signed' AND idempotency_key = ANY($1::text[])`,
 };
 const EVENTS = { name: 'purchase_events', text: 'SELECT * FROM purchase_events WHERE purchase_id = $1 ORDER BY id' };
 const DUE_UNLEASED = {
@@ -159,12 +164,12 @@ export class PurchaseRepository {
       return this.insertEachOrGetByKey(intakes);
     }
     const missing = leaders.map((intake) => intake.row.idempotencyKey).filter((key) => !inserted.has(key));
-    const existing = new Map<string, PurchaseRow>();
+    const existing = new Map<string, IntakeRow>();
     if (missing.length > 0) {
       for (const raw of await this.rows(BY_KEYS, [missing]))
-        existing.set(raw.idempotency_key as string, fromDriverRow(raw));
+        existing.set(raw.idempotency_key as string, decodeRow<IntakeRow>(INTAKE_COLUMNS, raw));
     }
-    const created = new Map([...inserted].map(([key, raw]) => [key, fromDriverRow(raw)]));
+    const created = new Map([...inserted].map(([key, raw]) => [key, decodeRow<IntakeRow>(INTAKE_COLUMNS, raw)]));
     return intakes.map((intake, index): IntakeOutcome => {
       const key = intake.row.idempotencyKey;
       const own = firstByKey.get(key) === index ? created.get(key) : undefined;

@@ -76,6 +76,21 @@ export function validationError(errors: ErrorObject[]): AppError {
   });
 }
 
+/**
+ * The first string (as a field path) holding U+0000, which PostgreSQL text cannot store: such a
+ * value would otherwise pass validation and fail in the database (a 500 the fuzzer found). Only
+ * called on data the schema accepted, so its depth is the schema's.
+ */
+function nulCharacterField(data: unknown, path: string): string | undefined {
+  if (typeof data === 'string') return data.includes('\u0000') ? path || 'body' : undefined;
+  if (data === null || typeof data !== 'object') return undefined;
+  for (const [key, value] of Object.entries(data)) {
+    const found = nulCharacterField(value, Array.isArray(data) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 export type Validator<T> = (data: unknown) => T;
 
 /**
@@ -87,7 +102,9 @@ export function createValidator<T>(schema: object, options: { coerceTypes?: bool
   const id = (schema as { $id?: string }).$id;
   const compiled: ValidateFunction = (id && ajv.getSchema(id)) || ajv.compile(schema);
   return (data: unknown): T => {
-    if (compiled(data)) return data as T;
-    throw validationError(compiled.errors ?? []);
+    if (!compiled(data)) throw validationError(compiled.errors ?? []);
+    const nul = nulCharacterField(data, '');
+    if (nul) throw AppError.field('VALIDATION_FAILED', nul, `${nul} must not contain the character U+0000.`);
+    return data as T;
   };
 }
