@@ -1,11 +1,16 @@
 import { parseFaultConfig } from './chain/chain-faults';
+import { mountProcessMetrics } from './process-metrics';
 import { startSandbox } from './server';
-import { demoFragmentCookies } from './fragment';
+import { DEFAULT_INDEX_LIMITS } from './chain/transaction-index';
+import { demoFragmentCookies, type FragmentConfigPatch } from './fragment';
 
 /**
  * Sandbox process entry. Env: SANDBOX_PORT (8090), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR
  * (.data/sandbox; "memory" = no persistence), SANDBOX_BLOCK_MS (400), SANDBOX_SEED
- * (starsgate-demo), SANDBOX_FAULTS (JSON, see chain-faults.ts), SANDBOX_PRICE_DRIFT (on; "off" holds prices).
+ * (starsgate-demo), SANDBOX_FAULTS (JSON, see chain-faults.ts), SANDBOX_PRICE_DRIFT (on; "off" holds prices),
+ * SANDBOX_TX_INDEX_PER_ACCOUNT (1000: transactions kept per account for the history API; raise it
+ * when a run must read every payment into Fragment's receivers back), SANDBOX_FRAGMENT_CONFIG (JSON
+ * patch of the Fragment simulator's config, as PUT /admin/fragment/config takes: latency, faults …).
  */
 async function main(): Promise<void> {
   const env = process.env;
@@ -15,6 +20,12 @@ async function main(): Promise<void> {
   if (!(blockMs > 0)) throw new Error('SANDBOX_BLOCK_MS must be > 0');
   const dataDirEnv = env['SANDBOX_DATA_DIR'] ?? '.data/sandbox';
   const faults = env['SANDBOX_FAULTS'] ? parseFaultConfig(JSON.parse(env['SANDBOX_FAULTS'])) : {};
+  const perAccount = env['SANDBOX_TX_INDEX_PER_ACCOUNT'] ? Number(env['SANDBOX_TX_INDEX_PER_ACCOUNT']) : undefined;
+  if (perAccount !== undefined && !(Number.isSafeInteger(perAccount) && perAccount > 0))
+    throw new Error('SANDBOX_TX_INDEX_PER_ACCOUNT must be a positive integer');
+  const fragmentPatch = env['SANDBOX_FRAGMENT_CONFIG']
+    ? (JSON.parse(env['SANDBOX_FRAGMENT_CONFIG']) as FragmentConfigPatch)
+    : {};
 
   const sandbox = await startSandbox({
     port,
@@ -23,10 +34,17 @@ async function main(): Promise<void> {
     dataDir: dataDirEnv === 'memory' ? null : dataDirEnv,
     seed: env['SANDBOX_SEED'] ?? 'starsgate-demo',
     faults,
+    ...(perAccount !== undefined
+      ? { indexLimits: { perAccount, total: Math.max(DEFAULT_INDEX_LIMITS.total, perAccount * 4) } }
+      : {}),
     // Prices move slowly, as on Fragment (±0.3 % of the TON rate per minute at most), so the
     // worker's "Price was changed" path is exercised by the running demo too.
-    fragment: { drift: { enabled: env['SANDBOX_PRICE_DRIFT'] !== 'off', intervalMs: 60_000, maxStepPpm: 3_000 } },
+    fragment: {
+      drift: { enabled: env['SANDBOX_PRICE_DRIFT'] !== 'off', intervalMs: 60_000, maxStepPpm: 3_000 },
+      ...fragmentPatch,
+    },
   });
+  mountProcessMetrics(sandbox.app);
   const seed = env['SANDBOX_SEED'] ?? 'starsgate-demo';
 
   const lines = [

@@ -341,9 +341,22 @@ describe('chain fault switches', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
   });
 
+  test('latency: every request waits a draw from the range first', async () => {
+    const set = await putJson(`${sb.url}/admin/faults`, { latency: { minMs: 300, maxMs: 300 } });
+    expect(set.body.faults).toEqual({ latency: { minMs: 300, maxMs: 300 } });
+    const started = Date.now();
+    const r = await getJson(`${v2}/getAddressBalance?address=${payer.address.toString()}`);
+    expect(r.status).toBe(200);
+    // A lower bound only (a timer never fires before its delay, give or take its 1 ms rounding).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(299);
+  });
+
   test('invalid fault JSON is refused', async () => {
     const r = await putJson(`${sb.url}/admin/faults`, { http5xx: { rate: 2 } });
     expect(r.status).toBe(400);
+    for (const latency of [{ minMs: 5 }, { minMs: 10, maxMs: 5 }, { minMs: -1, maxMs: 5 }]) {
+      expect((await putJson(`${sb.url}/admin/faults`, { latency })).status).toBe(400);
+    }
   });
 });
 

@@ -5,6 +5,8 @@
  * - `inclusionDelayMs`: accepted externals wait this much longer before a block includes them.
  * - `http5xx`: the toncenter API answers 5xx (`status`, default 502) instead of serving.
  * - `http429`: the toncenter API answers 429 "Ratelimit exceed" with Retry-After `retryAfterSec`.
+ * - `latency`: every toncenter API request waits a uniform draw from `minMs..maxMs` first, as a
+ *   remote provider's round trip does.
  *
  * Each of dropExternals / http5xx / http429 fires for the `next` N occurrences (counted down)
  * and/or with probability `rate` (0..1) afterwards.
@@ -18,6 +20,7 @@ export interface FaultTrigger {
 
 export interface ChainFaultConfig {
   dropExternals?: FaultTrigger;
+  latency?: { minMs: number; maxMs: number };
   inclusionDelayMs?: number;
   http5xx?: FaultTrigger & { status?: number };
   http429?: FaultTrigger & { retryAfterSec?: number };
@@ -47,7 +50,7 @@ export function parseFaultConfig(input: unknown): ChainFaultConfig {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) throw new ChainFaultError('faults must be a JSON object');
   const src = input as Record<string, unknown>;
-  const known = new Set(['dropExternals', 'inclusionDelayMs', 'http5xx', 'http429']);
+  const known = new Set(['dropExternals', 'inclusionDelayMs', 'http5xx', 'http429', 'latency']);
   for (const k of Object.keys(src)) if (!known.has(k)) throw new ChainFaultError(`unknown fault "${k}"`);
   const out: ChainFaultConfig = {};
   const drop = validTrigger('dropExternals', src['dropExternals']);
@@ -57,6 +60,17 @@ export function parseFaultConfig(input: unknown): ChainFaultConfig {
     if (typeof d !== 'number' || !Number.isFinite(d) || d < 0)
       throw new ChainFaultError('inclusionDelayMs must be a non-negative number');
     out.inclusionDelayMs = d;
+  }
+  if (src['latency'] !== undefined && src['latency'] !== null) {
+    const { minMs, maxMs } = src['latency'] as Record<string, unknown>;
+    if (
+      typeof minMs !== 'number' ||
+      typeof maxMs !== 'number' ||
+      !Number.isFinite(maxMs) ||
+      !(minMs >= 0 && maxMs >= minMs)
+    )
+      throw new ChainFaultError('latency must be { minMs, maxMs } with 0 <= minMs <= maxMs');
+    out.latency = { minMs, maxMs };
   }
   const h5 = validTrigger('http5xx', src['http5xx']);
   if (h5) {
@@ -111,6 +125,13 @@ export class ChainFaults {
     const hit = this.fire(this.config.dropExternals);
     if (hit) this.fired.dropExternals++;
     return hit;
+  }
+
+  /** How long this toncenter request waits before it is served (0 without a latency setting). */
+  latencyMs(): number {
+    const range = this.config.latency;
+    if (!range) return 0;
+    return Math.round(range.minMs + this.random() * (range.maxMs - range.minMs));
   }
 
   inclusionDelayMs(): number {

@@ -5,10 +5,16 @@ import { createV3Router } from './v3-router';
 
 /**
  * toncenter-compatible API over the local chain: `/api/v2/...` and `/api/v3/...` below the mount
- * point. Every request first passes the chain's HTTP fault switches (429 / 5xx).
+ * point. Every request first waits the configured latency, then passes the chain's HTTP fault
+ * switches (429 / 5xx).
  */
 export function createToncenterRouter(chain: LocalChain): express.Router {
   const router = express.Router();
+  router.use((_req, _res, next) => {
+    const latency = chain.faults.latencyMs();
+    if (latency > 0) setTimeout(next, latency);
+    else next();
+  });
   router.use((_req, res, next) => {
     const fault = chain.faults.takeHttpFault();
     if (!fault) return next();
