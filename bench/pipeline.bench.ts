@@ -28,7 +28,7 @@
  * BENCH_RUNS picks parts (streaming = 1–2, paced = 3, single = 4); BENCH_SKIP_OFF=1 skips the
  * batching-off runs (steps 2 and 4's second half); BENCH_TIMELINE=1 prints when
  * purchases passed each audit milestone; BENCH_SANDBOX_NODE_ARGS passes flags (e.g. --cpu-prof)
- * to the sandbox process.
+ * to the sandbox process; BENCH_JSON_OUT writes the result as JSON (bench/support/bench-json.ts).
  * Targets: overhead p50 < 50 ms; step 4 ≥ 20× faster with batching.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -41,6 +41,7 @@ import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
 import { createPurchaseProcessor, sharedCallObserver } from '@starsgate/worker';
 import { WorkerHarness } from '@starsgate/worker/testing';
 import { SANDBOX_NICENESS, startRemoteSandbox } from './support/remote-sandbox';
+import { writeBenchJson, type BenchRun, type BenchTarget } from './support/bench-json';
 
 type RemoteSandbox = Awaited<ReturnType<typeof startRemoteSandbox>>;
 
@@ -405,18 +406,50 @@ function line(r: RunResult): string {
   );
 }
 
+/** The JSON form of a run: `group` names the scenario, `subject` batching on or off. */
+function jsonRun(group: string, batching: boolean, r: RunResult): BenchRun {
+  return {
+    group,
+    subject: batching ? 'batching on' : 'batching off',
+    label: r.label,
+    seconds: r.seconds,
+    purchasesPerSecond: r.perSecond,
+    completionMs: { p50: r.p50, p95: r.p95 },
+    ...(r.measuredOwnTime
+      ? {
+          ownTimePerPurchaseMs: { p50: r.overheadP50, p95: r.overheadP95 },
+          ownTimePerJobP50Ms: r.jobOwnP50,
+          jobs: r.jobs,
+        }
+      : {}),
+    externals: r.externals,
+    notCompleted: r.failed,
+    workerEventLoopBusy: r.eventLoopBusy,
+    workerCpuSeconds: r.cpuSeconds,
+    ...(r.measuredOwnTime ? { ownTimeBySteps: r.steps.split(',\n      ') } : {}),
+  };
+}
+
 const RUNS = new Set((process.env.BENCH_RUNS ?? 'streaming,paced,single').split(',').map((part) => part.trim()));
 
 async function main(): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const runs: BenchRun[] = [];
+  const targets: BenchTarget[] = [];
+  const streamingGroup = `${N} purchases / ${WALLETS} wallets, streaming`;
+  const pacedGroup = `${PACED_N} purchases / ${WALLETS} wallets at ${PACED_RATE}/s`;
+  const singleGroup = `1 wallet, ${SINGLE_N} queued`;
   process.stdout.write(
     `bench:pipeline — Node ${process.version}, ${cpus().length} CPUs, 400 ms blocks, Fragment latency 20–40 ms, ${SESSIONS} Fragment login sessions, sandbox process at nice ${SANDBOX_NICENESS}\n\n`,
   );
   if (RUNS.has('streaming')) {
     const batched = await run(`${N} purchases / ${WALLETS} wallets, batching on`, N, WALLETS, 255, 'streaming', true);
     process.stdout.write(line(batched));
+    runs.push(jsonRun(streamingGroup, true, batched));
     if (process.env.BENCH_SKIP_OFF !== '1') {
       const single = await run(`${N} purchases / ${WALLETS} wallets, batching off`, N, WALLETS, 1, 'streaming', true);
       process.stdout.write(line(single));
+      runs.push(jsonRun(streamingGroup, false, single));
       process.stdout.write(`  batching speed-up: ${(single.seconds / batched.seconds).toFixed(1)}×`);
     }
     als.disable();
@@ -427,6 +460,12 @@ async function main(): Promise<void> {
     process.stdout.write(
       `   overhead p50 target < 50 ms: ${batched.overheadP50 < 50 ? 'met' : 'NOT met'}${saturated}\n\n`,
     );
+    targets.push({
+      name: `own time per purchase p50, ${streamingGroup} (burst, includes queueing)`,
+      target: '< 50 ms',
+      value: `${batched.overheadP50.toFixed(1)} ms`,
+      met: batched.overheadP50 < 50,
+    });
   }
   if (RUNS.has('paced')) {
     const paced = await run(
@@ -438,7 +477,14 @@ async function main(): Promise<void> {
       true,
     );
     process.stdout.write(line(paced));
+    runs.push(jsonRun(pacedGroup, true, paced));
     process.stdout.write(`  overhead p50 target < 50 ms: ${paced.overheadP50 < 50 ? 'met' : 'NOT met'}\n\n`);
+    targets.push({
+      name: `own time per purchase p50, ${pacedGroup}`,
+      target: '< 50 ms',
+      value: `${paced.overheadP50.toFixed(1)} ms`,
+      met: paced.overheadP50 < 50,
+    });
   }
   if (RUNS.has('single')) {
     const oneOn = await run(
@@ -450,15 +496,44 @@ async function main(): Promise<void> {
       process.env.BENCH_SINGLE_OWN === '1',
     );
     process.stdout.write(line(oneOn));
+    runs.push(jsonRun(singleGroup, true, oneOn));
     if (process.env.BENCH_SKIP_OFF !== '1') {
       const oneOff = await run(`1 wallet, ${SINGLE_N} queued, batching off`, SINGLE_N, 1, 1, 'queued-first', false);
       process.stdout.write(line(oneOff));
+      runs.push(jsonRun(singleGroup, false, oneOff));
       const ratio = oneOff.seconds / oneOn.seconds;
+      targets.push({
+        name: `one wallet, ${SINGLE_N} queued: batching speed-up`,
+        target: '≥ 20×',
+        value: `${ratio.toFixed(1)}×`,
+        met: ratio >= 20,
+      });
       process.stdout.write(
         `  one wallet speed-up: ${ratio.toFixed(1)}× (target ≥ 20×: ${ratio >= 20 ? 'met' : 'NOT met'})\n`,
       );
     }
   }
+  writeBenchJson({
+    bench: 'pipeline',
+    startedAt,
+    settings: {
+      streamingPurchases: N,
+      wallets: WALLETS,
+      pacedPurchases: PACED_N,
+      pacedPerSecond: PACED_RATE,
+      singleWalletPurchases: SINGLE_N,
+      fragmentSessions: SESSIONS,
+      seedFormat: SEED_FORMAT,
+      sandboxNice: SANDBOX_NICENESS,
+      blockMs: 400,
+      fragmentLatencyMs: [20, 40],
+      parts: [...RUNS],
+      batchingOff: process.env.BENCH_SKIP_OFF !== '1',
+    },
+    runs,
+    targets,
+    extra: {},
+  });
   process.exit(0);
 }
 

@@ -1,0 +1,50 @@
+/**
+ * The sandbox as a realistic upstream: Fragment answers after 150–400 ms and about 5 % of every
+ * API method and page fail (hangs, 5xx, 429, Cloudflare challenges, business errors); toncenter
+ * answers after 20–150 ms and about 5 % of its requests fail (5xx, 429), and 2 % of broadcasts are
+ * accepted but never included.
+ */
+import { chaosDirectory } from './order-plan';
+
+const FRAGMENT_FAULTS = {
+  timeoutRate: 0.01,
+  serverErrorRate: 0.015,
+  rateLimitRate: 0.01,
+  retryAfterSeconds: 1,
+  cloudflareRate: 0.005,
+  errorRate: 0.01,
+  errorText: 'Internal error. Please try again later.',
+};
+
+export function sandboxEnv(runSeed: string, validitySeconds: number): Record<string, string> {
+  return {
+    SANDBOX_SEED: `chaos-${runSeed}`,
+    SANDBOX_TX_INDEX_PER_ACCOUNT: '20000',
+    SANDBOX_FAULTS: JSON.stringify({
+      latency: { minMs: 20, maxMs: 150 },
+      http5xx: { rate: 0.025 },
+      http429: { rate: 0.025, retryAfterSec: 1 },
+      dropExternals: { rate: 0.02 },
+    }),
+    SANDBOX_FRAGMENT_CONFIG: JSON.stringify({
+      latency: { minMs: 150, maxMs: 400 },
+      processingDelay: { minMs: 1_000, maxMs: 4_000 },
+      doneDelay: { minMs: 3_000, maxMs: 20_000 },
+      hangMs: 30_000,
+      validitySeconds,
+      directory: chaosDirectory(),
+      faults: { methods: { '*': FRAGMENT_FAULTS, page: FRAGMENT_FAULTS } },
+    }),
+  };
+}
+
+/** Turns the faults off (after the settle deadline, so the checks read the chain and the simulator plainly). */
+export async function clearUpstreamFaults(sandboxUrl: string): Promise<void> {
+  const put = await fetch(`${sandboxUrl}/admin/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const reset = await fetch(`${sandboxUrl}/admin/fragment/faults/reset`, { method: 'POST' });
+  if (!put.ok || !reset.ok) throw new Error('could not clear the sandbox faults');
+}

@@ -1,0 +1,13 @@
+import { createServer } from 'node:net';
+
+/** A TCP port free on 127.0.0.1 right now (the OS picks it; another process may still take it later). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

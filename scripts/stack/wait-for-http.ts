@@ -1,0 +1,27 @@
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `url` until it answers 2xx (each try bounded by 2 s). Throws after `timeoutMs`, or at once
+ * when `gaveUp()` says the process behind it is gone.
+ */
+export async function waitForHttp(
+  url: string,
+  options: { timeoutMs?: number; gaveUp?: () => string | undefined } = {},
+): Promise<Response> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let last: string;
+  for (;;) {
+    const reason = options.gaveUp?.();
+    if (reason) throw new Error(`${url}: ${reason}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return response;
+      last = `HTTP ${response.status}`;
+      await response.body?.cancel();
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    if (Date.now() > deadline) throw new Error(`${url} not ready within ${options.timeoutMs ?? 60_000} ms (${last})`);
+    await sleep(200);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The real gateway the fuzzer talks to: built as main.ts builds it, listening on a real port, over
+ * a worker harness's fresh PostgreSQL database, Redis, BullMQ queue, sealed-secret vault and the
+ * sandbox (local chain with funded demo wallets, Fragment simulator for availability and prices).
+ * The worker does not run unless a suite starts it, so between two requests nothing but the
+ * gateway writes: what a rejected request stored shows in the snapshot.
+ */
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { answerMalformedRequests } from '@starsgate/gateway';
+import { WorkerHarness, type HarnessOptions } from '@starsgate/worker/testing';
+import { operatorGateway } from '../../support/operator-gateway';
+
+export const ADMIN_TOKEN = 'fuzz-admin-token-0123456789abcdef';
+
+export interface FuzzStack {
+  harness: WorkerHarness;
+  port: number;
+  /** Everything a request could have stored, as one comparable string. */
+  snapshot(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Tables a request may write (purchases, their events and secrets, checkouts' BOCs, audit, webhooks). */
+const STORED_TABLES = [
+  'purchases',
+  'purchase_events',
+  'wallet_secrets',
+  'signed_externals',
+  'admin_actions',
+  'webhook_endpoints',
+  'webhook_events',
+  'webhook_deliveries',
+  'leases',
+];
+
+export async function startFuzzStack(options: HarnessOptions = {}): Promise<FuzzStack> {
+  const harness = await WorkerHarness.start({ worker: false, ...options });
+  const gateway = operatorGateway(harness, ADMIN_TOKEN);
+  const server: Server = gateway.app.listen(0, '127.0.0.1');
+  answerMalformedRequests(server, gateway.app);
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  const tableDigests = `SELECT ${STORED_TABLES.map(
+    (table) =>
+      `(SELECT count(*) || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM ${table} t) AS ${table}`,
+  ).join(', ')}`;
+
+  return {
+    harness,
+    port,
+    snapshot: async () => {
+      const [{ rows }, jobs, sessionKeys] = await Promise.all([
+        harness.database.pool.query<Record<string, string>>(tableDigests),
+        harness.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed', 'paused'),
+        harness.redis.keys('*admin-session*'),
+      ]);
+      const tables = STORED_TABLES.map((table) => `${table}=${rows[0]?.[table]}`);
+      const queue = `queue=${JSON.stringify(jobs)}`;
+      const sessions = `admin-sessions=${createHash('sha256').update(sessionKeys.sort().join(',')).digest('hex')}`;
+      return [...tables, queue, sessions].join('\n');
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await harness.close();
+    },
+  };
+}
+
+/** A 4xx must leave every table, the queue and the session store exactly as they were. */
+export function storedChanges(before: string, after: string): string[] {
+  const was = before.split('\n');
+  return after.split('\n').filter((line, index) => line !== was[index]);
+}
