@@ -60,6 +60,38 @@ describe('delivery by account history', () => {
       via: 'history_listed',
     });
   });
+
+  it('still finds a delivery many history pages down, reading only the new rows on each look', async () => {
+    // One row per page: eight deliveries put the first one eight pages down, past what one read
+    // from the top used to reach (5 pages), so only the rows kept from earlier looks can show it.
+    h.sandbox.fragment!.configure({ historyPageRows: 1 });
+    try {
+      const seed = h.wallet('base64-v5r1').seed;
+      const first = await h.waitFor(
+        (await h.createPurchase({ product: 'stars', amount: 401, payment_method: 'gram', username: '@dave', seed })).id,
+      );
+      expect(first.status).toBe('completed');
+      for (const amount of [402, 403, 404, 405, 406, 407, 408]) {
+        const later = await h.createPurchase({
+          product: 'stars',
+          amount,
+          payment_method: 'gram',
+          username: '@dave',
+          seed,
+        });
+        expect((await h.waitFor(later.id)).status).toBe('completed');
+      }
+      const pagesBefore = h.sandbox.fragment!.stats().calls['getStarsHistory'] ?? 0;
+      const session = h.deps.fragment.session(paymentRequestOf(first.paymentRequest)!.fragmentSession);
+      const seen = await observeDelivery(h.deps, first, session, Date.now());
+      expect(seen).toMatchObject({ delivered: true, via: 'history_listed' });
+      // The look read from the top to the newest row already kept (and past the rows sharing its
+      // second): a "load more" or two, not the seven down to the first delivery.
+      expect((h.sandbox.fragment!.stats().calls['getStarsHistory'] ?? 0) - pagesBefore).toBeLessThanOrEqual(3);
+    } finally {
+      h.sandbox.fragment!.configure({ historyPageRows: 20 });
+    }
+  });
 });
 
 describe('wallet send queue', () => {

@@ -18,6 +18,8 @@ export interface HistoryRead {
   pages: number;
   /** Older rows exist beyond those read. */
   truncated: boolean;
+  /** Where older rows continue (the last page's `data-next-offset`), when they do. */
+  nextOffset?: string;
 }
 
 export interface HistoryReadOptions {
@@ -25,6 +27,11 @@ export interface HistoryReadOptions {
   since?: number;
   /** At most this many pages (default 5). */
   maxPages?: number;
+  /**
+   * Start at this offset (an earlier read's `nextOffset`) with a "load more" request instead of
+   * the history page: the rows older than those already read.
+   */
+  fromOffset?: string;
 }
 
 /**
@@ -39,35 +46,41 @@ export async function readHistory(
   options: HistoryReadOptions = {},
 ): Promise<HistoryRead> {
   const routes = ROUTES[product];
-  const label = `GET ${routes.history}`;
-  const page = await api.getPage(routes.history);
-  assertPageUsable(label, page, true);
-  const read: HistoryPage[] = [parseHistoryPage(product, page.body)];
+  const loadMore = async (offset: string): Promise<HistoryPage> => {
+    const json = await api.read(product, routes.historyMore, { offset_id: offset });
+    raiseBusinessError(json, routes.historyMore);
+    const html = typeof json.html === 'string' ? json.html : undefined;
+    if (html === undefined)
+      return { rows: [], shape: 'unrecognized', unreadableRows: 0, problem: `${routes.historyMore}: no html` };
+    const more = parseHistoryPage(product, html);
+    const next = scalarText(json.next_offset) ?? more.nextOffset;
+    // An empty "load more" answer is the end of the history, not an empty history.
+    return { ...more, shape: more.shape === 'empty' ? 'listed' : more.shape, nextOffset: next || undefined };
+  };
+  const read: HistoryPage[] = [];
+  if (options.fromOffset !== undefined) read.push(await loadMore(options.fromOffset));
+  else {
+    const page = await api.getPage(routes.history);
+    assertPageUsable(`GET ${routes.history}`, page, true);
+    read.push(parseHistoryPage(product, page.body));
+  }
   const maxPages = options.maxPages ?? 5;
   for (;;) {
     const last = read[read.length - 1]!;
     const oldest = last.rows[last.rows.length - 1]?.deliveredAt;
     const reachesBack = options.since === undefined || (oldest !== undefined && oldest < options.since);
     if (last.nextOffset === undefined || reachesBack || read.length >= maxPages || last.shape !== 'listed') break;
-    const json = await api.read(product, routes.historyMore, { offset_id: last.nextOffset });
-    raiseBusinessError(json, routes.historyMore);
-    const html = typeof json.html === 'string' ? json.html : undefined;
-    if (html === undefined) {
-      read.push({ rows: [], shape: 'unrecognized', unreadableRows: 0, problem: `${routes.historyMore}: no html` });
-      break;
-    }
-    const more = parseHistoryPage(product, html);
-    const next = scalarText(json.next_offset) ?? more.nextOffset;
-    // An empty "load more" answer is the end of the history, not an empty history.
-    read.push({ ...more, shape: more.shape === 'empty' ? 'listed' : more.shape, nextOffset: next || undefined });
+    read.push(await loadMore(last.nextOffset));
   }
   const unrecognized = read.find((p) => p.shape === 'unrecognized');
   const rows = read.flatMap((p) => p.rows);
+  const nextOffset = read[read.length - 1]!.nextOffset;
   return {
     rows,
     shape: unrecognized ? 'unrecognized' : rows.length > 0 ? 'listed' : 'empty',
     ...(unrecognized?.problem !== undefined ? { problem: unrecognized.problem } : {}),
     pages: read.length,
-    truncated: read[read.length - 1]!.nextOffset !== undefined,
+    truncated: nextOffset !== undefined,
+    ...(nextOffset !== undefined ? { nextOffset } : {}),
   };
 }

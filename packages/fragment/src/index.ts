@@ -45,6 +45,7 @@ export {
   type HistoryShape,
 } from './history-parsing';
 export type { HistoryRead, HistoryReadOptions } from './history-read';
+export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';
 export { CookieJar, redactCookies, splitCookieSets } from './session';
 export { encodeForm } from './form';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';

@@ -1,4 +1,5 @@
 import {
+  AccountHistory,
   historyKey,
   orderHistoryKeys,
   statusTextNamesOrder,
@@ -14,6 +15,31 @@ type Product = 'stars' | 'premium';
 
 /** Rows of the account's history may be stamped by a clock this far behind ours. */
 export const CLOCK_SKEW_MS = 60_000;
+
+/** Pages one look at an account's history may read: new rows first, then older ones an order needs. */
+const HISTORY_PAGES_PER_LOOK = 50;
+
+const accountHistories = new WeakMap<object, Map<string, AccountHistory>>();
+
+/** The account's history kept by this process (see AccountHistory): a look reads only what is new. */
+function accountHistoryOf(deps: StepDeps, key: string): AccountHistory {
+  let byKey = accountHistories.get(deps.fragment);
+  if (!byKey) {
+    byKey = new Map();
+    accountHistories.set(deps.fragment, byKey);
+  }
+  let history = byKey.get(key);
+  if (!history) {
+    history = new AccountHistory({
+      maxPagesPerLook: HISTORY_PAGES_PER_LOOK,
+      // A waiting order is at most the confirming step's age; its rows may be stamped CLOCK_SKEW_MS early.
+      keepMs: deps.config.maxAges.confirmingMs + 2 * CLOCK_SKEW_MS,
+      now: deps.now,
+    });
+    byKey.set(key, history);
+  }
+  return history;
+}
 
 /** What Fragment showed: the order in the account's history, or the session's status screen done. */
 export type FragmentProof = 'history_listed' | 'state_done';
@@ -101,11 +127,11 @@ export async function observeDelivery(
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
   // The history belongs to the account: one read serves every session logged in to it. A read made
   // for another order may stop short of this one's time: then it counts fewer rows, never more.
-  const history = await sharedCall<HistoryRead | Error>(
-    deps.fragment,
-    `history:${product}:${client.accountId()}`,
-    reuse,
-    () => client.deliveryHistory(product, { since }).catch((error: Error) => error),
+  const key = `history:${product}:${client.accountId()}`;
+  const history = await sharedCall<HistoryRead | Error>(deps.fragment, key, reuse, () =>
+    accountHistoryOf(deps, key)
+      .look((options) => client.deliveryHistory(product, options), since)
+      .catch((error: Error) => error),
   );
   let historyFormatError: string | undefined;
   if (!(history instanceof Error) && history.shape === 'unrecognized') {

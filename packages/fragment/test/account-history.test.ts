@@ -1,0 +1,159 @@
+/**
+ * The account's history kept between looks: against the simulator's real pages, a look after new
+ * deliveries reads only the new rows yet lists what a whole read lists; as a property over random
+ * histories (rows stamped in shared seconds, pages of any size, looks of any reach), every look
+ * lists an exact top part of the true history: never a row twice, never one it skipped.
+ */
+import fc from 'fast-check';
+import { AccountHistory, FragmentClient, decodeCommentPayload, type HistoryReader, type HistoryRow } from '../src';
+import { startSimulator, type SimulatorServer } from './support/simulator-server';
+import { TestWallet } from './support/test-wallet';
+
+describe('against the simulator', () => {
+  let server: SimulatorServer;
+  const payer = new TestWallet('account-history-payer');
+
+  beforeAll(async () => {
+    server = await startSimulator({ historyPageRows: 2 });
+    await server.chain.fund(payer.address, { gram: 100_000_000_000n });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function buy(client: FragmentClient, username: string, quantity: number): Promise<void> {
+    const found = await client.searchRecipient('stars', username, quantity);
+    const order = await client.initRequest({
+      product: 'stars',
+      recipient: found.recipient,
+      amount: quantity,
+      paymentMethod: 'ton',
+    });
+    const account = payer.account();
+    const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account });
+    const { ref } = decodeCommentPayload(tx.messages[0]!.payload!);
+    const boc = await payer.sign(server.chain, tx);
+    await server.chain.submitExternal(boc);
+    await client.confirm({
+      confirmMethod: tx.confirmMethod,
+      confirmParams: tx.confirmParams,
+      boc,
+      account,
+      product: 'stars',
+    });
+    const deadline = Date.now() + 15_000;
+    while (!server.sim.stats().deliveredOrders.some((d) => d.ref === ref)) {
+      if (Date.now() > deadline) throw new Error(`order ${ref} not delivered`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 50));
+
+  it('a look after new deliveries reads the new rows only, and lists what a whole read lists', async () => {
+    const client = new FragmentClient({ baseUrl: server.baseUrl, cookies: server.freshCookies(), timeoutMs: 5_000 });
+    const since = Date.now() - 60_000;
+    for (const [username, quantity] of [
+      ['alice', 50],
+      ['bob', 75],
+      ['carol', 100],
+      ['dave', 150],
+    ] as const)
+      await buy(client, username, quantity);
+    // Rows are stamped to the second: erin's row gets a second of its own, and so do the later ones.
+    await nextSecond();
+    await buy(client, 'erin', 200);
+    const history = new AccountHistory({ maxPagesPerLook: 50, keepMs: 3_600_000, now: Date.now });
+    const read: HistoryReader = (options) => client.deliveryHistory('stars', options);
+
+    const first = await history.look(read, since);
+    expect(first.rows.map((row) => row.recipient)).toEqual(['erin', 'dave', 'carol', 'bob', 'alice']);
+    expect(first.pages).toBe(3);
+
+    await nextSecond();
+    await buy(client, 'alice', 250);
+    await buy(client, 'bob', 300);
+    const later = await history.look(read, since);
+    const whole = await client.deliveryHistory('stars', { since, maxPages: 50 });
+    expect(later.rows).toEqual(whole.rows);
+    expect(later.rows.map((row) => row.recipient)).toEqual(['bob', 'alice', 'erin', 'dave', 'carol', 'bob', 'alice']);
+    // The two new rows, then erin's and dave's: a row older than the newest kept one ends the read.
+    expect(later.pages).toBe(2);
+    expect(whole.pages).toBe(4);
+  });
+});
+
+describe('over random histories', () => {
+  interface Row extends HistoryRow {
+    id: number;
+  }
+
+  /** What readHistory does, over a list of rows (newest first) whose offsets are stable row ids. */
+  function pagedReader(rows: () => Row[], pageRows: number): HistoryReader {
+    return ({ since, maxPages = 5, fromOffset }) => {
+      const all = rows();
+      let start = fromOffset === undefined ? 0 : all.findIndex((row) => row.id === Number(fromOffset)) + 1;
+      const read: Row[] = [];
+      let pages = 0;
+      let next: string | undefined;
+      for (;;) {
+        const page = all.slice(start, start + pageRows);
+        pages += 1;
+        read.push(...page);
+        next = start + pageRows < all.length ? String(page.at(-1)!.id) : undefined;
+        const oldest = page.at(-1)?.deliveredAt;
+        if (next === undefined || since === undefined || (oldest !== undefined && oldest < since) || pages >= maxPages)
+          break;
+        start += pageRows;
+      }
+      return Promise.resolve({
+        rows: read,
+        shape: read.length > 0 ? 'listed' : 'empty',
+        pages,
+        truncated: next !== undefined,
+        ...(next !== undefined ? { nextOffset: next } : {}),
+      });
+    };
+  }
+
+  const step = fc.record({
+    // New deliveries before this look, each 0–2 s after the previous one (0: the same second).
+    added: fc.array(fc.integer({ min: 0, max: 2 }), { maxLength: 25 }),
+    // How far back this look's order reaches, in seconds before now.
+    reach: fc.integer({ min: 0, max: 120 }),
+  });
+
+  it('every look lists an exact top part of the history, back to its order when the pages allow', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(step, { minLength: 1, maxLength: 12 }),
+        async (pageRows, maxPagesPerLook, steps) => {
+          let clock = 1_000_000_000;
+          const truth: Row[] = [];
+          const history = new AccountHistory({ maxPagesPerLook, keepMs: 60_000, now: () => clock });
+          const read = pagedReader(() => truth, pageRows);
+          for (const { added, reach } of steps) {
+            for (const gap of added) {
+              clock += gap * 1_000;
+              const id = truth.length + 1;
+              truth.unshift({ id, recipientText: `@u${id}`, quantity: 50, deliveredAt: clock, text: `row ${id}` });
+            }
+            clock += 500;
+            const since = clock - reach * 1_000;
+            const look = await history.look(read, since);
+            expect(look.rows).toEqual(truth.slice(0, look.rows.length));
+            expect(look.pages).toBeLessThanOrEqual(maxPagesPerLook);
+            // Within the pages allowed (and the rows kept), the look reaches back to its order.
+            const needed = truth.filter((row) => row.deliveredAt >= since).length;
+            if (Math.ceil((needed + 1) / pageRows) + 2 <= maxPagesPerLook && reach * 1_000 <= 60_000)
+              expect(look.rows.filter((row) => row.deliveredAt >= since)).toHaveLength(needed);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 19 },
+    );
+  });
+});
