@@ -7,8 +7,9 @@
 #   docker build --target gateway --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) \
 #     --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ) --build-arg SOURCE_URL=<repository URL> .
 
-# Exact Node release; Renovate-style bumps change this one line (or pin a digest: node:20.20.2-bookworm-slim@sha256:…).
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+# Exact Node release, the one CI tests on (.node-version: bump both together, or pin a digest:
+# node:24.21.0-bookworm-slim@sha256:…). Node 24 is the active LTS line; 20 reached its end of life in April 2026.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 FROM ${NODE_IMAGE} AS node-base
 ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 NPM_CONFIG_UPDATE_NOTIFIER=false

@@ -37,6 +37,11 @@ describe('Dockerfile', () => {
     for (const stage of stages) expect(stage.base === '${NODE_IMAGE}' || names.has(stage.base)).toBe(true);
   });
 
+  it('ships the Node release CI tests on (.node-version)', () => {
+    const tested = readFileSync(path.join(root, '.node-version'), 'utf8').trim();
+    expect(/^node:(\d+\.\d+\.\d+)-/.exec(args.NODE_IMAGE!)?.[1]).toBe(tested);
+  });
+
   it('runs every target as the unprivileged node user, with production dependencies only and no tsx', () => {
     for (const target of imageTargets) {
       const instructions = effectiveInstructions(stages, target.name);
