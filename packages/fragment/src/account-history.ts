@@ -74,12 +74,21 @@ export class AccountHistory {
     let olderOffset = kept.olderOffset;
     let shape: HistoryRead['shape'] = rows.length > 0 ? 'listed' : 'empty';
     let problem: string | undefined;
+    let offsetMoved = false;
     while (olderOffset !== undefined && rows.length > 0 && rows.at(-1)!.deliveredAt >= since && pages < budget) {
       const older = await read({ since, maxPages: budget - pages, fromOffset: olderOffset });
       pages += older.pages;
       if (older.shape === 'unrecognized') {
         shape = 'unrecognized';
         problem = older.problem;
+        break;
+      }
+      // An offset names a row, so what follows it is older than every row kept. A newer row would
+      // mean the offset moved with the rows added since (a position, not a row): those rows are
+      // not added twice, and the next look that needs older rows reads them from the top.
+      if ((older.rows[0]?.deliveredAt ?? -Infinity) > rows.at(-1)!.deliveredAt) {
+        olderOffset = undefined;
+        offsetMoved = true;
         break;
       }
       rows.push(...older.rows);
@@ -90,11 +99,11 @@ export class AccountHistory {
       shape,
       ...(problem !== undefined ? { problem } : {}),
       pages,
-      truncated: olderOffset !== undefined || kept.letGo,
+      truncated: olderOffset !== undefined || kept.letGo || offsetMoved,
       ...(olderOffset !== undefined ? { nextOffset: olderOffset } : {}),
     };
     if (shape === 'unrecognized') this.kept = undefined;
-    else this.keep(merged, kept.letGo);
+    else this.keep(merged, kept.letGo || offsetMoved);
     return merged;
   }
 

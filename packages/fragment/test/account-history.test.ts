@@ -157,3 +157,43 @@ describe('over random histories', () => {
     );
   });
 });
+
+it('an offset that moved with new rows (a position, not a row) adds no row twice', async () => {
+  const row = (n: number): HistoryRow => ({
+    recipientText: `@u${n}`,
+    quantity: 50,
+    deliveredAt: n * 1_000,
+    text: `row ${n}`,
+  });
+  const truth = [3, 2, 1].map(row);
+  // One row a page, and offsets that count rows from the top: rows added on top shift them.
+  const read: HistoryReader = ({ since, maxPages = 5, fromOffset }) => {
+    let start = fromOffset === undefined ? 0 : Number(fromOffset);
+    const rows: HistoryRow[] = [];
+    let pages = 0;
+    while (start < truth.length && pages < maxPages) {
+      rows.push(truth[start]!);
+      pages += 1;
+      start += 1;
+      if (since === undefined || rows.at(-1)!.deliveredAt < since) break;
+    }
+    const more = start < truth.length;
+    return Promise.resolve({
+      rows,
+      shape: 'listed',
+      pages,
+      truncated: more,
+      ...(more ? { nextOffset: String(start) } : {}),
+    });
+  };
+  const history = new AccountHistory({ maxPagesPerLook: 10, keepMs: 3_600_000, now: () => 10_000 });
+  const text = (look: { rows: HistoryRow[] }) => look.rows.map((r) => r.text);
+  expect(text(await history.look(read, 2_500))).toEqual(['row 3', 'row 2']);
+  truth.unshift(row(5), row(4));
+  // The kept offset ("2") now points at row 3, not row 1: the look stops there instead of adding it again.
+  const moved = await history.look(read, 0);
+  expect(text(moved)).toEqual(['row 5', 'row 4', 'row 3', 'row 2']);
+  expect(moved.truncated).toBe(true);
+  // The next look that needs older rows reads them from the top.
+  expect(text(await history.look(read, 0))).toEqual(['row 5', 'row 4', 'row 3', 'row 2', 'row 1']);
+});
