@@ -5,7 +5,8 @@
  * lists an exact top part of the true history: never a row twice, never one it skipped.
  */
 import fc from 'fast-check';
-import { AccountHistory, FragmentClient, decodeCommentPayload, type HistoryReader, type HistoryRow } from '../src';
+import { AccountHistory, FragmentClient, type HistoryReader, type HistoryRow } from '../src';
+import { buyStars } from './support/buy-stars';
 import { startSimulator, type SimulatorServer } from './support/simulator-server';
 import { TestWallet } from './support/test-wallet';
 
@@ -22,32 +23,8 @@ describe('against the simulator', () => {
     await server?.close();
   });
 
-  async function buy(client: FragmentClient, username: string, quantity: number): Promise<void> {
-    const found = await client.searchRecipient('stars', username, quantity);
-    const order = await client.initRequest({
-      product: 'stars',
-      recipient: found.recipient,
-      amount: quantity,
-      paymentMethod: 'ton',
-    });
-    const account = payer.account();
-    const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account });
-    const { ref } = decodeCommentPayload(tx.messages[0]!.payload!);
-    const boc = await payer.sign(server.chain, tx);
-    await server.chain.submitExternal(boc);
-    await client.confirm({
-      confirmMethod: tx.confirmMethod,
-      confirmParams: tx.confirmParams,
-      boc,
-      account,
-      product: 'stars',
-    });
-    const deadline = Date.now() + 15_000;
-    while (!server.sim.stats().deliveredOrders.some((d) => d.ref === ref)) {
-      if (Date.now() > deadline) throw new Error(`order ${ref} not delivered`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const buy = (client: FragmentClient, username: string, quantity: number) =>
+    buyStars(server, client, payer, username, quantity);
 
   const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 50));
 

@@ -3,7 +3,8 @@
  * until the rows reach back to the order's time, the login judged by the page's auth state (not by
  * its hash), a redesigned page reported as unrecognized, and a link answer without confirm_method.
  */
-import { FragmentClient, FragmentError, decodeCommentPayload } from '../src';
+import { FragmentClient, FragmentError } from '../src';
+import { buyStars } from './support/buy-stars';
 import { startSimulator, type SimulatorServer } from './support/simulator-server';
 import { TestWallet } from './support/test-wallet';
 
@@ -27,37 +28,8 @@ function newClient(cookies = server.freshCookies()): FragmentClient {
   return new FragmentClient({ baseUrl: server.baseUrl, cookies, timeoutMs: 5_000 });
 }
 
-/** One whole Stars purchase; resolves once the simulator delivered it. */
-async function buy(
-  client: FragmentClient,
-  username: string,
-  quantity: number,
-): Promise<{ confirm: string; ref: string }> {
-  const found = await client.searchRecipient('stars', username, quantity);
-  const order = await client.initRequest({
-    product: 'stars',
-    recipient: found.recipient,
-    amount: quantity,
-    paymentMethod: 'ton',
-  });
-  const account = payer.account();
-  const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account });
-  const { ref } = decodeCommentPayload(tx.messages[0]!.payload!);
-  const boc = await payer.sign(server.chain, tx);
-  await server.chain.submitExternal(boc);
-  const confirm = await client.confirm({
-    confirmMethod: tx.confirmMethod,
-    confirmParams: tx.confirmParams,
-    boc,
-    account,
-    product: 'stars',
-  });
-  const deadline = Date.now() + 15_000;
-  while (!server.sim.stats().deliveredOrders.some((d) => d.ref === ref)) {
-    if (Date.now() > deadline) throw new Error(`order ${ref} not delivered`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { confirm, ref };
+function buy(client: FragmentClient, username: string, quantity: number) {
+  return buyStars(server, client, payer, username, quantity);
 }
 
 it('reads further pages until the rows reach back to the given time, and no further', async () => {
