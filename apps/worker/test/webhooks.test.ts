@@ -47,6 +47,19 @@ async function statusChanges(id: string): Promise<string[]> {
   return events.filter((event) => event.fromStatus !== event.toStatus).map((event) => event.toStatus);
 }
 
+/**
+ * What `read` finds, polled for up to 5 s: the worker records a delivery's outcome once the
+ * receiver's answer has reached it, a moment after the receiver saw the request.
+ */
+async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 100; i += 1) {
+    const found = await read();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('not recorded within 5 s');
+}
+
 /** Each event once (by id), in sequence order: what a receiver that deduplicates sees. */
 function deduplicated(purchaseId: string) {
   const byId = new Map(receiver.forPurchase(purchaseId).map((request) => [request.body.id, request.body]));
@@ -107,11 +120,12 @@ test('500s and a timeout are retried with backoff until a 2xx; attempts, last st
   const attempts = queuedEvent();
   expect(attempts.map((request) => request.answer)).toEqual([500, 'hang', 503, 200]);
   expect(new Set(attempts.map((request) => request.body.id)).size).toBe(1);
-  const { rows } = await hooks.deliveries.list({ endpointId: endpoint.id, state: 'delivered' }, null, 200);
-  const delivery = rows.find(
-    (entry) => entry.event.purchase.id === created.id && entry.event.purchase.status === 'queued',
-  )!.delivery;
-  expect(delivery).toMatchObject({ state: 'delivered', attempts: 4, lastStatus: 200, lastError: null });
+  const delivered = await eventually(async () =>
+    (await hooks.deliveries.list({ endpointId: endpoint.id, state: 'delivered' }, null, 200)).rows.find(
+      (entry) => entry.event.purchase.id === created.id && entry.event.purchase.status === 'queued',
+    ),
+  );
+  expect(delivered.delivery).toMatchObject({ state: 'delivered', attempts: 4, lastStatus: 200, lastError: null });
 });
 
 test('a delivery that never succeeds fails after the schedule; an operator retry delivers it', async () => {
@@ -119,18 +133,21 @@ test('a delivery that never succeeds fails after the schedule; an operator retry
   const created = await h.createPurchase(order({ username: '@never_ok' }), { enqueue: false });
   const queuedEvent = () =>
     receiver.forPurchase(created.id).filter((request) => request.body.type === 'purchase.queued');
-  let failed: Awaited<ReturnType<typeof hooks.deliveries.list>>['rows'][number] | undefined;
   await receiver.waitFor(() => queuedEvent().length >= 4);
-  for (let i = 0; i < 100 && !failed; i += 1) {
-    const { rows } = await hooks.deliveries.list({ state: 'failed' }, null, 200);
-    failed = rows.find((entry) => entry.event.purchase.id === created.id && entry.event.purchase.status === 'queued');
-    if (!failed) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  expect(failed!.delivery).toMatchObject({ attempts: 4, lastStatus: 500, lastError: 'HTTP 500' });
+  const failed = await eventually(async () =>
+    (await hooks.deliveries.list({ state: 'failed' }, null, 200)).rows.find(
+      (entry) => entry.event.purchase.id === created.id && entry.event.purchase.status === 'queued',
+    ),
+  );
+  expect(failed.delivery).toMatchObject({ attempts: 4, lastStatus: 500, lastError: 'HTTP 500' });
   expect(queuedEvent()).toHaveLength(4);
-  await hooks.deliveries.retry(failed!.delivery.id);
+  await hooks.deliveries.retry(failed.delivery.id);
   await receiver.waitFor(() => queuedEvent().some((request) => request.answer === 200));
-  expect((await hooks.deliveries.findWithEvent(failed!.delivery.id))!.delivery.state).toBe('delivered');
+  const retried = await eventually(async () => {
+    const found = await hooks.deliveries.findWithEvent(failed.delivery.id);
+    return found?.delivery.state === 'delivered' ? found : undefined;
+  });
+  expect(retried.delivery).toMatchObject({ state: 'delivered', lastStatus: 200 });
 });
 
 test('after a rotation both secrets sign (one v1 each) until the old one expires', async () => {
