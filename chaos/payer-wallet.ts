@@ -7,10 +7,10 @@ import { createHmac } from 'node:crypto';
 import { beginCell, storeStateInit } from '@ton/core';
 import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import { requestMessages, type SendTransactionRequest } from '@starsgate/ton';
+import { buildSignedExternal, requestMessages, type SendTransactionRequest } from '@starsgate/ton';
 import { sleep } from '../scripts/stack';
 import type { ChainAccess } from './chain-access';
-import { deployWallet, signExternal } from './wallets';
+import { deployWallet } from './wallets';
 
 export class PayerWallet {
   private queue: Promise<unknown> = Promise.resolve();
@@ -68,7 +68,14 @@ export class PayerWallet {
       const sign = async (request: SendTransactionRequest): Promise<string> => {
         const { seqno } = await this.chain.walletState(this.address);
         signedAt = { seqno, validUntil: request.validUntil };
-        return signExternal(this.contract, this.keys.secretKey, seqno, requestMessages(request), request.validUntil);
+        const signed = await buildSignedExternal({
+          wallet: this.contract,
+          secretKey: this.keys.secretKey,
+          seqno,
+          validUntil: request.validUntil,
+          messages: requestMessages(request),
+        });
+        return signed.boc;
       };
       const result = await pay(sign);
       if (signedAt) await this.waitPast(signedAt.seqno, signedAt.validUntil);

@@ -7,10 +7,16 @@
 import { createHmac } from 'node:crypto';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
-import { beginCell, external, internal, SendMode, storeMessage, type Cell } from '@ton/core';
+import { comment } from '@ton/core';
 import { mnemonicValidate, mnemonicWordList } from '@ton/crypto';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import { createWalletContract, deriveKeyPair, type SeedFormat, type WalletVersion } from '@starsgate/ton';
+import {
+  buildSignedExternal,
+  createWalletContract,
+  deriveKeyPair,
+  type SeedFormat,
+  type WalletVersion,
+} from '@starsgate/ton';
 import { sleep } from '../scripts/stack';
 import type { ChainAccess } from './chain-access';
 
@@ -156,26 +162,6 @@ async function seedFor(runSeed: string, plan: Plan): Promise<string> {
   return hmac(runSeed, plan.seedLabel).toString('base64');
 }
 
-/** Signs `messages` from a wallet contract at `seqno` (with its StateInit at seqno 0) into an external BOC. */
-export function signExternal(
-  contract: WalletContractV5R1 | WalletContractV4 | WalletContractV3R2,
-  secretKey: Buffer,
-  seqno: number,
-  messages: ReturnType<typeof internal>[],
-  validUntil: number,
-): string {
-  const sendMode = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
-  const args = { seqno, secretKey, messages, sendMode, timeout: validUntil };
-  const body: Cell =
-    contract instanceof WalletContractV5R1
-      ? contract.createTransfer(args)
-      : contract instanceof WalletContractV4
-        ? contract.createTransfer(args)
-        : contract.createTransfer(args);
-  const message = external({ to: contract.address, init: seqno === 0 ? contract.init : undefined, body });
-  return beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
-}
-
 /** Deploys a wallet by its first external (a 1-nano transfer to itself) and waits until it is active. */
 export async function deployWallet(
   chain: ChainAccess,
@@ -183,13 +169,13 @@ export async function deployWallet(
   secretKey: Buffer,
 ): Promise<void> {
   const address = contract.address.toString({ bounceable: false });
-  const boc = signExternal(
-    contract,
+  const { boc } = await buildSignedExternal({
+    wallet: contract,
     secretKey,
-    0,
-    [internal({ to: contract.address, value: 1n, bounce: false, body: 'deploy' })],
-    Math.floor(Date.now() / 1000) + 120,
-  );
+    seqno: 0,
+    validUntil: Math.floor(Date.now() / 1000) + 120,
+    messages: [{ to: contract.address, value: 1n, bounce: false, body: comment('deploy') }],
+  });
   // The sandbox drops some accepted externals (a fault of the run): broadcast the same bytes again
   // until the wallet is active, as a wallet app would.
   const deadline = Date.now() + 100_000;

@@ -4,11 +4,13 @@
  * `sendTransaction` request the checkout returns (the same way apps/worker's checkout tests sign).
  */
 import { randomBytes } from 'node:crypto';
-import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, type MessageRelaxed } from '@ton/core';
+import { comment, type Address } from '@ton/core';
 import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import {
+  buildSignedExternal,
   createWalletContract,
   requestMessages,
+  type OutgoingMessage,
   type SendTransactionRequest,
   type ToncenterChainClient,
 } from '@starsgate/ton';
@@ -33,10 +35,13 @@ export class CheckoutWallet {
   ): Promise<CheckoutWallet> {
     const wallet = new CheckoutWallet(version, keyPairFromSeed(randomBytes(32)), chain);
     await faucet.fund(wallet.address, { gram: '10000', usdt: '100000' });
-    const deploy = wallet.signMessages([internal({ to: wallet.address, value: 1n, bounce: false, body: 'deploy' })], {
-      seqno: 0,
-      validUntil: Math.floor(Date.now() / 1000) + 60,
-    });
+    const deploy = await wallet.signMessages(
+      [{ to: wallet.address, value: 1n, bounce: false, body: comment('deploy') }],
+      {
+        seqno: 0,
+        validUntil: Math.floor(Date.now() / 1000) + 60,
+      },
+    );
     await chain.sendBoc(deploy);
     const deadline = Date.now() + 30_000;
     while ((await chain.getSeqno(wallet.address)) < 1) {
@@ -57,21 +62,17 @@ export class CheckoutWallet {
     return this.signMessages(messages, { seqno, validUntil: request.validUntil });
   }
 
-  private signMessages(messages: MessageRelaxed[], options: { seqno: number; validUntil: number }): string {
-    const args = {
-      seqno: options.seqno,
+  private async signMessages(
+    messages: OutgoingMessage[],
+    options: { seqno: number; validUntil: number },
+  ): Promise<string> {
+    const signed = await buildSignedExternal({
+      wallet: createWalletContract(this.version, this.keys.publicKey, 'mainnet'),
       secretKey: this.keys.secretKey,
+      seqno: options.seqno,
+      validUntil: options.validUntil,
       messages,
-      sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
-      timeout: options.validUntil,
-    };
-    const body: Cell =
-      this.version === 'V5R1'
-        ? createWalletContract('V5R1', this.keys.publicKey, 'mainnet').createTransfer(args)
-        : createWalletContract('V4R2', this.keys.publicKey, 'mainnet').createTransfer(args);
-    const init =
-      options.seqno === 0 ? createWalletContract(this.version, this.keys.publicKey, 'mainnet').init : undefined;
-    const message = external({ to: this.address, init, body });
-    return beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
+    });
+    return signed.boc;
   }
 }

@@ -1,18 +1,10 @@
-/** A 12-word BIP-39 phrase the benches pay from (no funds needed: the gateway only stores the order). */
-const BENCH_PHRASE = 'cook voyage document eight skate token alien guide drink uncle term abuse';
+import { starsOrder } from '@starsgate/gateway/testing';
 
 /**
- * The body of the benches' POST /api/v1/purchases: 50 Stars for @alice in GRAM. In an autocannon
- * body, `[<id>]` in the key is replaced per request, so every POST is a new order.
+ * The body of the benches' POST /api/v1/purchases: the gateway tests' order (50 Stars for @alice
+ * in GRAM, from a public BIP-39 test phrase: no funds needed, the gateway only stores the order).
+ * In an autocannon body, `[<id>]` in the key is replaced per request, so every POST is a new order.
  */
 export function starsOrderJson(idempotencyKey: string): string {
-  return JSON.stringify({
-    product: 'stars',
-    username: '@alice',
-    amount: 50,
-    payment_method: 'gram',
-    seed: BENCH_PHRASE,
-    account_index: 0,
-    idempotency_key: idempotencyKey,
-  });
+  return JSON.stringify(starsOrder({ idempotency_key: idempotencyKey }));
 }

@@ -8,8 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { Address, beginCell, Cell, loadMessage, storeMessage } from '@ton/core';
-import { buildSignedExternal, createWalletContract, deriveKeyPair, type SendTransactionRequest } from '@starsgate/ton';
+import { beginCell, Cell, loadMessage, storeMessage } from '@ton/core';
+import {
+  buildSignedExternal,
+  createWalletContract,
+  deriveKeyPair,
+  requestMessages,
+  type SendTransactionRequest,
+} from '@starsgate/ton';
 import { startFuzzStack, type FuzzStack } from './support/fuzz-stack';
 import { assertProperty, printSummary, FUZZ_TEST_TIMEOUT_MS } from './support/fuzz-settings';
 import { bocArbitrary } from './support/domain-values';
@@ -62,15 +68,7 @@ beforeAll(async () => {
   const keys = await deriveKeyPair(payer.seed, payer.format, payer.accountIndex);
   const wallet = createWalletContract('V5R1', keys.publicKey, 'mainnet');
   const seqno = await stack.harness.chain.getSeqno(wallet.address);
-  const messages = transaction.messages.map((m) => {
-    const parsed = Address.parseFriendly(m.address);
-    return {
-      to: parsed.address,
-      bounce: parsed.isBounceable,
-      value: BigInt(m.amount),
-      body: m.payload ? Cell.fromBase64(m.payload) : Cell.EMPTY,
-    };
-  });
+  const messages = requestMessages(transaction);
   const sign = async (changes: { seqno?: number; validUntil?: number; value?: bigint; body?: Cell }) =>
     (
       await buildSignedExternal({

@@ -6,12 +6,11 @@
  * dashboard's session routes, and random paths and methods. Same properties as every fuzz case:
  * an answer within the bound, no 5xx, a catalogue code and details on every 4xx, nothing stored.
  */
-import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { ADMIN_TOKEN, startFuzzStack, type FuzzStack } from './support/fuzz-stack';
 import { assertProperty, printSummary, FUZZ_TEST_TIMEOUT_MS } from './support/fuzz-settings';
-import { BIP39_PHRASE } from './support/domain-values';
+import { starsOrder } from '@starsgate/gateway/testing';
 import { deeplyNested } from './support/schema-arbitraries';
 import { percentEncode } from './support/operations';
 import { histogramLine, probe, statusHistogram } from './support/probe';
@@ -44,16 +43,6 @@ const BODY_ROUTES = [
 
 const adminAuth = (path: string): Array<[string, string]> =>
   path.startsWith('/admin/api') ? [['Authorization', `Bearer ${ADMIN_TOKEN}`]] : [];
-
-const validOrder = () => ({
-  product: 'stars',
-  username: '@alice',
-  amount: 50,
-  payment_method: 'gram',
-  seed: BIP39_PHRASE,
-  account_index: 0,
-  idempotency_key: `fuzz-${randomUUID()}`,
-});
 
 const route = fc.constantFrom(...BODY_ROUTES);
 
@@ -95,7 +84,7 @@ test('content types, charsets and content encodings', async () => {
     'content types, charsets, encodings',
     fc.record({ path: route, contentType, encoding, bodyForm }),
     async ({ path, contentType: type, encoding: enc, bodyForm: form }) => {
-      const text = JSON.stringify({ ...validOrder(), username: '@alïce' });
+      const text = JSON.stringify({ ...starsOrder(), username: '@alïce' });
       let body =
         form === 'utf16le'
           ? Buffer.from(text, 'utf16le')
@@ -133,7 +122,7 @@ const rawJsonText = fc.oneof(
       fc.jsonValue({ maxDepth: 1 }),
     )
     .map(([key, value]) => {
-      const text = JSON.stringify(validOrder());
+      const text = JSON.stringify(starsOrder());
       return `${text.slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(value) ?? 'null'}}`;
     }),
   fc.constantFrom(
@@ -168,7 +157,7 @@ const rawJsonText = fc.oneof(
     .chain((depth) => fc.constantFrom(deeplyNested(depth, 'array'), deeplyNested(depth, 'object'))),
   fc
     .integer({ min: 1_000, max: 30_000 })
-    .map((length) => JSON.stringify({ ...validOrder(), username: `@${'a'.repeat(length)}` })),
+    .map((length) => JSON.stringify({ ...starsOrder(), username: `@${'a'.repeat(length)}` })),
   fc.integer({ min: 1, max: 400 }).map((digits) => `{"amount":${'9'.repeat(digits)}}`),
   fc.string({ maxLength: 200 }),
   fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? 'null'),
@@ -200,7 +189,7 @@ test('raw JSON text: duplicate keys, deep nesting, huge values, not JSON at all'
 });
 
 test('a duplicate key never changes what validation saw', async () => {
-  const order = validOrder();
+  const order = starsOrder();
   const text = `${JSON.stringify({ ...order, amount: 1 }).slice(0, -1)},"amount":50}`;
   const response = await probe(stack, 'duplicate keys (last wins)', {
     method: 'POST',
@@ -232,7 +221,7 @@ test('framing: lying Content-Length, chunked bodies, oversized bodies', async ()
     'framing and sizes',
     fc.record({ path: route, framing }),
     async ({ path, framing: f }) => {
-      const text = Buffer.from(JSON.stringify(validOrder()));
+      const text = Buffer.from(JSON.stringify(starsOrder()));
       const headers: Array<[string, string]> = [
         ['Content-Type', 'application/json'],
         ...adminAuth(path),
@@ -284,7 +273,7 @@ test('framing: lying Content-Length, chunked bodies, oversized bodies', async ()
           return;
         }
         case 'huge': {
-          const body = Buffer.from(JSON.stringify({ ...validOrder(), seed: 'x'.repeat(f.bytes) }));
+          const body = Buffer.from(JSON.stringify({ ...starsOrder(), seed: 'x'.repeat(f.bytes) }));
           await probe(stack, 'framing and sizes', { method: 'POST', path, headers, body }, { extra: f.kind });
           return;
         }
@@ -361,7 +350,7 @@ test('headers: Idempotency-Key, Authorization, operator, CSRF, cookies, request 
       const sent: Array<[string, string]> = [...(auth ? adminAuth(path) : []), ...headers];
       const body =
         method === 'POST'
-          ? Buffer.from(JSON.stringify(path.includes('webhook') ? { url: 'https://h.example/x' } : validOrder()))
+          ? Buffer.from(JSON.stringify(path.includes('webhook') ? { url: 'https://h.example/x' } : starsOrder()))
           : undefined;
       if (body && !sent.some(([name]) => name.toLowerCase() === 'content-type'))
         sent.push(['Content-Type', 'application/json']);

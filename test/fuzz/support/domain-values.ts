@@ -9,8 +9,9 @@ import { mnemonicWordList as wordlist } from '@ton/crypto';
 import type { DemoWallet } from '@starsgate/sandbox';
 import type { Overrides } from './schema-arbitraries';
 
-/** Public BIP39 test vector (docs/ton.md §1.3). */
-export const BIP39_PHRASE = 'cook voyage document eight skate token alien guide drink uncle term abuse';
+import { BIP39_PHRASE } from '@starsgate/gateway/testing';
+
+export { BIP39_PHRASE };
 
 const word = fc.constantFrom(...wordlist);
 

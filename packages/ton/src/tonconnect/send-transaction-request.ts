@@ -1,13 +1,5 @@
-import {
-  Address,
-  beginCell,
-  Cell,
-  internal,
-  loadStateInit,
-  storeStateInit,
-  type MessageRelaxed,
-  type StateInit,
-} from '@ton/core';
+import { Address, beginCell, Cell, loadStateInit, storeStateInit, type StateInit } from '@ton/core';
+import type { OutgoingMessage } from '../transfers/build-signed-external';
 import { NETWORK_GLOBAL_ID, type Network } from '../network';
 import { formatFriendly } from '../wallets/address';
 
@@ -83,19 +75,19 @@ export function buildSendTransactionRequest(args: {
 }
 
 /**
- * What a wallet signs for a request: each message as an internal message, its bounce flag taken
- * from the friendly address, its body and StateInit decoded from their base64 BOCs (the chaos and
- * soak drivers play the payer's wallet with it).
+ * What a wallet signs for a request: each message with its bounce flag taken from the friendly
+ * address, its body and StateInit decoded from their base64 BOCs, as buildSignedExternal takes
+ * them (the chaos and soak drivers and the fuzz suite play the payer's wallet with it).
  */
-export function requestMessages(request: Pick<SendTransactionRequest, 'messages'>): MessageRelaxed[] {
+export function requestMessages(request: Pick<SendTransactionRequest, 'messages'>): OutgoingMessage[] {
   return request.messages.map((message) => {
     const to = Address.parseFriendly(message.address);
-    return internal({
+    return {
       to: to.address,
       bounce: to.isBounceable,
       value: BigInt(message.amount),
       body: message.payload ? Cell.fromBase64(message.payload) : Cell.EMPTY,
       ...(message.stateInit ? { init: loadStateInit(Cell.fromBase64(message.stateInit).beginParse()) } : {}),
-    });
+    };
   });
 }

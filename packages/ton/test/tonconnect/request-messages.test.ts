@@ -1,4 +1,4 @@
-import { Address, beginCell, toNano, type CommonMessageInfoRelaxedInternal } from '@ton/core';
+import { Address, beginCell, toNano } from '@ton/core';
 import { buildSendTransactionRequest, requestMessages } from '../../src';
 
 const payer = Address.parse('0:' + '11'.repeat(32));
@@ -22,17 +22,16 @@ test('a request read back as the wallet signs it: destination, bounce flag, valu
   });
 
   const [first, second] = requestMessages(request);
-  const info = (message: typeof first) => message!.info as CommonMessageInfoRelaxedInternal;
-  expect(info(first).dest.equals(merchant)).toBe(true);
-  expect(info(first).bounce).toBe(false);
-  expect(info(first).value.coins).toBe(toNano('0.3'));
-  expect(first!.body.hash().equals(body.hash())).toBe(true);
-  expect(first!.init).toBeFalsy();
+  expect(first!.to.equals(merchant)).toBe(true);
+  expect(first!.bounce).toBe(false);
+  expect(first!.value).toBe(toNano('0.3'));
+  expect(first!.body!.hash().equals(body.hash())).toBe(true);
+  expect(first!.init).toBeUndefined();
 
-  expect(info(second).dest.equals(jettonWallet)).toBe(true);
-  expect(info(second).bounce).toBe(true);
-  expect(info(second).value.coins).toBe(toNano('0.05'));
-  expect(second!.body.bits.length).toBe(0);
+  expect(second!.to.equals(jettonWallet)).toBe(true);
+  expect(second!.bounce).toBe(true);
+  expect(second!.value).toBe(toNano('0.05'));
+  expect(second!.body!.bits.length).toBe(0);
   expect(second!.init?.code?.hash().equals(code.hash())).toBe(true);
   expect(second!.init?.data?.hash().equals(data.hash())).toBe(true);
 });
