@@ -56,7 +56,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     dataDir: options.dataDir ?? null,
     ...(options.blockMs !== undefined ? { blockMs: options.blockMs } : {}),
     ...(options.saveIntervalMs !== undefined ? { saveIntervalMs: options.saveIntervalMs } : {}),
-    ...(options.faults ? { faults: options.faults } : {}),
     ...(options.indexLimits ? { indexLimits: options.indexLimits } : {}),
   });
   try {
@@ -66,6 +65,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         ? undefined
         : createFragmentSimulator({ chain, seed, ...(options.fragment ? { config: options.fragment } : {}) });
     if (fragment) await activateFragmentReceivers(chain, fragment.ownReceiverWallets());
+    // The faults stand for a flaky network between clients and the chain: they start once the
+    // sandbox's own setup is done (a dropped deployment of a demo wallet failed a chaos start).
+    if (options.faults) chain.faults.set(options.faults);
 
     const app = express();
     app.disable('x-powered-by');

@@ -291,6 +291,23 @@ describe('chain fault switches', () => {
     await putJson(`${sb.url}/admin/faults`, {});
   });
 
+  test('faults given at start apply to clients, not to the sandbox deploying its own demo wallets', async () => {
+    const faulty = await startSandbox({
+      port: 0,
+      blockMs: BLOCK_MS,
+      fragment: false,
+      seed: 'sandbox-faults-at-start',
+      faults: { dropExternals: { rate: 1 } },
+    });
+    try {
+      expect(faulty.demoWallets.length).toBeGreaterThan(0);
+      expect(faulty.chain.faults.get()).toEqual({ dropExternals: { rate: 1 } });
+      expect(faulty.chain.faults.takeDropExternal()).toBe(true);
+    } finally {
+      await faulty.close();
+    }
+  });
+
   test('429 with Retry-After, then served again', async () => {
     const set = await putJson(`${sb.url}/admin/faults`, { http429: { next: 1, retryAfterSec: 2 } });
     expect(set.body.faults).toEqual({ http429: { next: 1, retryAfterSec: 2 } });
