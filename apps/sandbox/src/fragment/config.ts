@@ -67,6 +67,13 @@ export interface FragmentFaults {
    * cells), as if Fragment redesigned them: clients must report a format error, not "no delivery".
    */
   historyMarkup: 'table' | 'changed';
+  /**
+   * How older history rows load. `body_foot` (default): as Fragment's page script loads them,
+   * `getPremiumHistory {type, offset_id}` → `{body, foot}`. `legacy`: the shape no public source
+   * shows (`getStarsHistory` for Stars, `{html, next_offset}`), which clients must report as a
+   * format error, never read as the history's end (docs/fragment-protocol.md §17.2).
+   */
+  historyLoadMore: 'body_foot' | 'legacy';
   /** `get…Link` answers without `confirm_method`/`confirm_params` (Fragment's script then calls no confirm). */
   omitConfirmMethod: boolean;
 }
@@ -116,7 +123,7 @@ export interface FragmentSimulatorConfig {
   allowTestLogIn: boolean;
   /** Overrides of the seed-derived receiving addresses (friendly or raw). */
   receivers?: { stars?: string; premium?: string };
-  /** Rows on the first history page and in each `get…History` answer. */
+  /** Rows on the first history page and in each "load more" answer. */
   historyPageRows: number;
   /** Recipient directory; default: the demo set. */
   directory?: RecipientEntry[];
@@ -137,6 +144,7 @@ export function defaultFaults(): FragmentFaults {
     done: 'normal',
     unknownReceiver: false,
     historyMarkup: 'table',
+    historyLoadMore: 'body_foot',
     omitConfirmMethod: false,
   };
 }

@@ -3,8 +3,9 @@
  * evidence, 2026-11-23", from public clients' parsers): a table of Recipient | Stars (a bare
  * number with separators) | Price | Date, or Recipient | Duration (`3 months`, `1 year`) | Price |
  * Date for Premium, the date in `time[datetime]`; no "N Telegram Stars" phrase and no Ref#.
- * Older rows come from `get…History` with `offset_id`. The `changed` markup stands for a redesign
- * no client knows yet.
+ * The table's foot holds the "load more" marker (`data-next-offset`); older rows come from
+ * `getPremiumHistory {type, offset_id}` as `{body, foot}` (methods/history.ts). The `changed`
+ * markup stands for a redesign no client knows yet.
  */
 import { escapeHtml } from './html';
 import type { Order } from './orders';
@@ -53,13 +54,19 @@ export function historyRowsHtml(orders: Order[], markup: HistoryMarkup): string 
     .join('');
 }
 
+/** The "load more" marker, where Fragment's page script reads `data-next-offset`. */
 function loadMoreHtml(nextOffset: number | undefined): string {
   return nextOffset === undefined
     ? ''
     : `<div class="tm-load-more js-load-more-history" data-next-offset="${nextOffset}">Show more</div>`;
 }
 
-/** The history table of a page (or Premium's `history_html`): header, rows, "show more" marker. */
+/** The table's foot (a "load more" answer's `foot`): the marker in a full-width row, or nothing at the end. */
+export function historyFootHtml(nextOffset: number | undefined): string {
+  return nextOffset === undefined ? '' : `<tr><td colspan="4">${loadMoreHtml(nextOffset)}</td></tr>`;
+}
+
+/** The history table of a page (or Premium's `history_html`): header, rows, foot with the "show more" marker. */
 export function historyTableHtml(product: Product, page: HistoryPageOrders, markup: HistoryMarkup): string {
   if (markup === 'changed') {
     return `<div class="tm-history-list">${historyRowsHtml(page.orders, markup)}</div>${loadMoreHtml(page.nextOffset)}`;
@@ -68,5 +75,5 @@ export function historyTableHtml(product: Product, page: HistoryPageOrders, mark
     historyRowsHtml(page.orders, markup) ||
     '<tr><td colspan="4"><div class="table-cell tm-table-empty">No purchases yet</div></td></tr>';
   const what = product === 'stars' ? 'Stars' : 'Duration';
-  return `<table class="table tm-table tm-table-fixed"><thead><tr><th>Recipient</th><th>${what}</th><th>Price</th><th class="wide-last-col">Date</th></tr></thead><tbody class="js-history-list">${rows}</tbody></table>${loadMoreHtml(page.nextOffset)}`;
+  return `<table class="table tm-table tm-table-fixed"><thead><tr><th>Recipient</th><th>${what}</th><th>Price</th><th class="wide-last-col">Date</th></tr></thead><tbody class="js-history-list">${rows}</tbody><tfoot class="js-history-foot">${historyFootHtml(page.nextOffset)}</tfoot></table>`;
 }
