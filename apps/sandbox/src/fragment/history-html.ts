@@ -7,6 +7,7 @@
  * `getPremiumHistory {type, offset_id}` as `{body, foot}` (methods/history.ts). The `changed`
  * markup stands for a redesign no client knows yet.
  */
+import { groupThousands } from './decimal';
 import { escapeHtml } from './html';
 import type { Order } from './orders';
 import { tonValueHtml } from './pages';
@@ -27,7 +28,7 @@ function quantityText(order: Order): string {
 function priceHtml(order: Order): string {
   return order.paymentMethod === 'ton'
     ? tonValueHtml(order.amountText).replace('class="tm-value', 'class="table-cell-value tm-value')
-    : `<div class="table-cell-value tm-value icon-before icon-usdt">${escapeHtml(order.amountText)}</div>`;
+    : `<div class="table-cell-value tm-value icon-before icon-usdt">${escapeHtml(groupThousands(order.amountText))}</div>`;
 }
 
 function isoSeconds(ms: number): string {
