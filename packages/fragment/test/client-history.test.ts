@@ -5,7 +5,7 @@
  * its hash), a redesigned page reported as unrecognized, and a link answer without confirm_method.
  */
 import { FragmentClient, FragmentError } from '../src';
-import { buyStars } from './support/buy-stars';
+import { buyProduct, buyStars } from './support/buy-stars';
 import { startSimulator, type SimulatorServer } from './support/simulator-server';
 import { TestWallet } from './support/test-wallet';
 
@@ -23,7 +23,13 @@ afterAll(async () => {
 
 afterEach(() => {
   server.sim.configure({
-    faults: { historyMarkup: 'table', historyLoadMore: 'body_foot', omitConfirmMethod: false, sessionExpired: false },
+    faults: {
+      historyMarkup: 'table',
+      historyLoadMore: 'body_foot',
+      historyDates: 'datetime',
+      omitConfirmMethod: false,
+      sessionExpired: false,
+    },
   });
 });
 
@@ -68,6 +74,41 @@ it('reads further pages until the rows reach back to the given time, and no furt
   // Rows older than `since` end the read: a time after every delivery needs the first page only.
   const recent = await client.deliveryHistory('stars', { since: Date.now() + 60_000 });
   expect(recent.pages).toBe(1);
+});
+
+it('loads more Premium rows with the empty type the Premium page gives (it names none)', async () => {
+  const client = newClient();
+  const startedAt = Date.now() - 1_000;
+  for (const [username, months] of [
+    ['alice', 3],
+    ['bob', 6],
+    ['carol', 12],
+  ] as const)
+    await buyProduct(server, client, payer, 'premium', username, months);
+  const before = server.sim.stats().calls['getPremiumHistory'] ?? 0;
+  const read = await client.deliveryHistory('premium', { since: startedAt });
+  expect(read.rows.map((r) => `${r.recipient}#${r.quantity}`)).toEqual(['carol#12', 'bob#6', 'alice#3']);
+  expect(read).toMatchObject({ shape: 'listed', pages: 2, truncated: false });
+  expect((server.sim.stats().calls['getPremiumHistory'] ?? 0) - before).toBe(1);
+});
+
+it('reads date cells that show only text (time.short, UTC) to the minute they show', async () => {
+  const client = newClient();
+  const startedAt = Date.now() - 1_000;
+  for (const [username, quantity] of [
+    ['dave', 90],
+    ['erin', 95],
+    ['alice', 99],
+  ] as const)
+    await buy(client, username, quantity);
+  const exact = await client.deliveryHistory('stars', { since: startedAt });
+  server.sim.configure({ faults: { historyDates: 'text' } });
+  const shown = await client.deliveryHistory('stars', { since: startedAt - 60_000 });
+  expect(shown.shape).toBe('listed');
+  expect(shown.rows.map((r) => r.text).join('\n')).toMatch(/ at \d{2}:\d{2}$/m);
+  expect(shown.rows.slice(0, 3).map((r) => [r.recipient, r.deliveredAt])).toEqual(
+    exact.rows.slice(0, 3).map((r) => [r.recipient, r.deliveredAt - (r.deliveredAt % 60_000)]),
+  );
 });
 
 it('the old load-more shape ({html, next_offset}) is a format error, never the end of the history', async () => {

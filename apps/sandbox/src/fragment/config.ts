@@ -74,6 +74,12 @@ export interface FragmentFaults {
    * format error, never read as the history's end (docs/fragment-protocol.md §17.2).
    */
   historyLoadMore: 'body_foot' | 'legacy';
+  /**
+   * `datetime` (default): date cells carry `time[datetime]`. `text`: as a stored mock of the history
+   * page shows them, only the text, written in UTC (`<time class="short">Jan 12 at 14:05</time>`,
+   * `Dec 31, 2025 at 23:59` for another year), docs/fragment-protocol.md §17.2.
+   */
+  historyDates: 'datetime' | 'text';
   /** `get…Link` answers without `confirm_method`/`confirm_params` (Fragment's script then calls no confirm). */
   omitConfirmMethod: boolean;
 }
@@ -145,6 +151,7 @@ export function defaultFaults(): FragmentFaults {
     unknownReceiver: false,
     historyMarkup: 'table',
     historyLoadMore: 'body_foot',
+    historyDates: 'datetime',
     omitConfirmMethod: false,
   };
 }

@@ -7,6 +7,7 @@
  * `getPremiumHistory {type, offset_id}` as `{body, foot}` (methods/history.ts). The `changed`
  * markup stands for a redesign no client knows yet.
  */
+import type { FragmentFaults } from './config';
 import { groupThousands } from './decimal';
 import { escapeHtml } from './html';
 import type { Order } from './orders';
@@ -42,15 +43,40 @@ function shownDate(ms: number): string {
   return `${date.getUTCDate()} ${month} ${date.getUTCFullYear()} at ${time}`;
 }
 
-/** The `<tr>` rows of a page (also the `html` of a `get…History` answer). */
-export function historyRowsHtml(orders: Order[], markup: HistoryMarkup): string {
+/** A date cell without `datetime`, its text in UTC: `Jan 12 at 14:05`, another year `Dec 31, 2025 at 23:59`. */
+function shortDateHtml(ms: number, now: number): string {
+  const date = new Date(ms);
+  const month = date.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+  const time = date.toISOString().slice(11, 16);
+  return date.getUTCFullYear() === new Date(now).getUTCFullYear()
+    ? `<time class="short">${month} ${date.getUTCDate()} at ${time}</time>`
+    : `<time class="short">${month} ${date.getUTCDate()}, ${date.getUTCFullYear()} at ${time}</time>`;
+}
+
+export interface HistoryRowsStyle {
+  markup: HistoryMarkup;
+  dates: FragmentFaults['historyDates'];
+  now: number;
+}
+
+/** How the configured faults have the history written at `now`. */
+export function historyStyle(faults: FragmentFaults, now: number): HistoryRowsStyle {
+  return { markup: faults.historyMarkup, dates: faults.historyDates, now };
+}
+
+/** The `<tr>` rows of a page (also the `body` of a "load more" answer). */
+export function historyRowsHtml(orders: Order[], style: HistoryRowsStyle): string {
   return orders
     .map((o) => {
       const at = isoSeconds(o.statusAt);
-      if (markup === 'changed') {
+      if (style.markup === 'changed') {
         return `<div class="tm-history-card"><div class="tm-history-card-who">${escapeHtml(o.username)}</div><div class="tm-history-card-what">${escapeHtml(quantityText(o))} ${o.product === 'stars' ? '★' : 'Premium'}</div><div class="tm-history-card-when" title="${at}">${escapeHtml(shownDate(o.statusAt))}</div></div>`;
       }
-      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value tm-inline-nowrap">@${escapeHtml(o.username)}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${escapeHtml(quantityText(o))}</div></div></td><td><div class="table-cell">${priceHtml(o)}</div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap"><time datetime="${at}" data-relative="text">${escapeHtml(shownDate(o.statusAt))}</time></div></div></td></tr>`;
+      const date =
+        style.dates === 'text'
+          ? shortDateHtml(o.statusAt, style.now)
+          : `<time datetime="${at}" data-relative="text">${escapeHtml(shownDate(o.statusAt))}</time>`;
+      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value tm-inline-nowrap">@${escapeHtml(o.username)}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${escapeHtml(quantityText(o))}</div></div></td><td><div class="table-cell">${priceHtml(o)}</div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${date}</div></div></td></tr>`;
     })
     .join('');
 }
@@ -68,12 +94,12 @@ export function historyFootHtml(nextOffset: number | undefined): string {
 }
 
 /** The history table of a page (or Premium's `history_html`): header, rows, foot with the "show more" marker. */
-export function historyTableHtml(product: Product, page: HistoryPageOrders, markup: HistoryMarkup): string {
-  if (markup === 'changed') {
-    return `<div class="tm-history-list">${historyRowsHtml(page.orders, markup)}</div>${loadMoreHtml(page.nextOffset)}`;
+export function historyTableHtml(product: Product, page: HistoryPageOrders, style: HistoryRowsStyle): string {
+  if (style.markup === 'changed') {
+    return `<div class="tm-history-list">${historyRowsHtml(page.orders, style)}</div>${loadMoreHtml(page.nextOffset)}`;
   }
   const rows =
-    historyRowsHtml(page.orders, markup) ||
+    historyRowsHtml(page.orders, style) ||
     '<tr><td colspan="4"><div class="table-cell tm-table-empty">No purchases yet</div></td></tr>';
   const what = product === 'stars' ? 'Stars' : 'Duration';
   return `<table class="table tm-table tm-table-fixed"><thead><tr><th>Recipient</th><th>${what}</th><th>Price</th><th class="wide-last-col">Date</th></tr></thead><tbody class="js-history-list">${rows}</tbody><tfoot class="js-history-foot">${historyFootHtml(page.nextOffset)}</tfoot></table>`;

@@ -1,4 +1,4 @@
-import { historyFootHtml, historyRowsHtml } from '../history-html';
+import { historyFootHtml, historyRowsHtml, historyStyle } from '../history-html';
 import { historyProductOfType } from '../history-types';
 import type { Product } from '../sessions';
 import { FragmentErrors } from '../errors';
@@ -24,7 +24,7 @@ function moreHistory(call: CallContext, product: Product | undefined): Record<st
     limit: cfg.historyPageRows,
     offsetId,
   });
-  const rows = historyRowsHtml(page.orders, cfg.faults.historyMarkup);
+  const rows = historyRowsHtml(page.orders, historyStyle(cfg.faults, sim.clock()));
   if (legacy)
     return {
       ok: true,
