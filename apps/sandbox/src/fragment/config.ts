@@ -243,4 +243,8 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
   if (!(config.validitySeconds > 0)) throw new Error('validitySeconds must be positive');
   if (!(Number.isSafeInteger(config.historyPageRows) && config.historyPageRows >= 1))
     throw new Error('historyPageRows must be a positive integer');
+  if (!['body_foot', 'legacy'].includes(config.faults.historyLoadMore))
+    throw new Error('faults.historyLoadMore must be body_foot or legacy');
+  if (!['datetime', 'text'].includes(config.faults.historyDates))
+    throw new Error('faults.historyDates must be datetime or text');
 }

@@ -445,6 +445,11 @@ describe('Fragment simulator protocol', () => {
       expect((await c.api('getStarsHistory', { offset_id: 1 })).error).toBe('Unknown method');
     });
 
+    it('refuses history switches it does not know', async () => {
+      for (const faults of [{ historyLoadMore: 'html' }, { historyDates: 'local' }])
+        expect((await request(h.app).put('/admin/fragment/config').send({ faults })).status).toBe(400);
+    });
+
     it('the legacy fault answers the old way: getStarsHistory, {html, next_offset}', async () => {
       await request(h.app)
         .put('/admin/fragment/config')
