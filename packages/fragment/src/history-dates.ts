@@ -9,7 +9,8 @@
  * when present, is used instead and needs no assumption. A cell shows minutes: the stamp is the
  * start of that minute, never later than the delivery, so a row can look older than it is but never
  * newer (delivery checks already allow a minute of clock skew). A short date without a year is in
- * the year that puts it at most a day after `now` (a date further ahead is last year's).
+ * the year that puts it at most a day after `now` (a date further ahead is last year's). A date
+ * read well ahead of now disproves the UTC assumption: history-parsing.ts refuses such a row.
  */
 
 const MONTHS = [

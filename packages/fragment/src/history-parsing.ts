@@ -113,8 +113,23 @@ export function parsePremiumDuration(text: string): number | undefined {
 
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
-/** `time[datetime]`, else a date cell's text (history-dates.ts: the forms, and the UTC assumption). */
-function dateOf(rowHtml: string, cells: Cell[], dateColumn: number | undefined, now: number): number | undefined {
+/**
+ * How far ahead of now a date read from a cell's text may lie (clocks differ a little). Further
+ * ahead, the text was not written in UTC (history-dates.ts): read on, a zone east of UTC would
+ * make older deliveries look newer than the orders they are checked for.
+ */
+const TEXT_DATE_AHEAD_MS = 5 * 60_000;
+
+/**
+ * `time[datetime]`, else a date cell's text (history-dates.ts: the forms, and the UTC
+ * assumption); a message when the text's date lies ahead of now, which disproves the assumption.
+ */
+function dateOf(
+  rowHtml: string,
+  cells: Cell[],
+  dateColumn: number | undefined,
+  now: number,
+): number | string | undefined {
   const datetime = /<time\b[^>]*\bdatetime\s*=\s*["']([^"']+)["']/i.exec(rowHtml)?.[1];
   if (datetime !== undefined) {
     const at = Date.parse(unescapeHtml(datetime));
@@ -124,8 +139,12 @@ function dateOf(rowHtml: string, cells: Cell[], dateColumn: number | undefined, 
   for (const cell of candidates) {
     if (!cell) continue;
     const text = cell.text.trim();
-    const at = ISO_WITH_ZONE.test(text) ? Date.parse(text) : parseHistoryDateText(text, now);
-    if (at !== undefined && Number.isFinite(at)) return at;
+    const iso = ISO_WITH_ZONE.test(text) ? Date.parse(text) : NaN;
+    if (Number.isFinite(iso)) return iso;
+    const at = parseHistoryDateText(text, now);
+    if (at === undefined) continue;
+    if (at > now + TEXT_DATE_AHEAD_MS) return `date "${text}" lies ahead of now: not written in UTC`;
+    return at;
   }
   return undefined;
 }
@@ -163,6 +182,7 @@ function readRow(
   if (!recipientCell || recipientCell.text.trim() === '') return `no recipient in "${text}"`;
   if (quantity === undefined) return `no ${product === 'stars' ? 'Stars quantity' : 'Premium duration'} in "${text}"`;
   if (deliveredAt === undefined) return `no date in "${text}"`;
+  if (typeof deliveredAt === 'string') return `${deliveredAt} in "${text}"`;
   const ref = /Ref#\s*([A-Za-z0-9_-]+)/i.exec(text)?.[1];
   return {
     ...recipientOf(recipientCell),

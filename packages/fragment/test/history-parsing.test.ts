@@ -219,6 +219,20 @@ describe('date cells without a datetime attribute (read as UTC)', () => {
       deliveredAt: Date.parse('2026-01-12T14:05:00Z'),
     });
   });
+
+  it('a text date ahead of now disproves the UTC assumption: the row is unreadable, never a newer delivery', () => {
+    // Written in UTC+3 a minute ago: read as UTC it lies three hours ahead.
+    const html = table(
+      'Stars',
+      `<tr>${cell('@alice')}${cell('1,000')}${ton('8', '.8236')}<td><time class="short">Nov 26 at 04:59</time></td></tr>`,
+    );
+    const page = parseHistoryPage('stars', html, NOW);
+    expect(page).toMatchObject({ shape: 'unrecognized', rows: [] });
+    expect(page.problem).toMatch(/date "Nov 26 at 04:59" lies ahead of now: not written in UTC/);
+    // A few minutes ahead is clock difference, not a zone.
+    const close = html.replace('04:59', '02:04');
+    expect(parseHistoryPage('stars', close, NOW).shape).toBe('listed');
+  });
 });
 
 describe('"load more" answers', () => {
