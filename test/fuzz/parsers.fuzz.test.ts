@@ -21,6 +21,8 @@ import {
   parseAjInit,
   parseAmountToNano,
   parseCurPrice,
+  parseHistoryDateText,
+  parseHistoryMore,
   parseHistoryPage,
   parseImgSrc,
   parseInitAnswer,
@@ -277,12 +279,20 @@ describe('fragment', () => {
       ),
       at: fc.oneof(
         fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        // Date text as the history's `time.short` cells show it (docs/fragment-protocol.md §17.2).
+        fc
+          .tuple(fc.date({ noInvalidDate: true }), fc.boolean())
+          .map(
+            ([d, year]) =>
+              `${d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' })} ${d.getUTCDate()}${year ? `, ${d.getUTCFullYear()}` : ''} at ${d.toISOString().slice(11, 16)}`,
+          ),
         htmlText,
       ),
+      dated: fc.boolean(),
     })
     .map(
-      ({ who, what, price, at }) =>
-        `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value">${who}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value">${what}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value icon-before icon-ton">${price}</div></div></td><td><div class="table-cell"><time datetime="${at}">${at}</time></div></td></tr>`,
+      ({ who, what, price, at, dated }) =>
+        `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value">${who}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value">${what}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value icon-before icon-ton">${price}</div></div></td><td><div class="table-cell"><time ${dated ? `datetime="${at}"` : 'class="short"'}>${at}</time></div></td></tr>`,
     );
   const historyPage = fc
     .tuple(
@@ -347,6 +357,14 @@ describe('fragment', () => {
             'parseHistoryPage',
             () => expect(['listed', 'empty', 'unrecognized']).toContain(parseHistoryPage(product, html).shape),
           ],
+          [
+            'parseHistoryMore',
+            () =>
+              expect(['listed', 'unrecognized']).toContain(
+                parseHistoryMore(product, { ok: true, body: html, foot: html }, 'getPremiumHistory').shape,
+              ),
+          ],
+          ['parseHistoryDateText', () => parseHistoryDateText(html, Date.now())],
           ['parseAjInit', () => parseAjInit(html)],
           ['parseWalletInit', () => parseWalletInit(html)],
           ['parseCurPrice', () => parseCurPrice(html)],

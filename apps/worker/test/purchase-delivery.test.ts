@@ -64,6 +64,8 @@ describe('delivery by account history', () => {
   it('still finds a delivery many history pages down, reading only the new rows on each look', async () => {
     // One row per page: eight deliveries put the first one eight pages down, past what one read
     // from the top used to reach (5 pages), so only the rows kept from earlier looks can show it.
+    // Older rows load as Fragment's page script loads them: getPremiumHistory {type, offset_id} →
+    // {body, foot} (the simulator's default), for the Stars table too.
     h.sandbox.fragment!.configure({ historyPageRows: 1 });
     try {
       const seed = h.wallet('base64-v5r1').seed;
@@ -81,15 +83,47 @@ describe('delivery by account history', () => {
         });
         expect((await h.waitFor(later.id)).status).toBe('completed');
       }
-      const pagesBefore = h.sandbox.fragment!.stats().calls['getStarsHistory'] ?? 0;
+      const pagesBefore = h.sandbox.fragment!.stats().calls['getPremiumHistory'] ?? 0;
       const session = h.deps.fragment.session(paymentRequestOf(first.paymentRequest)!.fragmentSession);
       const seen = await observeDelivery(h.deps, first, session, Date.now());
       expect(seen).toMatchObject({ delivered: true, via: 'history_listed' });
       // The look read from the top to the newest row already kept (and past the rows sharing its
       // second): a "load more" or two, not the seven down to the first delivery.
-      expect((h.sandbox.fragment!.stats().calls['getStarsHistory'] ?? 0) - pagesBefore).toBeLessThanOrEqual(3);
+      expect((h.sandbox.fragment!.stats().calls['getPremiumHistory'] ?? 0) - pagesBefore).toBeLessThanOrEqual(3);
     } finally {
       h.sandbox.fragment!.configure({ historyPageRows: 20 });
+    }
+  });
+});
+
+describe('history in the old load-more shape', () => {
+  it('is reported as an upstream format error, never read as the end of the history', async () => {
+    h.sandbox.fragment!.configure({ historyPageRows: 1 });
+    try {
+      const seed = h.wallet('base64-v5r1').seed;
+      const older = await h.waitFor(
+        (await h.createPurchase({ product: 'stars', amount: 411, payment_method: 'gram', username: '@erin', seed })).id,
+      );
+      expect(older.status).toBe('completed');
+      const newer = await h.waitFor(
+        (await h.createPurchase({ product: 'stars', amount: 412, payment_method: 'gram', username: '@erin', seed })).id,
+      );
+      expect(newer.status).toBe('completed');
+      // The older delivery is a page down: reaching it takes a "load more", answered the old way.
+      h.sandbox.fragment!.configure({ faults: { historyLoadMore: 'legacy' } });
+      const session = h.deps.fragment.session(paymentRequestOf(older.paymentRequest)!.fragmentSession);
+      const seen = await observeDelivery(h.deps, older, session, Date.now());
+      expect(seen.historyFormatError).toMatch(/^getPremiumHistory: answer without the table's body and foot/);
+      // The rows past the first page were not read, so the history cannot vouch for the older order
+      // (only the session's status screen may, when that order is the session's latest).
+      expect(seen.via).not.toBe('history_listed');
+      const { rows } = await h.database.pool.query<{ source: string; occurrences: number }>(
+        `SELECT source, occurrences FROM upstream_format_errors WHERE source = 'fragment_history:stars'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.occurrences).toBeGreaterThanOrEqual(1);
+    } finally {
+      h.sandbox.fragment!.configure({ historyPageRows: 20, faults: { historyLoadMore: 'body_foot' } });
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { HistoryRead, HistoryReadOptions } from './history-read';
+import type { HistoryCursor, HistoryRead, HistoryReadOptions } from './history-read';
 import type { HistoryRow } from './history-parsing';
 
 /** Reads the account's history through any session logged in to it (FragmentClient.deliveryHistory). */
@@ -16,7 +16,7 @@ interface Kept {
   /** Every row delivered from `rows`' oldest to its newest, newest first. */
   rows: HistoryRow[];
   /** Where older rows continue; undefined at the history's end or once old rows were let go. */
-  olderOffset?: string;
+  older?: HistoryCursor;
   /** Rows older than those kept were let go: an order from before them needs a read of its own. */
   letGo: boolean;
 }
@@ -25,7 +25,7 @@ interface Kept {
  * One account's delivery history, kept between looks so that a look reads only what is new: the
  * history lists rows newest first and only ever adds rows on top, so a read from the top until a
  * row strictly older than the newest kept one holds every row delivered since (rows stamped at
- * that same second included), and the kept rows older than it complete the picture. Reading the
+ * that same instant included, whatever the cells' precision: a second, or a minute), and the kept rows older than it complete the picture. Reading the
  * whole history back to each order's time on every look instead costs a page per screenful of
  * rows, and stopping after a few pages missed the deliveries of busy accounts.
  *
@@ -71,36 +71,36 @@ export class AccountHistory {
       ...kept.rows.filter((row) => row.deliveredAt < newestKept),
     ];
     let pages = top.pages;
-    let olderOffset = kept.olderOffset;
+    let older = kept.older;
     let shape: HistoryRead['shape'] = rows.length > 0 ? 'listed' : 'empty';
     let problem: string | undefined;
     let offsetMoved = false;
-    while (olderOffset !== undefined && rows.length > 0 && rows.at(-1)!.deliveredAt >= since && pages < budget) {
-      const older = await read({ since, maxPages: budget - pages, fromOffset: olderOffset });
-      pages += older.pages;
-      if (older.shape === 'unrecognized') {
+    while (older !== undefined && rows.length > 0 && rows.at(-1)!.deliveredAt >= since && pages < budget) {
+      const more = await read({ since, maxPages: budget - pages, from: older });
+      pages += more.pages;
+      if (more.shape === 'unrecognized') {
         shape = 'unrecognized';
-        problem = older.problem;
+        problem = more.problem;
         break;
       }
       // An offset names a row, so what follows it is older than every row kept. A newer row would
       // mean the offset moved with the rows added since (a position, not a row): those rows are
       // not added twice, and the next look that needs older rows reads them from the top.
-      if ((older.rows[0]?.deliveredAt ?? -Infinity) > rows.at(-1)!.deliveredAt) {
-        olderOffset = undefined;
+      if ((more.rows[0]?.deliveredAt ?? -Infinity) > rows.at(-1)!.deliveredAt) {
+        older = undefined;
         offsetMoved = true;
         break;
       }
-      rows.push(...older.rows);
-      olderOffset = older.nextOffset;
+      rows.push(...more.rows);
+      older = more.next;
     }
     const merged: HistoryRead = {
       rows,
       shape,
       ...(problem !== undefined ? { problem } : {}),
       pages,
-      truncated: olderOffset !== undefined || kept.letGo || offsetMoved,
-      ...(olderOffset !== undefined ? { nextOffset: olderOffset } : {}),
+      truncated: older !== undefined || kept.letGo || offsetMoved,
+      ...(older !== undefined ? { next: older } : {}),
     };
     if (shape === 'unrecognized') this.kept = undefined;
     else this.keep(merged, kept.letGo || offsetMoved);
@@ -119,7 +119,7 @@ export class AccountHistory {
     const dropped = rows.length < dated.length;
     this.kept = {
       rows,
-      ...(!dropped && read.nextOffset !== undefined ? { olderOffset: read.nextOffset } : {}),
+      ...(!dropped && read.next !== undefined ? { older: read.next } : {}),
       letGo: letGo || dropped,
     };
   }

@@ -10,6 +10,8 @@
  * marker, makes the page `unrecognized`: the caller reports an upstream-format error instead of
  * reading it as "not delivered yet".
  */
+import { fragmentInteger } from './amounts';
+import { parseHistoryDateText } from './history-dates';
 import { htmlToText, unescapeHtml } from './html-parsing';
 import type { FragmentProduct } from './types';
 
@@ -55,7 +57,6 @@ const HEADER_WORDS: Array<[Column, RegExp]> = [
 const EMPTY_HISTORY =
   /\bno (?:purchases|transactions|orders|gifts|history|items)\b|\bnothing (?:here|yet|found)\b|\bempty\b/i;
 const HANDLE = /^@?([A-Za-z0-9_]{3,32})$/;
-const GROUPED_NUMBER = /^(\d{1,3}(?:[,\s\u00a0\u202f\u2009']\d{3})+|\d+)$/;
 const PRICE_MARKUP = /icon-(?:ton|usdt|usd|gram)\b|\$|&#0?36;|&dollar;/i;
 
 interface Cell {
@@ -94,12 +95,11 @@ function columnsOf(headerCells: Cell[]): Map<Column, number> {
   return columns;
 }
 
-/** `1,000` / `1 000` / `50` / `1,000 Stars` → 1000. */
+/** `1,000` / `1 000` / `50` / `1,000 Stars` → 1000 (amounts.ts reads the number). */
 export function parseStarsQuantity(text: string): number | undefined {
   const bare = text.replace(/\s*(?:telegram\s+)?stars?\b|⭐️?|\u2b50\ufe0f?/gi, '').trim();
-  if (!GROUPED_NUMBER.test(bare)) return undefined;
-  const value = Number(bare.replace(/[^\d]/g, ''));
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  const value = fragmentInteger(bare);
+  return value !== undefined && value > 0 ? value : undefined;
 }
 
 /** `3 months` → 3, `1 year` / `a year` / `12 months` → 12. */
@@ -111,7 +111,25 @@ export function parsePremiumDuration(text: string): number | undefined {
   return undefined;
 }
 
-function dateOf(rowHtml: string, cells: Cell[], dateColumn: number | undefined): number | undefined {
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * How far ahead of now a date read from a cell's text may lie (clocks differ a little). Further
+ * ahead, the text was not written in UTC (history-dates.ts): read on, a zone east of UTC would
+ * make older deliveries look newer than the orders they are checked for.
+ */
+const TEXT_DATE_AHEAD_MS = 5 * 60_000;
+
+/**
+ * `time[datetime]`, else a date cell's text (history-dates.ts: the forms, and the UTC
+ * assumption); a message when the text's date lies ahead of now, which disproves the assumption.
+ */
+function dateOf(
+  rowHtml: string,
+  cells: Cell[],
+  dateColumn: number | undefined,
+  now: number,
+): number | string | undefined {
   const datetime = /<time\b[^>]*\bdatetime\s*=\s*["']([^"']+)["']/i.exec(rowHtml)?.[1];
   if (datetime !== undefined) {
     const at = Date.parse(unescapeHtml(datetime));
@@ -119,9 +137,14 @@ function dateOf(rowHtml: string, cells: Cell[], dateColumn: number | undefined):
   }
   const candidates = dateColumn !== undefined ? [cells[dateColumn]] : [...cells].reverse();
   for (const cell of candidates) {
-    if (!cell || !/\d{4}|\d{1,2}:\d{2}/.test(cell.text)) continue;
-    const at = Date.parse(cell.text.replace(/\bat\b/i, ' ').replace(/\s+/g, ' '));
-    if (Number.isFinite(at)) return at;
+    if (!cell) continue;
+    const text = cell.text.trim();
+    const iso = ISO_WITH_ZONE.test(text) ? Date.parse(text) : NaN;
+    if (Number.isFinite(iso)) return iso;
+    const at = parseHistoryDateText(text, now);
+    if (at === undefined) continue;
+    if (at > now + TEXT_DATE_AHEAD_MS) return `date "${text}" lies ahead of now: not written in UTC`;
+    return at;
   }
   return undefined;
 }
@@ -136,6 +159,7 @@ function readRow(
   product: FragmentProduct,
   row: { cells: Cell[]; html: string },
   columns: Map<Column, number>,
+  now: number,
 ): HistoryRow | string {
   const { cells } = row;
   const text = cells.map((cell) => cell.text.trim()).join(' | ');
@@ -154,10 +178,11 @@ function readRow(
   }
   const recipientCell = cells[recipientIndex];
   const quantity = quantityIndex >= 0 ? quantityOf(cells[quantityIndex]!.text) : undefined;
-  const deliveredAt = dateOf(row.html, cells, columns.get('date'));
+  const deliveredAt = dateOf(row.html, cells, columns.get('date'), now);
   if (!recipientCell || recipientCell.text.trim() === '') return `no recipient in "${text}"`;
   if (quantity === undefined) return `no ${product === 'stars' ? 'Stars quantity' : 'Premium duration'} in "${text}"`;
   if (deliveredAt === undefined) return `no date in "${text}"`;
+  if (typeof deliveredAt === 'string') return `${deliveredAt} in "${text}"`;
   const ref = /Ref#\s*([A-Za-z0-9_-]+)/i.exec(text)?.[1];
   return {
     ...recipientOf(recipientCell),
@@ -168,8 +193,11 @@ function readRow(
   };
 }
 
-/** Reads one history page (a whole document, its AJAX `h`, or a rows fragment of a "load more" answer). */
-export function parseHistoryPage(product: FragmentProduct, html: string): HistoryPage {
+/**
+ * Reads one history page (a whole document, its AJAX `h`, or the rows of a "load more" answer);
+ * `now` dates cells that show no year.
+ */
+export function parseHistoryPage(product: FragmentProduct, html: string, now = Date.now()): HistoryPage {
   const rows: HistoryRow[] = [];
   let columns = new Map<Column, number>();
   let unreadableRows = 0;
@@ -185,18 +213,59 @@ export function parseHistoryPage(product: FragmentProduct, html: string): Histor
       placeholders += 1;
       continue;
     }
-    const read = readRow(product, row, columns);
+    const read = readRow(product, row, columns, now);
     if (typeof read === 'string') {
       unreadableRows += 1;
       problem ??= read;
     } else rows.push(read);
   }
-  const nextOffset = /\bdata-next-offset\s*=\s*["']([^"']+)["']/i.exec(html)?.[1];
-  const page = { rows, unreadableRows, ...(nextOffset ? { nextOffset: unescapeHtml(nextOffset) } : {}) };
+  const nextOffset = nextOffsetIn(html);
+  const page = { rows, unreadableRows, ...(nextOffset !== undefined ? { nextOffset } : {}) };
   if (unreadableRows > 0) return { ...page, shape: 'unrecognized', problem };
   if (rows.length > 0) return { ...page, shape: 'listed' };
   const visible = htmlToText(html);
   const emptyTable = /<table\b/i.test(html) && placeholders <= 1;
   if (EMPTY_HISTORY.test(visible) || emptyTable) return { ...page, shape: 'empty' };
   return { ...page, shape: 'unrecognized', problem: 'neither history rows nor an empty-history notice' };
+}
+
+/** The `data-next-offset` of a "load more" marker (the table's foot), when older rows exist. */
+export function nextOffsetIn(html: string): string | undefined {
+  const offset = /\bdata-next-offset\s*=\s*["']([^"']*)["']/i.exec(html)?.[1];
+  return offset !== undefined && offset !== '' ? unescapeHtml(offset) : undefined;
+}
+
+/**
+ * A "load more" answer as Fragment's page script reads it (docs/fragment-protocol.md §17.2):
+ * `body` holds the rows it appends to the table, `foot` the table's new foot, whose
+ * `data-next-offset` is where older rows continue (none: the history's end). Any other shape (an
+ * `html` with a `next_offset`, say) is `unrecognized`: a format error, never "no more rows".
+ */
+export function parseHistoryMore(
+  product: FragmentProduct,
+  json: Record<string, unknown>,
+  method: string,
+  now = Date.now(),
+): HistoryPage {
+  const { body, foot } = json;
+  if (typeof body !== 'string' || typeof foot !== 'string') {
+    const keys = Object.keys(json).join(', ') || 'none';
+    return {
+      rows: [],
+      shape: 'unrecognized',
+      unreadableRows: 0,
+      problem: `${method}: answer without the table's body and foot (keys: ${keys})`,
+    };
+  }
+  const nextOffset = nextOffsetIn(foot);
+  // An empty body is the end of the history, not an empty history.
+  const more: HistoryPage =
+    body.trim() === '' ? { rows: [], shape: 'listed', unreadableRows: 0 } : parseHistoryPage(product, body, now);
+  return {
+    rows: more.rows,
+    shape: more.shape === 'empty' ? 'listed' : more.shape,
+    unreadableRows: more.unreadableRows,
+    ...(more.problem !== undefined ? { problem: more.problem } : {}),
+    ...(nextOffset !== undefined ? { nextOffset } : {}),
+  };
 }

@@ -1,10 +1,26 @@
 import type { ApiSession } from './api-session';
 import { assertPageUsable } from './api-session';
 import { raiseBusinessError } from './business-errors';
-import { parseHistoryPage, type HistoryPage, type HistoryRow, type HistoryShape } from './history-parsing';
+import {
+  parseHistoryMore,
+  parseHistoryPage,
+  type HistoryPage,
+  type HistoryRow,
+  type HistoryShape,
+} from './history-parsing';
 import { scalarText } from './json-values';
 import { ROUTES } from './routes';
 import type { FragmentProduct } from './types';
+
+/**
+ * Where older rows continue: what Fragment's page script sends for them, `type` from the history
+ * page's state (empty when the page names none) and `offset_id` from the table foot's
+ * `data-next-offset` (docs/fragment-protocol.md §17.2).
+ */
+export interface HistoryCursor {
+  type: string;
+  offsetId: string;
+}
 
 /** The account's history of one product as far back as a read went. */
 export interface HistoryRead {
@@ -18,8 +34,8 @@ export interface HistoryRead {
   pages: number;
   /** Older rows exist beyond those read. */
   truncated: boolean;
-  /** Where older rows continue (the last page's `data-next-offset`), when they do. */
-  nextOffset?: string;
+  /** Where older rows continue, when they do. */
+  next?: HistoryCursor;
 }
 
 export interface HistoryReadOptions {
@@ -28,17 +44,18 @@ export interface HistoryReadOptions {
   /** At most this many pages (default 5). */
   maxPages?: number;
   /**
-   * Start at this offset (an earlier read's `nextOffset`) with a "load more" request instead of
-   * the history page: the rows older than those already read.
+   * Start at this cursor (an earlier read's `next`) with a "load more" request instead of the
+   * history page: the rows older than those already read.
    */
-  fromOffset?: string;
+  from?: HistoryCursor;
 }
 
 /**
  * GETs the history page (a logged-in page: a logged-out one is SESSION_INVALID), then, while the
- * rows read do not reach back to `since` and the page offers more (`data-next-offset`), asks
- * `get…History` with `offset_id` for older rows (docs/fragment-protocol.md §5.3: the answer's `html` holds the rows,
- * its `next_offset` or a marker in them the next offset).
+ * rows read do not reach back to `since` and the table's foot offers more (`data-next-offset`),
+ * loads older rows as Fragment's page script does: the product's "load more" method (routes.ts)
+ * with `{type, offset_id}`, the rows from the answer's `body`, the next offset from its `foot`
+ * (docs/fragment-protocol.md §17.2).
  */
 export async function readHistory(
   api: ApiSession,
@@ -46,41 +63,43 @@ export async function readHistory(
   options: HistoryReadOptions = {},
 ): Promise<HistoryRead> {
   const routes = ROUTES[product];
-  const loadMore = async (offset: string): Promise<HistoryPage> => {
-    const json = await api.read(product, routes.historyMore, { offset_id: offset });
+  const loadMore = async (cursor: HistoryCursor): Promise<HistoryPage> => {
+    const json = await api.read(product, routes.historyMore, { type: cursor.type, offset_id: cursor.offsetId });
     raiseBusinessError(json, routes.historyMore);
-    const html = typeof json.html === 'string' ? json.html : undefined;
-    if (html === undefined)
-      return { rows: [], shape: 'unrecognized', unreadableRows: 0, problem: `${routes.historyMore}: no html` };
-    const more = parseHistoryPage(product, html);
-    const next = scalarText(json.next_offset) ?? more.nextOffset;
-    // An empty "load more" answer is the end of the history, not an empty history.
-    return { ...more, shape: more.shape === 'empty' ? 'listed' : more.shape, nextOffset: next || undefined };
+    return parseHistoryMore(product, json, routes.historyMore);
   };
   const read: HistoryPage[] = [];
-  if (options.fromOffset !== undefined) read.push(await loadMore(options.fromOffset));
-  else {
+  let type: string;
+  if (options.from !== undefined) {
+    type = options.from.type;
+    read.push(await loadMore(options.from));
+  } else {
     const page = await api.getPage(routes.history);
-    assertPageUsable(`GET ${routes.history}`, page, true);
+    const info = assertPageUsable(`GET ${routes.history}`, page, true);
+    // Fragment's script sends the page state's `type`, an empty string when the page has none.
+    type = scalarText(info.state.type) ?? '';
     read.push(parseHistoryPage(product, page.body));
   }
+  const cursorAt = (offsetId: string | undefined): HistoryCursor | undefined =>
+    offsetId !== undefined ? { type, offsetId } : undefined;
   const maxPages = options.maxPages ?? 5;
   for (;;) {
     const last = read[read.length - 1]!;
     const oldest = last.rows[last.rows.length - 1]?.deliveredAt;
     const reachesBack = options.since === undefined || (oldest !== undefined && oldest < options.since);
-    if (last.nextOffset === undefined || reachesBack || read.length >= maxPages || last.shape !== 'listed') break;
-    read.push(await loadMore(last.nextOffset));
+    const next = cursorAt(last.nextOffset);
+    if (next === undefined || reachesBack || read.length >= maxPages || last.shape !== 'listed') break;
+    read.push(await loadMore(next));
   }
   const unrecognized = read.find((p) => p.shape === 'unrecognized');
   const rows = read.flatMap((p) => p.rows);
-  const nextOffset = read[read.length - 1]!.nextOffset;
+  const next = cursorAt(read[read.length - 1]!.nextOffset);
   return {
     rows,
     shape: unrecognized ? 'unrecognized' : rows.length > 0 ? 'listed' : 'empty',
     ...(unrecognized?.problem !== undefined ? { problem: unrecognized.problem } : {}),
     pages: read.length,
-    truncated: nextOffset !== undefined,
-    ...(nextOffset !== undefined ? { nextOffset } : {}),
+    truncated: next !== undefined,
+    ...(next !== undefined ? { next } : {}),
   };
 }

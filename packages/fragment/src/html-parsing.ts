@@ -4,8 +4,10 @@
  *
  * Fragment's markup is small and regular; these are targeted scanners over it rather than a DOM,
  * and every function returns `undefined` (never a guess) when the expected node is missing.
- * Prices come out as decimal strings exactly as displayed; conversion to units is the caller's.
+ * Prices come out as plain decimal strings, thousands grouping read by `fragmentDecimal`
+ * (amounts.ts); conversion to units is the caller's.
  */
+import { fragmentDecimal } from './amounts';
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -133,12 +135,6 @@ export function parseWalletInit(html: string): WalletInitInfo | undefined {
   }
 }
 
-/** Digits of a displayed amount: grouping (`,`, spaces, NBSP, thin space) removed. */
-function plainDecimal(text: string): string | undefined {
-  const cleaned = text.replace(/[,\s\u00a0\u202f\u2009]/g, '');
-  return /^\d+(\.\d+)?$/.test(cleaned) ? cleaned : undefined;
-}
-
 /** The amount shown by the first node of class `icon`: its text, grouping removed, nested spans included. */
 function iconAmount(html: string, icon: string): string | undefined {
   const open = new RegExp(
@@ -151,7 +147,7 @@ function iconAmount(html: string, icon: string): string | undefined {
   // Nested children are inline spans; the node ends at the first closing tag of its own name.
   const close = rest.search(new RegExp(`</${tag}\\s*>`, 'i'));
   const inner = close >= 0 ? rest.slice(0, close) : rest;
-  return plainDecimal(htmlToText(inner).replace(/^\$/, ''));
+  return fragmentDecimal(htmlToText(inner).replace(/^\$/, ''));
 }
 
 /**
@@ -168,7 +164,7 @@ export function parseUsdAmount(html: string): string | undefined {
   if (icon !== undefined) return icon;
   const text = htmlToText(html);
   const match = /\$\s*(\d[\d,\u00a0\u202f\u2009]*(?:\.\d+)?)/.exec(text);
-  return match?.[1] !== undefined ? plainDecimal(match[1]) : undefined;
+  return match?.[1] !== undefined ? fragmentDecimal(match[1]) : undefined;
 }
 
 export interface DisplayedPrice {

@@ -15,7 +15,7 @@ export {
   type DecodedComment,
   type JettonTransferInfo,
 } from './comment-payload';
-export { parseAmountToNano } from './amounts';
+export { fragmentDecimal, fragmentInteger, parseAmountToNano } from './amounts';
 /** Parsers of Fragment's JSON answers (the client uses them; exported for the fuzz suite). */
 export { parseInitAnswer, parseTransaction } from './transaction-parsing';
 export { raiseBusinessError } from './business-errors';
@@ -37,6 +37,7 @@ export {
   type DisplayedPrice,
 } from './html-parsing';
 export {
+  parseHistoryMore,
   parseHistoryPage,
   parsePremiumDuration,
   parseStarsQuantity,
@@ -44,7 +45,8 @@ export {
   type HistoryRow,
   type HistoryShape,
 } from './history-parsing';
-export type { HistoryRead, HistoryReadOptions } from './history-read';
+export type { HistoryCursor, HistoryRead, HistoryReadOptions } from './history-read';
+export { parseHistoryDateText } from './history-dates';
 export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';
 export { CookieJar, redactCookies, splitCookieSets } from './session';
 export { encodeForm } from './form';

@@ -1,4 +1,5 @@
 /** Coercions of Fragment's loosely typed JSON answers (booleans as 1/"1", numbers unquoted, …). */
+import { fragmentDecimal } from './amounts';
 
 export function asBoolean(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 'true';
@@ -12,8 +13,11 @@ export function scalarText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A decimal amount from JSON (string, or an integer/decimal number Fragment wrote unquoted). */
+/**
+ * A decimal amount from JSON (a string, possibly thousands-grouped as `"1,000.5"`, or a number
+ * Fragment wrote unquoted), as a plain decimal string.
+ */
 export function decimalText(value: unknown): string | undefined {
   const text = scalarText(value);
-  return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? text : undefined;
+  return text !== undefined ? fragmentDecimal(text) : undefined;
 }

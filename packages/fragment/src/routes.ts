@@ -9,7 +9,11 @@ export interface ProductRoutes {
   init: string;
   link: string;
   history: string;
-  /** API method for older history rows (`offset_id`), docs/fragment-protocol.md §5.3. */
+  /**
+   * API method for older history rows (`{type, offset_id}` → `{body, foot}`), docs/fragment-protocol.md
+   * §17.2: Fragment's page script names `getPremiumHistory`; no public source names another, so the
+   * Stars table is assumed to use it too.
+   */
   historyMore: string;
 }
 
@@ -22,7 +26,7 @@ export const ROUTES: Record<FragmentProduct, ProductRoutes> = {
     init: 'initBuyStarsRequest',
     link: 'getBuyStarsLink',
     history: '/stars/history?sort=desc',
-    historyMore: 'getStarsHistory',
+    historyMore: 'getPremiumHistory',
   },
   premium: {
     page: '/premium/gift',

@@ -1,3 +1,4 @@
+import { fragmentDecimal } from './amounts';
 import { FragmentError } from './errors';
 import { decimalText, scalarText } from './json-values';
 import { METHOD_NAME } from './request-validation';
@@ -22,9 +23,9 @@ export function parseTransaction(json: Record<string, unknown>, method: string):
     if (!raw || typeof raw !== 'object') throw drift(`messages[${index}] is not an object`);
     const m = raw as Record<string, unknown>;
     if (typeof m.address !== 'string' || m.address === '') throw drift(`messages[${index}].address missing`);
-    const amount = typeof m.amount === 'number' && Number.isSafeInteger(m.amount) ? String(m.amount) : m.amount;
-    if (typeof amount !== 'string' || !/^\d+$/.test(amount))
-      throw drift(`messages[${index}].amount is not integer nanoTON`);
+    const written = typeof m.amount === 'number' && Number.isSafeInteger(m.amount) ? String(m.amount) : m.amount;
+    const amount = typeof written === 'string' ? fragmentDecimal(written) : undefined;
+    if (amount === undefined || amount.includes('.')) throw drift(`messages[${index}].amount is not integer nanoTON`);
     if (m.payload !== undefined && typeof m.payload !== 'string')
       throw drift(`messages[${index}].payload is not a string`);
     if (m.stateInit !== undefined && typeof m.stateInit !== 'string')

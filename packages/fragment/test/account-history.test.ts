@@ -66,11 +66,15 @@ describe('over random histories', () => {
     id: number;
   }
 
-  /** What readHistory does, over a list of rows (newest first) whose offsets are stable row ids. */
-  function pagedReader(rows: () => Row[], pageRows: number): HistoryReader {
-    return ({ since, maxPages = 5, fromOffset }) => {
+  /**
+   * What readHistory does, over a list of rows (newest first) whose offsets are stable row ids; the
+   * cursor carries the page's `type`, which every "load more" must send back as it was given.
+   */
+  function pagedReader(rows: () => Row[], pageRows: number, type: string): HistoryReader {
+    return ({ since, maxPages = 5, from }) => {
+      if (from !== undefined && from.type !== type) throw new Error(`load more with type ${from.type}`);
       const all = rows();
-      let start = fromOffset === undefined ? 0 : all.findIndex((row) => row.id === Number(fromOffset)) + 1;
+      let start = from === undefined ? 0 : all.findIndex((row) => row.id === Number(from.offsetId)) + 1;
       const read: Row[] = [];
       let pages = 0;
       let next: string | undefined;
@@ -89,7 +93,7 @@ describe('over random histories', () => {
         shape: read.length > 0 ? 'listed' : 'empty',
         pages,
         truncated: next !== undefined,
-        ...(next !== undefined ? { nextOffset: next } : {}),
+        ...(next !== undefined ? { next: { type, offsetId: next } } : {}),
       });
     };
   }
@@ -107,11 +111,12 @@ describe('over random histories', () => {
         fc.integer({ min: 1, max: 5 }),
         fc.integer({ min: 1, max: 8 }),
         fc.array(step, { minLength: 1, maxLength: 12 }),
-        async (pageRows, maxPagesPerLook, steps) => {
+        fc.constantFrom('', 'stars'),
+        async (pageRows, maxPagesPerLook, steps, type) => {
           let clock = 1_000_000_000;
           const truth: Row[] = [];
           const history = new AccountHistory({ maxPagesPerLook, keepMs: 60_000, now: () => clock });
-          const read = pagedReader(() => truth, pageRows);
+          const read = pagedReader(() => truth, pageRows, type);
           for (const { added, reach } of steps) {
             for (const gap of added) {
               clock += gap * 1_000;
@@ -144,8 +149,8 @@ it('an offset that moved with new rows (a position, not a row) adds no row twice
   });
   const truth = [3, 2, 1].map(row);
   // One row a page, and offsets that count rows from the top: rows added on top shift them.
-  const read: HistoryReader = ({ since, maxPages = 5, fromOffset }) => {
-    let start = fromOffset === undefined ? 0 : Number(fromOffset);
+  const read: HistoryReader = ({ since, maxPages = 5, from }) => {
+    let start = from === undefined ? 0 : Number(from.offsetId);
     const rows: HistoryRow[] = [];
     let pages = 0;
     while (start < truth.length && pages < maxPages) {
@@ -160,7 +165,7 @@ it('an offset that moved with new rows (a position, not a row) adds no row twice
       shape: 'listed',
       pages,
       truncated: more,
-      ...(more ? { nextOffset: String(start) } : {}),
+      ...(more ? { next: { type: '', offsetId: String(start) } } : {}),
     });
   };
   const history = new AccountHistory({ maxPagesPerLook: 10, keepMs: 3_600_000, now: () => 10_000 });

@@ -4,6 +4,7 @@
  */
 import { Address } from '@ton/core';
 import { decodeCommentPayload, FragmentClient } from '../src';
+import { buyStars } from './support/buy-stars';
 import { startSimulator, type SimulatorServer } from './support/simulator-server';
 import { TestWallet } from './support/test-wallet';
 
@@ -120,6 +121,37 @@ describe('Stars, paid in GRAM', () => {
     expect(history.rows[0]!.deliveredAt).toBeGreaterThan(Date.now() - 60_000);
     expect(history.rows[0]!.deliveredAt).toBeLessThanOrEqual(Date.now());
     expect(await client.deliveryHistory('premium')).toMatchObject({ shape: 'empty', rows: [] });
+  });
+});
+
+describe('a large order, amounts written with thousands separators', () => {
+  it('quotes, inits, pays and finds in the history 200,000 Stars whose price Fragment writes as 1,764.7059', async () => {
+    const client = newClient();
+    const whale = new TestWallet('large-order-payer');
+    await server.chain.fund(whale.address, { gram: 2_000_000_000_000n });
+    // $3,000 / 1.70 = 1764.70588… → 1764.7059 TON, shown as `1,764<span class="mini-frac">.7059</span>`.
+    expect(await client.quoteStars(200_000)).toEqual({ gramNano: 1_764_705_900_000n, usd: '3000.00' });
+    const since = Date.now() - 1_000;
+    const { ref } = await buyStars(server, client, whale, 'alice', 200_000);
+    const order = server.sim.stats().deliveredOrders.find((d) => d.ref === ref);
+    expect(order).toBeDefined();
+    const history = await client.deliveryHistory('stars', { since });
+    expect(history.rows[0]).toMatchObject({ recipient: 'alice', quantity: 200_000 });
+    expect(history.rows[0]!.text).toContain('200,000 | 1,764.7059');
+  });
+
+  it('reads the init amount as Fragment writes it (`1,764.7059`) and pays exactly the nanoTON it stands for', async () => {
+    const client = newClient();
+    const found = await client.searchRecipient('stars', 'bob', 200_000);
+    const order = await client.initRequest({
+      product: 'stars',
+      recipient: found.recipient,
+      amount: 200_000,
+      paymentMethod: 'ton',
+    });
+    expect(order.amount).toBe('1764.7059');
+    const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() });
+    expect(tx.messages[0]!.amount).toBe('1764705900000');
   });
 });
 

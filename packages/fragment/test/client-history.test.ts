@@ -1,10 +1,11 @@
 /**
  * The client's history read against the simulator serving the real table layout: further pages
- * until the rows reach back to the order's time, the login judged by the page's auth state (not by
+ * until the rows reach back to the order's time, loaded as Fragment's page script loads them
+ * (`getPremiumHistory {type, offset_id}` → `{body, foot}`), the old load-more shape reported, the login judged by the page's auth state (not by
  * its hash), a redesigned page reported as unrecognized, and a link answer without confirm_method.
  */
 import { FragmentClient, FragmentError } from '../src';
-import { buyStars } from './support/buy-stars';
+import { buyProduct, buyStars } from './support/buy-stars';
 import { startSimulator, type SimulatorServer } from './support/simulator-server';
 import { TestWallet } from './support/test-wallet';
 
@@ -21,7 +22,15 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  server.sim.configure({ faults: { historyMarkup: 'table', omitConfirmMethod: false, sessionExpired: false } });
+  server.sim.configure({
+    faults: {
+      historyMarkup: 'table',
+      historyLoadMore: 'body_foot',
+      historyDates: 'datetime',
+      omitConfirmMethod: false,
+      sessionExpired: false,
+    },
+  });
 });
 
 function newClient(cookies = server.freshCookies()): FragmentClient {
@@ -43,7 +52,7 @@ it('reads further pages until the rows reach back to the given time, and no furt
     ['erin', 150],
   ] as const)
     await buy(client, username, quantity);
-  const calls = () => server.sim.stats().calls['getStarsHistory'] ?? 0;
+  const calls = () => server.sim.stats().calls['getPremiumHistory'] ?? 0;
 
   const before = calls();
   const first = await client.deliveryHistory('stars');
@@ -65,6 +74,59 @@ it('reads further pages until the rows reach back to the given time, and no furt
   // Rows older than `since` end the read: a time after every delivery needs the first page only.
   const recent = await client.deliveryHistory('stars', { since: Date.now() + 60_000 });
   expect(recent.pages).toBe(1);
+});
+
+it('loads more Premium rows with the empty type the Premium page gives (it names none)', async () => {
+  const client = newClient();
+  const startedAt = Date.now() - 1_000;
+  for (const [username, months] of [
+    ['alice', 3],
+    ['bob', 6],
+    ['carol', 12],
+  ] as const)
+    await buyProduct(server, client, payer, 'premium', username, months);
+  const before = server.sim.stats().calls['getPremiumHistory'] ?? 0;
+  const read = await client.deliveryHistory('premium', { since: startedAt });
+  expect(read.rows.map((r) => `${r.recipient}#${r.quantity}`)).toEqual(['carol#12', 'bob#6', 'alice#3']);
+  expect(read).toMatchObject({ shape: 'listed', pages: 2, truncated: false });
+  expect((server.sim.stats().calls['getPremiumHistory'] ?? 0) - before).toBe(1);
+});
+
+it('reads date cells that show only text (time.short, UTC) to the minute they show', async () => {
+  const client = newClient();
+  const startedAt = Date.now() - 1_000;
+  for (const [username, quantity] of [
+    ['dave', 90],
+    ['erin', 95],
+    ['alice', 99],
+  ] as const)
+    await buy(client, username, quantity);
+  const exact = await client.deliveryHistory('stars', { since: startedAt });
+  server.sim.configure({ faults: { historyDates: 'text' } });
+  const shown = await client.deliveryHistory('stars', { since: startedAt - 60_000 });
+  expect(shown.shape).toBe('listed');
+  expect(shown.rows.map((r) => r.text).join('\n')).toMatch(/ at \d{2}:\d{2}$/m);
+  expect(shown.rows.slice(0, 3).map((r) => [r.recipient, r.deliveredAt])).toEqual(
+    exact.rows.slice(0, 3).map((r) => [r.recipient, r.deliveredAt - (r.deliveredAt % 60_000)]),
+  );
+});
+
+it('the old load-more shape ({html, next_offset}) is a format error, never the end of the history', async () => {
+  const client = newClient();
+  const startedAt = Date.now() - 1_000;
+  for (const [username, quantity] of [
+    ['alice', 60],
+    ['bob', 70],
+    ['carol', 80],
+  ] as const)
+    await buy(client, username, quantity);
+  server.sim.configure({ faults: { historyLoadMore: 'legacy' } });
+  const read = await client.deliveryHistory('stars', { since: startedAt });
+  expect(read.shape).toBe('unrecognized');
+  expect(read.problem).toMatch(/^getPremiumHistory: answer without the table's body and foot \(keys: ok, html\b/);
+  // The first page's rows were read; the rows beyond it are not taken for the history's end.
+  expect(read.rows.map((r) => r.recipient)).toEqual(['carol', 'bob']);
+  expect(read.pages).toBe(2);
 });
 
 it('a redesigned history page is unrecognized, never an empty history', async () => {

@@ -4,7 +4,13 @@
  * `.tm-inline-nowrap`, quantity in `.tm-value.tm-nowrap`, price in `.icon-ton`, `time[datetime]`)
  * and against variants of that markup a redesign could bring.
  */
-import { parseHistoryPage, parsePremiumDuration, parseStarsQuantity } from '../src';
+import {
+  parseHistoryDateText,
+  parseHistoryMore,
+  parseHistoryPage,
+  parsePremiumDuration,
+  parseStarsQuantity,
+} from '../src';
 
 const AT = '2026-11-21T22:50:01+00:00';
 const cell = (inner: string, cls = 'table-cell-value tm-value') =>
@@ -166,4 +172,110 @@ describe('quantities and durations', () => {
     ['a year', 12],
     ['1,000', undefined],
   ])('Premium %j → %j', (text, value) => expect(parsePremiumDuration(text)).toBe(value));
+});
+
+describe('date cells without a datetime attribute (read as UTC)', () => {
+  const NOW = Date.parse('2026-11-26T02:00:00Z');
+
+  it.each([
+    ['Jan 12 at 14:05', '2026-01-12T14:05:00Z'],
+    ['Dec 31, 2025 at 23:59', '2025-12-31T23:59:00Z'],
+    ['21 Nov 2026 at 22:50', '2026-11-21T22:50:00Z'],
+    ['12 Jan 2025, 14:05', '2025-01-12T14:05:00Z'],
+    ['November 25 at 9:30 PM', '2026-11-25T21:30:00Z'],
+    ['Sept 3 at 10:00', '2026-09-03T10:00:00Z'],
+    ['Today at 01:15', '2026-11-26T01:15:00Z'],
+    ['Yesterday at 23:59', '2026-11-25T23:59:00Z'],
+    // A short date more than a day ahead of now is last year's.
+    ['Nov 28 at 10:00', '2025-11-28T10:00:00Z'],
+    ['Nov 26 at 23:00', '2026-11-26T23:00:00Z'],
+    // A cell that names its zone is read in it.
+    ['21 Nov 2026 at 22:50:01 UTC', '2026-11-21T22:50:01Z'],
+    ['Jan 12 at 14:05 GMT+3', '2026-01-12T11:05:00Z'],
+  ])('%j → %s', (text, iso) => {
+    expect(parseHistoryDateText(text, NOW)).toBe(Date.parse(iso));
+  });
+
+  it.each([
+    'Janitor 12 at 14:05',
+    'Feb 30, 2024 at 10:00',
+    'Jan 12 at 24:05',
+    'Jan 12',
+    '14:05',
+    'soon',
+    '13 at 14:05',
+  ])('rejects %j', (text) => expect(parseHistoryDateText(text, NOW)).toBeUndefined());
+
+  it('reads a row whose date is a time.short cell, as the stored mock of the history page shows it', () => {
+    const html = table(
+      'Stars',
+      `<tr>${cell('@alice')}${cell('1,000')}${ton('1,764', '.7059')}<td><div class="table-cell"><time class="short">Jan 12 at 14:05</time></div></td></tr>`,
+    );
+    const page = parseHistoryPage('stars', html, NOW);
+    expect(page.shape).toBe('listed');
+    expect(page.rows[0]).toMatchObject({
+      recipient: 'alice',
+      quantity: 1000,
+      deliveredAt: Date.parse('2026-01-12T14:05:00Z'),
+    });
+  });
+
+  it('a text date ahead of now disproves the UTC assumption: the row is unreadable, never a newer delivery', () => {
+    // Written in UTC+3 a minute ago: read as UTC it lies three hours ahead.
+    const html = table(
+      'Stars',
+      `<tr>${cell('@alice')}${cell('1,000')}${ton('8', '.8236')}<td><time class="short">Nov 26 at 04:59</time></td></tr>`,
+    );
+    const page = parseHistoryPage('stars', html, NOW);
+    expect(page).toMatchObject({ shape: 'unrecognized', rows: [] });
+    expect(page.problem).toMatch(/date "Nov 26 at 04:59" lies ahead of now: not written in UTC/);
+    // A few minutes ahead is clock difference, not a zone.
+    const close = html.replace('04:59', '02:04');
+    expect(parseHistoryPage('stars', close, NOW).shape).toBe('listed');
+  });
+});
+
+describe('"load more" answers', () => {
+  const row = `<tr>${cell('@alice')}${cell('50')}${ton('0', '.4412')}${when()}</tr>`;
+  const foot = (offset: string) =>
+    `<tr><td colspan="4"><div class="tm-load-more" data-next-offset="${offset}">Show more</div></td></tr>`;
+
+  it('reads the rows from body and the next offset from foot', () => {
+    const more = parseHistoryMore('stars', { ok: true, body: row + row, foot: foot('17') }, 'getPremiumHistory');
+    expect(more).toMatchObject({ shape: 'listed', nextOffset: '17' });
+    expect(more.rows).toHaveLength(2);
+  });
+
+  it('an empty foot is the end of the history; an empty body is no more rows, not an empty history', () => {
+    expect(parseHistoryMore('stars', { ok: true, body: row, foot: '' }, 'getPremiumHistory')).not.toHaveProperty(
+      'nextOffset',
+    );
+    expect(parseHistoryMore('stars', { ok: true, body: '', foot: '' }, 'getPremiumHistory')).toMatchObject({
+      shape: 'listed',
+      rows: [],
+    });
+  });
+
+  it('an offset in the body is not where the rows continue: only the foot says so', () => {
+    const more = parseHistoryMore('stars', { ok: true, body: row + foot('9'), foot: '' }, 'getPremiumHistory');
+    expect(more.nextOffset).toBeUndefined();
+  });
+
+  it.each([
+    ['the old html/next_offset shape', { ok: true, html: row, next_offset: '17' }, /keys: ok, html, next_offset/],
+    ['a body without a foot', { ok: true, body: row }, /keys: ok, body/],
+    ['a foot that is not HTML', { ok: true, body: row, foot: 17 }, /keys: ok, body, foot/],
+  ])('%s is unrecognized, never the end of the history', (_name, json, keys) => {
+    const more = parseHistoryMore('stars', json, 'getPremiumHistory');
+    expect(more).toMatchObject({ shape: 'unrecognized', rows: [] });
+    expect(more.problem).toMatch(/^getPremiumHistory: answer without the table's body and foot/);
+    expect(more.problem).toMatch(keys);
+  });
+
+  it('unreadable rows in the body make it unrecognized', () => {
+    const cards = '<div class="card">alice 1,000</div>';
+    expect(parseHistoryMore('stars', { ok: true, body: cards, foot: '' }, 'getPremiumHistory').shape).toBe(
+      'unrecognized',
+    );
+  });
 });

@@ -67,6 +67,19 @@ export interface FragmentFaults {
    * cells), as if Fragment redesigned them: clients must report a format error, not "no delivery".
    */
   historyMarkup: 'table' | 'changed';
+  /**
+   * How older history rows load. `body_foot` (default): as Fragment's page script loads them,
+   * `getPremiumHistory {type, offset_id}` → `{body, foot}`. `legacy`: the shape no public source
+   * shows (`getStarsHistory` for Stars, `{html, next_offset}`), which clients must report as a
+   * format error, never read as the history's end (docs/fragment-protocol.md §17.2).
+   */
+  historyLoadMore: 'body_foot' | 'legacy';
+  /**
+   * `datetime` (default): date cells carry `time[datetime]`. `text`: as a stored mock of the history
+   * page shows them, only the text, written in UTC (`<time class="short">Jan 12 at 14:05</time>`,
+   * `Dec 31, 2025 at 23:59` for another year), docs/fragment-protocol.md §17.2.
+   */
+  historyDates: 'datetime' | 'text';
   /** `get…Link` answers without `confirm_method`/`confirm_params` (Fragment's script then calls no confirm). */
   omitConfirmMethod: boolean;
 }
@@ -116,7 +129,7 @@ export interface FragmentSimulatorConfig {
   allowTestLogIn: boolean;
   /** Overrides of the seed-derived receiving addresses (friendly or raw). */
   receivers?: { stars?: string; premium?: string };
-  /** Rows on the first history page and in each `get…History` answer. */
+  /** Rows on the first history page and in each "load more" answer. */
   historyPageRows: number;
   /** Recipient directory; default: the demo set. */
   directory?: RecipientEntry[];
@@ -137,6 +150,8 @@ export function defaultFaults(): FragmentFaults {
     done: 'normal',
     unknownReceiver: false,
     historyMarkup: 'table',
+    historyLoadMore: 'body_foot',
+    historyDates: 'datetime',
     omitConfirmMethod: false,
   };
 }
@@ -228,4 +243,8 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
   if (!(config.validitySeconds > 0)) throw new Error('validitySeconds must be positive');
   if (!(Number.isSafeInteger(config.historyPageRows) && config.historyPageRows >= 1))
     throw new Error('historyPageRows must be a positive integer');
+  if (!['body_foot', 'legacy'].includes(config.faults.historyLoadMore))
+    throw new Error('faults.historyLoadMore must be body_foot or legacy');
+  if (!['datetime', 'text'].includes(config.faults.historyDates))
+    throw new Error('faults.historyDates must be datetime or text');
 }

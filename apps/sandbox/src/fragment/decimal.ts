@@ -26,3 +26,13 @@ export function formatDecimal(value: bigint, scale: number, minFrac = 0): string
 export function ceilDiv(a: bigint, b: bigint): bigint {
   return (a + b - 1n) / b;
 }
+
+/**
+ * A decimal as Fragment writes it for people: the integer part grouped by thousands with commas
+ * (`1234.5` → `1,234.5`, `999` unchanged), docs/fragment-protocol.md §17.3.
+ */
+export function groupThousands(decimal: string): string {
+  const [whole = '', frac] = decimal.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  return frac === undefined ? grouped : `${grouped}.${frac}`;
+}

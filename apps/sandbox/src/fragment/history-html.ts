@@ -3,9 +3,12 @@
  * evidence, 2026-11-23", from public clients' parsers): a table of Recipient | Stars (a bare
  * number with separators) | Price | Date, or Recipient | Duration (`3 months`, `1 year`) | Price |
  * Date for Premium, the date in `time[datetime]`; no "N Telegram Stars" phrase and no Ref#.
- * Older rows come from `get…History` with `offset_id`. The `changed` markup stands for a redesign
- * no client knows yet.
+ * The table's foot holds the "load more" marker (`data-next-offset`); older rows come from
+ * `getPremiumHistory {type, offset_id}` as `{body, foot}` (methods/history.ts). The `changed`
+ * markup stands for a redesign no client knows yet.
  */
+import type { FragmentFaults } from './config';
+import { groupThousands } from './decimal';
 import { escapeHtml } from './html';
 import type { Order } from './orders';
 import { tonValueHtml } from './pages';
@@ -26,7 +29,7 @@ function quantityText(order: Order): string {
 function priceHtml(order: Order): string {
   return order.paymentMethod === 'ton'
     ? tonValueHtml(order.amountText).replace('class="tm-value', 'class="table-cell-value tm-value')
-    : `<div class="table-cell-value tm-value icon-before icon-usdt">${escapeHtml(order.amountText)}</div>`;
+    : `<div class="table-cell-value tm-value icon-before icon-usdt">${escapeHtml(groupThousands(order.amountText))}</div>`;
 }
 
 function isoSeconds(ms: number): string {
@@ -40,33 +43,64 @@ function shownDate(ms: number): string {
   return `${date.getUTCDate()} ${month} ${date.getUTCFullYear()} at ${time}`;
 }
 
-/** The `<tr>` rows of a page (also the `html` of a `get…History` answer). */
-export function historyRowsHtml(orders: Order[], markup: HistoryMarkup): string {
+/** A date cell without `datetime`, its text in UTC: `Jan 12 at 14:05`, another year `Dec 31, 2025 at 23:59`. */
+function shortDateHtml(ms: number, now: number): string {
+  const date = new Date(ms);
+  const month = date.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+  const time = date.toISOString().slice(11, 16);
+  return date.getUTCFullYear() === new Date(now).getUTCFullYear()
+    ? `<time class="short">${month} ${date.getUTCDate()} at ${time}</time>`
+    : `<time class="short">${month} ${date.getUTCDate()}, ${date.getUTCFullYear()} at ${time}</time>`;
+}
+
+export interface HistoryRowsStyle {
+  markup: HistoryMarkup;
+  dates: FragmentFaults['historyDates'];
+  now: number;
+}
+
+/** How the configured faults have the history written at `now`. */
+export function historyStyle(faults: FragmentFaults, now: number): HistoryRowsStyle {
+  return { markup: faults.historyMarkup, dates: faults.historyDates, now };
+}
+
+/** The `<tr>` rows of a page (also the `body` of a "load more" answer). */
+export function historyRowsHtml(orders: Order[], style: HistoryRowsStyle): string {
   return orders
     .map((o) => {
       const at = isoSeconds(o.statusAt);
-      if (markup === 'changed') {
+      if (style.markup === 'changed') {
         return `<div class="tm-history-card"><div class="tm-history-card-who">${escapeHtml(o.username)}</div><div class="tm-history-card-what">${escapeHtml(quantityText(o))} ${o.product === 'stars' ? '★' : 'Premium'}</div><div class="tm-history-card-when" title="${at}">${escapeHtml(shownDate(o.statusAt))}</div></div>`;
       }
-      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value tm-inline-nowrap">@${escapeHtml(o.username)}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${escapeHtml(quantityText(o))}</div></div></td><td><div class="table-cell">${priceHtml(o)}</div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap"><time datetime="${at}" data-relative="text">${escapeHtml(shownDate(o.statusAt))}</time></div></div></td></tr>`;
+      const date =
+        style.dates === 'text'
+          ? shortDateHtml(o.statusAt, style.now)
+          : `<time datetime="${at}" data-relative="text">${escapeHtml(shownDate(o.statusAt))}</time>`;
+      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value tm-inline-nowrap">@${escapeHtml(o.username)}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${escapeHtml(quantityText(o))}</div></div></td><td><div class="table-cell">${priceHtml(o)}</div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${date}</div></div></td></tr>`;
     })
     .join('');
 }
 
+/** The "load more" marker, where Fragment's page script reads `data-next-offset`. */
 function loadMoreHtml(nextOffset: number | undefined): string {
   return nextOffset === undefined
     ? ''
     : `<div class="tm-load-more js-load-more-history" data-next-offset="${nextOffset}">Show more</div>`;
 }
 
-/** The history table of a page (or Premium's `history_html`): header, rows, "show more" marker. */
-export function historyTableHtml(product: Product, page: HistoryPageOrders, markup: HistoryMarkup): string {
-  if (markup === 'changed') {
-    return `<div class="tm-history-list">${historyRowsHtml(page.orders, markup)}</div>${loadMoreHtml(page.nextOffset)}`;
+/** The table's foot (a "load more" answer's `foot`): the marker in a full-width row, or nothing at the end. */
+export function historyFootHtml(nextOffset: number | undefined): string {
+  return nextOffset === undefined ? '' : `<tr><td colspan="4">${loadMoreHtml(nextOffset)}</td></tr>`;
+}
+
+/** The history table of a page (or Premium's `history_html`): header, rows, foot with the "show more" marker. */
+export function historyTableHtml(product: Product, page: HistoryPageOrders, style: HistoryRowsStyle): string {
+  if (style.markup === 'changed') {
+    return `<div class="tm-history-list">${historyRowsHtml(page.orders, style)}</div>${loadMoreHtml(page.nextOffset)}`;
   }
   const rows =
-    historyRowsHtml(page.orders, markup) ||
+    historyRowsHtml(page.orders, style) ||
     '<tr><td colspan="4"><div class="table-cell tm-table-empty">No purchases yet</div></td></tr>';
   const what = product === 'stars' ? 'Stars' : 'Duration';
-  return `<table class="table tm-table tm-table-fixed"><thead><tr><th>Recipient</th><th>${what}</th><th>Price</th><th class="wide-last-col">Date</th></tr></thead><tbody class="js-history-list">${rows}</tbody></table>${loadMoreHtml(page.nextOffset)}`;
+  return `<table class="table tm-table tm-table-fixed"><thead><tr><th>Recipient</th><th>${what}</th><th>Price</th><th class="wide-last-col">Date</th></tr></thead><tbody class="js-history-list">${rows}</tbody><tfoot class="js-history-foot">${historyFootHtml(page.nextOffset)}</tfoot></table>`;
 }

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { parseCookies, setCookie } from './cookies';
 import type { SimulatorContext } from './methods/context';
 import { dataHash } from './methods/state';
-import { historyTableHtml } from './history-html';
+import { historyStyle, historyTableHtml } from './history-html';
 import { PAGE_PATHS, type PageContext, type PageKind, renderAjax, renderDocument } from './pages';
 import type { CallCounter } from './stats';
 
@@ -59,7 +59,7 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
                 limit: cfg.historyPageRows,
                 ascending: req.query['sort'] === 'asc',
               }),
-              cfg.faults.historyMarkup,
+              historyStyle(cfg.faults, sim.clock()),
             ),
           }
         : {}),

@@ -1,3 +1,4 @@
+import { HISTORY_TYPES } from './history-types';
 import { escapeHtml, phpJson } from './html';
 import type { Order } from './orders';
 import { formatUsd, PREMIUM_MONTHS, type PremiumMonths, type PriceBook, splitTon } from './pricing';
@@ -132,6 +133,10 @@ export function renderPage(ctx: PageContext): RenderedPage {
   if (loggedOut) state['unAuth'] = true;
   if (ctx.kind === 'stars' || ctx.kind === 'premium')
     Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
+  if (ctx.kind === 'starsHistory' || ctx.kind === 'premiumHistory') {
+    const type = HISTORY_TYPES[ctx.kind === 'starsHistory' ? 'stars' : 'premium'];
+    if (type !== '') state['type'] = type;
+  }
   const pageName = PAGE_NAMES[ctx.kind];
   const script = `${pageName}.init(${injectRate(phpJson(state), ctx.rateText)});`;
   return { title: TITLES[ctx.kind], main, script, state };

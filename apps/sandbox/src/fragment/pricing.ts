@@ -1,5 +1,5 @@
 import type { FragmentSimulatorConfig } from './config';
-import { ceilDiv, formatDecimal, parseDecimal } from './decimal';
+import { ceilDiv, formatDecimal, groupThousands, parseDecimal } from './decimal';
 import type { SeededRandom } from './random';
 
 /** USD amounts are micro-dollars (6 dp) — the same unit as USDT jetton amounts. */
@@ -84,13 +84,16 @@ export class PriceBook {
   }
 }
 
-/** USD as Fragment shows it: at least 2 decimals (`75.75`, `0.75`, `0.765`). */
+/** USD as Fragment shows it: at least 2 decimals, thousands grouped (`75.75`, `0.765`, `1,350.00`). */
 export function formatUsd(usdMicro: bigint): string {
-  return formatDecimal(usdMicro, USD_SCALE, 2);
+  return groupThousands(formatDecimal(usdMicro, USD_SCALE, 2));
 }
 
-/** Splits a TON text into the integer part and the `mini-frac` part (`44.6172` → `44`, `.6172`). */
+/**
+ * Splits a TON text into the integer part, grouped as Fragment shows it, and the `mini-frac` part
+ * (`44.6172` → `44`, `.6172`; `8823.5295` → `8,823`, `.5295`).
+ */
 export function splitTon(tonText: string): { whole: string; frac: string } {
   const [whole = '0', frac] = tonText.split('.');
-  return { whole, frac: frac ? `.${frac}` : '' };
+  return { whole: groupThousands(whole), frac: frac ? `.${frac}` : '' };
 }

@@ -293,6 +293,18 @@ describe('Fragment simulator protocol', () => {
       expect((await c.api('updateStarsPrices', { stars: '', quantity: 1_000_000 })).ok).toBe(true);
     });
 
+    it('writes large prices as Fragment does, thousands grouped with commas (cur_price and the options)', async () => {
+      const c = await loggedInClient(h);
+      const r = await c.api('updateStarsPrices', { stars: '', quantity: 1_000_000 });
+      // $15,000 / 1.70 = 8823.5294… → 8823.5295
+      expect(r.cur_price).toBe(
+        '<div class="tm-value icon-before icon-ton">8,823<span class="mini-frac">.5295</span></div><div class="tm-radio-desc">&#036;15,000.00</div>',
+      );
+      expect(r.options_html).toMatch(
+        /value="100000">.*?100,000 Stars.*?icon-ton">882<span class="mini-frac">.353<\/span>.*?\$1,500.00/s,
+      );
+    });
+
     it('update…State answers mode/html/options_html/lv/dh/need_update (+history_html for Premium)', async () => {
       const c = await loggedInClient(h);
       const s = await c.api('updateStarsBuyState', sync);
@@ -391,12 +403,61 @@ describe('Fragment simulator protocol', () => {
         (await s.c.api('initBuyStarsRequest', { recipient: s.recipient, quantity: 50, payment_method: 'usdt_ton' }))
           .amount,
       ).toBe('0.75');
+      // A large order's amount is written with thousands separators, in the text fields too.
+      const large = await s.c.api('initBuyStarsRequest', {
+        recipient: s.recipient,
+        quantity: 200_000,
+        payment_method: 'usdt_ton',
+      });
+      expect(large.amount).toBe('3,000');
+      expect(large.button).toMatch(/Pay 3,000 USDT/);
+      const largeTon = await s.c.api('initBuyStarsRequest', {
+        recipient: s.recipient,
+        quantity: 200_000,
+        payment_method: 'ton',
+      });
+      expect(largeTon.amount).toBe('1,764.7059');
       expect(
         (await s.c.api('initBuyStarsRequest', { recipient: s.recipient, quantity: 49, payment_method: 'ton' })).error,
       ).toBeDefined();
       expect(
         (await s.c.api('initGiftPremiumRequest', { recipient: s.recipient, months: 5, payment_method: 'ton' })).error,
       ).toBeDefined();
+    });
+  });
+
+  describe('history', () => {
+    it('names the table in the page state and loads more with getPremiumHistory {type, offset_id} → {body, foot}', async () => {
+      const c = await loggedInClient(h, '/stars/history?sort=desc');
+      const stars = await c.page('/stars/history?sort=desc');
+      expect(ajInit(stars.text).state.type).toBe('stars');
+      expect(stars.text).toMatch(/<tfoot class="js-history-foot"><\/tfoot><\/table>/);
+      const premium = await c.page('/premium/history?sort=desc');
+      expect(ajInit(premium.text).state).not.toHaveProperty('type');
+      // Past the last row: no rows, and a foot without the "load more" marker.
+      expect(await c.api('getPremiumHistory', { type: 'stars', offset_id: 1 })).toEqual({
+        ok: true,
+        body: '',
+        foot: '',
+      });
+      expect(await c.api('getPremiumHistory', { type: '', offset_id: 1 })).toEqual({ ok: true, body: '', foot: '' });
+      expect((await c.api('getPremiumHistory', { type: 'gifts', offset_id: 1 })).error).toBe('Bad request');
+      expect((await c.api('getStarsHistory', { offset_id: 1 })).error).toBe('Unknown method');
+    });
+
+    it('refuses history switches it does not know', async () => {
+      for (const faults of [{ historyLoadMore: 'html' }, { historyDates: 'local' }])
+        expect((await request(h.app).put('/admin/fragment/config').send({ faults })).status).toBe(400);
+    });
+
+    it('the legacy fault answers the old way: getStarsHistory, {html, next_offset}', async () => {
+      await request(h.app)
+        .put('/admin/fragment/config')
+        .send({ faults: { historyLoadMore: 'legacy' } })
+        .expect(200);
+      const c = await loggedInClient(h, '/stars/history?sort=desc');
+      expect(await c.api('getStarsHistory', { offset_id: 1 })).toEqual({ ok: true, html: '' });
+      expect(await c.api('getPremiumHistory', { type: 'stars', offset_id: 1 })).toEqual({ ok: true, html: '' });
     });
   });
 

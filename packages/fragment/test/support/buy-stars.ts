@@ -1,27 +1,24 @@
-import { decodeCommentPayload, type FragmentClient } from '../../src';
+import { decodeCommentPayload, type FragmentClient, type FragmentProduct } from '../../src';
 import type { SimulatorServer } from './simulator-server';
 import type { TestWallet } from './test-wallet';
 
 /**
- * One whole Stars purchase through the client against the simulator (search, init, transaction,
- * a real signed payment, confirm); resolves once the simulator delivered it.
+ * One whole purchase through the client against the simulator (search, init, transaction, a real
+ * signed GRAM payment, confirm); resolves once the simulator delivered it. `amount`: Stars, or
+ * Premium months.
  */
-export async function buyStars(
+export async function buyProduct(
   server: SimulatorServer,
   client: FragmentClient,
   payer: TestWallet,
+  product: FragmentProduct,
   username: string,
-  quantity: number,
+  amount: number,
 ): Promise<{ confirm: string; ref: string }> {
-  const found = await client.searchRecipient('stars', username, quantity);
-  const order = await client.initRequest({
-    product: 'stars',
-    recipient: found.recipient,
-    amount: quantity,
-    paymentMethod: 'ton',
-  });
+  const found = await client.searchRecipient(product, username, amount);
+  const order = await client.initRequest({ product, recipient: found.recipient, amount, paymentMethod: 'ton' });
   const account = payer.account();
-  const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account });
+  const tx = await client.getTransaction({ product, reqId: order.reqId, account });
   const { ref } = decodeCommentPayload(tx.messages[0]!.payload!);
   const boc = await payer.sign(server.chain, tx);
   await server.chain.submitExternal(boc);
@@ -30,7 +27,7 @@ export async function buyStars(
     confirmParams: tx.confirmParams,
     boc,
     account,
-    product: 'stars',
+    product,
   });
   const deadline = Date.now() + 15_000;
   while (!server.sim.stats().deliveredOrders.some((d) => d.ref === ref)) {
@@ -38,4 +35,15 @@ export async function buyStars(
     await new Promise((r) => setTimeout(r, 50));
   }
   return { confirm, ref };
+}
+
+/** One whole Stars purchase (buyProduct). */
+export function buyStars(
+  server: SimulatorServer,
+  client: FragmentClient,
+  payer: TestWallet,
+  username: string,
+  quantity: number,
+): Promise<{ confirm: string; ref: string }> {
+  return buyProduct(server, client, payer, 'stars', username, quantity);
 }

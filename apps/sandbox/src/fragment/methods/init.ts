@@ -1,5 +1,6 @@
 import { buildCommentCell, commentText } from '../comment-payload';
 import { FragmentErrors } from '../errors';
+import { groupThousands } from '../decimal';
 import { escapeHtml } from '../html';
 import { EVM_METHODS, type Order, type PaymentMethodName, TON_CONNECT_METHODS } from '../orders';
 import { PREMIUM_MONTHS, type PremiumMonths } from '../pricing';
@@ -92,14 +93,16 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
       ? `${quantity.toLocaleString('en-US')} Telegram Stars`
       : `Telegram Premium for ${quantity === 12 ? '1 year' : `${quantity} months`}`;
   const currency = paymentMethod === 'ton' ? 'icon-ton' : 'icon-usdt';
+  // Written for people, as Fragment does: large amounts with thousands separators (`1,000.5`).
+  const amount = groupThousands(order.amountText);
   return {
     req_id: order.reqId,
     myself: false,
     to_bot: false,
-    amount: order.amountText,
+    amount,
     item_title: title,
-    content: `<div class="tm-purchase-info"><div class="tm-purchase-title">${escapeHtml(title)}</div><div class="tm-purchase-recipient">to <span class="tm-inline-nowrap">@${escapeHtml(entry.username)}</span></div><div class="tm-value icon-before ${currency}">${order.amountText}</div></div>`,
-    button: `<button class="btn btn-primary btn-block js-buy-btn" data-req-id="${order.reqId}">Pay ${order.amountText} ${paymentMethod === 'ton' ? 'TON' : 'USDT'}</button>`,
+    content: `<div class="tm-purchase-info"><div class="tm-purchase-title">${escapeHtml(title)}</div><div class="tm-purchase-recipient">to <span class="tm-inline-nowrap">@${escapeHtml(entry.username)}</span></div><div class="tm-value icon-before ${currency}">${amount}</div></div>`,
+    button: `<button class="btn btn-primary btn-block js-buy-btn" data-req-id="${order.reqId}">Pay ${amount} ${paymentMethod === 'ton' ? 'TON' : 'USDT'}</button>`,
   };
 }
 

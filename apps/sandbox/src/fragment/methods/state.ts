@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FragmentErrors } from '../errors';
 import type { Order } from '../orders';
-import { historyTableHtml } from '../history-html';
+import { historyStyle, historyTableHtml } from '../history-html';
 import { curPriceHtml, flowHtml, premiumOptionsHtml, starsOptionsHtml } from '../pages';
 import type { Product, Session } from '../sessions';
 import { type CallContext, fail, type MethodHandler, type SimulatorContext } from './context';
@@ -59,7 +59,7 @@ function stateResponse(call: CallContext, product: Product): Record<string, unkn
     out['history_html'] = historyTableHtml(
       'premium',
       sim.orders.deliveredPage(call.cookies['stel_token'] ?? '', 'premium', { limit: cfg.historyPageRows }),
-      cfg.faults.historyMarkup,
+      historyStyle(cfg.faults, sim.clock()),
     );
   const lv = session.flows[product].lv;
   out['lv'] = lv === 0 ? false : lv;
