@@ -23,8 +23,11 @@ const KEYLESS = '';
 export class ToncenterRateLimiter {
   private limit: ToncenterRateLimit | undefined;
   private readonly buckets = new Map<string, Bucket>();
-  /** Every toncenter request seen, and those answered 429 by this limit (not by the http429 fault). */
-  readonly counts = { requests: 0, rateLimited: 0 };
+  /**
+   * Every toncenter request seen, with and without a key, and those answered 429 by this limit
+   * (not by the http429 fault): how a run measures the service's requests per purchase.
+   */
+  readonly counts = { keyed: { requests: 0, rateLimited: 0 }, keyless: { requests: 0, rateLimited: 0 } };
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
@@ -35,9 +38,10 @@ export class ToncenterRateLimiter {
 
   /** Counts the request and takes a token of its key's bucket when a limit is set. */
   take(apiKey: string | undefined): RateDecision {
-    this.counts.requests++;
-    if (!this.limit) return { allowed: true };
     const key = apiKey ?? KEYLESS;
+    const counts = key === KEYLESS ? this.counts.keyless : this.counts.keyed;
+    counts.requests++;
+    if (!this.limit) return { allowed: true };
     const rate = key === KEYLESS ? (this.limit.keylessRps ?? 1) : this.limit.rps;
     const now = this.now();
     const bucket = this.buckets.get(key) ?? { tokens: rate, at: now };
@@ -48,7 +52,7 @@ export class ToncenterRateLimiter {
       bucket.tokens -= 1;
       return { allowed: true };
     }
-    this.counts.rateLimited++;
+    counts.rateLimited++;
     return { allowed: false, retryAfterSec: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)) };
   }
 }

@@ -68,7 +68,7 @@ export interface SharedTokenBucketOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const SPACING_MARGIN = 0.05;
+const SPACING_MARGIN = 0.1;
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -89,7 +89,7 @@ export class SharedTokenBucket {
     if (!(options.ratePerSecond > 0)) throw new RangeError('ratePerSecond must be > 0');
     // Turns are spaced a little wider than the limit: network jitter can bring two requests to the
     // provider closer together than they left, and the provider counts arrivals.
-    this.intervalMs = Math.max(1, Math.ceil((1000 / options.ratePerSecond) * (1 + SPACING_MARGIN)));
+    this.intervalMs = Math.max(1, Math.round((1000 / options.ratePerSecond) * (1 + SPACING_MARGIN)));
     this.burst = Math.max(1, Math.floor(options.burst ?? 1));
     this.maxWaitMs = options.maxWaitMs ?? 20_000;
     this.defaultPauseMs = options.defaultPauseMs ?? 1000;
