@@ -131,7 +131,7 @@ export function buildRows(f: RunFacts): { rows: Row[]; violations: string[] } {
   info(
     'toncenter',
     `service requests (${RUN_TONCENTER_TIER.rps} rps keyed limit enforced)`,
-    `${f.toncenter.service.requests} in ${f.seconds.drive} s drive + settle, ${orders > 0 ? (f.toncenter.service.requests / orders).toFixed(1) : '—'} per accepted order`,
+    `${f.toncenter.service.requests} over the ${f.seconds.drive} s drive and the settle, ${orders > 0 ? (f.toncenter.service.requests / orders).toFixed(1) : '—'} per accepted order`,
   );
   info('toncenter', '429s injected at random (fault)', String(f.toncenter.injected429));
   info('toncenter', '429s from the enforced limit (target 0)', String(f.toncenter.service.rateLimited));
