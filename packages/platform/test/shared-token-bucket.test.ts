@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import IORedis, { type Redis } from 'ioredis';
 import { createRedisConnection, SharedTokenBucket, TokenBucketUnavailableError } from '../src';
 
@@ -109,7 +110,12 @@ describe('SharedTokenBucket (real Redis)', () => {
   });
 
   test('a Redis that does not answer fails the turn within the bound instead of hanging', async () => {
-    const stuck = new IORedis('redis://127.0.0.1:9', { maxRetriesPerRequest: null, lazyConnect: true });
+    // A server that accepts the connection and never answers: a hung Redis, not a refused one.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const stuck = new IORedis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: null });
     stuck.on('error', () => undefined);
     try {
       const bucket = new SharedTokenBucket({ redis: stuck, key: freshKey(), ratePerSecond: 1, redisTimeoutMs: 300 });
@@ -118,6 +124,8 @@ describe('SharedTokenBucket (real Redis)', () => {
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       stuck.disconnect();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 });
