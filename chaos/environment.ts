@@ -7,7 +7,15 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, PostgresCluster, REPO_ROOT, RedisServer, startStack, type Stack } from '../scripts/stack';
+import {
+  freePort,
+  PostgresCluster,
+  REPO_ROOT,
+  RedisServer,
+  runToncenterEnv,
+  startStack,
+  type Stack,
+} from '../scripts/stack';
 import type { ChaosOptions } from './options';
 import { sandboxEnv } from './upstream-realism';
 
@@ -37,6 +45,7 @@ function serviceEnv(stepLimitSeconds: number): Record<string, string> {
     EVIDENCE_INTERVAL_MS: '30000',
     WEBHOOK_RETRY_BASE_MS: '2000',
     WEBHOOK_RETRY_MAX_MS: '30000',
+    ...runToncenterEnv(),
   };
 }
 

@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { REPO_ROOT } from '../scripts/stack';
+import { readToncenterTraffic, REPO_ROOT } from '../scripts/stack';
 import { ChainAccess } from './chain-access';
 import { checkChainPayments } from './checks/chain-payments';
 import { checkDeliveries } from './checks/deliveries';
@@ -131,6 +131,7 @@ async function main(): Promise<number> {
     log(`drive done in ${driveSeconds} s; waiting up to ${options.settleMinutes} min for final statuses`);
     const settled = await waitSettled(pool, Date.now() + options.settleMinutes * 60_000, log);
     await poller.stop();
+    const toncenterTraffic = await readToncenterTraffic(stack.sandboxUrl);
     await clearUpstreamFaults(stack.sandboxUrl);
 
     log('checking: webhooks, chain, Fragment deliveries, rows');
@@ -154,6 +155,7 @@ async function main(): Promise<number> {
       deliveries,
       leaks,
       webhooks,
+      toncenter: toncenterTraffic,
       seconds: { drive: driveSeconds, total: Math.round((Date.now() - began) / 1000) },
     });
     const rendered = renderTable(table);

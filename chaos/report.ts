@@ -7,7 +7,7 @@ import type { WebhooksReport } from './checks/webhooks';
 import type { FaultRecord } from './fault-scheduler';
 import type { HttpClient } from './http-client';
 import type { Ledger } from './ledger';
-import type { ManagedProcess } from '../scripts/stack';
+import { RUN_TONCENTER_TIER, type ManagedProcess, type ToncenterTraffic } from '../scripts/stack';
 
 export interface RunFacts {
   clients: Record<string, HttpClient>;
@@ -20,6 +20,7 @@ export interface RunFacts {
   deliveries: DeliveriesReport;
   leaks: SeedLeakReport;
   webhooks: WebhooksReport;
+  toncenter: ToncenterTraffic;
   seconds: { drive: number; total: number };
 }
 
@@ -126,6 +127,14 @@ export function buildRows(f: RunFacts): { rows: Row[]; violations: string[] } {
     sample(f.chain.completedWithoutPayment),
     f.chain.completedWithoutPayment.length === 0,
   );
+  const orders = f.ledger.purchases.size + f.ledger.checkouts.size;
+  info(
+    'toncenter',
+    `service requests (${RUN_TONCENTER_TIER.rps} rps keyed limit enforced)`,
+    `${f.toncenter.service.requests} over the ${f.seconds.drive} s drive and the settle, ${orders > 0 ? (f.toncenter.service.requests / orders).toFixed(1) : '—'} per accepted order`,
+  );
+  info('toncenter', '429s injected at random (fault)', String(f.toncenter.injected429));
+  info('toncenter', '429s from the enforced limit (target 0)', String(f.toncenter.service.rateLimited));
   info('fragment', 'orders / delivered', `${f.deliveries.fragmentOrders} / ${f.deliveries.delivered}`);
   must(
     'fragment',

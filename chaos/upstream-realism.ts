@@ -1,9 +1,10 @@
 /**
  * The sandbox as a realistic upstream: Fragment answers after 150–400 ms and about 5 % of every
  * API method and page fail (hangs, 5xx, 429, Cloudflare challenges, business errors); toncenter
- * answers after 20–150 ms and about 5 % of its requests fail (5xx, 429), and 2 % of broadcasts are
- * accepted but never included.
+ * answers after 20–150 ms and 2.5 % of its requests fail (5xx), 2 % of broadcasts are
+ * accepted but never included, and it enforces a keyed plan's request limit (scripts/stack/toncenter-tier.ts).
  */
+import { runToncenterRateLimit } from '../scripts/stack';
 import { chaosDirectory } from './order-plan';
 
 const FRAGMENT_FAULTS = {
@@ -23,8 +24,10 @@ export function sandboxEnv(runSeed: string, validitySeconds: number): Record<str
     SANDBOX_FAULTS: JSON.stringify({
       latency: { minMs: 20, maxMs: 150 },
       http5xx: { rate: 0.025 },
-      http429: { rate: 0.025, retryAfterSec: 1 },
+      // No random 429s: the enforced limit gives toncenter's real ones, and a random 429 would
+      // (rightly) pause every replica for its Retry-After, a stall no real toncenter causes.
       dropExternals: { rate: 0.02 },
+      rateLimit: runToncenterRateLimit,
     }),
     SANDBOX_FRAGMENT_CONFIG: JSON.stringify({
       latency: { minMs: 150, maxMs: 400 },

@@ -84,6 +84,8 @@ async function main(): Promise<void> {
       fragment?: { cookies?: string; receivingAddresses?: Record<string, string> };
     };
     upstream.TONCENTER_URL = `${sandboxUrl}/toncenter`;
+    // The sandbox's toncenter has no request limit (docs/ton.md §9).
+    upstream.TONCENTER_RPS = process.env.TONCENTER_RPS ?? '0';
     // The sandbox's /demo/checkout page calls the gateway from the sandbox's origin.
     upstream.CORS_ALLOWED_ORIGINS ??= `${sandboxUrl},http://localhost:${sandboxPort}`;
     upstream.FRAGMENT_BASE_URL = `${sandboxUrl}/fragment`;

@@ -10,7 +10,17 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { freePort, RedisServer, REPO_ROOT, startStack, type Stack } from '../scripts/stack';
+import {
+  freePort,
+  readToncenterTraffic,
+  RedisServer,
+  REPO_ROOT,
+  runToncenterEnv,
+  runToncenterRateLimit,
+  RUN_TONCENTER_TIER,
+  startStack,
+  type Stack,
+} from '../scripts/stack';
 import { checkAcceptedRows } from './checks/accepted-rows';
 import { CheckoutWallet } from './checkout-wallet';
 import { readDemoWallets } from './demo-info';
@@ -94,8 +104,10 @@ async function main(): Promise<number> {
       workers: options.workers,
       proxy: options.gateways > 1,
       bullmqPrefix: 'soak',
+      // toncenter as a keyed plan's limit enforces it (scripts/stack/toncenter-tier.ts).
+      sandboxEnv: { SANDBOX_FAULTS: JSON.stringify({ rateLimit: runToncenterRateLimit }) },
       // One driver stands for many order systems: the per-client limit would throttle it alone.
-      serviceEnv: { RATE_LIMIT_MAX: '1000000' },
+      serviceEnv: { RATE_LIMIT_MAX: '1000000', ...runToncenterEnv() },
     });
     run.stack = stack;
     say(
@@ -218,6 +230,12 @@ async function main(): Promise<number> {
     if (interrupted) hard.push('interrupted');
     say('\n══ summary');
     for (const line of summaryLines(driver, client, receiver, (performance.now() - started) / 60_000)) say(line);
+    const toncenter = await readToncenterTraffic(stack.sandboxUrl);
+    say(
+      `toncenter (${RUN_TONCENTER_TIER.rps} rps keyed limit enforced): service requests ${toncenter.service.requests} ` +
+        `(${driver.accepted.length > 0 ? (toncenter.service.requests / driver.accepted.length).toFixed(1) : '—'} per accepted order), ` +
+        `429s from the limit ${toncenter.service.rateLimited} (target 0)`,
+    );
     const verdict = judge(records, reported, options.warmupMinutes, options.rate);
     for (const line of verdict.lines) say(line);
 

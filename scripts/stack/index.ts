@@ -8,3 +8,10 @@ export { upstreamEnv, type SandboxDemo } from './service-env';
 export { ENTRYPOINTS, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack';
 export { sleep, waitForHttp } from './wait-for-http';
 export { WebhookEndpoint, type VerifiedWebhookEvent } from './webhook-endpoint';
+export {
+  readToncenterTraffic,
+  runToncenterEnv,
+  runToncenterRateLimit,
+  RUN_TONCENTER_TIER,
+  type ToncenterTraffic,
+} from './toncenter-tier';

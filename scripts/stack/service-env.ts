@@ -11,6 +11,9 @@ export interface SandboxDemo {
 export function upstreamEnv(sandboxUrl: string, demo: SandboxDemo): Record<string, string> {
   const env: Record<string, string> = {
     TONCENTER_URL: `${sandboxUrl}/toncenter`,
+    // The sandbox's toncenter has no request limit unless its faults set one (then the run sets
+    // TONCENTER_RPS and TONCENTER_API_KEY to the tier it enforces).
+    TONCENTER_RPS: '0',
     FRAGMENT_BASE_URL: `${sandboxUrl}/fragment`,
   };
   if (demo.usdt?.master) env['USDT_MASTER_ADDRESS'] = demo.usdt.master;

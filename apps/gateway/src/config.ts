@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { EnvReader, readSharedConfig } from '@starsgate/platform';
+import { EnvReader, readSharedConfig, type SharedConfig } from '@starsgate/platform';
 import { loadReadsConfig, type ReadsConfig } from './reads-config';
 
 export interface GatewayConfig {
@@ -10,7 +10,8 @@ export interface GatewayConfig {
   redisUrl: string;
   bullPrefix: string;
   network: 'mainnet' | 'testnet';
-  toncenter: { url: string; apiKey: string | undefined };
+  /** toncenter's API root, key and shared request rate (docs/ton.md §9). */
+  toncenter: SharedConfig['toncenter'];
   usdtMaster: string;
   secretKey: string | undefined;
   dataDir: string;

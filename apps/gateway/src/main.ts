@@ -6,6 +6,7 @@ import {
   createLogger,
   createPurchaseQueue,
   createRedisConnection,
+  createToncenterPacer,
   createWebhookQueue,
   onTerminationSignals,
   redactUrl,
@@ -42,7 +43,13 @@ async function main(): Promise<void> {
       warn: (message) => logger.warn(message),
     }),
   );
-  const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, apiKey: config.toncenter.apiKey });
+  const metrics = createGatewayMetrics();
+  const pacer = createToncenterPacer(config.toncenter, redis, metrics.chainRate);
+  const chain = new ToncenterChainClient({
+    baseUrl: config.toncenter.url,
+    apiKey: config.toncenter.apiKey,
+    ...(pacer ? { pacer } : {}),
+  });
   const gateway = buildGateway({
     config,
     logger,
@@ -52,7 +59,7 @@ async function main(): Promise<void> {
     webhookQueue,
     vault,
     chain,
-    metrics: createGatewayMetrics(),
+    metrics,
   });
 
   const server: Server = gateway.app.listen(config.port, config.host);

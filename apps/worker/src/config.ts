@@ -37,6 +37,8 @@ export interface WorkerConfig {
   fragmentTimeoutMs: number;
   toncenterUrl: string;
   toncenterApiKey: string | undefined;
+  /** Requests per second to toncenter shared by every gateway and worker (TONCENTER_RPS; 0 = unpaced). */
+  toncenterRps: number;
   usdtMaster: Address;
   /** Raw forms of Fragment's receiving wallets: the only payment destinations allowed. */
   fragmentReceivingAddresses: string[];
@@ -174,6 +176,7 @@ export function loadWorkerConfig(
     fragmentTimeoutMs: read.integer('FRAGMENT_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
     toncenterUrl: shared.toncenter.url,
     toncenterApiKey: shared.toncenter.apiKey,
+    toncenterRps: shared.toncenter.rps,
     usdtMaster: address('USDT_MASTER_ADDRESS', shared.usdtMaster),
     fragmentReceivingAddresses: receivers,
     priceToleranceBps: read.integer('PRICE_TOLERANCE_BPS', 100, { min: 0, max: 5_000 }),

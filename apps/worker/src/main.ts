@@ -201,7 +201,13 @@ async function main(): Promise<void> {
     await priceRefresher?.stop();
     await pricesRedis?.quit();
     await Promise.all([worker.close(), webhookWorker.close()]);
-    await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), healthRedis.quit(), database.close()]);
+    await Promise.allSettled([
+      closeQueue(queue),
+      closeQueue(webhookQueue),
+      healthRedis.quit(),
+      upstreams.close(),
+      database.close(),
+    ]);
     clearTimeout(deadline);
     logger.info('stopped');
     logger.end();

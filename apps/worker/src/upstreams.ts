@@ -1,6 +1,6 @@
 import { FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
 import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
-import { instrumentUpstream, type Logger } from '@starsgate/platform';
+import { createRedisConnection, createToncenterPacer, instrumentUpstream, type Logger } from '@starsgate/platform';
 import type { WorkerConfig } from './config';
 import type { UpstreamHealth } from './observability/upstream-health';
 import type { WorkerMetrics } from './observability/worker-metrics';
@@ -9,20 +9,36 @@ export interface Upstreams {
   chain: ChainClient;
   /** One client per configured Fragment login session. */
   fragment: FragmentSessionPool;
+  /** Closes the Redis connection of the chain provider's shared rate limit. */
+  close(): Promise<void>;
 }
 
 /**
  * The chain provider and the Fragment login sessions the worker pays through. Cookies never reach
- * a log. With `observability`, every call is timed and counted, and each session's health tracked.
+ * a log. Chain calls share toncenter's rate limit with every other replica through Redis
+ * (docs/ton.md §9). With `observability`, every call is timed and counted, and each session's
+ * health tracked.
  */
 export function createUpstreams(
   config: WorkerConfig,
   logger: Logger,
   observability?: { metrics: WorkerMetrics; health: UpstreamHealth },
 ): Upstreams {
+  const pacingRedis = config.toncenterRps > 0 ? createRedisConnection(config.redisUrl) : undefined;
+  const pacer = pacingRedis
+    ? createToncenterPacer(
+        { url: config.toncenterUrl, apiKey: config.toncenterApiKey, rps: config.toncenterRps },
+        pacingRedis,
+        observability?.metrics.chainRate,
+      )
+    : undefined;
+  const close = async (): Promise<void> => {
+    if (pacingRedis) await pacingRedis.quit().catch(() => pacingRedis.disconnect());
+  };
   const rawChain = new ToncenterChainClient({
     baseUrl: config.toncenterUrl,
     ...(config.toncenterApiKey ? { apiKey: config.toncenterApiKey } : {}),
+    ...(pacer ? { pacer } : {}),
   });
   const sessions = (config.fragmentCookies.length > 0 ? config.fragmentCookies : ['']).map(
     (cookies) =>
@@ -37,7 +53,7 @@ export function createUpstreams(
         },
       }),
   );
-  if (!observability) return { chain: rawChain, fragment: new FragmentSessionPool(sessions) };
+  if (!observability) return { chain: rawChain, fragment: new FragmentSessionPool(sessions), close };
   const { metrics, health } = observability;
   return {
     chain: instrumentUpstream<ChainClient>(rawChain, 'chain', metrics.upstream, { observe: health.chainObserver }),
@@ -49,5 +65,6 @@ export function createUpstreams(
         }),
       ),
     ),
+    close,
   };
 }

@@ -1,5 +1,10 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { createUpstreamMetrics, type UpstreamMetrics } from '@starsgate/platform';
+import {
+  createChainRateMetrics,
+  createUpstreamMetrics,
+  type ChainRateMetrics,
+  type UpstreamMetrics,
+} from '@starsgate/platform';
 
 export interface GatewayMetrics {
   registry: Registry;
@@ -10,6 +15,8 @@ export interface GatewayMetrics {
   /** Read answers by read and where they came from: `hit` (memory or Redis), `miss` (a Fragment look-up or its flight). */
   readCache: Counter<'read' | 'result'>;
   upstream: UpstreamMetrics;
+  /** Waits for the chain provider's shared rate limit, and the 429s it still answered. */
+  chainRate: ChainRateMetrics;
 }
 
 /** Labels are bounded: route templates, status classes, products, upstream methods; never ids or addresses. */
@@ -49,5 +56,6 @@ export function createGatewayMetrics(): GatewayMetrics {
       registers: [registry],
     }),
     upstream: createUpstreamMetrics(registry),
+    chainRate: createChainRateMetrics(registry),
   };
 }

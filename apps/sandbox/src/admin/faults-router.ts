@@ -12,6 +12,7 @@ export function createFaultsRouter(chain: LocalChain): express.Router {
   const view = () => ({
     faults: chain.faults.get(),
     fired: { ...chain.faults.fired },
+    toncenter: structuredClone(chain.faults.rateLimiter.counts),
     chain: { ...chain.stats, pending: chain.pendingCount, rejectedAtInclusion: chain.rejectedAtInclusion.slice(-20) },
   });
   router.get('/faults', (_req, res) => {

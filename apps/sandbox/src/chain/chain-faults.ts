@@ -1,3 +1,5 @@
+import { ToncenterRateLimiter, type ToncenterRateLimit } from '../toncenter/rate-limiter';
+
 /**
  * Chain fault switches, set at start (SANDBOX_FAULTS JSON) or live via PUT /admin/faults.
  *
@@ -7,6 +9,8 @@
  * - `http429`: the toncenter API answers 429 "Ratelimit exceed" with Retry-After `retryAfterSec`.
  * - `latency`: every toncenter API request waits a uniform draw from `minMs..maxMs` first, as a
  *   remote provider's round trip does.
+ * - `rateLimit`: toncenter's request limit, `{ rps, keylessRps? }` (see toncenter/rate-limiter.ts):
+ *   requests beyond it get toncenter's real 429. Off unless set.
  *
  * Each of dropExternals / http5xx / http429 fires for the `next` N occurrences (counted down)
  * and/or with probability `rate` (0..1) afterwards.
@@ -24,6 +28,7 @@ export interface ChainFaultConfig {
   inclusionDelayMs?: number;
   http5xx?: FaultTrigger & { status?: number };
   http429?: FaultTrigger & { retryAfterSec?: number };
+  rateLimit?: ToncenterRateLimit;
 }
 
 export interface HttpFault {
@@ -33,6 +38,33 @@ export interface HttpFault {
 }
 
 export class ChainFaultError extends Error {}
+
+/** toncenter's answer beyond its limit (docs/ton.md §9). */
+export function rateLimitedAnswer(retryAfterSec: number): HttpFault {
+  return {
+    status: 429,
+    body: { ok: false, result: 'Ratelimit exceed', code: 429 },
+    headers: { 'Retry-After': String(Math.ceil(retryAfterSec)) },
+  };
+}
+
+function validRate(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 100_000)
+    throw new ChainFaultError(`${name} must be a number of requests per second in (0, 100000]`);
+  return value;
+}
+
+function parseRateLimit(input: unknown): ToncenterRateLimit | undefined {
+  if (input === undefined || input === null) return undefined;
+  if (typeof input !== 'object' || Array.isArray(input)) throw new ChainFaultError('rateLimit must be an object');
+  const src = input as Record<string, unknown>;
+  for (const k of Object.keys(src))
+    if (k !== 'rps' && k !== 'keylessRps') throw new ChainFaultError(`unknown rateLimit field "${k}"`);
+  return {
+    rps: validRate('rateLimit.rps', src['rps']),
+    ...(src['keylessRps'] !== undefined ? { keylessRps: validRate('rateLimit.keylessRps', src['keylessRps']) } : {}),
+  };
+}
 
 function validTrigger(name: string, t: unknown): FaultTrigger | undefined {
   if (t === undefined || t === null) return undefined;
@@ -50,7 +82,7 @@ export function parseFaultConfig(input: unknown): ChainFaultConfig {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) throw new ChainFaultError('faults must be a JSON object');
   const src = input as Record<string, unknown>;
-  const known = new Set(['dropExternals', 'inclusionDelayMs', 'http5xx', 'http429', 'latency']);
+  const known = new Set(['dropExternals', 'inclusionDelayMs', 'http5xx', 'http429', 'latency', 'rateLimit']);
   for (const k of Object.keys(src)) if (!known.has(k)) throw new ChainFaultError(`unknown fault "${k}"`);
   const out: ChainFaultConfig = {};
   const drop = validTrigger('dropExternals', src['dropExternals']);
@@ -86,6 +118,8 @@ export function parseFaultConfig(input: unknown): ChainFaultConfig {
       throw new ChainFaultError('http429.retryAfterSec must be >= 0');
     out.http429 = { ...h4, ...(retry !== undefined ? { retryAfterSec: retry } : {}) };
   }
+  const rateLimit = parseRateLimit(src['rateLimit']);
+  if (rateLimit) out.rateLimit = rateLimit;
   return out;
 }
 
@@ -93,12 +127,16 @@ export class ChainFaults {
   private config: ChainFaultConfig;
   /** How often each switch fired, for tests and the admin endpoint. */
   readonly fired = { dropExternals: 0, http5xx: 0, http429: 0 };
+  /** toncenter's request limit (`rateLimit`), and the count of every toncenter request. */
+  readonly rateLimiter: ToncenterRateLimiter;
 
   constructor(
     initial: ChainFaultConfig = {},
     private readonly random: () => number = Math.random,
   ) {
     this.config = parseFaultConfig(initial);
+    this.rateLimiter = new ToncenterRateLimiter();
+    this.rateLimiter.configure(this.config.rateLimit);
   }
 
   get(): ChainFaultConfig {
@@ -108,6 +146,7 @@ export class ChainFaults {
   /** Replaces the whole configuration ({} clears every fault). */
   set(config: unknown): ChainFaultConfig {
     this.config = parseFaultConfig(config);
+    this.rateLimiter.configure(this.config.rateLimit);
     return this.get();
   }
 
@@ -142,12 +181,7 @@ export class ChainFaults {
   takeHttpFault(): HttpFault | null {
     if (this.fire(this.config.http429)) {
       this.fired.http429++;
-      const retry = this.config.http429?.retryAfterSec ?? 1;
-      return {
-        status: 429,
-        body: { ok: false, result: 'Ratelimit exceed', code: 429 },
-        headers: { 'Retry-After': String(Math.ceil(retry)) },
-      };
+      return rateLimitedAnswer(this.config.http429?.retryAfterSec ?? 1);
     }
     if (this.fire(this.config.http5xx)) {
       this.fired.http5xx++;

@@ -1,5 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { createUpstreamMetrics, type UpstreamMetrics } from '@starsgate/platform';
+import {
+  createChainRateMetrics,
+  createUpstreamMetrics,
+  type ChainRateMetrics,
+  type UpstreamMetrics,
+} from '@starsgate/platform';
 
 /**
  * The worker's one metrics registry: every worker series is declared here, so a new one (a
@@ -10,6 +15,8 @@ import { createUpstreamMetrics, type UpstreamMetrics } from '@starsgate/platform
 export interface WorkerMetrics {
   registry: Registry;
   upstream: UpstreamMetrics;
+  /** Waits for the chain provider's shared rate limit, and the 429s it still answered. */
+  chainRate: ChainRateMetrics;
   purchasesFinished: Counter<'mode' | 'product' | 'payment_method' | 'status'>;
   statusDuration: Histogram<'status'>;
   endToEnd: Histogram<'mode' | 'product' | 'payment_method' | 'status'>;
@@ -35,6 +42,7 @@ export function createWorkerMetrics(): WorkerMetrics {
   return {
     registry,
     upstream: createUpstreamMetrics(registry),
+    chainRate: createChainRateMetrics(registry),
     purchasesFinished: new Counter({
       name: 'starsgate_purchases_finished_total',
       help: 'Purchases and checkouts (mode server_signed / client_signed) that reached a final status',

@@ -128,6 +128,8 @@ export class WorkerHarness {
       FRAGMENT_COOKIES: demoFragmentCookies(seed, options.fragmentSessions ?? 1),
       FRAGMENT_TIMEOUT_MS: '2000',
       TONCENTER_URL: `${sandbox.url}/toncenter`,
+      // The sandbox's toncenter has no request limit unless a test sets one.
+      TONCENTER_RPS: '0',
       USDT_MASTER_ADDRESS: usdtMaster.toString(),
       FRAGMENT_RECEIVING_ADDRESSES: [receivers.stars, receivers.premium].map((a) => a.toRawString()).join(','),
       LEASE_MS: '5000',

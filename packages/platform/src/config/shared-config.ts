@@ -22,7 +22,8 @@ export interface SharedConfig {
   redisUrl: string;
   bullPrefix: string;
   network: (typeof TON_NETWORKS)[number];
-  toncenter: { url: string; apiKey: string | undefined };
+  /** `rps`: requests per second shared by every replica (TONCENTER_RPS; 0 = unpaced), docs/ton.md §9. */
+  toncenter: { url: string; apiKey: string | undefined; rps: number };
   /** As configured; the worker parses it as a TON address. */
   usdtMaster: string;
   fragmentBaseUrl: string;
@@ -31,7 +32,12 @@ export interface SharedConfig {
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
+/** toncenter's own limits (docs/ton.md §9): 1 request per second without a key, 10 on the free keyed plan. */
+export const TONCENTER_KEYLESS_RPS = 1;
+export const TONCENTER_KEYED_RPS = 10;
+
 export function readSharedConfig(read: EnvReader): SharedConfig {
+  const toncenterApiKey = read.string('TONCENTER_API_KEY');
   return {
     databaseUrl: read.url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
     redisUrl: read.url('REDIS_URL', DEFAULT_REDIS_URL, ['redis:', 'rediss:']),
@@ -39,7 +45,11 @@ export function readSharedConfig(read: EnvReader): SharedConfig {
     network: read.oneOf('TON_NETWORK', 'mainnet', TON_NETWORKS),
     toncenter: {
       url: read.url('TONCENTER_URL', DEFAULT_TONCENTER_URL, ['http:', 'https:']),
-      apiKey: read.string('TONCENTER_API_KEY'),
+      apiKey: toncenterApiKey,
+      rps: read.integer('TONCENTER_RPS', toncenterApiKey ? TONCENTER_KEYED_RPS : TONCENTER_KEYLESS_RPS, {
+        min: 0,
+        max: 10_000,
+      }),
     },
     usdtMaster: read.string('USDT_MASTER_ADDRESS', MAINNET_USDT_MASTER),
     fragmentBaseUrl: read.url('FRAGMENT_BASE_URL', DEFAULT_FRAGMENT_BASE_URL, ['http:', 'https:']),

@@ -121,6 +121,8 @@ export async function startStack(): Promise<Stack> {
       STARSGATE_SECRET_KEY: `t1:${randomBytes(32).toString('base64')}`,
       STARSGATE_DATA_DIR: dataDir,
       TONCENTER_URL: `${sandboxUrl}/toncenter`,
+      // The sandbox's toncenter has no request limit.
+      TONCENTER_RPS: '0',
       FRAGMENT_BASE_URL: `${sandboxUrl}/fragment`,
       FRAGMENT_COOKIES: demo.fragment.cookies,
       USDT_MASTER_ADDRESS: demo.usdt.master,

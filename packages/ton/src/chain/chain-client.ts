@@ -16,7 +16,7 @@ export interface AccountState {
  * The one port through which starsgate reads the chain and broadcasts. Adapter: toncenter
  * (production, and the local sandbox server, which speaks toncenter's API).
  * Failures are typed (see chain-errors.ts): ChainUnavailableError for transport/5xx/429 after
- * retries, ChainRequestError for a request the provider refused (4xx), ChainResponseError for
+ * retries or no turn of the shared rate limit in time (docs/ton.md §9), ChainRequestError for a request the provider refused (4xx), ChainResponseError for
  * an answer that does not parse.
  */
 export interface ChainClient {

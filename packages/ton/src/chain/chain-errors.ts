@@ -11,7 +11,7 @@ export class ChainError extends Error {
   }
 }
 
-/** Transport failure, timeout, 429 or 5xx (after retries for reads). Retry later. */
+/** Transport failure, timeout, 429 or 5xx (after retries for reads), or no rate-limit turn in time. Retry later. */
 export class ChainUnavailableError extends ChainError {}
 
 /** The provider refused the request (4xx, or `ok: false`): e.g. an external the wallet rejected. */

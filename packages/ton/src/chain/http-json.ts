@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { ChainRequestError, ChainResponseError, ChainUnavailableError } from './chain-errors';
+import type { RequestPacer } from './request-pacer';
 
 export interface HttpJsonOptions {
   provider: string;
@@ -9,9 +10,27 @@ export interface HttpJsonOptions {
   maxRetries: number;
   /** First backoff step; doubles per attempt, capped at 2 s (Retry-After honoured up to 5 s). */
   baseDelayMs?: number;
+  /** Every attempt waits for its turn; a 429 pauses every caller of the pacer instead of this one only. */
+  pacer?: RequestPacer;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Retry-After in seconds (toncenter's form); an HTTP date or garbage counts as absent. */
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const seconds = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+async function waitForTurn(pacer: RequestPacer, provider: string): Promise<void> {
+  try {
+    await pacer.acquire();
+  } catch (error) {
+    throw new ChainUnavailableError(`${provider}: no request slot (${(error as Error).message})`, provider, undefined, {
+      cause: error,
+    });
+  }
+}
 
 /** Provider error text, trimmed: never includes our request headers (where the API key lives). */
 function errorText(body: unknown): string {
@@ -35,8 +54,12 @@ export async function httpJson(
 ): Promise<unknown> {
   const base = opts.baseDelayMs ?? 200;
   let lastError: Error | undefined;
+  let rateLimited = false;
   for (let attempt = 0; attempt <= opts.maxRetries; attempt += 1) {
-    if (attempt > 0) await sleep(Math.min(2000, base * 2 ** (attempt - 1)));
+    // After a 429 the pacer already holds every caller back: its turn is the wait.
+    if (attempt > 0 && !(rateLimited && opts.pacer)) await sleep(Math.min(2000, base * 2 ** (attempt - 1)));
+    if (opts.pacer) await waitForTurn(opts.pacer, opts.provider);
+    rateLimited = false;
     let status: number;
     let retryAfterHeader: string | string[] | undefined;
     let text: string;
@@ -75,9 +98,11 @@ export async function httpJson(
         opts.provider,
         status,
       );
-      const retryAfter = Number(Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader);
-      if (Number.isFinite(retryAfter) && retryAfter > 0 && attempt < opts.maxRetries)
-        await sleep(Math.min(5000, retryAfter * 1000));
+      const retryAfter = retryAfterMs(retryAfterHeader);
+      if (status === 429 && opts.pacer) {
+        rateLimited = true;
+        await opts.pacer.rateLimited(retryAfter).catch(() => undefined);
+      } else if (retryAfter !== undefined && attempt < opts.maxRetries) await sleep(Math.min(5000, retryAfter));
       continue;
     }
     if (status >= 400) {

@@ -3,6 +3,7 @@ import { queryJettonBalance, queryJettonWalletAddress } from './jetton-queries';
 import type { AccountState, ChainClient } from './chain-client';
 import { ChainRequestError, ChainResponseError } from './chain-errors';
 import { httpJson } from './http-json';
+import type { RequestPacer } from './request-pacer';
 import { fromToncenterStack, toToncenterStack } from './toncenter-stack';
 import { hashToHex, normalizedExternalHash } from '../transfers/normalized-hash';
 
@@ -15,6 +16,8 @@ export interface ToncenterOptions {
   maxRetries?: number;
   /** First backoff step in ms (default 200). */
   retryBaseDelayMs?: number;
+  /** Shares the provider's rate limit with every other replica (docs/ton.md §9); none = unpaced. */
+  pacer?: RequestPacer;
 }
 
 const PROVIDER = 'toncenter';
@@ -62,6 +65,7 @@ export class ToncenterChainClient implements ChainClient {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly baseDelayMs: number;
+  private readonly pacer: RequestPacer | undefined;
 
   constructor(options: ToncenterOptions) {
     this.root = options.baseUrl.replace(/\/+$/, '');
@@ -69,6 +73,7 @@ export class ToncenterChainClient implements ChainClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxRetries = options.maxRetries ?? 3;
     this.baseDelayMs = options.retryBaseDelayMs ?? 200;
+    this.pacer = options.pacer;
   }
 
   private async call(
@@ -87,6 +92,7 @@ export class ToncenterChainClient implements ChainClient {
         timeoutMs: this.timeoutMs,
         maxRetries: retries,
         baseDelayMs: this.baseDelayMs,
+        ...(this.pacer ? { pacer: this.pacer } : {}),
       },
     );
   }
