@@ -68,9 +68,30 @@ export interface AdminPurchaseDetail {
    */
   paid_amount?: {
     currency?: string;
-    quote?: string;
-    message_nano?: string;
-    jetton_units?: string;
+    /**
+     * The invoice in base units of `currency` (nanoGRAM or micro-USDT).
+     */
+    quote?: string | null;
+    /**
+     * `quote` for people: "0.4412 GRAM", "0.75 USDT".
+     */
+    quote_human?: string | null;
+    /**
+     * nanoGRAM the payment message carries.
+     */
+    message_nano?: string | null;
+    /**
+     * `message_nano` for people: "0.4412 GRAM".
+     */
+    message_human?: string | null;
+    /**
+     * USDT base units the jetton transfer moves.
+     */
+    jetton_units?: string | null;
+    /**
+     * `jetton_units` for people: "0.75 USDT".
+     */
+    jetton_human?: string | null;
     receiver?: string;
     [key: string]: unknown;
   } | null;
@@ -325,7 +346,13 @@ export interface Checkout {
    * Once prepared: what this transaction pays, exact decimal string, in its currency only.
    */
   prices?: {
+    /**
+     * GRAM this transaction pays.
+     */
     gram?: string;
+    /**
+     * USDT this transaction pays.
+     */
     usdt?: string;
   };
   transaction?: TonConnectTransaction;
@@ -728,11 +755,11 @@ export interface ResolvedWallet {
   version_source: 'selection' | 'deployed' | 'default' | 'default_chain_unavailable';
   balances?: {
     /**
-     * Decimal GRAM (9 dp).
+     * GRAM the wallet holds, up to 9 decimals.
      */
     gram: string;
     /**
-     * Decimal USDT (6 dp).
+     * USDT the wallet holds, up to 6 decimals.
      */
     usdt: string;
   };
