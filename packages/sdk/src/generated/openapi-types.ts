@@ -36,9 +36,25 @@ export interface AdminPurchaseDetail {
     code: string;
     message: string;
     action?: string;
+    /**
+     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
+     */
     details?: Array<{
       field?: string;
       message?: string;
+      currency?: 'GRAM' | 'USDT';
+      /**
+       * What the purchase needs in `currency`, network fees included.
+       */
+      required?: string;
+      /**
+       * What the payer wallet holds in `currency`.
+       */
+      available?: string;
+      /**
+       * What is missing in `currency` ("0" where covered).
+       */
+      shortfall?: string;
       [key: string]: unknown;
     }>;
   };
@@ -178,9 +194,25 @@ export interface AdminPurchaseSummary {
     code: string;
     message: string;
     action?: string;
+    /**
+     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
+     */
     details?: Array<{
       field?: string;
       message?: string;
+      currency?: 'GRAM' | 'USDT';
+      /**
+       * What the purchase needs in `currency`, network fees included.
+       */
+      required?: string;
+      /**
+       * What the payer wallet holds in `currency`.
+       */
+      available?: string;
+      /**
+       * What is missing in `currency` ("0" where covered).
+       */
+      shortfall?: string;
       [key: string]: unknown;
     }>;
   };
@@ -370,9 +402,25 @@ export interface Checkout {
     code: string;
     message: string;
     action?: string;
+    /**
+     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
+     */
     details?: Array<{
       field?: string;
       message?: string;
+      currency?: 'GRAM' | 'USDT';
+      /**
+       * What the purchase needs in `currency`, network fees included.
+       */
+      required?: string;
+      /**
+       * What the payer wallet holds in `currency`.
+       */
+      available?: string;
+      /**
+       * What is missing in `currency` ("0" where covered).
+       */
+      shortfall?: string;
       [key: string]: unknown;
     }>;
   };
@@ -700,9 +748,25 @@ export interface Purchase {
     code: string;
     message: string;
     action?: string;
+    /**
+     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
+     */
     details?: Array<{
       field?: string;
       message?: string;
+      currency?: 'GRAM' | 'USDT';
+      /**
+       * What the purchase needs in `currency`, network fees included.
+       */
+      required?: string;
+      /**
+       * What the payer wallet holds in `currency`.
+       */
+      available?: string;
+      /**
+       * What is missing in `currency` ("0" where covered).
+       */
+      shortfall?: string;
       [key: string]: unknown;
     }>;
   };
