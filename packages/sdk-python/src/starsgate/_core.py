@@ -30,6 +30,7 @@ from ._exceptions import (
     APIResponseValidationError,
     APITimeoutError,
     InsecureTransportError,
+    InvalidArgumentError,
     StarsgateError,
     TopUpRequiredError,
     error_class_for,
@@ -67,7 +68,7 @@ class Operation:
 def path_segment(value: str) -> str:
     """An id as one path segment: a caller's string can never reach another route."""
     if not isinstance(value, str) or not value:
-        raise ValueError("an id must be a non-empty string")
+        raise InvalidArgumentError("an id must be a non-empty string")
     return quote(value, safe="")
 
 
@@ -94,7 +95,7 @@ def insecure_http_allowed_by_env() -> bool:
 def check_base_url(base_url: str) -> str:
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+        raise InvalidArgumentError(f"base_url must be an http(s) URL, got {base_url!r}")
     return base_url.rstrip("/")
 
 
@@ -115,7 +116,7 @@ class ClientCore:
         random_fraction: Callable[[], float] = random.random,
     ) -> None:
         if max_retries < 0:
-            raise ValueError("max_retries must be >= 0")
+            raise InvalidArgumentError("max_retries must be >= 0")
         self.base_url = check_base_url(base_url)
         self.timeout = timeout
         self.max_retries = max_retries

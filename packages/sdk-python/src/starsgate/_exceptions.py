@@ -6,6 +6,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Type
 
 __all__ = [
     "StarsgateError",
+    "InvalidArgumentError",
     "InsecureTransportError",
     "APIConnectionError",
     "APITimeoutError",
@@ -125,7 +126,15 @@ class StarsgateError(Exception):
         )
 
 
-class InsecureTransportError(StarsgateError, ValueError):
+class InvalidArgumentError(StarsgateError, ValueError):
+    """A call the SDK refused before sending anything (an empty id, a bad base_url, ...). Also a `ValueError`."""
+
+    def __init__(self, message: str, **kwargs: Any) -> None:
+        kwargs.setdefault("code", "INVALID_ARGUMENT")
+        super().__init__(message, **kwargs)
+
+
+class InsecureTransportError(InvalidArgumentError):
     """A call that carries a seed was about to travel over plain http:// beyond this machine. Nothing was sent."""
 
 

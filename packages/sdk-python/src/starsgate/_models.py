@@ -15,7 +15,7 @@ from typing import Annotated, Any, Dict, Iterator, List, Mapping, Optional, Tupl
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, field_validator
 
-from ._exceptions import OrderFailedError, Shortfall, TopUpRequiredError
+from ._exceptions import InvalidArgumentError, OrderFailedError, Shortfall, TopUpRequiredError
 
 __all__ = [
     "DecimalString",
@@ -76,7 +76,7 @@ def to_decimal(value: str) -> Decimal:
     try:
         return Decimal(value)
     except (InvalidOperation, TypeError):
-        raise ValueError(f"not a decimal string: {value!r}") from None
+        raise InvalidArgumentError(f"not a decimal string: {value!r}") from None
 
 
 def parse_timestamp(value: str) -> datetime:
@@ -289,7 +289,7 @@ class PricePair(_Model):
     def decimal(self, currency: str) -> Decimal:
         """`prices.decimal("gram")` → `Decimal("1.25")`, for the payment layer."""
         if currency.lower() not in ("gram", "usdt"):
-            raise ValueError("currency is 'gram' or 'usdt'")
+            raise InvalidArgumentError("currency is 'gram' or 'usdt'")
         return to_decimal(getattr(self, currency.lower()))
 
 

@@ -4,6 +4,7 @@ from enum import Enum
 from typing import Any, Dict, Optional, Union
 
 from ._core import Operation, path_segment
+from ._exceptions import InvalidArgumentError
 
 StrOrEnum = Union[str, Enum]
 
@@ -51,7 +52,7 @@ def resolve_wallet(seed: str, wallet_address: Optional[str], account_index: Opti
 def _keyed_order(path: str, idempotency_key: str, carries_secret: bool, **fields: Any) -> Operation:
     """A POST that creates an order: retried only with its key, which the gateway answers as a replay."""
     if not idempotency_key:
-        raise ValueError("idempotency_key is required: one key per logical order, reused on every retry")
+        raise InvalidArgumentError("idempotency_key is required: one key per logical order, reused on every retry")
     return Operation(
         "POST",
         path,
