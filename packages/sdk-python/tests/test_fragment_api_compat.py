@@ -132,6 +132,8 @@ def test_the_price_list_reads_as_the_hosted_sdks_and_as_ours():
     with pytest.raises(KeyError):
         catalog.premium[1]
     assert catalog.updated_at == "2026-11-23T09:59:00.000Z"
+    assert PriceList.model_validate_json(catalog.model_dump_json()) == catalog
+    assert catalog.model_dump()["stars"] == {"50": {"gram": "0.2561", "usdt": "0.75"}}
 
 
 def test_results_read_as_the_hosted_sdks(api, client):

@@ -13,7 +13,16 @@ from decimal import Decimal, InvalidOperation
 from enum import Enum
 from typing import Annotated, Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_serializer,
+    field_validator,
+)
 
 from ._exceptions import InvalidArgumentError, OrderFailedError, Shortfall, TopUpRequiredError
 
@@ -398,6 +407,11 @@ class PriceList(_Model):
     @classmethod
     def _table(cls, value: Any) -> PriceTable:
         return PriceTable.from_wire(value)
+
+    @field_serializer("stars", "premium")
+    def _wire_table(self, table: PriceTable) -> Dict[str, Dict[str, str]]:
+        """Back to the API's shape, so a dumped list validates again (a shop's cache)."""
+        return {str(row.amount): {"gram": row.prices.gram, "usdt": row.prices.usdt} for row in table}
 
 
 class AvailabilityCheck(_Model):
