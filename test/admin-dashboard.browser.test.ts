@@ -162,6 +162,14 @@ test('a sandbox fault leaves a reconciliation case; the console resolves it and 
   await page.locator('[data-testid=purchase-detail]').waitFor();
   expect(await page.locator('[data-testid=detail-status]').innerText()).toBe('reconciliation_required');
   expect(await page.locator('[data-testid=evidence]').innerText()).toContain('tx_hash');
+  // Money as people read it, not nanoGRAM.
+  const payment = await page.locator('[data-testid=payment]').innerText();
+  const { paid_amount: paid } = await adminGet<{ paid_amount: { quote: string; quote_human: string } }>(
+    `/admin/api/purchases/${id}`,
+  );
+  expect(paid.quote_human).toMatch(/^[0-9]+(\.[0-9]+)? GRAM$/);
+  expect(payment).toMatch(new RegExp(`Invoice\\s+${paid.quote_human.replace('.', '\\.')}`));
+  expect(payment).not.toContain(paid.quote);
   await shot('reconciliation-case');
 
   const form = page.getByRole('form', { name: 'Resolve this case' });

@@ -91,6 +91,14 @@ test('purchases list, show and stats: tables for people, --json for scripts', as
   expect(show.stdout).toContain('timeline:');
   expect(show.stdout).toMatch(/queued\s+preparing/);
   expect(show.stdout).not.toContain(h.wallet('base64-v5r1').seed);
+  // Money for people in GRAM; the base units stay in --json.
+  const shown = JSON.parse((await starsgate(['purchases', 'show', purchaseId, '--json'])).stdout) as {
+    paid_amount: { quote: string; quote_human: string };
+  };
+  expect(shown.paid_amount.quote).toMatch(/^[0-9]+$/);
+  expect(shown.paid_amount.quote_human).toMatch(/^[0-9]+(\.[0-9]+)? GRAM$/);
+  expect(show.stdout).toMatch(new RegExp(`paid\\s+${shown.paid_amount.quote_human.replace('.', '\\.')}\n`));
+  expect(show.stdout).not.toContain(`"quote": "${shown.paid_amount.quote}"`);
 
   const stats = JSON.parse((await starsgate(['stats', '--json'])).stdout) as { counts: Record<string, number> };
   expect(stats.counts.completed).toBe(1);

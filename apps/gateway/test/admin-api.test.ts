@@ -242,6 +242,47 @@ describe('GET /admin/api/purchases/:id', () => {
     ]);
   });
 
+  test('the payment Fragment asked for: base units for machines, the same amounts in GRAM/USDT for people', async () => {
+    const pool = gateway.database.pool;
+    const show = async (paymentRequest: object) => {
+      await pool.query('UPDATE purchases SET payment_request = $2 WHERE id = $1', [
+        created.purchase_id,
+        JSON.stringify(paymentRequest),
+      ]);
+      const res = await admin().get(`/admin/api/purchases/${created.purchase_id}`);
+      expect(res.status).toBe(200);
+      return res.body.paid_amount as Record<string, unknown>;
+    };
+    try {
+      expect(
+        await show({ currency: 'GRAM', quote: '441200000', message: { address: 'EQfragment', amount: '441200000' } }),
+      ).toEqual({
+        currency: 'GRAM',
+        quote: '441200000',
+        quote_human: '0.4412 GRAM',
+        message_nano: '441200000',
+        message_human: '0.4412 GRAM',
+        receiver: 'EQfragment',
+      });
+      expect(
+        await show({
+          currency: 'USDT',
+          quote: '750000',
+          message: { address: 'EQjettonwallet', amount: '50000000' },
+          jetton: { amount: '750000', destination: 'EQfragment' },
+        }),
+      ).toMatchObject({
+        quote: '750000',
+        quote_human: '0.75 USDT',
+        message_human: '0.05 GRAM',
+        jetton_units: '750000',
+        jetton_human: '0.75 USDT',
+      });
+    } finally {
+      await pool.query('UPDATE purchases SET payment_request = NULL WHERE id = $1', [created.purchase_id]);
+    }
+  });
+
   test('unknown or malformed ids: 404 PURCHASE_NOT_FOUND', async () => {
     for (const id of [SOME_ID, 'not-a-uuid']) {
       const res = await admin().get(`/admin/api/purchases/${id}`);

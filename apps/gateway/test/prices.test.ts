@@ -277,4 +277,44 @@ describe('openapi', () => {
       expect.arrayContaining(['AvailabilityResult', 'PriceQuote', 'PriceList', 'PricePair']),
     );
   });
+  it('every money field is a decimal string: type string, format decimal, a pattern', async () => {
+    const gw = await gateway();
+    const document = (await request(gw.app).get('/openapi.json')).body as { components: { schemas: object } };
+    // Names that carry money wherever they appear; the shortfall trio inside error details; `amount` in a TON Connect message.
+    const MONEY = new Set(['gram', 'usdt', 'quote', 'message_nano', 'jetton_units']);
+    const SHORTFALL = new Set(['required', 'available', 'shortfall']);
+    const isMoney = (name: string, where: string) =>
+      MONEY.has(name) ||
+      (SHORTFALL.has(name) && where.endsWith('details.items')) ||
+      (name === 'amount' && where.includes('TonConnectTransaction'));
+    const found: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((child, index) => walk(child, `${where}[${index}]`));
+      if (node === null || typeof node !== 'object') return;
+      const properties = (node as { properties?: Record<string, unknown> }).properties;
+      for (const [name, field] of Object.entries(properties ?? {})) {
+        const { type, format, pattern } = field as { type?: string | string[]; format?: string; pattern?: string };
+        if (!isMoney(name, where) || type === 'object') continue;
+        found.push(`${where}.${name}`);
+        expect({ where: `${where}.${name}`, string: [type].flat().includes('string'), format }).toEqual({
+          where: `${where}.${name}`,
+          string: true,
+          format: 'decimal',
+        });
+        expect(() => new RegExp(pattern ?? '(')).not.toThrow();
+      }
+      for (const [key, child] of Object.entries(node)) walk(child, `${where}.${key}`);
+    };
+    walk(document.components.schemas, 'schemas');
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'schemas.PricePair.gram',
+        'schemas.ResolvedWallet.properties.balances.usdt',
+        'schemas.Checkout.properties.prices.gram',
+        'schemas.Purchase.properties.error.properties.details.items.shortfall',
+        'schemas.TonConnectTransaction.properties.messages.items.amount',
+        'schemas.AdminPurchaseDetail.properties.paid_amount.quote',
+      ]),
+    );
+  });
 });

@@ -1,4 +1,11 @@
+import json
+import os
+import select
+import shutil
+import subprocess
+import tempfile
 import uuid
+from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
 import pytest
@@ -70,3 +77,44 @@ async def aclient() -> Any:
 
 def new_key() -> str:
     return str(uuid.uuid4())
+
+
+ROOT = Path(__file__).resolve().parents[3]
+STARTUP_SECONDS = 240
+
+
+@pytest.fixture(scope="session")
+def stack() -> Iterator[Dict[str, Any]]:
+    """The real gateway, worker and sandbox, started from source (packages/sdk/test/support/stack-cli.ts) over a
+    fresh database, once for every test that asks. Set STARSGATE_SKIP_INTEGRATION=1 to skip those tests."""
+    if os.environ.get("STARSGATE_SKIP_INTEGRATION") == "1":
+        pytest.skip("STARSGATE_SKIP_INTEGRATION=1")
+    node = shutil.which("node")
+    assert node, "node is needed to start the gateway, worker and sandbox"
+    with tempfile.TemporaryFile(mode="w+") as stderr:
+        process = subprocess.Popen(
+            [node, "--import", "tsx", "packages/sdk/test/support/stack-cli.ts"],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+        try:
+            ready, _, _ = select.select([process.stdout], [], [], STARTUP_SECONDS)
+            line = process.stdout.readline() if ready else ""
+            if not line:
+                stderr.seek(0)
+                raise RuntimeError(f"the stack did not start:\n{stderr.read()[-5000:]}")
+            yield json.loads(line)
+        finally:
+            # Closing its standard input stops the stack (children, database, data directory).
+            process.stdin.close()
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def demo_wallet(stack: Dict[str, Any], wallet_id: str) -> Dict[str, Any]:
+    return next(w for w in stack["wallets"] if w["id"] == wallet_id)

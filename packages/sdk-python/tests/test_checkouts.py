@@ -65,7 +65,7 @@ def test_wait_for_the_transaction_then_hand_it_to_ton_connect_unchanged(api, cli
     route.side_effect = [httpx.Response(200, json=checkout_body("preparing")), httpx.Response(200, json=PREPARED)]
     checkout = client.wait_for_checkout_transaction(CHECKOUT_ID, poll_interval=0.25)
     assert checkout.awaiting_signature and sleeps == [0.25]
-    assert checkout.prices.gram == Decimal("0.2561") and checkout.prices.usdt is None
+    assert checkout.prices.gram == "0.2561" and checkout.prices.usdt is None
     assert checkout.transaction.to_tonconnect() == PREPARED["transaction"]
     assert checkout.transaction.messages[0].amount_nano == 256_100_000
 

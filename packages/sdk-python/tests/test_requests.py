@@ -3,7 +3,7 @@ from decimal import Decimal
 
 import httpx
 
-from starsgate import Client, PaymentMethod, Product, PurchaseStatus
+from starsgate import Client, PaymentMethod, Product, PurchaseStatus, to_decimal
 
 from .conftest import PURCHASE_ID, SEED, purchase_body
 
@@ -61,7 +61,7 @@ def test_enums_and_strings_are_sent_as_their_wire_value(api, client):
     assert sent == ["premium", "stars", "premium"]
 
 
-def test_prices_are_exact_decimals(api, client):
+def test_prices_are_exact_decimal_strings_with_a_typed_conversion(api, client):
     api.get("/api/v1/prices/quote", params={"product": "stars", "amount": "1000"}).respond(
         200,
         json={
@@ -83,11 +83,16 @@ def test_prices_are_exact_decimals(api, client):
         },
     )
     quote = client.get_stars_price(1000)
-    assert quote.prices.gram == Decimal("5.123456789") and isinstance(quote.prices.gram, Decimal)
-    assert quote.prices.usdt + quote.prices.usdt == Decimal("30.000002")
-    assert quote.derived is False
+    assert quote.prices.gram == "5.123456789" and isinstance(quote.prices.gram, str)
+    assert quote.prices.decimal("usdt") + to_decimal(quote.prices.usdt) == Decimal("30.000002")
+    assert quote.derived is False and quote.quoted_at == "2026-11-23T10:00:00Z"
+    assert client.get_price("stars", 1000) == quote
     prices = client.get_prices()
-    assert prices.stale and prices.stars[50].gram == Decimal("0.2561") and prices.premium[12].usdt == Decimal("11.99")
+    assert prices.stale and prices.stars[50].gram == "0.2561" and prices.premium[12].usdt == "11.99"
+    # The hosted SDK's shapes: one Stars row, Premium rows by months.
+    assert prices.stars.amount == 50 and prices.stars.prices.gram == "0.2561"
+    assert [row.months for row in prices.premium] == [3, 6, 12] and prices.premium.get(6).prices.usdt == "11.99"
+    assert 12 in prices.premium and prices.premium.get(1) is None
 
 
 def test_premium_price_asks_for_months(api, client):
@@ -122,7 +127,8 @@ def test_resolve_wallet_and_decimal_balances(api, client):
     )
     wallet = client.resolve_wallet(SEED, account_index=1)
     assert json.loads(route.calls.last.request.content) == {"seed": SEED, "account_index": 1}
-    assert wallet.balances is not None and wallet.balances.gram == Decimal("1000.000000001")
+    assert wallet.balances is not None and wallet.balances.gram == "1000.000000001"
+    assert to_decimal(wallet.balances.usdt) == Decimal("0.000001")
 
 
 def test_get_purchase_quotes_the_id_into_one_path_segment(api, client):

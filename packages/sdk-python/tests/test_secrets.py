@@ -7,10 +7,12 @@ from typing import Any, List
 import httpx
 import pytest
 
-from starsgate import AsyncClient, Client, StarsgateError
+import respx
+
+from starsgate import AsyncClient, Client, InsecureTransportError, StarsgateError
 from starsgate._operations import create_purchase
 
-from .conftest import BASE, SEED, error_body, new_key
+from .conftest import BASE, PURCHASE_ID, SEED, error_body, new_key
 
 
 def everything_reachable_from(error: BaseException) -> str:
@@ -73,13 +75,42 @@ def test_reprs_never_show_the_seed():
         assert "abandon" not in repr(client)
 
 
-@pytest.mark.parametrize("url", ["http://gateway.example", "http://10.0.0.5:8080", "http://192.168.1.2"])
-def test_plain_http_is_refused_beyond_this_machine(url):
-    with pytest.raises(ValueError, match="plain http"):
-        Client(url)
-    with pytest.raises(ValueError, match="plain http"):
-        AsyncClient(url)
-    Client(url, allow_insecure_http=True).close()
+@pytest.mark.parametrize("url", ["http://gateway.example", "http://10.0.0.5:8080", "http://starsgate.shop.svc:8080"])
+def test_a_seed_is_never_sent_over_plain_http_beyond_this_machine(api, url, monkeypatch):
+    monkeypatch.delenv("STARSGATE_ALLOW_INSECURE_HTTP", raising=False)
+    with respx.mock(base_url=url, assert_all_called=False) as remote:
+        purchases = remote.post("/api/v1/purchases").respond(202, json={"purchase_id": "p", "status": "queued"})
+        resolve = remote.post("/api/v1/wallets/resolve").respond(200, json={"account_index": 0, "wallet_version": "V5R1"})
+        with Client(url) as client:
+            for call in (
+                lambda: client.buy_stars("@alice", 50, "gram", SEED, account_index=0),
+                lambda: client.resolve_wallet(SEED, account_index=0),
+            ):
+                with pytest.raises(InsecureTransportError) as caught:
+                    call()
+                # The refusal names the setting, is a FragmentAPIError and a ValueError, and holds no seed.
+                assert "allow_insecure_http=True" in str(caught.value) and "STARSGATE_ALLOW_INSECURE_HTTP" in str(caught.value)
+                assert isinstance(caught.value, ValueError) and "abandon" not in everything_reachable_from(caught.value)
+        assert purchases.call_count == 0 and resolve.call_count == 0
+        with Client(url, allow_insecure_http=True) as allowed:
+            assert allowed.resolve_wallet(SEED, account_index=0).wallet_version == "V5R1"
+        monkeypatch.setenv("STARSGATE_ALLOW_INSECURE_HTTP", "1")
+        with Client(url) as allowed_by_env:
+            assert allowed_by_env.buy_stars("@alice", 50, "gram", SEED, account_index=0).purchase_id == "p"
+
+
+async def test_calls_without_a_secret_work_over_http_inside_a_private_network():
+    url = "http://starsgate.payments.svc.cluster.local:8080"
+    quote = {"product": "stars", "amount": 50, "prices": {"gram": "0.2561", "usdt": "0.75"}, "stale": False}
+    with respx.mock(base_url=url) as remote:
+        remote.get("/api/v1/prices/quote").respond(200, json=quote)
+        remote.get(f"/api/v1/purchases/{PURCHASE_ID}").respond(200, json={"purchase_id": PURCHASE_ID, "status": "queued"})
+        with Client(url) as client:
+            assert client.get_stars_price(50).prices.gram == "0.2561"
+        async with AsyncClient(url) as aclient:
+            assert (await aclient.get_purchase(PURCHASE_ID)).status == "queued"
+            with pytest.raises(InsecureTransportError):
+                await aclient.buy_stars("@alice", 50, "gram", SEED, account_index=0)
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "https://x.example"])

@@ -1,6 +1,6 @@
-import { checkBaseURL, pathSegment } from './core/base-url.js';
+import { checkBaseURL, pathSegment, seedTravelsInClear } from './core/base-url.js';
 import { inBrowser } from './core/environment.js';
-import { BrowserSecretError } from './core/errors.js';
+import { BrowserSecretError, InsecureTransportError } from './core/errors.js';
 import { SDK_VERSION, Transport, type Operation } from './core/http.js';
 import { poll } from './polling.js';
 import { isTerminal } from './status.js';
@@ -24,7 +24,7 @@ import type {
 } from './types.js';
 
 export interface StarsgateOptions {
-  /** Default `http://127.0.0.1:8080`. Plain http only to this machine unless `allowInsecureHttp`. */
+  /** Default `http://127.0.0.1:8080`. A seed travels over plain http only to this machine unless `allowInsecureHttp`. */
   baseURL?: string;
   /** Per attempt, in milliseconds. Default 30 000. */
   timeout?: number;
@@ -66,9 +66,11 @@ export class Starsgate {
   readonly baseURL: string;
   private readonly transport: Transport;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly allowInsecureHttp: boolean;
 
   constructor(options: StarsgateOptions = {}) {
-    this.baseURL = checkBaseURL(options.baseURL ?? 'http://127.0.0.1:8080', options.allowInsecureHttp ?? false);
+    this.baseURL = checkBaseURL(options.baseURL ?? 'http://127.0.0.1:8080');
+    this.allowInsecureHttp = options.allowInsecureHttp ?? false;
     const maxRetries = options.maxRetries ?? 2;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be an integer >= 0');
     const fetchImpl = options.fetch ?? globalThis.fetch;
@@ -88,6 +90,22 @@ export class Starsgate {
       sleep: (ms) => this.sleep(ms),
       randomFraction: Math.random,
     });
+  }
+
+  /**
+   * Calls without a secret (prices, availability, status, checkouts) may use http:// inside a
+   * private network; a seed may not, unless the caller allowed it. Checked before anything is sent.
+   */
+  private refuseSeedInClear(method: string): void {
+    if (!this.allowInsecureHttp && seedTravelsInClear(this.baseURL))
+      throw new InsecureTransportError(
+        `Refusing to send a seed over plain http:// to ${new URL(this.baseURL).hostname} (${method}): it would travel unencrypted.`,
+        {
+          code: 'INSECURE_TRANSPORT',
+          action:
+            'Use https://, or, if the network path is private and trusted, pass allowInsecureHttp: true to the client.',
+        },
+      );
   }
 
   private call<T>(op: Operation): Promise<T> {
@@ -142,6 +160,7 @@ export class Starsgate {
   // async: a refusal is a rejected promise, like every other failure.
   async resolveWallet(params: ResolveWalletRequest): Promise<ResolvedWallet> {
     refuseSecretsInBrowser('resolveWallet');
+    this.refuseSeedInClear('resolveWallet');
     return await this.call({
       method: 'POST',
       path: '/api/v1/wallets/resolve',
@@ -153,6 +172,7 @@ export class Starsgate {
   /** 202 means accepted, not delivered: follow with `wait`. Retries reuse `idempotency_key`. */
   async createPurchase(params: CreatePurchaseRequest): Promise<PurchaseAccepted & Replayable> {
     refuseSecretsInBrowser('createPurchase');
+    this.refuseSeedInClear('createPurchase');
     return await this.createOrder('/api/v1/purchases', params);
   }
 

@@ -8,6 +8,7 @@ export {
   APITimeoutError,
   BrowserSecretError,
   IdempotencyConflictError,
+  InsecureTransportError,
   NotFoundError,
   OrderFailedError,
   RateLimitError,

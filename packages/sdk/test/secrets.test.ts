@@ -1,4 +1,4 @@
-import { BrowserSecretError, StarsgateError, Starsgate } from '../src/index';
+import { BrowserSecretError, InsecureTransportError, StarsgateError, Starsgate } from '../src/index';
 import { errorBody, json, scriptedFetch, SEED } from './support/scripted-fetch';
 
 function everythingIn(error: unknown): string {
@@ -74,9 +74,35 @@ describe('in a browser', () => {
 });
 
 describe('base URL', () => {
-  it.each(['http://gateway.example', 'http://10.0.0.5:8080'])('refuses plain http to %s', (baseURL) => {
-    expect(() => new Starsgate({ baseURL })).toThrow(/plain http/);
-    expect(() => new Starsgate({ baseURL, allowInsecureHttp: true })).not.toThrow();
+  it.each(['http://gateway.example', 'http://10.0.0.5:8080', 'http://starsgate.shop.svc:8080'])(
+    'never sends a seed over plain http to %s unless allowed, and says how to allow it',
+    async (baseURL) => {
+      const script = scriptedFetch(() => json(202, { purchase_id: 'p', status: 'queued', status_url: '/x' }));
+      const sdk = new Starsgate({ baseURL, fetch: script.fetch });
+      for (const call of [
+        () => sdk.buyStars({ username: '@alice', amount: 50, payment_method: 'gram', seed: SEED }),
+        () => sdk.resolveWallet({ seed: SEED }),
+      ]) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(InsecureTransportError);
+        expect(String((error as InsecureTransportError).action)).toContain('allowInsecureHttp: true');
+        expect(JSON.stringify(error) + String(error)).not.toContain(SEED);
+      }
+      expect(script.sent).toHaveLength(0);
+      const allowed = new Starsgate({ baseURL, fetch: script.fetch, allowInsecureHttp: true });
+      await allowed.buyStars({ username: '@alice', amount: 50, payment_method: 'gram', seed: SEED });
+      expect(script.sent).toHaveLength(1);
+    },
+  );
+  it('calls without a secret work over http inside a private network', async () => {
+    const script = scriptedFetch(() => json(200, { stale: false }));
+    const sdk = new Starsgate({ baseURL: 'http://starsgate.payments.svc.cluster.local:8080', fetch: script.fetch });
+    await sdk.getPrices();
+    await sdk.getPurchase('5b3c3a52-6f0e-4c4e-9d1e-1f1f6c7b8a90');
+    expect(script.sent).toHaveLength(2);
+  });
+  it('refuses a base URL that is not http(s)', () => {
+    expect(() => new Starsgate({ baseURL: 'ftp://127.0.0.1' })).toThrow(/http\(s\) URL/);
   });
   it.each(['http://127.0.0.1:8080', 'http://localhost:1', 'http://[::1]:8080', 'https://gateway.example/'])(
     'accepts %s',

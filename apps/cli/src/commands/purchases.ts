@@ -16,7 +16,7 @@ const SHOW_FIELDS = [
   'version',
   'fragment_request_id',
   'fragment_ref',
-  'paid_amount',
+  'paid',
   'normalized_hash',
   'external_hash',
   'transaction_hash',
@@ -45,13 +45,29 @@ export async function listPurchases(client: AdminClient, options: Options): Prom
   return { json: page, text: pageText(page, LIST_COLUMNS) };
 }
 
+interface PaidAmount {
+  quote?: string | null;
+  quote_human?: string | null;
+  message_human?: string | null;
+  jetton_human?: string | null;
+}
+
+/** What was paid, as people read it ("0.4412 GRAM"): the admin API's human fields. `--json` keeps the base units. */
+function paidText(paid: PaidAmount | null | undefined): string | null {
+  if (!paid) return null;
+  const amount = paid.quote_human ?? (paid.quote ? `${paid.quote} base units` : null);
+  if (!amount) return null;
+  const carried = paid.jetton_human ? `; message carries ${paid.message_human ?? '?'} for fees` : '';
+  return `${amount}${carried}`;
+}
+
 export async function showPurchase(client: AdminClient, id: string): Promise<CommandResult> {
-  const purchase = await client.call<Row & { events: Row[]; evidence: unknown }>(
+  const purchase = await client.call<Row & { events: Row[]; evidence: unknown; paid_amount?: PaidAmount | null }>(
     'GET',
     `/admin/api/purchases/${encodeURIComponent(id)}`,
   );
   const text = [
-    fields(purchase, SHOW_FIELDS),
+    fields({ ...purchase, paid: paidText(purchase.paid_amount) }, SHOW_FIELDS),
     '',
     'timeline:',
     table(purchase.events, ['at', 'from_status', 'to_status', 'actor', 'reason']),

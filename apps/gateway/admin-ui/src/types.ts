@@ -69,12 +69,24 @@ export interface PurchaseEvent {
   details: unknown;
 }
 
+/** Base units (decimal strings) for machines, `*_human` ("0.4412 GRAM") for people. */
+export interface PaidAmount {
+  currency: string | null;
+  quote: string | null;
+  quote_human: string | null;
+  message_nano: string | null;
+  message_human: string | null;
+  receiver: string | null;
+  jetton_units?: string | null;
+  jetton_human?: string | null;
+}
+
 export interface PurchaseDetail extends PurchaseSummary {
   wallet_version: string | null;
   fragment_request_id: string | null;
   fragment_ref: string | null;
   fragment_session: string | null;
-  paid_amount: Record<string, unknown> | null;
+  paid_amount: PaidAmount | null;
   normalized_hash: string | null;
   external_hash: string | null;
   transaction_hash: string | null;

@@ -1,5 +1,5 @@
 import { Cell } from '@ton/core';
-import { purchaseView } from '@starsgate/domain';
+import { coinOf, humanAmount, purchaseView } from '@starsgate/domain';
 import type { PurchaseEventRow, PurchaseRow, SignedExternalRow } from '@starsgate/db';
 
 /** A purchase in the operator's listing: the public view plus what an operator searches by. */
@@ -24,6 +24,22 @@ interface StoredPaymentRequest {
   fragmentSession?: string;
 }
 
+/** What Fragment asked to be paid: base units for machines, and the same amounts as people read them. */
+function paidAmount(request: StoredPaymentRequest) {
+  const coin = coinOf(request.currency);
+  return {
+    currency: request.currency ?? null,
+    quote: request.quote ?? null,
+    quote_human: coin ? humanAmount(request.quote, coin) : null,
+    message_nano: request.message?.amount ?? null,
+    message_human: humanAmount(request.message?.amount, 'GRAM'),
+    receiver: request.jetton?.destination ?? request.message?.address ?? null,
+    ...(request.jetton
+      ? { jetton_units: request.jetton.amount ?? null, jetton_human: humanAmount(request.jetton.amount, 'USDT') }
+      : {}),
+  };
+}
+
 function eventType(event: PurchaseEventRow): string {
   if (event.actor.startsWith('operator:')) return 'operator';
   return event.fromStatus === event.toStatus ? 'step' : 'transition';
@@ -46,15 +62,7 @@ export function adminPurchaseDetail(
     fragment_request_id: row.fragmentReqId,
     fragment_ref: row.fragmentRef,
     fragment_session: request?.fragmentSession ?? null,
-    paid_amount: request
-      ? {
-          currency: request.currency ?? null,
-          quote: request.quote ?? null,
-          message_nano: request.message?.amount ?? null,
-          receiver: request.jetton?.destination ?? request.message?.address ?? null,
-          ...(request.jetton ? { jetton_units: request.jetton.amount ?? null } : {}),
-        }
-      : null,
+    paid_amount: request ? paidAmount(request) : null,
     normalized_hash: row.normalizedHash,
     external_hash: external ? Cell.fromBase64(external.boc).hash().toString('hex') : null,
     seqno: row.seqno,

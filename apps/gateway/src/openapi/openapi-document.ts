@@ -56,9 +56,13 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'starsgate',
-      version: '1.0.0',
+      // The version the SDKs (Python `starsgate`, `@starsgate/sdk`) carry: packages/sdk-python/tests/test_packaging.py
+      // holds this, both packages and the wheel equal to `starsgate.__version__`.
+      version: '1.4.0',
       description: [
         'Buys Telegram Stars and gifts Telegram Premium through Fragment, paying from your own TON wallet in GRAM or USDT.',
+        '',
+        'Money is exact: every amount (prices, balances, shortfalls, invoice amounts) is a decimal string, `format: decimal`, never a JSON number; base-unit fields (nanoGRAM, micro-USDT) are strings of digits.',
         '',
         'No API key and no access fee. Every state-changing request carries an `idempotency_key`: reuse it (with identical fields) when retrying the same order; a key reused for a different order answers 409 IDEMPOTENCY_KEY_REUSED.',
         '',

@@ -1,7 +1,11 @@
+import { baseUnitMoney } from './money.schema';
 import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
 import { CHECKOUT_STATUSES } from '../purchases/checkout-status';
 import { PURCHASE_MODES, PURCHASE_STATUSES, SERVER_SIGNED_LIFECYCLE } from '../purchases/purchase-status';
 import { PurchaseSchema } from './purchase.schema';
+
+/** A money field that an operator view may not have yet. */
+const nullable = <T extends { type: string }>(schema: T) => ({ ...schema, type: [schema.type, 'null'] }) as const;
 
 /** Event types an endpoint may subscribe to: each status of a purchase, and of a checkout. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -173,9 +177,12 @@ export const AdminPurchaseDetailSchema = {
       description: 'What Fragment asked to be paid: currency and base-unit amounts (decimal strings).',
       properties: {
         currency: { type: 'string' },
-        quote: { type: 'string' },
-        message_nano: { type: 'string' },
-        jetton_units: { type: 'string' },
+        quote: nullable(baseUnitMoney('The invoice in base units of `currency` (nanoGRAM or micro-USDT).')),
+        quote_human: { ...nullableString, description: '`quote` for people: "0.4412 GRAM", "0.75 USDT".' },
+        message_nano: nullable(baseUnitMoney('nanoGRAM the payment message carries.')),
+        message_human: { ...nullableString, description: '`message_nano` for people: "0.4412 GRAM".' },
+        jetton_units: nullable(baseUnitMoney('USDT base units the jetton transfer moves.')),
+        jetton_human: { ...nullableString, description: '`jetton_units` for people: "0.75 USDT".' },
         receiver: { type: 'string' },
       },
     },

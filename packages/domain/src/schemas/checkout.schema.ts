@@ -1,3 +1,4 @@
+import { baseUnitMoney, gramAmount, usdtAmount } from './money.schema';
 import { CHECKOUT_STATUSES } from '../purchases/checkout-status';
 import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
 import { amountByProductRule, idempotencyKeyField, orderProperties } from './common.schema';
@@ -101,11 +102,7 @@ const tonConnectMessageSchema = {
       description:
         "Friendly address; its bounce flag is the message's. GRAM: Fragment's receiving address. USDT: the payer's own USDT jetton wallet.",
     },
-    amount: {
-      type: 'string',
-      pattern: '^[0-9]+$',
-      description: 'nanoGRAM the message carries (USDT: the GRAM attached for forwarding fees).',
-    },
+    amount: baseUnitMoney('nanoGRAM the message carries (USDT: the GRAM attached for forwarding fees).'),
     payload: {
       type: 'string',
       description: "Base64 BOC of the body: Fragment's Ref# comment (GRAM) or a TEP-74 jetton `transfer` (USDT).",
@@ -163,8 +160,8 @@ export const CheckoutSchema = {
       description: 'Once prepared: what this transaction pays, exact decimal string, in its currency only.',
       additionalProperties: false,
       properties: {
-        gram: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,9})?$' },
-        usdt: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,6})?$' },
+        gram: gramAmount('GRAM this transaction pays.'),
+        usdt: usdtAmount('USDT this transaction pays.'),
       },
     },
     transaction: { $ref: '#/components/schemas/TonConnectTransaction' },

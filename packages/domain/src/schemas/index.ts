@@ -6,3 +6,4 @@ export * from './purchase.schema';
 export * from './wallet.schema';
 export * from './admin.schema';
 export * from './checkout.schema';
+export * from './money.schema';

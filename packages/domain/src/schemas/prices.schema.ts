@@ -1,7 +1,6 @@
 import { PRODUCTS, PREMIUM_MONTHS, STARS_MAX, STARS_MIN, type Product } from '../products/product-rules';
 import { amountByProductRule, amountField, productField } from './common.schema';
-
-const decimalString = (description: string) => ({ type: 'string', pattern: '^\\d+(\\.\\d+)?$', description }) as const;
+import { decimalMoney } from './money.schema';
 
 /** A price in both payment currencies, as exact decimal strings. */
 export const PricePairSchema = {
@@ -10,8 +9,8 @@ export const PricePairSchema = {
   required: ['gram', 'usdt'],
   additionalProperties: false,
   properties: {
-    gram: decimalString('GRAM (TON coin), up to 9 decimals, exactly as Fragment prices it. Keep it a string.'),
-    usdt: decimalString('USDT, up to 6 decimals (Fragment prices in USD; 1 USDT = 1 USD). Keep it a string.'),
+    gram: decimalMoney('GRAM (TON coin), up to 9 decimals, exactly as Fragment prices it. Keep it a string.'),
+    usdt: decimalMoney('USDT, up to 6 decimals (Fragment prices in USD; 1 USDT = 1 USD). Keep it a string.'),
   },
 } as const;
 

@@ -1,5 +1,6 @@
 import { PURCHASE_STATUSES } from '../purchases/purchase-status';
 import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
+import { decimalMoney } from './money.schema';
 import {
   accountIndexField,
   amountByProductRule,
@@ -66,10 +67,18 @@ export const PurchaseErrorSchema = {
     action: { type: 'string' },
     details: {
       type: 'array',
+      description: 'TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.',
       items: {
         type: 'object',
         additionalProperties: true,
-        properties: { field: { type: 'string' }, message: { type: 'string' } },
+        properties: {
+          field: { type: 'string' },
+          message: { type: 'string' },
+          currency: { type: 'string', enum: ['GRAM', 'USDT'] },
+          required: decimalMoney('What the purchase needs in `currency`, network fees included.'),
+          available: decimalMoney('What the payer wallet holds in `currency`.'),
+          shortfall: decimalMoney('What is missing in `currency` ("0" where covered).'),
+        },
       },
     },
   },

@@ -1,3 +1,4 @@
+import { gramAmount, usdtAmount } from './money.schema';
 import { accountIndexField, seedField, walletAddressField } from './common.schema';
 
 export const ResolveWalletRequestSchema = {
@@ -49,8 +50,8 @@ export const ResolvedWalletSchema = {
       required: ['gram', 'usdt'],
       additionalProperties: false,
       properties: {
-        gram: { type: 'string', description: 'Decimal GRAM (9 dp).' },
-        usdt: { type: 'string', description: 'Decimal USDT (6 dp).' },
+        gram: gramAmount('GRAM the wallet holds, up to 9 decimals.'),
+        usdt: usdtAmount('USDT the wallet holds, up to 6 decimals.'),
       },
     },
     balances_error: {

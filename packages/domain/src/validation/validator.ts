@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { AppError, type ErrorDetail } from '../errors/app-error';
 import type { ErrorCode } from '../errors/error-codes';
+import { DECIMAL_FORMAT } from '../schemas/money.schema';
 
 /** Fields whose errors carry their own code from the spec's catalogue. */
 const FIELD_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -13,6 +14,7 @@ const FIELD_CODES: Readonly<Record<string, ErrorCode>> = {
 function newAjv(coerceTypes: boolean): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, coerceTypes, useDefaults: false });
   addFormats(ajv);
+  ajv.addFormat('decimal', DECIMAL_FORMAT);
   return ajv;
 }
 

@@ -1,6 +1,8 @@
 """starsgate: buy Telegram Stars and gift Telegram Premium through your own starsgate gateway.
 
-Drop-in for `fragment_api` users: the same method names on `Client` (sync) and `AsyncClient`.
+A drop-in for `fragment_api` 1.3.0: `from starsgate import FragmentAPI` instead of
+`from fragment_api import FragmentAPI`, and your gateway's `base_url`. The hosted SDK's names are
+the same classes as ours (`FragmentAPI is Client`), not copies.
 """
 
 from ._async_client import AsyncClient
@@ -11,6 +13,8 @@ from ._exceptions import (
     APIStatusError,
     APITimeoutError,
     IdempotencyConflictError,
+    InsecureTransportError,
+    InvalidArgumentError,
     NotFoundError,
     OrderFailedError,
     RateLimitError,
@@ -29,23 +33,37 @@ from ._models import (
     CheckoutAccepted,
     CheckoutPrices,
     CheckoutStatus,
+    DecimalString,
     ErrorInfo,
     PaymentMethod,
+    PriceEntry,
     PriceList,
     PricePair,
     PriceQuote,
+    PriceTable,
     Product,
     Purchase,
     PurchaseAccepted,
     PurchaseStatus,
     ResolvedWallet,
+    Timestamp,
     TonConnectMessage,
     TonConnectTransaction,
     WalletBalances,
+    parse_timestamp,
+    to_decimal,
 )
 from ._routes import ROUTES
 from ._version import __version__
 from ._webhooks import SIGNATURE_HEADER, WebhookEvent, verify_webhook
+
+# The hosted SDK's (`fragment_api` 1.3.0) names for the same classes.
+FragmentAPI = Client
+AsyncFragmentAPI = AsyncClient
+FragmentAPIError = StarsgateError
+ConflictError = IdempotencyConflictError
+Prices = PricePair
+WalletResolution = ResolvedWallet
 
 __all__ = [
     "__version__",
@@ -60,6 +78,8 @@ __all__ = [
     "APIStatusError",
     "APITimeoutError",
     "IdempotencyConflictError",
+    "InsecureTransportError",
+    "InvalidArgumentError",
     "NotFoundError",
     "OrderFailedError",
     "RateLimitError",
@@ -76,17 +96,29 @@ __all__ = [
     "CheckoutAccepted",
     "CheckoutPrices",
     "CheckoutStatus",
+    "DecimalString",
     "ErrorInfo",
     "PaymentMethod",
+    "PriceEntry",
     "PriceList",
     "PricePair",
     "PriceQuote",
+    "PriceTable",
     "Product",
     "Purchase",
     "PurchaseAccepted",
     "PurchaseStatus",
     "ResolvedWallet",
+    "Timestamp",
     "TonConnectMessage",
     "TonConnectTransaction",
     "WalletBalances",
+    "parse_timestamp",
+    "to_decimal",
+    "FragmentAPI",
+    "AsyncFragmentAPI",
+    "FragmentAPIError",
+    "ConflictError",
+    "Prices",
+    "WalletResolution",
 ]

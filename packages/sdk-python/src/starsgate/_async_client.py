@@ -40,8 +40,9 @@ M = TypeVar("M", bound=BaseModel)
 class AsyncClient:
     """Talks to a starsgate gateway. Use as an async context manager, or await `close()`.
 
-    `http://` is accepted only to this machine unless `allow_insecure_http=True`: seeds travel in
-    request bodies.
+    Calls that carry a seed (`resolve_wallet`, `create_purchase`, `buy_*`) use plain `http://` only to
+    this machine unless `allow_insecure_http=True` (or STARSGATE_ALLOW_INSECURE_HTTP=1); calls without a
+    secret (prices, availability, status) may use `http://` inside a private network.
     """
 
     # Tests replace it to observe backoff without waiting.
@@ -130,6 +131,10 @@ class AsyncClient:
 
     async def get_quote(self, product: StrOrEnum, amount: int) -> PriceQuote:
         return await self._call(ops.get_quote(product, amount), PriceQuote)
+
+    async def get_price(self, product: StrOrEnum, amount: int) -> PriceQuote:
+        """`get_quote` under the hosted SDK's name."""
+        return await self.get_quote(product, amount)
 
     async def get_stars_price(self, amount: int) -> PriceQuote:
         return await self.get_quote("stars", amount)

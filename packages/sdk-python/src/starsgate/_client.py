@@ -39,8 +39,9 @@ M = TypeVar("M", bound=BaseModel)
 class Client:
     """Talks to a starsgate gateway. Use as a context manager, or call `close()`.
 
-    `http://` is accepted only to this machine unless `allow_insecure_http=True`: seeds travel in
-    request bodies.
+    Calls that carry a seed (`resolve_wallet`, `create_purchase`, `buy_*`) use plain `http://` only to
+    this machine unless `allow_insecure_http=True` (or STARSGATE_ALLOW_INSECURE_HTTP=1); calls without a
+    secret (prices, availability, status) may use `http://` inside a private network.
     """
 
     # Tests replace it to observe backoff without waiting.
@@ -129,6 +130,10 @@ class Client:
 
     def get_quote(self, product: StrOrEnum, amount: int) -> PriceQuote:
         return self._call(ops.get_quote(product, amount), PriceQuote)
+
+    def get_price(self, product: StrOrEnum, amount: int) -> PriceQuote:
+        """`get_quote` under the hosted SDK's name."""
+        return self.get_quote(product, amount)
 
     def get_stars_price(self, amount: int) -> PriceQuote:
         return self.get_quote("stars", amount)

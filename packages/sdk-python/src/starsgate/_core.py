@@ -6,6 +6,7 @@ The sync and async clients only do the I/O (send, sleep); every decision is made
 import ipaddress
 import json
 import logging
+import os
 import random
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
@@ -28,6 +29,8 @@ from ._exceptions import (
     APIConnectionError,
     APIResponseValidationError,
     APITimeoutError,
+    InsecureTransportError,
+    InvalidArgumentError,
     StarsgateError,
     TopUpRequiredError,
     error_class_for,
@@ -54,6 +57,8 @@ class Operation:
     replay_safe: bool = False
     # Sets `replayed` on the result from the Idempotent-Replayed header.
     reports_replay: bool = False
+    # The body holds a seed: never sent over plain http:// beyond this machine unless the caller allows it.
+    carries_secret: bool = False
 
     @property
     def label(self) -> str:
@@ -63,7 +68,7 @@ class Operation:
 def path_segment(value: str) -> str:
     """An id as one path segment: a caller's string can never reach another route."""
     if not isinstance(value, str) or not value:
-        raise ValueError("an id must be a non-empty string")
+        raise InvalidArgumentError("an id must be a non-empty string")
     return quote(value, safe="")
 
 
@@ -77,17 +82,27 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-def check_base_url(base_url: str, allow_insecure_http: bool) -> str:
-    """Seeds travel in request bodies: plain http is allowed to this machine only, unless the caller insists."""
+# The setting's two spellings, named in the refusal: the keyword, and the environment variable that
+# lets a deployment allow it without a code change (a shop that only swapped its import and base URL).
+INSECURE_HTTP_SETTING = "allow_insecure_http=True"
+INSECURE_HTTP_ENV = "STARSGATE_ALLOW_INSECURE_HTTP"
+
+
+def insecure_http_allowed_by_env() -> bool:
+    return os.environ.get(INSECURE_HTTP_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+def check_base_url(base_url: str) -> str:
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url must be an http(s) URL, got {base_url!r}")
-    if parts.scheme == "http" and not allow_insecure_http and not is_loopback_host(parts.hostname):
-        raise ValueError(
-            "Refusing plain http:// to a host other than this machine: seeds would travel unencrypted. "
-            "Use https://, or pass allow_insecure_http=True if the network path is private and trusted."
-        )
+        raise InvalidArgumentError(f"base_url must be an http(s) URL, got {base_url!r}")
     return base_url.rstrip("/")
+
+
+def seed_travels_in_clear(base_url: str) -> bool:
+    """Plain http to another machine: anyone on the path could read a seed. Loopback never leaves the host."""
+    parts = urlsplit(base_url)
+    return parts.scheme == "http" and not is_loopback_host(parts.hostname or "")
 
 
 class ClientCore:
@@ -101,11 +116,11 @@ class ClientCore:
         random_fraction: Callable[[], float] = random.random,
     ) -> None:
         if max_retries < 0:
-            raise ValueError("max_retries must be >= 0")
-        self.base_url = check_base_url(base_url, allow_insecure_http)
+            raise InvalidArgumentError("max_retries must be >= 0")
+        self.base_url = check_base_url(base_url)
         self.timeout = timeout
         self.max_retries = max_retries
-        self.allow_insecure_http = allow_insecure_http
+        self.allow_insecure_http = allow_insecure_http or insecure_http_allowed_by_env()
         self.headers: Dict[str, str] = {
             "Accept": "application/json",
             "User-Agent": f"starsgate-python/{__version__}",
@@ -118,7 +133,21 @@ class ClientCore:
 
     # -- requests -------------------------------------------------------------------------------
 
+    def check_transport(self, op: Operation) -> None:
+        """Calls without a secret (prices, availability, status) may use http:// inside a private network;
+        a seed may not, unless the caller allowed it. Raised before anything is sent."""
+        if op.carries_secret and not self.allow_insecure_http and seed_travels_in_clear(self.base_url):
+            raise InsecureTransportError(
+                f"Refusing to send a seed over plain http:// to {urlsplit(self.base_url).hostname} ({op.label}): "
+                "it would travel unencrypted.",
+                code="INSECURE_TRANSPORT",
+                request=op.label,
+                action=f"Use https://, or, if the network path is private and trusted, pass {INSECURE_HTTP_SETTING} "
+                f"to the client or set {INSECURE_HTTP_ENV}=1.",
+            )
+
     def build_request(self, http: Union[httpx.Client, httpx.AsyncClient], op: Operation, attempt: int) -> httpx.Request:
+        self.check_transport(op)
         headers = dict(self.headers)
         if attempt > 0:
             headers["X-Starsgate-Retry-Count"] = str(attempt)
@@ -181,26 +210,17 @@ class ClientCore:
         if not isinstance(body, dict):
             body = {}
         code = body.get("code") if isinstance(body.get("code"), str) else None
-        message = body.get("message") if isinstance(body.get("message"), str) else None
-        details = body.get("details") if isinstance(body.get("details"), list) else []
         retry_after = parse_retry_after(response.headers)
-        body_retry_after = body.get("retry_after")
-        if retry_after is None and isinstance(body_retry_after, (int, float)):
-            retry_after = float(body_retry_after)
         cls = error_class_for(response.status_code, code)
         kwargs: Dict[str, Any] = dict(
             status_code=response.status_code,
-            code=code,
-            details=details,
-            action=body.get("action") if isinstance(body.get("action"), str) else None,
+            response=body,
             retry_after=retry_after,
-            request_id=body.get("request_id") or response.headers.get("request-id"),
+            request_id=response.headers.get("request-id"),
             request=op.label,
         )
-        text = message or f"HTTP {response.status_code} from {op.label}"
-        if cls is TopUpRequiredError:
-            return TopUpRequiredError(text, **kwargs)
-        return cls(text, **kwargs)
+        text = body.get("message") if isinstance(body.get("message"), str) else None
+        return cls(text or f"HTTP {response.status_code} from {op.label}", **kwargs)
 
     def transport_error(self, op: Operation, error: Exception) -> StarsgateError:
         """Only the error's class and the route: httpx's own error text and request are left behind."""

@@ -1,10 +1,13 @@
 """Typed errors. None of them holds a request body, so a seed can never travel inside one."""
 
+import math
 from decimal import Decimal
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Type
 
 __all__ = [
     "StarsgateError",
+    "InvalidArgumentError",
+    "InsecureTransportError",
     "APIConnectionError",
     "APITimeoutError",
     "APIStatusError",
@@ -59,17 +62,32 @@ class Shortfall:
         )
 
 
-class StarsgateError(Exception):
-    """Base of every error the SDK raises.
+def _text(body: Mapping[str, Any], name: str) -> Optional[str]:
+    value = body.get(name)
+    return value if isinstance(value, str) else None
 
+
+def _seconds(value: Any) -> Optional[int]:
+    """`retry_after` is whole seconds (rounded up, so waiting it is always enough)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
+        return None
+    return int(math.ceil(value))
+
+
+class StarsgateError(Exception):
+    """Base of every error the SDK raises (`FragmentAPIError` is this class under the hosted SDK's name).
+
+    Built like the hosted SDK's errors, `FragmentAPIError(message, status_code=409, response=body)`:
+    `code`, `action`, `retry_after` and `details` are read from the parsed error body unless given.
     `request` is only ``"METHOD URL"``: never headers or a body.
     """
 
     def __init__(
         self,
-        message: str,
+        message: Optional[str] = None,
         *,
         status_code: Optional[int] = None,
+        response: Optional[Mapping[str, Any]] = None,
         code: Optional[str] = None,
         details: Optional[List[Dict[str, Any]]] = None,
         action: Optional[str] = None,
@@ -77,14 +95,20 @@ class StarsgateError(Exception):
         request_id: Optional[str] = None,
         request: Optional[str] = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
+        body: Dict[str, Any] = dict(response) if isinstance(response, Mapping) else {}
+        text = message or _text(body, "message") or (f"HTTP {status_code}" if status_code else type(self).__name__)
+        super().__init__(text)
+        body_details = body.get("details")
+        self.message = text
         self.status_code = status_code
-        self.code = code
-        self.details: List[Dict[str, Any]] = list(details or [])
-        self.action = action
-        self.retry_after = retry_after
-        self.request_id = request_id
+        self.response: Dict[str, Any] = body
+        self.code = code or _text(body, "code")
+        self.details: List[Dict[str, Any]] = list(
+            details if details is not None else body_details if isinstance(body_details, list) else []
+        )
+        self.action = action or _text(body, "action")
+        self.retry_after: Optional[int] = _seconds(retry_after if retry_after is not None else body.get("retry_after"))
+        self.request_id = request_id or _text(body, "request_id")
         self.request = request
 
     def __str__(self) -> str:
@@ -102,11 +126,23 @@ class StarsgateError(Exception):
         )
 
 
-class APIConnectionError(StarsgateError):
-    """The gateway could not be reached, or the connection broke before an answer."""
+class InvalidArgumentError(StarsgateError, ValueError):
+    """A call the SDK refused before sending anything (an empty id, a bad base_url, ...). Also a `ValueError`."""
+
+    def __init__(self, message: str, **kwargs: Any) -> None:
+        kwargs.setdefault("code", "INVALID_ARGUMENT")
+        super().__init__(message, **kwargs)
 
 
-class APITimeoutError(APIConnectionError):
+class InsecureTransportError(InvalidArgumentError):
+    """A call that carries a seed was about to travel over plain http:// beyond this machine. Nothing was sent."""
+
+
+class APIConnectionError(StarsgateError, ConnectionError):
+    """The gateway could not be reached, or the connection broke before an answer (also an `OSError`)."""
+
+
+class APITimeoutError(APIConnectionError, TimeoutError):
     """No answer within the timeout. For a purchase, the same idempotency key is safe to retry."""
 
 
@@ -131,7 +167,7 @@ class IdempotencyConflictError(APIStatusError):
 
 
 class RateLimitError(APIStatusError):
-    """429: wait `retry_after` seconds."""
+    """429: wait `retry_after` seconds (an int)."""
 
 
 class ServiceUnavailableError(APIStatusError):
@@ -145,7 +181,7 @@ class WalletSelectionRequiredError(ValidationError):
 class TopUpRequiredError(StarsgateError):
     """The payer wallet is short of funds; `shortfall` lists each currency with exact amounts."""
 
-    def __init__(self, message: str, *, shortfall: Optional[List[Shortfall]] = None, **kwargs: Any) -> None:
+    def __init__(self, message: Optional[str] = None, *, shortfall: Optional[List[Shortfall]] = None, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.shortfall: List[Shortfall] = list(shortfall or Shortfall.from_details(self.details))
 
@@ -157,7 +193,7 @@ class OrderFailedError(StarsgateError):
 class WaitTimeoutError(StarsgateError):
     """`wait` gave up before a terminal status. The order goes on: keep polling it, never replace it."""
 
-    def __init__(self, message: str, *, last: Any) -> None:
+    def __init__(self, message: Optional[str] = None, *, last: Any = None) -> None:
         super().__init__(message, code="WAIT_TIMEOUT")
         self.last = last
 

@@ -1,19 +1,36 @@
-"""Typed results. Money is `Decimal` (parsed from the wire's exact decimal strings), never float.
+"""Typed results. Money is the wire's exact decimal string (`"1.25"`), never a float: the spec's "keep as
+string until the payment layer converts units". `to_decimal` converts when the caller wants a `Decimal`.
+Timestamps are the wire's ISO 8601 strings (`parse_timestamp` gives a `datetime`).
 
-Field names are the wire's (snake_case); `tests/test_models_openapi.py` checks them against the
-gateway's OpenAPI document so the models cannot drift from the API.
+Field names are the wire's (snake_case); `tests/test_openapi_contract.py` checks them against the
+gateway's OpenAPI document so the models cannot drift from the API. Fields the hosted SDK
+(`fragment_api` 1.3.0) does not have are optional, so a consumer's test doubles built with only its
+fields keep working.
 """
 
 from datetime import datetime
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from enum import Enum
-from typing import Any, Dict, List, Optional
+from typing import Annotated, Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_serializer,
+    field_validator,
+)
 
-from ._exceptions import OrderFailedError, Shortfall, TopUpRequiredError
+from ._exceptions import InvalidArgumentError, OrderFailedError, Shortfall, TopUpRequiredError
 
 __all__ = [
+    "DecimalString",
+    "Timestamp",
+    "to_decimal",
+    "parse_timestamp",
     "Product",
     "PaymentMethod",
     "PurchaseStatus",
@@ -23,6 +40,8 @@ __all__ = [
     "Purchase",
     "PricePair",
     "PriceQuote",
+    "PriceEntry",
+    "PriceTable",
     "PriceList",
     "AvailabilityCheck",
     "WalletBalances",
@@ -39,6 +58,53 @@ RECONCILIATION_ADVICE = (
     "The outcome is uncertain (money may have left the wallet): do not create a replacement order. "
     "The service keeps checking the chain; an operator settles the case."
 )
+
+
+DECIMAL_PATTERN = r"^\d+(\.\d+)?$"
+
+
+def _money_text(value: Any) -> Any:
+    """A `Decimal` or an int given by a caller becomes its exact string; a float is refused (it is not exact)."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise ValueError("money is a decimal string such as \"1.25\", never a float")
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError("money must be a finite decimal")
+        return format(value, "f")
+    if isinstance(value, int):
+        return str(value)
+    return value
+
+
+# A non-negative decimal string, exactly as the API sends it: "1.25", "0.000000001", "12".
+DecimalString = Annotated[str, BeforeValidator(_money_text), StringConstraints(pattern=DECIMAL_PATTERN)]
+
+
+def to_decimal(value: str) -> Decimal:
+    """The typed conversion for the payment layer: `to_decimal(quote.prices.gram)` → `Decimal("1.25")`."""
+    try:
+        return Decimal(value)
+    except (InvalidOperation, TypeError):
+        raise InvalidArgumentError(f"not a decimal string: {value!r}") from None
+
+
+def parse_timestamp(value: str) -> datetime:
+    """An ISO 8601 timestamp of the API (`2026-11-23T10:00:00.000Z`) as an aware `datetime`."""
+    text = value[:-1] + "+00:00" if value.endswith(("Z", "z")) else value
+    return datetime.fromisoformat(text)
+
+
+def _timestamp_text(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def _checked_timestamp(value: str) -> str:
+    parse_timestamp(value)
+    return value
+
+
+# An ISO 8601 string, kept as sent (it round-trips unchanged); a `datetime` given by a caller becomes its ISO form.
+Timestamp = Annotated[str, BeforeValidator(_timestamp_text), AfterValidator(_checked_timestamp)]
 
 
 class _Model(BaseModel):
@@ -109,13 +175,31 @@ PurchaseStatus._TERMINAL = frozenset({"completed", "failed", "reconciliation_req
 CheckoutStatus._TERMINAL = frozenset({"completed", "failed", "expired", "reconciliation_required"})
 
 
-class ErrorInfo(_Model):
-    """Why a purchase or checkout failed (or needs reconciliation): stable code, human message and action."""
+class ErrorInfo(_Model, Mapping[str, Any]):
+    """Why a purchase or checkout failed (or needs reconciliation): stable code, human message and action.
+
+    Also a read-only mapping, as the hosted SDK's `error` dict is: `error.get("code")`, `error["message"]`.
+    """
+
+    # Fields beyond these (a test double's, a newer gateway's) stay readable through the mapping.
+    model_config = ConfigDict(frozen=True, extra="allow", populate_by_name=True)
 
     code: str
-    message: str
+    message: str = ""
     action: Optional[str] = None
     details: List[Dict[str, Any]] = Field(default_factory=list)
+
+    def _entries(self) -> Dict[str, Any]:
+        return {name: value for name, value in self.model_dump().items() if value is not None}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._entries()[key]
+
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        return iter(self._entries())
+
+    def __len__(self) -> int:
+        return len(self._entries())
 
     @property
     def shortfall(self) -> List[Shortfall]:
@@ -136,6 +220,11 @@ class _OrderOutcome(_Model):
     @property
     def is_completed(self) -> bool:
         return bool(self.status.is_completed)
+
+    @property
+    def completed(self) -> bool:
+        """The hosted SDK's name: True only for `completed`, the one status that confirms delivery."""
+        return self.is_completed
 
     @property
     def needs_reconciliation(self) -> bool:
@@ -175,26 +264,42 @@ class PurchaseAccepted(_Model):
 
     purchase_id: str
     status: PurchaseStatus
-    status_url: str
+    status_url: Optional[str] = None
     # SDK-side: the `Idempotent-Replayed` header (the same key was sent before).
     replayed: bool = False
+
+    @property
+    def completed(self) -> bool:
+        return self.status.is_completed
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status.is_terminal
 
 
 class Purchase(_OrderOutcome):
     purchase_id: str
     status: PurchaseStatus
-    product: Product
-    username: str
-    amount: int
-    payment_method: PaymentMethod
-    created_at: datetime
-    updated_at: datetime
+    product: Optional[Product] = None
+    username: Optional[str] = None
+    amount: Optional[int] = None
+    payment_method: Optional[PaymentMethod] = None
+    created_at: Optional[Timestamp] = None
+    updated_at: Optional[Timestamp] = None
     transaction_hash: Optional[str] = None
 
 
 class PricePair(_Model):
-    gram: Decimal
-    usdt: Decimal
+    """One price in both currencies, exact decimal strings (`Prices` is its hosted-SDK name)."""
+
+    gram: DecimalString
+    usdt: DecimalString
+
+    def decimal(self, currency: str) -> Decimal:
+        """`prices.decimal("gram")` → `Decimal("1.25")`, for the payment layer."""
+        if currency.lower() not in ("gram", "usdt"):
+            raise InvalidArgumentError("currency is 'gram' or 'usdt'")
+        return to_decimal(getattr(self, currency.lower()))
 
 
 class PriceQuote(_Model):
@@ -203,19 +308,110 @@ class PriceQuote(_Model):
     product: Product
     amount: int
     prices: PricePair
-    stale: bool
+    stale: bool = False
     derived: bool = False
-    quoted_at: datetime
-    updated_at: datetime
+    quoted_at: Optional[Timestamp] = None
+    updated_at: Optional[Timestamp] = None
+
+
+class PriceEntry(_Model):
+    """One row of the price list: a quantity (Stars) or a number of months (Premium), and its prices."""
+
+    amount: int
+    prices: PricePair
+
+    @property
+    def months(self) -> int:
+        return self.amount
+
+    @property
+    def gram(self) -> str:
+        return self.prices.gram
+
+    @property
+    def usdt(self) -> str:
+        return self.prices.usdt
+
+
+class PriceTable:
+    """The price list's rows of one product, looked up by quantity or months: `catalog.premium[3].prices.gram`.
+
+    Iterating gives the rows; `amount` and `prices` are the first row's (`catalog.stars.amount` is 50).
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: List[PriceEntry]) -> None:
+        self._rows: Tuple[PriceEntry, ...] = tuple(sorted(rows, key=lambda row: row.amount))
+
+    @classmethod
+    def from_wire(cls, value: Any) -> "PriceTable":
+        """The API's `{"50": {"gram": …, "usdt": …}}`, a list of rows, or one row."""
+        if isinstance(value, PriceTable):
+            return value
+        if isinstance(value, Mapping) and "prices" in value:
+            return cls([PriceEntry.model_validate(value)])
+        if isinstance(value, Mapping):
+            return cls([PriceEntry(amount=int(amount), prices=PricePair.model_validate(pair)) for amount, pair in value.items()])
+        if isinstance(value, (list, tuple)):
+            return cls([PriceEntry.model_validate(row) for row in value])
+        raise ValueError("a price table is an object keyed by amount, or a list of {amount, prices}")
+
+    @property
+    def amount(self) -> int:
+        return self._rows[0].amount
+
+    @property
+    def prices(self) -> PricePair:
+        return self._rows[0].prices
+
+    def get(self, amount: int) -> Optional[PriceEntry]:
+        return next((row for row in self._rows if row.amount == amount), None)
+
+    def __getitem__(self, amount: int) -> PriceEntry:
+        row = self.get(amount)
+        if row is None:
+            raise KeyError(amount)
+        return row
+
+    def __contains__(self, amount: object) -> bool:
+        return any(row.amount == amount for row in self._rows)
+
+    def __iter__(self) -> Iterator[PriceEntry]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PriceTable) and self._rows == other._rows
+
+    def __hash__(self) -> int:
+        return hash(self._rows)
+
+    def __repr__(self) -> str:
+        return f"PriceTable({list(self._rows)!r})"
 
 
 class PriceList(_Model):
-    """Reference prices; keys are the Star count (50) and the Premium months (3, 6, 12)."""
+    """Reference prices: `catalog.stars` (50 Stars) and `catalog.premium` (3, 6 and 12 months)."""
 
-    stars: Dict[int, PricePair]
-    premium: Dict[int, PricePair]
-    stale: bool
-    updated_at: datetime
+    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True, arbitrary_types_allowed=True)
+
+    stars: PriceTable
+    premium: PriceTable
+    stale: bool = False
+    updated_at: Optional[Timestamp] = None
+
+    @field_validator("stars", "premium", mode="before")
+    @classmethod
+    def _table(cls, value: Any) -> PriceTable:
+        return PriceTable.from_wire(value)
+
+    @field_serializer("stars", "premium")
+    def _wire_table(self, table: PriceTable) -> Dict[str, Dict[str, str]]:
+        """Back to the API's shape, so a dumped list validates again (a shop's cache)."""
+        return {str(row.amount): {"gram": row.prices.gram, "usdt": row.prices.usdt} for row in table}
 
 
 class AvailabilityCheck(_Model):
@@ -224,27 +420,29 @@ class AvailabilityCheck(_Model):
     available: bool
     code: str
     message: str
-    action: str
-    product: Product
-    username: str
-    amount: int
-    payment_method: PaymentMethod
-    checked_at: datetime
+    action: Optional[str] = None
+    product: Optional[Product] = None
+    username: Optional[str] = None
+    amount: Optional[int] = None
+    payment_method: Optional[PaymentMethod] = None
+    checked_at: Optional[Timestamp] = None
 
 
 class WalletBalances(_Model):
-    gram: Decimal
-    usdt: Decimal
+    gram: DecimalString
+    usdt: DecimalString
 
 
 class ResolvedWallet(_Model):
+    """`WalletResolution` under the hosted SDK's name."""
+
     account_index: int
     wallet_version: str
-    wallet_address: str
-    raw_address: str
-    seed_format: str
-    network: str
-    version_source: str
+    wallet_address: Optional[str] = None
+    raw_address: Optional[str] = None
+    seed_format: Optional[str] = None
+    network: Optional[str] = None
+    version_source: Optional[str] = None
     balances: Optional[WalletBalances] = None
     balances_error: Optional[str] = None
 
@@ -252,7 +450,7 @@ class ResolvedWallet(_Model):
 class CheckoutAccepted(_Model):
     checkout_id: str
     status: CheckoutStatus
-    status_url: str
+    status_url: Optional[str] = None
     replayed: bool = False
 
 
@@ -280,8 +478,8 @@ class TonConnectTransaction(_Model):
 
 
 class CheckoutPrices(_Model):
-    gram: Optional[Decimal] = None
-    usdt: Optional[Decimal] = None
+    gram: Optional[DecimalString] = None
+    usdt: Optional[DecimalString] = None
 
 
 class Checkout(_OrderOutcome):
@@ -292,9 +490,9 @@ class Checkout(_OrderOutcome):
     amount: int
     payment_method: PaymentMethod
     payer_address: str
-    created_at: datetime
-    updated_at: datetime
-    valid_until: Optional[datetime] = None
+    created_at: Timestamp
+    updated_at: Timestamp
+    valid_until: Optional[Timestamp] = None
     prices: Optional[CheckoutPrices] = None
     transaction: Optional[TonConnectTransaction] = None
     transaction_hash: Optional[str] = None

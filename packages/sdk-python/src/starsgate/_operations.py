@@ -4,6 +4,7 @@ from enum import Enum
 from typing import Any, Dict, Optional, Union
 
 from ._core import Operation, path_segment
+from ._exceptions import InvalidArgumentError
 
 StrOrEnum = Union[str, Enum]
 
@@ -44,15 +45,21 @@ def resolve_wallet(seed: str, wallet_address: Optional[str], account_index: Opti
         "/api/v1/wallets/resolve",
         body=_body(seed=seed, wallet_address=wallet_address, account_index=account_index),
         replay_safe=True,
+        carries_secret=True,
     )
 
 
-def _keyed_order(path: str, idempotency_key: str, **fields: Any) -> Operation:
+def _keyed_order(path: str, idempotency_key: str, carries_secret: bool, **fields: Any) -> Operation:
     """A POST that creates an order: retried only with its key, which the gateway answers as a replay."""
     if not idempotency_key:
-        raise ValueError("idempotency_key is required: one key per logical order, reused on every retry")
+        raise InvalidArgumentError("idempotency_key is required: one key per logical order, reused on every retry")
     return Operation(
-        "POST", path, body=_body(**fields, idempotency_key=idempotency_key), replay_safe=True, reports_replay=True
+        "POST",
+        path,
+        body=_body(**fields, idempotency_key=idempotency_key),
+        replay_safe=True,
+        reports_replay=True,
+        carries_secret=carries_secret,
     )
 
 
@@ -69,6 +76,7 @@ def create_purchase(
     return _keyed_order(
         "/api/v1/purchases",
         idempotency_key,
+        True,
         product=product,
         username=username,
         amount=amount,
@@ -96,6 +104,7 @@ def create_checkout(
     return _keyed_order(
         "/api/v1/checkouts",
         idempotency_key,
+        False,
         product=product,
         username=username,
         amount=amount,

@@ -3,7 +3,7 @@
 import time
 from typing import Any, Callable, Optional
 
-from ._exceptions import WaitTimeoutError
+from ._exceptions import InvalidArgumentError, WaitTimeoutError
 
 
 class Poller:
@@ -17,7 +17,7 @@ class Poller:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if timeout < 0 or poll_interval <= 0:
-            raise ValueError("timeout must be >= 0 and poll_interval > 0")
+            raise InvalidArgumentError("timeout must be >= 0 and poll_interval > 0")
         self._what = what
         self._poll_interval = poll_interval
         self._on_update = on_update

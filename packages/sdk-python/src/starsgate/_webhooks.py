@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 from pydantic import BaseModel, ConfigDict
 
 from ._constants import DEFAULT_WEBHOOK_TOLERANCE
-from ._exceptions import WebhookVerificationError
+from ._exceptions import InvalidArgumentError, WebhookVerificationError
 
 SIGNATURE_HEADER = "Starsgate-Signature"
 _HEX_DIGEST = re.compile(r"^[0-9a-f]{64}$")
@@ -71,7 +71,7 @@ def verify_webhook(
         )
     secrets = [secret] if isinstance(secret, str) else list(secret)
     if not secrets or not all(secrets):
-        raise ValueError("secret must be a non-empty string (or a list of them)")
+        raise InvalidArgumentError("secret must be a non-empty string (or a list of them)")
     signed = str(timestamp).encode("ascii") + b"." + raw
     matched = False
     for key in secrets:

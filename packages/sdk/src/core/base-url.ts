@@ -6,8 +6,7 @@ function isLoopback(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** Seeds travel in request bodies: plain http is allowed to this machine only, unless the caller insists. */
-export function checkBaseURL(baseURL: string, allowInsecureHttp: boolean): string {
+export function checkBaseURL(baseURL: string): string {
   let url: URL;
   try {
     url = new URL(baseURL);
@@ -16,11 +15,13 @@ export function checkBaseURL(baseURL: string, allowInsecureHttp: boolean): strin
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(`baseURL must be an http(s) URL, got ${JSON.stringify(baseURL)}`);
-  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopback(url.hostname))
-    throw new TypeError(
-      'Refusing plain http:// to a host other than this machine: seeds would travel unencrypted. Use https://, or pass allowInsecureHttp: true if the network path is private and trusted.',
-    );
   return baseURL.replace(/\/+$/, '');
+}
+
+/** Plain http to another machine: anyone on the path could read a seed. Loopback never leaves the host. */
+export function seedTravelsInClear(baseURL: string): boolean {
+  const url = new URL(baseURL);
+  return url.protocol === 'http:' && !isLoopback(url.hostname);
 }
 
 /** An id as one path segment: a caller's string can never reach another route. */

@@ -62,6 +62,8 @@ export class WaitTimeoutError<T = unknown> extends StarsgateError {
 export class WebhookVerificationError extends StarsgateError {}
 /** Thrown before any request when a seed-carrying method runs in a browser. */
 export class BrowserSecretError extends StarsgateError {}
+/** Thrown before any request when a seed would travel over plain http:// to another machine. */
+export class InsecureTransportError extends StarsgateError {}
 
 /** One currency a payer wallet is short of, as exact decimal strings. */
 export interface Shortfall {

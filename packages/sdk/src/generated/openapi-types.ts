@@ -36,9 +36,25 @@ export interface AdminPurchaseDetail {
     code: string;
     message: string;
     action?: string;
+    /**
+     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
+     */
     details?: Array<{
       field?: string;
       message?: string;
+      currency?: 'GRAM' | 'USDT';
+      /**
+       * What the purchase needs in `currency`, network fees included.
+       */
+      required?: string;
+      /**
+       * What the payer wallet holds in `currency`.
+       */
+      available?: string;
+      /**
+       * What is missing in `currency` ("0" where covered).
+       */
+      shortfall?: string;
       [key: string]: unknown;
     }>;
   };
@@ -68,9 +84,30 @@ export interface AdminPurchaseDetail {
    */
   paid_amount?: {
     currency?: string;
-    quote?: string;
-    message_nano?: string;
-    jetton_units?: string;
+    /**
+     * The invoice in base units of `currency` (nanoGRAM or micro-USDT).
+     */
+    quote?: string | null;
+    /**
+     * `quote` for people: "0.4412 GRAM", "0.75 USDT".
+     */
+    quote_human?: string | null;
+    /**
+     * nanoGRAM the payment message carries.
+     */
+    message_nano?: string | null;
+    /**
+     * `message_nano` for people: "0.4412 GRAM".
+     */
+    message_human?: string | null;
+    /**
+     * USDT base units the jetton transfer moves.
+     */
+    jetton_units?: string | null;
+    /**
+     * `jetton_units` for people: "0.75 USDT".
+     */
+    jetton_human?: string | null;
     receiver?: string;
     [key: string]: unknown;
   } | null;
@@ -157,9 +194,25 @@ export interface AdminPurchaseSummary {
     code: string;
     message: string;
     action?: string;
+    /**
+     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
+     */
     details?: Array<{
       field?: string;
       message?: string;
+      currency?: 'GRAM' | 'USDT';
+      /**
+       * What the purchase needs in `currency`, network fees included.
+       */
+      required?: string;
+      /**
+       * What the payer wallet holds in `currency`.
+       */
+      available?: string;
+      /**
+       * What is missing in `currency` ("0" where covered).
+       */
+      shortfall?: string;
       [key: string]: unknown;
     }>;
   };
@@ -325,7 +378,13 @@ export interface Checkout {
    * Once prepared: what this transaction pays, exact decimal string, in its currency only.
    */
   prices?: {
+    /**
+     * GRAM this transaction pays.
+     */
     gram?: string;
+    /**
+     * USDT this transaction pays.
+     */
     usdt?: string;
   };
   transaction?: TonConnectTransaction;
@@ -343,9 +402,25 @@ export interface Checkout {
     code: string;
     message: string;
     action?: string;
+    /**
+     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
+     */
     details?: Array<{
       field?: string;
       message?: string;
+      currency?: 'GRAM' | 'USDT';
+      /**
+       * What the purchase needs in `currency`, network fees included.
+       */
+      required?: string;
+      /**
+       * What the payer wallet holds in `currency`.
+       */
+      available?: string;
+      /**
+       * What is missing in `currency` ("0" where covered).
+       */
+      shortfall?: string;
       [key: string]: unknown;
     }>;
   };
@@ -673,9 +748,25 @@ export interface Purchase {
     code: string;
     message: string;
     action?: string;
+    /**
+     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
+     */
     details?: Array<{
       field?: string;
       message?: string;
+      currency?: 'GRAM' | 'USDT';
+      /**
+       * What the purchase needs in `currency`, network fees included.
+       */
+      required?: string;
+      /**
+       * What the payer wallet holds in `currency`.
+       */
+      available?: string;
+      /**
+       * What is missing in `currency` ("0" where covered).
+       */
+      shortfall?: string;
       [key: string]: unknown;
     }>;
   };
@@ -728,11 +819,11 @@ export interface ResolvedWallet {
   version_source: 'selection' | 'deployed' | 'default' | 'default_chain_unavailable';
   balances?: {
     /**
-     * Decimal GRAM (9 dp).
+     * GRAM the wallet holds, up to 9 decimals.
      */
     gram: string;
     /**
-     * Decimal USDT (6 dp).
+     * USDT the wallet holds, up to 6 decimals.
      */
     usdt: string;
   };

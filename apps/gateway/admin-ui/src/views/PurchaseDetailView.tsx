@@ -1,7 +1,7 @@
 import { api } from '../api';
 import { short, time } from '../format';
 import { useLoader } from '../hooks';
-import type { PurchaseDetail } from '../types';
+import type { PaidAmount, PurchaseDetail } from '../types';
 import { ResolveForm } from './ResolveForm';
 
 function Field({ label, value, mono }: { label: string; value: string | number | null | undefined; mono?: boolean }) {
@@ -12,6 +12,25 @@ function Field({ label, value, mono }: { label: string; value: string | number |
       <dd class={mono ? 'mono' : undefined} title={text}>
         {text}
       </dd>
+    </>
+  );
+}
+
+/** What Fragment asked to be paid, in GRAM/USDT as the admin API words it; the base units under "raw". */
+function PaymentFields({ paid }: { paid: PaidAmount | null }) {
+  if (!paid) return <p class="muted">Not priced yet.</p>;
+  return (
+    <>
+      <dl class="fields" data-testid="payment">
+        <Field label="Invoice" value={paid.quote_human ?? paid.quote} />
+        {paid.jetton_human && <Field label="USDT sent" value={paid.jetton_human} />}
+        <Field label={paid.jetton_human ? 'GRAM for fees' : 'GRAM sent'} value={paid.message_human} />
+        <Field label="Receiver" value={paid.receiver} mono />
+      </dl>
+      <details>
+        <summary>raw</summary>
+        <pre>{JSON.stringify(paid, null, 2)}</pre>
+      </details>
     </>
   );
 }
@@ -68,7 +87,7 @@ export function PurchaseDetailView({
       <div class="grid-2">
         <div class="card">
           <h2>Payment</h2>
-          <pre>{JSON.stringify(purchase.paid_amount, null, 2)}</pre>
+          <PaymentFields paid={purchase.paid_amount} />
           <h2>Evidence</h2>
           <pre data-testid="evidence">{JSON.stringify(purchase.evidence, null, 2)}</pre>
         </div>
