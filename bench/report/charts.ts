@@ -168,3 +168,65 @@ export function pipelineSpec(runs: BenchRun[], subtitle: string): TopLevelSpec {
     ],
   };
 }
+
+/** Lines: open-loop latency percentiles against the arrival rate, one panel per route, log scale. */
+export function openLoopSpec(runs: BenchRun[], servedP99Ms: number, subtitle: string): TopLevelSpec {
+  const values = runs.flatMap((run) =>
+    (['p50', 'p99', 'p999'] as const).map((key) => ({
+      route: run.group,
+      rate: run.ratePerSecond,
+      percentile: key === 'p999' ? 'p99.9' : key,
+      ms: Math.max(0.1, Number(run.latencyMs![key].toFixed(2))),
+    })),
+  );
+  return {
+    title: { text: 'Open-loop latency against arrival rate (lower is better)', subtitle },
+    data: { values },
+    facet: { field: 'route', type: 'nominal', title: null, sort: null },
+    columns: 2,
+    spec: {
+      width: 320,
+      height: 220,
+      layer: [
+        {
+          mark: { type: 'line', point: true, tooltip: true },
+          encoding: {
+            x: { field: 'rate', type: 'quantitative', title: 'requests per second (scheduled)' },
+            y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency from scheduled send (ms)' },
+            color: { field: 'percentile', type: 'nominal', sort: ['p50', 'p99', 'p99.9'], title: null },
+          },
+        },
+        {
+          data: { values: [{ ms: servedP99Ms }] },
+          mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+          encoding: { y: { field: 'ms', type: 'quantitative' } },
+        },
+      ],
+    },
+  };
+}
+
+/** Bars: CPU milliseconds per purchase by process (bench:cost). */
+export function costSpec(cpu: Record<string, number>, subtitle: string): TopLevelSpec {
+  const names: Record<string, string> = {
+    gateway: 'gateway',
+    worker: 'worker',
+    postgres: 'PostgreSQL',
+    redis: 'Redis',
+  };
+  const values = Object.entries(names).map(([key, label]) => ({
+    process: label,
+    ms: Number((cpu[key] ?? 0).toFixed(2)),
+  }));
+  return {
+    title: { text: 'CPU time per purchase, by process (lower is better)', subtitle },
+    data: { values },
+    width: 460,
+    height: { step: 24 },
+    mark: { type: 'bar', tooltip: true, color: '#2f6db5' },
+    encoding: {
+      y: { field: 'process', type: 'nominal', title: null, sort: null },
+      x: { field: 'ms', type: 'quantitative', title: 'CPU ms per completed purchase (user + system)' },
+    },
+  };
+}

@@ -1,17 +1,24 @@
 /**
  * npm run bench — runs every benchmark, then writes docs/benchmarks.md with its charts.
  *
- *   bench:gateway   connection sweep BENCH_SWEEP (1,8,32,64,128), gateway vs bare Express 5
- *   bench:reads     at BENCH_REFERENCE_CONNECTIONS (64), BENCH_READS_ROUNDS (2) rounds
- *   bench:pipeline  batching on and off (its own knobs pass through)
- *   profile         the gateway under POST load with --cpu-prof → flame graph
+ *   bench:gateway    connection sweep BENCH_SWEEP (1,8,32,64,128), gateway vs the floor and bare Express 5
+ *   bench:reads      at BENCH_REFERENCE_CONNECTIONS (64), BENCH_READS_ROUNDS (2) rounds
+ *   bench:pipeline   batching on and off (its own knobs pass through)
+ *   bench:open-loop  fixed arrival rates, latency from the scheduled send time
+ *   bench:cost       CPU per purchase, memory and start-up of the built bundles
+ *   profile          the gateway under POST load with --cpu-prof → flame graph
+ *
+ * Every bench runs on the Node release the images ship (`.node-version`, fetched by
+ * scripts/node-release.sh when the machine has another; BENCH_NODE overrides), and the benches of
+ * BENCH_BESIDE_ONLY (gateway,open-loop,cost) run again on the machine's own Node when it is
+ * another major (BENCH_NODE_BESIDE names a binary, `none` skips), results in results/beside/.
  *
  * Each bench runs as its own process with BENCH_JSON_OUT pointing into docs/benchmarks/results/,
  * its output shown and saved beside the JSON. A bench that fails is reported as such; the others
  * still run. `--render-only` skips the runs and rewrites the page and charts from saved results;
  * `--results <dir> --docs <dir>` write elsewhere (the jest test renders a fixture that way).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DURATION } from '../support/harness';
@@ -19,7 +26,14 @@ import { SANDBOX_NICENESS } from '../support/remote-sandbox';
 import { flameGraphSvg, summarizeProfile } from './flamegraph';
 import { gitDescription, loadSample, machineInfo, versions } from './machine';
 import { profileGatewayPost } from './profile';
-import { loadReportData, type BenchName, type ProfileRecord, type RunMeta, type StepRecord } from './report-data';
+import {
+  BENCH_NAMES,
+  loadReportData,
+  type BenchName,
+  type ProfileRecord,
+  type RunMeta,
+  type StepRecord,
+} from './report-data';
 import { renderReport } from './render';
 import { svgToPng } from './charts';
 
@@ -39,7 +53,38 @@ const SWEEP = process.env.BENCH_SWEEP ?? '1,8,32,64,128';
 const REFERENCE = Number(process.env.BENCH_REFERENCE_CONNECTIONS ?? 64);
 const READS_ROUNDS = Number(process.env.BENCH_READS_ROUNDS ?? 2);
 const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'gateway,reads,pipeline,profile').split(',').map((s) => s.trim()));
+const ONLY = new Set(
+  (process.env.BENCH_ONLY ?? 'gateway,reads,pipeline,open-loop,cost,profile').split(',').map((s) => s.trim()),
+);
+const BESIDE_ONLY = new Set(
+  (process.env.BENCH_BESIDE_ONLY ?? 'gateway,open-loop,cost').split(',').map((s) => s.trim()),
+);
+
+interface Runtime {
+  node: string;
+  version: string;
+}
+
+function runtimeOf(node: string): Runtime {
+  return { node, version: execFileSync(node, ['-v'], { encoding: 'utf8' }).trim() };
+}
+
+const major = (version: string) => version.replace(/^v/, '').split('.')[0];
+
+/** The images' Node release first; the machine's own beside it when it is another major. */
+function runtimes(): { primary: Runtime; beside?: Runtime } {
+  const primary = runtimeOf(
+    process.env.BENCH_NODE ??
+      path.join(
+        execFileSync('bash', [path.join(ROOT, 'scripts/node-release.sh')], { encoding: 'utf8' }).trim(),
+        'node',
+      ),
+  );
+  const besideSetting = process.env.BENCH_NODE_BESIDE ?? process.execPath;
+  if (besideSetting === 'none') return { primary };
+  const beside = runtimeOf(besideSetting);
+  return major(beside.version) === major(primary.version) ? { primary } : { primary, beside };
+}
 
 const BENCHES: Record<BenchName, { script: string; env: Record<string, string> }> = {
   gateway: { script: 'bench/gateway.bench.ts', env: { BENCH_CONNECTIONS: SWEEP } },
@@ -48,23 +93,27 @@ const BENCHES: Record<BenchName, { script: string; env: Record<string, string> }
     env: { BENCH_CONNECTIONS: String(REFERENCE), BENCH_ROUNDS: String(READS_ROUNDS) },
   },
   pipeline: { script: 'bench/pipeline.bench.ts', env: {} },
+  'open-loop': { script: 'bench/open-loop.bench.ts', env: {} },
+  cost: { script: 'bench/cost.bench.ts', env: {} },
 };
 
-/** Runs one bench script, its output to this terminal and to <results>/<name>.log. */
-function runBench(name: BenchName): Promise<StepRecord> {
+/** Runs one bench script on `runtime`, its output to this terminal and to <dir>/<name>.log. */
+function runBench(name: BenchName, runtime: Runtime, beside = false): Promise<StepRecord> {
   const { script, env } = BENCHES[name];
-  const json = path.join(RESULTS_DIR, `${name}.json`);
+  const dir = beside ? path.join(RESULTS_DIR, 'beside') : RESULTS_DIR;
+  mkdirSync(dir, { recursive: true });
+  const json = path.join(dir, `${name}.json`);
   rmSync(json, { force: true });
-  const log = createWriteStream(path.join(RESULTS_DIR, `${name}.log`));
+  const log = createWriteStream(path.join(dir, `${name}.log`));
   const loadBefore = loadSample();
   const started = Date.now();
   process.stdout.write(
-    `\n── ${name}: ${script} ${Object.entries(env)
+    `\n── ${name} on Node ${runtime.version}: ${script} ${Object.entries(env)
       .map(([k, v]) => `${k}=${v}`)
       .join(' ')}\n`,
   );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], {
+    const child = spawn(runtime.node, ['--import', 'tsx', path.join(ROOT, script)], {
       cwd: ROOT,
       env: { ...process.env, ...env, BENCH_JSON_OUT: json },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,6 +128,8 @@ function runBench(name: BenchName): Promise<StepRecord> {
       log.end();
       resolve({
         step: name,
+        node: runtime.version,
+        ...(beside ? { beside: true } : {}),
         command: `tsx ${script}`,
         env,
         seconds: (Date.now() - started) / 1000,
@@ -91,7 +142,7 @@ function runBench(name: BenchName): Promise<StepRecord> {
   });
 }
 
-async function runProfile(): Promise<StepRecord> {
+async function runProfile(runtime: Runtime): Promise<StepRecord> {
   rmSync(path.join(RESULTS_DIR, 'profile.json'), { force: true });
   const loadBefore = loadSample();
   const started = Date.now();
@@ -101,6 +152,7 @@ async function runProfile(): Promise<StepRecord> {
   );
   const step = (exitCode: number, error?: string): StepRecord => ({
     step: 'profile',
+    node: runtime.version,
     command: 'node --cpu-prof bench/report/gateway-process.ts',
     env: { BENCH_PROFILE_SECONDS: String(PROFILE_SECONDS) },
     seconds: (Date.now() - started) / 1000,
@@ -116,6 +168,7 @@ async function runProfile(): Promise<StepRecord> {
       warmupSeconds,
       connections: REFERENCE,
       env: process.env,
+      node: runtime.node,
     });
     const summary = summarizeProfile(run.profile, { root: ROOT, window: run.window, top: 25 });
     const svg = flameGraphSvg(summary, {
@@ -154,9 +207,16 @@ async function runAll(): Promise<void> {
   process.stdout.write(
     `npm run bench — ${machine.cpuModel}, ${machine.cores} cores, load average ${loadBefore.loadAverage.map((v) => v.toFixed(2)).join(' ')}\n`,
   );
+  const { primary, beside } = runtimes();
+  process.stdout.write(
+    `runtimes: Node ${primary.version} (${primary.node})${beside ? `, and Node ${beside.version} beside it for ${[...BESIDE_ONLY].join(', ')}` : ''}\n`,
+  );
   const steps: StepRecord[] = [];
-  for (const name of ['gateway', 'reads', 'pipeline'] as const) if (ONLY.has(name)) steps.push(await runBench(name));
-  if (ONLY.has('profile')) steps.push(await runProfile());
+  for (const name of BENCH_NAMES) if (ONLY.has(name)) steps.push(await runBench(name, primary));
+  if (ONLY.has('profile')) steps.push(await runProfile(primary));
+  if (beside)
+    for (const name of BENCH_NAMES)
+      if (ONLY.has(name) && BESIDE_ONLY.has(name)) steps.push(await runBench(name, beside, true));
   const meta: RunMeta = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -175,6 +235,7 @@ async function runAll(): Promise<void> {
       sandboxNice: SANDBOX_NICENESS,
     },
     steps,
+    runtimes: { primary: primary.version, ...(beside ? { beside: beside.version } : {}) },
   };
   writeFileSync(path.join(RESULTS_DIR, 'run.json'), `${JSON.stringify(meta, null, 2)}\n`);
   const failed = steps.filter((step) => !step.resultWritten);

@@ -26,10 +26,12 @@ export async function profileGatewayPost(options: {
   warmupSeconds: number;
   connections: number;
   env: NodeJS.ProcessEnv;
+  /** The Node binary the gateway runs on (default: this process's). */
+  node?: string;
 }): Promise<GatewayProfile> {
   const dir = mkdtempSync(path.join(tmpdir(), 'starsgate-profile-'));
   const child = spawn(
-    process.execPath,
+    options.node ?? process.execPath,
     ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', path.join(__dirname, 'gateway-process.ts')],
     { stdio: ['ignore', 'pipe', 'inherit'], env: options.env },
   );

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite' with { 'resolution-mode': 'import' };
-import { latencySpec, pipelineSpec, renderVegaLite, throughputSpec } from './charts';
+import { costSpec, latencySpec, openLoopSpec, pipelineSpec, renderVegaLite, throughputSpec } from './charts';
 import { renderMarkdown, type ChartFiles } from './markdown';
 import type { ReportData } from './report-data';
 import type { BenchRun } from '../support/bench-json';
@@ -50,6 +50,20 @@ export async function renderReport(data: ReportData, docsDir: string): Promise<s
   }
   if (results.pipeline?.runs.length)
     await chart('pipeline', 'pipeline.png', pipelineSpec(results.pipeline.runs, `bench:pipeline — ${machine}`));
+  const openLoop = results['open-loop'];
+  if (openLoop?.runs.length)
+    await chart(
+      'openLoop',
+      'open-loop-latency.png',
+      openLoopSpec(openLoop.runs, Number(openLoop.settings.servedP99Ms ?? 20), `bench:open-loop — ${machine}`),
+    );
+  const paced = results.cost?.runs.find((run) => run.group === 'paced pipeline');
+  if (paced)
+    await chart(
+      'cost',
+      'cost-cpu.png',
+      costSpec(paced.cpuMsPerPurchase as Record<string, number>, `bench:cost — ${machine}`),
+    );
   if (data.profile) charts.flameGraph = data.profile.flameGraph;
 
   const page = path.join(docsDir, 'benchmarks.md');

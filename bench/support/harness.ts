@@ -76,6 +76,8 @@ export function bareExpressApp(): express.Express {
 export interface BenchGateway {
   gateway: Gateway;
   database: TestDatabase;
+  /** The gateway's purchase queue (the floor server enqueues on it too). */
+  queue: ReturnType<typeof createPurchaseQueue>;
   url: string;
   close(): Promise<void>;
 }
@@ -107,6 +109,7 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
   return {
     gateway,
     database,
+    queue,
     url,
     close: async () => {
       server.closeAllConnections();
