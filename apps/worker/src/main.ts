@@ -1,3 +1,5 @@
+// First: tracing patches modules as they load.
+import { tracing } from './instrument';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -202,6 +204,7 @@ async function main(): Promise<void> {
     await pricesRedis?.quit();
     await Promise.all([worker.close(), webhookWorker.close()]);
     await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), healthRedis.quit(), database.close()]);
+    await tracing?.shutdown().catch((error: unknown) => logger.warn('trace export at shutdown failed', { error }));
     clearTimeout(deadline);
     logger.info('stopped');
     logger.end();
