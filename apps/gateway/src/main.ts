@@ -1,3 +1,5 @@
+// First: tracing patches modules as they load.
+import { tracing } from './instrument';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connectDatabase, loadKeyRing, migrateDatabase, SecretVault } from '@starsgate/db';
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(deadline);
     await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), redis.quit(), database.close()]);
+    await tracing?.shutdown().catch((error: unknown) => logger.warn('trace export at shutdown failed', { error }));
     logger.info('stopped');
     logger.end();
   };

@@ -1,3 +1,5 @@
+// First: tracing patches modules as they load.
+import { tracing } from './instrument';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -208,6 +210,7 @@ async function main(): Promise<void> {
       upstreams.close(),
       database.close(),
     ]);
+    await tracing?.shutdown().catch((error: unknown) => logger.warn('trace export at shutdown failed', { error }));
     clearTimeout(deadline);
     logger.info('stopped');
     logger.end();

@@ -10,3 +10,4 @@ export * from './observability/prometheus-text';
 export * from './rate-limit/shared-token-bucket';
 export * from './rate-limit/chain-rate-metrics';
 export * from './rate-limit/chain-pacer';
+export * from './observability/tracing';

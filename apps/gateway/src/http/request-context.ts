@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
-import type { Logger } from '@starsgate/platform';
+import { annotateActiveSpan, type Logger } from '@starsgate/platform';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -27,6 +27,7 @@ export function requestContext(app: Express, logger: Logger) {
     const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     req.id = id;
     res.setHeader('Request-Id', id);
+    annotateActiveSpan({ 'starsgate.request_id': id });
     next();
   };
 }

@@ -1,20 +1,31 @@
 import type { Queue } from 'bullmq';
-import { enqueuePurchases, type Logger, type PurchaseJobData } from '@starsgate/platform';
+import {
+  currentTraceCarrier,
+  enqueuePurchases,
+  type Logger,
+  type PurchaseJobData,
+  type TraceCarrier,
+} from '@starsgate/platform';
 import { MicroBatcher } from '../batching/micro-batcher';
 
 /** Jobs of purchases accepted together are added with one BullMQ addBulk (one Redis round trip). */
 export class PurchaseJobEnqueuer {
-  private readonly batcher: MicroBatcher<{ purchaseId: string; version: number }, void>;
+  private readonly batcher: MicroBatcher<{ purchaseId: string; version: number; trace?: TraceCarrier }, void>;
 
   constructor(queue: Queue<PurchaseJobData>, options = { maxBatchSize: 256, maxInFlight: 4 }) {
-    this.batcher = new MicroBatcher<{ purchaseId: string; version: number }, void>(async (jobs) => {
-      await enqueuePurchases(queue, jobs, { newPurchase: true });
-      return jobs.map(() => ({ ok: true as const, value: undefined }));
-    }, options);
+    this.batcher = new MicroBatcher<{ purchaseId: string; version: number; trace?: TraceCarrier }, void>(
+      async (jobs) => {
+        await enqueuePurchases(queue, jobs, { newPurchase: true });
+        return jobs.map(() => ({ ok: true as const, value: undefined }));
+      },
+      options,
+    );
   }
 
+  /** The request's trace context is taken now: the batch is added later, outside the request. */
   enqueue(purchaseId: string, version: number): Promise<void> {
-    return this.batcher.submit({ purchaseId, version });
+    const trace = currentTraceCarrier();
+    return this.batcher.submit(trace ? { purchaseId, version, trace } : { purchaseId, version });
   }
 
   /**

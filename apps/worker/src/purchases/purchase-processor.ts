@@ -3,7 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
 import { isTerminalStatus } from '@starsgate/domain';
 import { isPurchaseLeaseFree, type ClaimedPurchase, type PurchaseRow } from '@starsgate/db';
-import { purchaseJobVersion, type PurchaseJobData } from '@starsgate/platform';
+import {
+  addLogContext,
+  contextFromCarrier,
+  inSpan,
+  purchaseJobVersion,
+  withLogContext,
+  type PurchaseJobData,
+} from '@starsgate/platform';
 import { awaitingSignatureStep } from './state-machine/checkout-signature';
 import { confirmingStep, submittedStep } from './state-machine/confirm-step';
 import { crashAt } from './state-machine/crash-points';
@@ -79,10 +86,34 @@ async function claim(
  * by version and lease, so duplicate, stale and redelivered jobs are harmless.
  */
 export function createPurchaseProcessor(deps: StepDeps) {
-  return async (job: Job<PurchaseJobData>): Promise<void> => {
+  const run = processJob(deps);
+  // One span per job, a child of whoever enqueued it (the POST, or the job before): a purchase from
+  // intake to its final status is one trace. Its log lines carry the request id that created it.
+  return (job: Job<PurchaseJobData>): Promise<void> =>
+    withLogContext({}, () =>
+      inSpan(
+        'purchase.job',
+        { 'starsgate.purchase_id': job.data.purchaseId, 'messaging.message.id': job.id ?? '' },
+        (span) =>
+          run(job, (row) => {
+            span.setAttributes({
+              'starsgate.status': row.status,
+              'starsgate.mode': row.mode,
+              ...(row.requestId ? { 'starsgate.request_id': row.requestId } : {}),
+            });
+            addLogContext({ ...(row.requestId ? { request_id: row.requestId } : {}), ...rowIds(row) });
+          }),
+        contextFromCarrier(job.data.trace),
+      ),
+    );
+}
+
+function processJob(deps: StepDeps) {
+  return async (job: Job<PurchaseJobData>, onClaimed: (row: PurchaseRow) => void): Promise<void> => {
     const owner = `${deps.workerId}:${randomUUID().slice(0, 8)}`;
     const claimed = await claim(deps, job.data.purchaseId, owner, purchaseJobVersion(job.id));
     if (!claimed) return;
+    onClaimed(claimed.row);
     deps.transitionMetrics?.claimed(claimed.row);
     crashAt(deps.config, 'after_claim');
     const purchase = new HeldPurchase(deps, claimed.row, owner, claimed.sealedSecret);

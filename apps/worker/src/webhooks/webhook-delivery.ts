@@ -2,7 +2,7 @@ import { Worker, type ConnectionOptions, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { webhookEventBody } from '@starsgate/domain';
 import type { WebhookDeliveries, WebhookEndpoints } from '@starsgate/db';
-import { enqueueWebhookDeliveries, WEBHOOK_QUEUE, type Logger, type WebhookJobData } from '@starsgate/platform';
+import { enqueueWebhookDeliveries, inSpan, WEBHOOK_QUEUE, type Logger, type WebhookJobData } from '@starsgate/platform';
 import type { WebhookDeliveryConfig } from '../config';
 import { backoffMs } from '../purchases/state-machine/held-purchase';
 import { postWebhook } from './webhook-post';
@@ -58,7 +58,10 @@ export function startWebhookWorker(
 ): Worker<WebhookJobData> {
   const worker = new Worker<WebhookJobData>(
     WEBHOOK_QUEUE,
-    (job: Job<WebhookJobData>) => attemptDelivery(deps, job.data.deliveryId),
+    (job: Job<WebhookJobData>) =>
+      inSpan('webhook.deliver', { 'starsgate.webhook_delivery_id': job.data.deliveryId }, () =>
+        attemptDelivery(deps, job.data.deliveryId),
+      ),
     { connection: deps.connection, prefix: deps.prefix, concurrency: deps.config.concurrency },
   );
   worker.on('error', (error) => deps.logger.warn('webhook worker error', { error }));

@@ -1,2 +1,3 @@
 export * from './logger';
 export * from './redact-secrets';
+export * from './log-context';

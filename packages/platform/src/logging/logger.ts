@@ -1,4 +1,5 @@
 import winston from 'winston';
+import { logContextFields } from './log-context';
 import { redactSecrets } from './redact-secrets';
 
 export type Logger = winston.Logger;
@@ -27,6 +28,13 @@ const redactionFormat = winston.format((info) => {
   return info;
 });
 
+/** The unit of work's fields (request id, trace id); the entry's own fields win. */
+const contextFormat = winston.format((info) => {
+  const fields = logContextFields();
+  for (const [key, value] of Object.entries(fields)) if (!(key in info)) (info as Record<string, unknown>)[key] = value;
+  return info;
+});
+
 export function createLogger(options: LoggerOptions): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
   const silent = level === 'silent';
@@ -39,6 +47,7 @@ export function createLogger(options: LoggerOptions): Logger {
     defaultMeta: { service: options.service },
     format: winston.format.combine(
       enabledOnly(),
+      contextFormat(),
       winston.format.errors({ stack: true }),
       winston.format.timestamp(),
       redactionFormat(),

@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { traceCall, tracingEnabled } from './tracing';
 
 /** Upstreams the service calls; a label value, so the set is closed. */
 export type UpstreamName = 'chain' | 'fragment' | 'fragment_reads';
@@ -45,7 +46,8 @@ export interface InstrumentOptions {
 }
 
 /**
- * The same client, its asynchronous methods timed and counted. Methods run on the real target
+ * The same client, its asynchronous methods timed and counted, and each a span `<upstream>.<method>`
+ * when tracing is on (the HTTP requests it makes are its children). Methods run on the real target
  * (so private state works), and a call's own result or error passes through untouched.
  */
 export function instrumentUpstream<T extends object>(
@@ -69,7 +71,7 @@ export function instrumentUpstream<T extends object>(
         return (scope: (view: object) => unknown, ...rest: unknown[]): unknown =>
           run.apply(object, [(view: object) => scope(instrumentUpstream(view, upstream, metrics, options)), ...rest]);
       }
-      return (...args: unknown[]): unknown => {
+      const call = (...args: unknown[]): unknown => {
         const started = process.hrtime.bigint();
         const result: unknown = run.apply(object, args);
         if (!(result instanceof Promise)) return result;
@@ -84,6 +86,9 @@ export function instrumentUpstream<T extends object>(
           },
         );
       };
+      if (!tracingEnabled()) return call;
+      return (...args: unknown[]): unknown =>
+        traceCall(`${upstream}.${property}`, { 'starsgate.upstream': upstream }, () => call(...args));
     },
   });
 }

@@ -1,11 +1,19 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import IORedis, { type Redis, type RedisOptions } from 'ioredis';
+import { currentTraceCarrier, type TraceCarrier } from '../observability/tracing';
 
 export const PURCHASE_QUEUE = 'purchases';
 export const PURCHASE_JOB = 'advance';
 
 export interface PurchaseJobData {
   purchaseId: string;
+  /** The trace context of whoever enqueued it (tracing on only), so the job continues that trace. */
+  trace?: TraceCarrier;
+}
+
+/** A job's data: the id, and the active trace context when tracing is on. */
+function jobData(purchaseId: string, trace = currentTraceCarrier()): PurchaseJobData {
+  return trace ? { purchaseId, trace } : { purchaseId };
 }
 
 /**
@@ -115,15 +123,11 @@ export async function enqueuePurchase(
   delayMs = 0,
   options: { newPurchase?: boolean } = {},
 ): Promise<void> {
-  await queue.add(
-    PURCHASE_JOB,
-    { purchaseId },
-    {
-      jobId: purchaseJobId(purchaseId, version),
-      delay: delayMs > 0 ? delayMs : undefined,
-      ...startPriority(options.newPurchase),
-    },
-  );
+  await queue.add(PURCHASE_JOB, jobData(purchaseId), {
+    jobId: purchaseJobId(purchaseId, version),
+    delay: delayMs > 0 ? delayMs : undefined,
+    ...startPriority(options.newPurchase),
+  });
 }
 
 /**
@@ -143,14 +147,14 @@ function startPriority(newPurchase: boolean | undefined): { priority?: number } 
  */
 export async function enqueuePurchases(
   queue: Queue<PurchaseJobData>,
-  purchases: ReadonlyArray<{ purchaseId: string; version: number; delayMs?: number }>,
+  purchases: ReadonlyArray<{ purchaseId: string; version: number; delayMs?: number; trace?: TraceCarrier }>,
   options: { newPurchase?: boolean } = {},
 ): Promise<void> {
   if (purchases.length === 0) return;
   await queue.addBulk(
-    purchases.map(({ purchaseId, version, delayMs = 0 }) => ({
+    purchases.map(({ purchaseId, version, delayMs = 0, trace }) => ({
       name: PURCHASE_JOB,
-      data: { purchaseId },
+      data: jobData(purchaseId, trace ?? currentTraceCarrier()),
       opts: {
         jobId: purchaseJobId(purchaseId, version),
         ...(delayMs > 0 ? { delay: delayMs } : {}),

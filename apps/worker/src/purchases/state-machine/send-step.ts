@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
 import type { PurchaseChanges } from '@starsgate/db';
 import { assertWorkerMove } from '@starsgate/domain';
+import { inSpan } from '@starsgate/platform';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { confirmBatch, watchBatchLanding } from './confirm-step';
 import { crashAt } from './crash-points';
@@ -106,18 +107,20 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
         config.network,
       );
       for (const member of batch.members) assertWorkerMove(member.row.status, 'sending', member.row.mode);
-      const signed = await buildSignedExternal({
-        wallet: contract,
-        secretKey: batch.keys.secretKey,
-        seqno,
-        validUntil,
-        messages: requests.map((r) => ({
-          to: Address.parse(r.message.address),
-          value: BigInt(r.message.amount),
-          bounce: false,
-          body: payloadCell(r.message.payload),
-        })),
-      });
+      const signed = await inSpan('wallet.sign', { 'starsgate.batch_size': batch.members.length }, () =>
+        buildSignedExternal({
+          wallet: contract,
+          secretKey: batch.keys.secretKey,
+          seqno,
+          validUntil,
+          messages: requests.map((r) => ({
+            to: Address.parse(r.message.address),
+            value: BigInt(r.message.amount),
+            bounce: false,
+            body: payloadCell(r.message.payload),
+          })),
+        }),
+      );
       batch.keys.secretKey.fill(0);
       crashAt(config, 'after_sign_before_persist');
 

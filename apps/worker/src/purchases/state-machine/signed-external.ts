@@ -1,6 +1,7 @@
 import type { PurchaseRow } from '@starsgate/db';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
+import { inSpan } from '@starsgate/platform';
 
 const REUSE_MS = 60_000;
 
@@ -28,12 +29,9 @@ const REBROADCAST_AFTER_MS = 2_000;
  * broadcast is never reused.
  */
 export function broadcastExternal(deps: StepDeps, batchId: string, boc: string): Promise<void> {
-  return sharedCall(
-    deps.chain,
-    `broadcast:${batchId}`,
-    { now: deps.now(), maxAgeMs: REBROADCAST_AFTER_MS },
-    async () => {
+  return sharedCall(deps.chain, `broadcast:${batchId}`, { now: deps.now(), maxAgeMs: REBROADCAST_AFTER_MS }, () =>
+    inSpan('purchase.broadcast', { 'starsgate.batch_id': batchId }, async () => {
       await deps.chain.sendBoc(boc);
-    },
+    }),
   );
 }
