@@ -22,6 +22,7 @@ interface StoredPaymentRequest {
   message?: { address?: string; amount?: string };
   jetton?: { amount?: string; destination?: string };
   fragmentSession?: string;
+  fragmentFrom?: string;
 }
 
 function eventType(event: PurchaseEventRow): string {
@@ -46,6 +47,8 @@ export function adminPurchaseDetail(
     fragment_request_id: row.fragmentReqId,
     fragment_ref: row.fragmentRef,
     fragment_session: request?.fragmentSession ?? null,
+    fragment_from: request?.fragmentFrom ?? null,
+    fragment_from_is_payer: request?.fragmentFrom ? request.fragmentFrom === row.walletAddress : null,
     paid_amount: request
       ? {
           currency: request.currency ?? null,
