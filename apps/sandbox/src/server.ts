@@ -104,7 +104,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
                 'The wallet linked to the demo Fragment account: transaction.from of link answers in the linked mode (docs/fragment-protocol.md §17). None of the demo wallets; its key is not published.',
               address: linked.address.toString({ bounceable: false, urlSafe: true }),
               rawAddress: linked.address.toRawString(),
-              mode: fragment!.config().faults.transactionFrom,
+              mode: fragment.config().faults.transactionFrom,
             }
           : null,
         fragment: fragment
