@@ -56,6 +56,7 @@ const mismatches = async () =>
 // transaction.from (linked, the simulator's default) or echo the account sent (echo).
 describe.each(['linked', 'echo'] as const)('%s mode', (mode) => {
   beforeAll(() => h.sandbox.fragment!.configure({ faults: { transactionFrom: mode } }));
+  afterAll(() => h.sandbox.fragment!.configure({ faults: { transactionFrom: 'linked' } }));
 
   describe.each(wallets)('$label wallet', (walletCase) => {
     test.each(orders)(
@@ -116,4 +117,21 @@ test('the 24-word demo wallet resolves to its deployed V4R2 contract', async () 
   const done = await h.waitFor(created.id);
   expect(done.status).toBe('completed');
   expect(done.walletVersion).toBe('V4R2');
+});
+
+test('the wallet linked to the demo Fragment account: served at /demo, deployed and funded, none of the demo wallets', async () => {
+  const demo = (await (await fetch(`${h.sandbox.url}/demo`)).json()) as {
+    wallets: Array<{ rawAddress: string }>;
+    fragment_linked_wallet: { address: string; rawAddress: string; mode: string };
+  };
+  const linked = h.sandbox.fragment!.linkedWallet.address;
+  expect(demo.fragment_linked_wallet).toMatchObject({ rawAddress: linked.toRawString(), mode: 'linked' });
+  expect(Address.parse(demo.fragment_linked_wallet.address).equals(linked)).toBe(true);
+  expect(demo.wallets.map((w) => w.rawAddress)).not.toContain(linked.toRawString());
+  const state = await h.chain.getAccountState(linked);
+  expect(state.status).toBe('active');
+  expect(state.balance).toBeGreaterThan(0n);
+  expect(
+    await h.chain.getJettonBalance(await h.chain.getJettonWalletAddress(h.config.usdtMaster, linked)),
+  ).toBeGreaterThan(0n);
 });
