@@ -17,7 +17,7 @@ import {
   type Stack,
 } from '../scripts/stack';
 import type { ChaosOptions } from './options';
-import { sandboxEnv } from './upstream-realism';
+import { sandboxEnv, splitFragmentSessionModes } from './upstream-realism';
 
 const run = promisify(execFile);
 
@@ -81,6 +81,17 @@ export async function startEnvironment(options: ChaosOptions, log: (line: string
   }
   log(
     `stack up: sandbox ${stack.sandboxUrl}, ${stack.gateways.length} gateways behind ${stack.url}, ${stack.workers.length} workers`,
+  );
+  let modes: { linked: number; echo: number };
+  try {
+    modes = await splitFragmentSessionModes(stack.sandboxUrl);
+  } catch (error) {
+    await stack.stop();
+    await redis.stop();
+    throw error;
+  }
+  log(
+    `Fragment sessions: ${modes.linked} name the linked wallet as transaction.from, ${modes.echo} echo the payer (docs/fragment-protocol.md §17)`,
   );
   return {
     postgres,

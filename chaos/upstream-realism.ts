@@ -4,6 +4,7 @@
  * answers after 20–150 ms and 2.5 % of its requests fail (5xx), 2 % of broadcasts are
  * accepted but never included, and it enforces a keyed plan's request limit (scripts/stack/toncenter-tier.ts).
  */
+import { splitCookieSets } from '@starsgate/fragment';
 import { runToncenterRateLimit } from '../scripts/stack';
 import { chaosDirectory } from './order-plan';
 
@@ -39,6 +40,30 @@ export function sandboxEnv(runSeed: string, validitySeconds: number): Record<str
       faults: { methods: { '*': FRAGMENT_FAULTS, page: FRAGMENT_FAULTS } },
     }),
   };
+}
+
+/**
+ * Fragment may name the wallet linked to its account as `transaction.from` or echo the account
+ * sent (docs/fragment-protocol.md §17): the run gives half the Fragment sessions the sandbox
+ * publishes each mode (alternating by position), so both worlds are paid for under chaos. Returns
+ * how many sessions got each mode.
+ */
+export async function splitFragmentSessionModes(sandboxUrl: string): Promise<{ linked: number; echo: number }> {
+  const demo = (await (await fetch(`${sandboxUrl}/demo`)).json()) as { fragment?: { cookies?: string } | null };
+  const ssids = splitCookieSets(demo.fragment?.cookies ?? '').map(
+    (cookies) => /stel_ssid=([^;\s]+)/.exec(cookies)?.[1],
+  );
+  if (ssids.length === 0 || ssids.some((ssid) => ssid === undefined))
+    throw new Error('the sandbox published no Fragment session cookies');
+  const modes = Object.fromEntries(ssids.map((ssid, i) => [ssid!, i % 2 === 0 ? 'linked' : 'echo']));
+  const put = await fetch(`${sandboxUrl}/admin/fragment/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ transactionFromBySession: modes }),
+  });
+  if (!put.ok) throw new Error(`could not set the Fragment sessions' modes: HTTP ${put.status}`);
+  const echo = Object.values(modes).filter((mode) => mode === 'echo').length;
+  return { linked: ssids.length - echo, echo };
 }
 
 /** Turns the faults off (after the settle deadline, so the checks read the chain and the simulator plainly). */

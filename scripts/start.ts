@@ -82,6 +82,7 @@ async function main(): Promise<void> {
     const demo = (await (await waitFor(`${sandboxUrl}/demo`, 120_000)).json()) as {
       usdt?: { master?: string };
       fragment?: { cookies?: string; receivingAddresses?: Record<string, string> };
+      fragment_linked_wallet?: { address?: string; mode?: string } | null;
     };
     upstream.TONCENTER_URL = `${sandboxUrl}/toncenter`;
     // The sandbox's toncenter has no request limit (docs/ton.md §9).
@@ -94,6 +95,12 @@ async function main(): Promise<void> {
     if (demo.fragment?.receivingAddresses)
       upstream.FRAGMENT_RECEIVING_ADDRESSES = Object.values(demo.fragment.receivingAddresses).join(',');
     process.stdout.write(`[start] sandbox up at ${sandboxUrl} — demo wallets and usernames: ${sandboxUrl}/demo\n`);
+    // The simulator's default (linked) mode: Fragment names the wallet linked to its account as
+    // transaction.from, and the worker pays from the purchase's own wallet (docs/fragment-protocol.md §17).
+    if (demo.fragment_linked_wallet?.address)
+      process.stdout.write(
+        `[start] Fragment's linked wallet ${demo.fragment_linked_wallet.address} (transaction.from, ${demo.fragment_linked_wallet.mode ?? 'linked'} mode)\n`,
+      );
     process.stdout.write(
       `[start] demo shop (client-signed checkout): ${sandboxUrl}/demo/checkout?gateway=http://127.0.0.1:${process.env.PORT ?? '8080'}\n`,
     );

@@ -283,6 +283,25 @@ describe('GET /admin/api/purchases/:id', () => {
     }
   });
 
+  test('the wallet Fragment named as transaction.from, and whether it is the payer', async () => {
+    const detail = async () => (await admin().get(`/admin/api/purchases/${created.purchase_id}`)).body;
+    expect(await detail()).toMatchObject({ fragment_from: null, fragment_from_is_payer: null });
+    const linked = new Address(0, Buffer.alloc(32, 7)).toRawString();
+    const store = (fragmentFrom: string) =>
+      gateway.database.pool.query(
+        `UPDATE purchases SET payment_request = jsonb_build_object('currency', 'GRAM', 'fragmentFrom', $2::text) WHERE id = $1`,
+        [created.purchase_id, fragmentFrom],
+      );
+    await store(linked);
+    const payer = (await detail()) as { wallet_address: string };
+    expect(await detail()).toMatchObject({ fragment_from: linked, fragment_from_is_payer: false });
+    await store(payer.wallet_address);
+    expect(await detail()).toMatchObject({ fragment_from: payer.wallet_address, fragment_from_is_payer: true });
+    await gateway.database.pool.query('UPDATE purchases SET payment_request = NULL WHERE id = $1', [
+      created.purchase_id,
+    ]);
+  });
+
   test('unknown or malformed ids: 404 PURCHASE_NOT_FOUND', async () => {
     for (const id of [SOME_ID, 'not-a-uuid']) {
       const res = await admin().get(`/admin/api/purchases/${id}`);

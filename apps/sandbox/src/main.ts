@@ -53,6 +53,11 @@ async function main(): Promise<void> {
     `  USDT stand-in master: ${sandbox.chain.usdtMaster.toString()}   block: ${sandbox.chain.blockMs} ms   data: ${sandbox.chain.dataDir ?? '(memory)'}`,
     // The simulator's demo login: what the gateway and the worker need to talk to it (sandbox only).
     `  for the gateway and worker: FRAGMENT_BASE_URL=${sandbox.url}/fragment FRAGMENT_COOKIES='${demoFragmentCookies(seed)}'`,
+    ...(sandbox.fragment
+      ? [
+          `  Fragment's linked wallet (transaction.from in the ${sandbox.fragment.config().faults.transactionFrom} mode, docs/fragment-protocol.md §17): ${sandbox.fragment.linkedWallet.address.toString({ bounceable: false })}`,
+        ]
+      : []),
     '  demo wallets (sandbox only, never use on mainnet):',
     ...sandbox.demoWallets.map(
       (w) =>

@@ -65,6 +65,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         ? undefined
         : createFragmentSimulator({ chain, seed, ...(options.fragment ? { config: options.fragment } : {}) });
     if (fragment) await activateFragmentReceivers(chain, fragment.ownReceiverWallets());
+    const linked = fragment?.linkedWallet;
+    if (linked?.contract && linked.secretKey)
+      await activateFragmentReceivers(chain, [{ contract: linked.contract, secretKey: linked.secretKey }], {
+        gram: 10_000_000_000n,
+        usdt: 100_000_000n,
+      });
     // The faults stand for a flaky network between clients and the chain: they start once the
     // sandbox's own setup is done (a dropped deployment of a demo wallet failed a chaos start).
     if (options.faults) chain.faults.set(options.faults);
@@ -92,6 +98,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
           kind: e.kind,
           description: e.description,
         })),
+        fragmentLinkedWallet: linked
+          ? {
+              description:
+                'The wallet linked to the demo Fragment account: transaction.from of link answers in the linked mode (docs/fragment-protocol.md §17). None of the demo wallets; its key is not published.',
+              address: linked.address.toString({ bounceable: false, urlSafe: true }),
+              rawAddress: linked.address.toRawString(),
+              mode: fragment.config().faults.transactionFrom,
+            }
+          : null,
         fragment: fragment
           ? {
               baseUrl: '/fragment',

@@ -42,6 +42,12 @@ export interface WorkerConfig {
   usdtMaster: Address;
   /** Raw forms of Fragment's receiving wallets: the only payment destinations allowed. */
   fragmentReceivingAddresses: string[];
+  /**
+   * FRAGMENT_FROM_MUST_MATCH: refuse (before signing) a payment request whose `transaction.from`
+   * is not the payer. Off by default: `from` may be the wallet linked to the Fragment account
+   * (docs/fragment-protocol.md §17).
+   */
+  fragmentFromMustMatch: boolean;
   priceToleranceBps: number;
   maxSpendGramNano: bigint;
   maxSpendUsdtUnits: bigint;
@@ -179,6 +185,7 @@ export function loadWorkerConfig(
     toncenterRps: shared.toncenter.rps,
     usdtMaster: address('USDT_MASTER_ADDRESS', shared.usdtMaster),
     fragmentReceivingAddresses: receivers,
+    fragmentFromMustMatch: read.boolean('FRAGMENT_FROM_MUST_MATCH', false),
     priceToleranceBps: read.integer('PRICE_TOLERANCE_BPS', 100, { min: 0, max: 5_000 }),
     maxSpendGramNano: amount('MAX_SPEND_GRAM', '100', GRAM_DECIMALS),
     maxSpendUsdtUnits: amount('MAX_SPEND_USDT', '500', USDT_DECIMALS),

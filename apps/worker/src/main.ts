@@ -39,6 +39,7 @@ import { startWebhookWorker } from './webhooks/webhook-delivery';
 import { drainWebhooks } from './webhooks/webhook-drain';
 import { pruneWebhooks } from './webhooks/webhook-prune';
 import { createUpstreams } from './upstreams';
+import { FragmentFromReporter } from './purchases/state-machine/fragment-from-reporter';
 import { UpstreamFormatReporter } from './purchases/state-machine/upstream-format';
 import { startMetricsServer } from './observability/metrics-server';
 import { pipelineGauges } from './observability/pipeline-gauges';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
     queue,
     logger,
     upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),
+    fragmentFrom: new FragmentFromReporter(logger, metrics),
     workerId,
     now: Date.now,
     sleep,

@@ -74,64 +74,82 @@ async function expectCompletedOnce(id: string, buyer: CheckoutBuyer, expectedPat
 
 const SUBMITTED_PATH = ['preparing', 'awaiting_signature', 'submitted', 'confirming', 'completed'];
 
-test.each([
-  { label: 'GRAM stars, V5R1 payer', order: { product: 'stars', amount: 50, payment_method: 'gram' }, version: 'V5R1' },
-  {
-    label: 'USDT stars, V5R1 payer',
-    order: { product: 'stars', amount: 100, payment_method: 'usdt' },
-    version: 'V5R1',
-  },
-  {
-    label: 'GRAM premium, V4R2 payer',
-    order: { product: 'premium', amount: 3, payment_method: 'gram' },
-    version: 'V4R2',
-  },
-  {
-    label: 'USDT premium, V4R2 payer',
-    order: { product: 'premium', amount: 6, payment_method: 'usdt' },
-    version: 'V4R2',
-  },
-] as const)('$label: signed in the wallet, submitted, completed with one delivery', async ({ order, version }) => {
-  const buyer = await CheckoutBuyer.create(h, { version });
-  const id = await createCheckout(buyer, order);
-  const prepared = await waitForCheckout(gw.app, id, ['awaiting_signature', 'failed']);
-  expect(prepared.status).toBe('awaiting_signature');
-  const transaction = prepared.transaction!;
-  expect(transaction.from).toBe(buyer.address.toRawString());
-  expect(transaction.network).toBe('-239');
-  expect(transaction.messages).toHaveLength(1);
-  expect(new Date(prepared.valid_until as string).getTime()).toBe(transaction.validUntil * 1000);
-  const row = await h.find(id);
-  const paymentRequest = row.paymentRequest as {
-    jetton?: { jettonWallet: string; amount: string };
-    message: { amount: string };
-  };
-  const destination = Address.parseFriendly(transaction.messages[0]!.address);
-  if (order.payment_method === 'usdt') {
-    // The payer's own jetton wallet, bounceable, carrying Fragment's TEP-74 transfer and GRAM for forwarding.
-    const jettonWallet = await h.chain.getJettonWalletAddress(Address.parse(h.env.USDT_MASTER_ADDRESS!), buyer.address);
-    expect(destination.address.equals(jettonWallet)).toBe(true);
-    expect(destination.isBounceable).toBe(true);
-    expect(BigInt(transaction.messages[0]!.amount)).toBeGreaterThan(0n);
-    expect(Object.keys(prepared.prices!)).toEqual(['usdt']);
-    expect(prepared.prices!.usdt).toMatch(/^\d+(\.\d{1,6})?$/);
-    expect(parseUnits((prepared.prices as { usdt: string }).usdt, USDT_DECIMALS)).toBe(
-      BigInt(paymentRequest.jetton!.amount),
-    );
-  } else {
-    const receivers = h.sandbox.fragment!.receivingAddresses;
-    expect([receivers.stars.toRawString(), receivers.premium.toRawString()]).toContain(
-      destination.address.toRawString(),
-    );
-    expect(Object.keys(prepared.prices!)).toEqual(['gram']);
-    expect(prepared.prices!.gram).toMatch(/^\d+(\.\d{1,9})?$/);
-  }
+// docs/fragment-protocol.md §17: whether Fragment names the wallet linked to its account (linked,
+// the simulator's default) or the buyer (echo), the TON Connect request names the buyer.
+describe.each(['linked', 'echo'] as const)('%s mode', (mode) => {
+  beforeAll(() => h.sandbox.fragment!.configure({ faults: { transactionFrom: mode } }));
+  afterAll(() => h.sandbox.fragment!.configure({ faults: { transactionFrom: 'linked' } }));
 
-  const boc = await buyer.sign(transaction);
-  const submitted = await post(gw.app, `/api/v1/checkouts/${id}/submitted`, { boc });
-  expect(submitted.status).toBe(202);
-  expect(submitted.body.status).toBe('submitted');
-  await expectCompletedOnce(id, buyer, SUBMITTED_PATH);
+  test.each([
+    {
+      label: 'GRAM stars, V5R1 payer',
+      order: { product: 'stars', amount: 50, payment_method: 'gram' },
+      version: 'V5R1',
+    },
+    {
+      label: 'USDT stars, V5R1 payer',
+      order: { product: 'stars', amount: 100, payment_method: 'usdt' },
+      version: 'V5R1',
+    },
+    {
+      label: 'GRAM premium, V4R2 payer',
+      order: { product: 'premium', amount: 3, payment_method: 'gram' },
+      version: 'V4R2',
+    },
+    {
+      label: 'USDT premium, V4R2 payer',
+      order: { product: 'premium', amount: 6, payment_method: 'usdt' },
+      version: 'V4R2',
+    },
+  ] as const)('$label: signed in the wallet, submitted, completed with one delivery', async ({ order, version }) => {
+    const buyer = await CheckoutBuyer.create(h, { version });
+    const id = await createCheckout(buyer, order);
+    const prepared = await waitForCheckout(gw.app, id, ['awaiting_signature', 'failed']);
+    expect(prepared.status).toBe('awaiting_signature');
+    const transaction = prepared.transaction!;
+    expect(transaction.from).toBe(buyer.address.toRawString());
+    expect(transaction.network).toBe('-239');
+    expect(transaction.messages).toHaveLength(1);
+    expect(new Date(prepared.valid_until as string).getTime()).toBe(transaction.validUntil * 1000);
+    const row = await h.find(id);
+    const paymentRequest = row.paymentRequest as {
+      fragmentFrom: string;
+      jetton?: { jettonWallet: string; amount: string };
+      message: { amount: string };
+    };
+    expect(paymentRequest.fragmentFrom).toBe(
+      mode === 'linked' ? h.sandbox.fragment!.linkedWallet.address.toRawString() : buyer.address.toRawString(),
+    );
+    const destination = Address.parseFriendly(transaction.messages[0]!.address);
+    if (order.payment_method === 'usdt') {
+      // The payer's own jetton wallet, bounceable, carrying Fragment's TEP-74 transfer and GRAM for forwarding.
+      const jettonWallet = await h.chain.getJettonWalletAddress(
+        Address.parse(h.env.USDT_MASTER_ADDRESS!),
+        buyer.address,
+      );
+      expect(destination.address.equals(jettonWallet)).toBe(true);
+      expect(destination.isBounceable).toBe(true);
+      expect(BigInt(transaction.messages[0]!.amount)).toBeGreaterThan(0n);
+      expect(Object.keys(prepared.prices!)).toEqual(['usdt']);
+      expect(prepared.prices!.usdt).toMatch(/^\d+(\.\d{1,6})?$/);
+      expect(parseUnits((prepared.prices as { usdt: string }).usdt, USDT_DECIMALS)).toBe(
+        BigInt(paymentRequest.jetton!.amount),
+      );
+    } else {
+      const receivers = h.sandbox.fragment!.receivingAddresses;
+      expect([receivers.stars.toRawString(), receivers.premium.toRawString()]).toContain(
+        destination.address.toRawString(),
+      );
+      expect(Object.keys(prepared.prices!)).toEqual(['gram']);
+      expect(prepared.prices!.gram).toMatch(/^\d+(\.\d{1,9})?$/);
+    }
+
+    const boc = await buyer.sign(transaction);
+    const submitted = await post(gw.app, `/api/v1/checkouts/${id}/submitted`, { boc });
+    expect(submitted.status).toBe(202);
+    expect(submitted.body.status).toBe('submitted');
+    await expectCompletedOnce(id, buyer, SUBMITTED_PATH);
+  });
 });
 
 test('an undeployed payer with payer_public_key and payer_state_init: its first transfer deploys it and pays', async () => {

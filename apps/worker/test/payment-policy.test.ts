@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Address } from '@ton/core';
+import { Address, Cell } from '@ton/core';
 import type { FragmentTransaction } from '@starsgate/fragment';
+import { buildJettonTransferBody, parseJettonTransferBody } from '@starsgate/ton';
 import { buildCommentCell, buildJettonTransfer, encodePayload } from '@starsgate/sandbox/fragment';
 import { checkPaymentPolicy, type PolicyInput } from '../src/purchases/state-machine/payment-policy';
 
@@ -15,7 +16,10 @@ const config: PolicyInput['config'] = {
   maxSpendUsdtUnits: 100_000_000n,
   jettonGasAttachNano: 100_000_000n,
   minValiditySeconds: 15,
+  fragmentFromMustMatch: false,
 };
+const strict: PolicyInput['config'] = { ...config, fragmentFromMustMatch: true };
+const OWN_QUERY_ID = 0x5eed_0000_0001n;
 const NOW = 1_800_000_000;
 const account = {
   address: payer.toRawString(),
@@ -57,6 +61,7 @@ function input(transaction: FragmentTransaction, extra: Partial<PolicyInput> = {
     transaction,
     account,
     nowSeconds: NOW,
+    ownQueryId: OWN_QUERY_ID,
     ...extra,
   };
 }
@@ -94,10 +99,38 @@ test.each([
   ['no payload', gramTx({ payload: undefined }), ['payload']],
   ['a StateInit', gramTx({ stateInit: 'te6' }), ['state_init']],
   ['validUntil under 15 s away', gramTx({}, { validUntil: NOW + 10 }), ['valid_until']],
-  ['another payer', gramTx({}, { from: addr().toRawString() }), ['payer']],
   ['two messages', { ...gramTx(), messages: [gramTx().messages[0]!, gramTx().messages[0]!] }, ['message_count']],
 ])('GRAM: %s is rejected', (_label, tx, expected) => {
   expect(checks(checkPaymentPolicy(input(tx)))).toEqual(expected);
+});
+
+test("GRAM: a from naming another wallet (the one linked to the Fragment account) is recorded, and the payer signs Fragment's message as it is", () => {
+  const linked = addr();
+  const tx = gramTx({}, { from: linked.toString() });
+  const result = checkPaymentPolicy(input(tx));
+  expect(checks(result)).toEqual([]);
+  if (result.ok) {
+    expect(result.request.fragmentFrom).toBe(linked.toRawString());
+    expect(result.request.fragmentMessage).toBeUndefined();
+    expect(result.request.message).toEqual({
+      address: starsWallet.toRawString(),
+      amount: '441800000',
+      payload: tx.messages[0]!.payload,
+    });
+  }
+});
+
+test('GRAM: with FRAGMENT_FROM_MUST_MATCH a from other than the payer is refused before signing', () => {
+  expect(checks(checkPaymentPolicy(input(gramTx({}, { from: addr().toRawString() }), { config: strict })))).toEqual([
+    'payer',
+  ]);
+  expect(checks(checkPaymentPolicy(input(gramTx(), { config: strict })))).toEqual([]);
+});
+
+test('GRAM: another payer still has to pay an allow-listed receiver the quoted amount', () => {
+  const from = { from: addr().toRawString() };
+  expect(checks(checkPaymentPolicy(input(gramTx({ address: addr().toString() }, from))))).toEqual(['destination']);
+  expect(checks(checkPaymentPolicy(input(gramTx({ amount: '450000000' }, from))))).toEqual(['amount']);
 });
 
 test('GRAM: the per-purchase spend cap', () => {
@@ -142,7 +175,6 @@ test('USDT: a transfer from the payer jetton wallet to an allow-listed destinati
 });
 
 test.each([
-  ["a message to someone else's jetton wallet", usdtTx({}, { address: addr().toString() }), ['destination']],
   ['a jetton destination off the allow-list', usdtTx({ destination: addr() }), ['jetton_destination']],
   ['excess GRAM sent elsewhere', usdtTx({ responseDestination: addr() }), ['response_destination']],
   ['a jetton amount beyond the tolerance', usdtTx({ amount: 800_000n }), ['amount']],
@@ -161,4 +193,75 @@ test('USDT: the per-purchase spend cap', () => {
   expect(
     checks(checkPaymentPolicy(input(tx, { paymentMethod: 'usdt', initAmount: '200', payerJettonWallet }))),
   ).toEqual(['spend_cap']);
+});
+
+describe("USDT: Fragment's transfer aimed at the linked wallet's jetton wallet", () => {
+  const linked = addr();
+  const linkedJettonWallet = addr();
+  const linkedTx = (transfer: Partial<Parameters<typeof buildJettonTransfer>[0]> = {}, message = {}) => ({
+    ...usdtTx(
+      { responseDestination: linked, queryId: 123n, ...transfer },
+      { address: linkedJettonWallet.toString(), ...message },
+    ),
+    from: linked.toRawString(),
+  });
+
+  test("is rebuilt through the payer's own jetton wallet: same owner, amount, forward GRAM and payload cell; payer's response and query id", () => {
+    const tx = linkedTx({ forwardTonAmount: 5n });
+    const result = checkPaymentPolicy(usdtInput(tx));
+    expect(checks(result)).toEqual([]);
+    if (!result.ok) return;
+    const request = result.request;
+    expect(request.fragmentFrom).toBe(linked.toRawString());
+    expect(request.fragmentMessage).toEqual(tx.messages[0]);
+    expect(request.message.address).toBe(payerJettonWallet.toRawString());
+    expect(request.message.amount).toBe('50000000');
+    const signed = parseJettonTransferBody(Cell.fromBoc(Buffer.from(request.message.payload, 'base64url'))[0]!);
+    expect(signed.destination!.equals(starsWallet)).toBe(true);
+    expect(signed.responseDestination!.equals(payer)).toBe(true);
+    expect(signed.amount).toBe(750_000n);
+    expect(signed.forwardTonAmount).toBe(5n);
+    expect(signed.queryId).toBe(OWN_QUERY_ID);
+    expect(signed.forwardPayloadInRef).toBe(true);
+    expect(signed.forwardPayload!.hash().equals(comment().hash())).toBe(true);
+    expect(request.jetton).toEqual({
+      jettonWallet: payerJettonWallet.toRawString(),
+      amount: '750000',
+      destination: starsWallet.toRawString(),
+      queryId: OWN_QUERY_ID.toString(),
+    });
+  });
+
+  test('keeps an inline forward payload inline, bit for bit', () => {
+    const inlineBody = buildJettonTransferBody({
+      queryId: 9n,
+      amount: 750_000n,
+      destination: starsWallet,
+      responseDestination: linked,
+      forwardPayload: comment(),
+      forwardPayloadInRef: false,
+    });
+    const tx = {
+      ...gramTx({ address: linkedJettonWallet.toString(), amount: '50000000', payload: encodePayload(inlineBody) }),
+      from: linked.toRawString(),
+    };
+    const result = checkPaymentPolicy(usdtInput(tx));
+    expect(checks(result)).toEqual([]);
+    if (!result.ok) return;
+    const signed = parseJettonTransferBody(Cell.fromBoc(Buffer.from(result.request.message.payload, 'base64url'))[0]!);
+    expect(signed.forwardPayloadInRef).toBe(false);
+    expect(signed.forwardPayload!.hash().equals(comment().hash())).toBe(true);
+    expect(signed.responseDestination!.equals(payer)).toBe(true);
+  });
+
+  test('the message actually signed is judged: an off-list jetton destination, a wrong amount or too much gas are still refused', () => {
+    expect(checks(checkPaymentPolicy(usdtInput(linkedTx({ destination: addr() }))))).toEqual(['jetton_destination']);
+    expect(checks(checkPaymentPolicy(usdtInput(linkedTx({ amount: 800_000n }))))).toEqual(['amount']);
+    expect(checks(checkPaymentPolicy(usdtInput(linkedTx({}, { amount: '200000000' }))))).toEqual(['gas_attach']);
+  });
+
+  test('with FRAGMENT_FROM_MUST_MATCH nothing is rebuilt and the request is refused as before', () => {
+    const result = checkPaymentPolicy({ ...usdtInput(linkedTx()), config: strict });
+    expect(checks(result)).toEqual(['payer', 'destination', 'response_destination']);
+  });
 });

@@ -44,7 +44,10 @@ export interface FragmentTransactionMessage {
 export interface FragmentTransaction {
   /** Unix seconds. */
   validUntil: number;
-  /** Raw address that must sign. */
+  /**
+   * The wallet Fragment names as sender: the `account` sent, or the wallet linked to the Fragment
+   * account (docs/fragment-protocol.md §17). Recorded; the payer signs whatever it says.
+   */
   from: string;
   network?: string;
   messages: FragmentTransactionMessage[];

@@ -12,7 +12,9 @@ let server: SimulatorServer;
 const payer = new TestWallet('payer');
 
 beforeAll(async () => {
-  server = await startSimulator();
+  // The client signs what Fragment returns: the echo mode names our wallet as transaction.from, so
+  // its USDT message targets our own jetton wallet (the linked mode's rebuild is the worker's, docs/fragment-protocol.md §17).
+  server = await startSimulator({ faults: { transactionFrom: 'echo' } });
   await server.chain.fund(payer.address, { gram: 100_000_000_000n, usdt: 100_000_000n });
 });
 

@@ -16,6 +16,7 @@ const SHOW_FIELDS = [
   'version',
   'fragment_request_id',
   'fragment_ref',
+  'fragment_from',
   'paid',
   'normalized_hash',
   'external_hash',

@@ -86,6 +86,8 @@ export interface PurchaseDetail extends PurchaseSummary {
   fragment_request_id: string | null;
   fragment_ref: string | null;
   fragment_session: string | null;
+  fragment_from: string | null;
+  fragment_from_is_payer: boolean | null;
   paid_amount: PaidAmount | null;
   normalized_hash: string | null;
   external_hash: string | null;

@@ -22,6 +22,7 @@ interface StoredPaymentRequest {
   message?: { address?: string; amount?: string };
   jetton?: { amount?: string; destination?: string };
   fragmentSession?: string;
+  fragmentFrom?: string;
 }
 
 /** What Fragment asked to be paid: base units for machines, and the same amounts as people read them. */
@@ -62,6 +63,8 @@ export function adminPurchaseDetail(
     fragment_request_id: row.fragmentReqId,
     fragment_ref: row.fragmentRef,
     fragment_session: request?.fragmentSession ?? null,
+    fragment_from: request?.fragmentFrom ?? null,
+    fragment_from_is_payer: request?.fragmentFrom ? request.fragmentFrom === row.walletAddress : null,
     paid_amount: request ? paidAmount(request) : null,
     normalized_hash: row.normalizedHash,
     external_hash: external ? Cell.fromBase64(external.boc).hash().toString('hex') : null,

@@ -14,6 +14,7 @@ export interface DemoInfo {
   network: string;
   wallets: DemoWallet[];
   usernames: DemoUsername[];
+  fragmentLinkedWallet: Record<string, unknown> | null;
   fragment: Record<string, unknown> | null;
 }
 
@@ -39,6 +40,7 @@ export function createDemoRouter(chain: LocalChain, info: () => DemoInfo): expre
         endpoint: 'POST /faucet { address, gram?, usdt? }',
       },
       fragment: d.fragment,
+      fragment_linked_wallet: d.fragmentLinkedWallet,
       chain: {
         blockMs: chain.blockMs,
         lastBlock: chain.lastBlockSeqno,

@@ -6,16 +6,18 @@ import { deployWithFirstExternal } from './demo-wallets';
 /**
  * Fragment's real receiving wallets are active accounts (an operator's check reads them so). The
  * simulator's seed-derived ones are funded and deployed the same way once (a restart from a data
- * directory finds them active).
+ * directory finds them active); so is the wallet linked to the demo Fragment account, with some
+ * GRAM and USDT as a real one would hold.
  */
 export async function activateFragmentReceivers(
   chain: LocalChain,
   wallets: ReadonlyArray<{ contract: WalletContractV5R1; secretKey: Buffer }>,
+  funding: { gram: bigint; usdt?: bigint } = { gram: 1_000_000_000n },
 ): Promise<void> {
   const pending: Array<{ contract: WalletContractV5R1; secretKey: Buffer }> = [];
   for (const wallet of wallets)
     if ((await chain.getAccount(wallet.contract.address)).status !== 'active') pending.push(wallet);
-  await Promise.all(pending.map(({ contract }) => chain.fund(contract.address, { gram: 1_000_000_000n })));
+  await Promise.all(pending.map(({ contract }) => chain.fund(contract.address, funding)));
   for (const { contract, secretKey } of pending) {
     const body = contract.createTransfer({
       seqno: 0,

@@ -41,6 +41,15 @@ export type ConfirmFaultMode =
 
 export type DoneFaultMode = 'normal' | 'slow' | 'never';
 
+/**
+ * Whom `get…Link` names as `transaction.from` (docs/fragment-protocol.md §17).
+ * `linked`: the wallet linked to the Fragment account (the session's connected wallet), whatever
+ * `account` was sent; a USDT message then targets that wallet's jetton wallet, and the order is
+ * paid by a payment carrying its `Ref#` from any wallet. `echo`: the `account` sent (the old
+ * behaviour; only that wallet's external confirms the order).
+ */
+export type TransactionFromMode = 'linked' | 'echo';
+
 export interface FragmentFaults {
   /** Per-method transport/business faults. Keys: method name, `*` (every API method), `page` (page GETs). */
   methods: Record<string, MethodFaults>;
@@ -82,6 +91,10 @@ export interface FragmentFaults {
   historyDates: 'datetime' | 'text';
   /** `get…Link` answers without `confirm_method`/`confirm_params` (Fragment's script then calls no confirm). */
   omitConfirmMethod: boolean;
+  /** Whom `get…Link` names as `transaction.from`, for every session without an entry in `transactionFromBySession`. */
+  transactionFrom: TransactionFromMode;
+  /** The mode per cookie session (`stel_ssid` → mode): a run can give some sessions each mode. */
+  transactionFromBySession: Record<string, TransactionFromMode>;
 }
 
 export interface FragmentSimulatorConfig {
@@ -123,7 +136,11 @@ export interface FragmentSimulatorConfig {
   acceptedStelTokens: string[];
   /** Accepted `stel_ton_token` values → connected wallet (raw `0:<hex>` or friendly). Default: demo token → demoWallet. */
   acceptedTonTokens: Record<string, string>;
-  /** Wallet shown in `Wallet.init` for the demo `stel_ton_token` (raw or friendly address), if any. */
+  /**
+   * Wallet shown in `Wallet.init` for the demo `stel_ton_token` (raw or friendly address): the
+   * wallet linked to the demo Fragment account. Default: the simulator's own linked wallet
+   * (seed-derived, none of the demo wallets; the sandbox funds and deploys it).
+   */
   demoWallet?: string;
   /** Enable test `logIn` (any well-formed `auth` yields a `stel_token`). */
   allowTestLogIn: boolean;
@@ -153,6 +170,8 @@ export function defaultFaults(): FragmentFaults {
     historyLoadMore: 'body_foot',
     historyDates: 'datetime',
     omitConfirmMethod: false,
+    transactionFrom: 'linked',
+    transactionFromBySession: {},
   };
 }
 
@@ -241,6 +260,8 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
   }
   if (!(config.starsMin >= 1 && config.starsMax >= config.starsMin)) throw new Error('starsMin/starsMax out of range');
   if (!(config.validitySeconds > 0)) throw new Error('validitySeconds must be positive');
+  for (const mode of [config.faults.transactionFrom, ...Object.values(config.faults.transactionFromBySession ?? {})])
+    if (mode !== 'linked' && mode !== 'echo') throw new Error('transactionFrom must be "linked" or "echo"');
   if (!(Number.isSafeInteger(config.historyPageRows) && config.historyPageRows >= 1))
     throw new Error('historyPageRows must be a positive integer');
   if (!['body_foot', 'legacy'].includes(config.faults.historyLoadMore))

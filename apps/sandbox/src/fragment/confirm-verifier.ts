@@ -1,4 +1,4 @@
-import { Cell, loadMessage, loadMessageRelaxed, type Message, type MessageRelaxed } from '@ton/core';
+import { type Address, Cell, loadMessage, loadMessageRelaxed, type Message, type MessageRelaxed } from '@ton/core';
 import { readComment } from './comment-payload';
 import { parseJettonTransfer } from './jetton-payload';
 import type { Order } from './orders';
@@ -41,6 +41,28 @@ function decodeBoc(boc: string): Cell | undefined {
   }
 }
 
+/** Why a USDT transfer does not pay the order (undefined = it does). */
+function jettonMismatch(msg: MessageRelaxed, order: Order): string | undefined {
+  const transfer = parseJettonTransfer(msg.body);
+  if (!transfer) return 'not a jetton transfer';
+  if (transfer.amount !== order.quote.usdtUnits) return 'wrong jetton amount';
+  if (!transfer.destination.equals(order.receiver)) return 'wrong jetton destination';
+  if (!transfer.forwardPayload.hash().equals(order.commentCell.hash())) return 'wrong forward payload';
+  return undefined;
+}
+
+/**
+ * Another wallet than `from` paying a `linked`-mode order (docs/fragment-protocol.md §17): GRAM
+ * must be the order's very message; USDT the same transfer sent through the signer's own jetton
+ * wallet (its query id, response destination and attached GRAM are the signer's business).
+ */
+function otherPayerMismatch(msg: MessageRelaxed, order: Order, signerJettonWallet: Address): string | undefined {
+  if (order.paymentMethod !== 'usdt_ton') return mismatch(msg, order);
+  if (msg.info.type !== 'internal') return 'not an internal message';
+  if (!msg.info.dest.equals(signerJettonWallet)) return "not sent to the signer's own jetton wallet";
+  return jettonMismatch(msg, order);
+}
+
 /** Why a wallet message does not match the order's message (undefined = matches). */
 function mismatch(msg: MessageRelaxed, order: Order): string | undefined {
   const expected = order.message!;
@@ -48,11 +70,8 @@ function mismatch(msg: MessageRelaxed, order: Order): string | undefined {
   if (!msg.info.dest.equals(expected.address)) return 'wrong destination';
   if (msg.info.value.coins !== expected.amount) return 'wrong amount';
   if (order.paymentMethod === 'usdt_ton') {
-    const transfer = parseJettonTransfer(msg.body);
-    if (!transfer) return 'not a jetton transfer';
-    if (transfer.amount !== order.quote.usdtUnits) return 'wrong jetton amount';
-    if (!transfer.destination.equals(order.receiver)) return 'wrong jetton destination';
-    if (!transfer.forwardPayload.hash().equals(order.commentCell.hash())) return 'wrong forward payload';
+    const why = jettonMismatch(msg, order);
+    if (why) return why;
   }
   if (!msg.body.hash().equals(expected.payload.hash())) {
     return readComment(msg.body) !== undefined ? 're-encoded comment (payload hash differs)' : 'wrong payload';
@@ -65,9 +84,15 @@ function mismatch(msg: MessageRelaxed, order: Order): string | undefined {
  * external-in message whose internal message matches the order's address,
  * value and payload hash (USDT: jetton amount, destination, forward payload).
  * Strict mode rejects a bare transfer body; lenient mode accepts a body whose
- * hash equals the payload (S1qwy-ts 2.0.0 behaviour).
+ * hash equals the payload (S1qwy-ts 2.0.0 behaviour). A `linked`-mode order accepts the external
+ * of another wallet than `from` paying it (`otherPayerMismatch`).
  */
-export function verifyConfirmBoc(boc: string | undefined, order: Order, strict: boolean): ConfirmCheck {
+export async function verifyConfirmBoc(
+  boc: string | undefined,
+  order: Order,
+  strict: boolean,
+  jettonWalletOf?: (owner: Address) => Promise<Address>,
+): Promise<ConfirmCheck> {
   if (!order.message) return { ok: false, reason: 'no transaction was requested for this order' };
   if (!boc) return { ok: false, reason: 'missing boc' };
   const parsed = parseConfirmBoc(boc);
@@ -81,12 +106,18 @@ export function verifyConfirmBoc(boc: string | undefined, order: Order, strict: 
       reason: strict ? 'boc is not an external-in message' : 'boc matches neither an external message nor the payload',
     };
   }
-  if (order.from && !external.info.dest.equals(order.from))
+  const signer = external.info.dest;
+  const otherPayer = !!order.from && !signer.equals(order.from);
+  if (otherPayer && !order.anyPayer)
     return { ok: false, reason: 'external message is not addressed to transaction.from' };
   if (messages.length === 0) return { ok: false, reason: 'no internal message in the external message' };
+  const signerJettonWallet =
+    otherPayer && order.paymentMethod === 'usdt_ton' && jettonWalletOf ? await jettonWalletOf(signer) : undefined;
+  if (otherPayer && order.paymentMethod === 'usdt_ton' && !signerJettonWallet)
+    return { ok: false, reason: "the signer's jetton wallet is unknown" };
   let reason = 'no matching internal message';
   for (const msg of messages) {
-    const why = mismatch(msg, order);
+    const why = otherPayer ? otherPayerMismatch(msg, order, signerJettonWallet!) : mismatch(msg, order);
     if (!why) return { ok: true, externalHash: root.hash().toString('hex') };
     reason = why;
   }

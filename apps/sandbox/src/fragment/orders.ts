@@ -51,7 +51,13 @@ export interface Order {
   /** Chain seconds; pending orders expire after it. */
   expiresAt: number;
   validUntil?: number;
+  /** The wallet `get…Link` named as `transaction.from`. */
   from?: Address;
+  /**
+   * `linked` mode: Fragment expects the payment from any wallet (matched by `Ref#`), so a confirm
+   * may carry another wallet's external; `echo`: only `from`'s.
+   */
+  anyPayer?: boolean;
   message?: OrderMessage;
   payment?: { txHash: string; at: number };
   badPayment?: { txHash: string; reason: string; at: number };

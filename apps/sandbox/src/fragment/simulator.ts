@@ -21,7 +21,7 @@ import { PaymentWatcher } from './payment-watcher';
 import { PriceBook } from './pricing';
 import { deriveReceivers, receiverWallet } from './receivers';
 import { SeededRandom } from './random';
-import { SessionStore } from './sessions';
+import { parseAddressLoose, SessionStore } from './sessions';
 import { CallCounter } from './stats';
 
 export interface FragmentSimulatorOptions {
@@ -47,6 +47,12 @@ export interface FragmentSimulator {
   stats(): FragmentStats;
   /** The allow-list the worker is configured with in sandbox mode. */
   receivingAddresses: { stars: Address; premium: Address };
+  /**
+   * The wallet linked to the demo Fragment account (docs/fragment-protocol.md §17): seed-derived,
+   * none of the demo wallets; `transaction.from` of `linked`-mode link answers. The sandbox funds
+   * and deploys it; `address` is the configured `demoWallet` when one is set.
+   */
+  linkedWallet: { address: Address; contract?: WalletContractV5R1; secretKey?: Buffer };
   /** The seed-derived receiving wallets (not overridden by config), to deploy them like Fragment's real, active ones. */
   ownReceiverWallets(): Array<{ label: 'stars' | 'premium'; contract: WalletContractV5R1; secretKey: Buffer }>;
   /** Current config (live object: mutate via `admin` or `configure`). */
@@ -67,8 +73,15 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   config.acceptedStelTokens = [demo.stelToken];
   config.acceptedTonTokens = { [demo.stelTonToken]: '' };
   if (options.config) mergeInto(config as unknown as Record<string, unknown>, options.config);
-  if (config.demoWallet && config.acceptedTonTokens[demo.stelTonToken] === '')
+  const ownLinkedWallet = receiverWallet(random, 'linked-wallet');
+  config.demoWallet ??= ownLinkedWallet.contract.address.toRawString();
+  if (config.acceptedTonTokens[demo.stelTonToken] === '')
     config.acceptedTonTokens[demo.stelTonToken] = config.demoWallet;
+  const linkedAddress = parseAddressLoose(config.demoWallet);
+  if (!linkedAddress) throw new Error(`demoWallet is not a TON address: ${config.demoWallet}`);
+  const linkedWallet = linkedAddress.equals(ownLinkedWallet.contract.address)
+    ? { address: linkedAddress, contract: ownLinkedWallet.contract, secretKey: ownLinkedWallet.secretKey }
+    : { address: linkedAddress };
   validateConfig(config);
   const directory = new RecipientDirectory(config.directory);
   delete config.directory;
@@ -170,6 +183,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
     directory,
     stats,
     receivingAddresses: { stars: receivers.stars, premium: receivers.premium },
+    linkedWallet,
     ownReceiverWallets: () =>
       (['stars', 'premium'] as const)
         .map((label) => receiverWallet(random, label))

@@ -31,9 +31,9 @@ describe('confirmReq verification of batched externals', () => {
       message: { address: receiver, amount: toNano('0.4412'), payload: payload.endCell() },
       paymentMethod: 'ton',
     } as unknown as Order;
-    expect(verifyConfirmBoc(boc, order, true)).toMatchObject({ ok: true });
+    expect(await verifyConfirmBoc(boc, order, true)).toMatchObject({ ok: true });
 
     const other = { ...order, message: { ...order.message!, amount: toNano('0.5') } } as Order;
-    expect(verifyConfirmBoc(boc, other, true)).toMatchObject({ ok: false });
+    expect(await verifyConfirmBoc(boc, other, true)).toMatchObject({ ok: false });
   });
 });

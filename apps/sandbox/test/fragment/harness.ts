@@ -59,6 +59,11 @@ export class TestClient {
     this.agent = request.agent(app);
   }
 
+  /** This client's `stel_ssid` (the cookie session the simulator keys page state and switches by). */
+  ssid(): string {
+    return /stel_ssid=([^;]+)/.exec(this.cookieHeader ?? '')?.[1] ?? '';
+  }
+
   private withCookies<T extends request.Test>(req: T): T {
     return this.cookieHeader ? req.set('Cookie', this.cookieHeader) : req;
   }

@@ -1,4 +1,4 @@
-import { beginCell, Cell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import request from 'supertest';
 import { readComment } from '../../src/fragment/comment-payload';
 import { buildJettonTransfer, parseJettonTransfer } from '../../src/fragment/jetton-payload';
@@ -60,12 +60,12 @@ async function pollState(
   );
 }
 
-describe('payments on the local chain', () => {
+describe('payments on the local chain (echo mode: transaction.from is the account sent)', () => {
   let h: Harness;
   let payer: Payer;
 
   beforeAll(async () => {
-    h = await createHarness();
+    h = await createHarness({ faults: { transactionFrom: 'echo' } });
     payer = new Payer(h.chain, 'main');
     await h.chain.fund(payer.address, { gram: toNano('100'), usdt: 1_000_000_000n });
   });
@@ -227,5 +227,84 @@ describe('payments on the local chain', () => {
     const bodyBoc = Cell.fromBoc(Buffer.from(payload, 'base64'))[0]!.toBoc().toString('base64');
     const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc: bodyBoc });
     expect(confirm.reason).toBe('boc is not an external-in message');
+  });
+});
+
+describe('linked mode: transaction.from is the wallet linked to the account; any wallet pays by Ref#', () => {
+  let h: Harness;
+  let payer: Payer;
+  let other: Payer;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    payer = new Payer(h.chain, 'linked-mode-payer');
+    other = new Payer(h.chain, 'linked-mode-other');
+    await h.chain.fund(payer.address, { gram: toNano('100'), usdt: 1_000_000_000n });
+    await h.chain.fund(other.address, { gram: toNano('100'), usdt: 1_000_000_000n });
+  });
+  afterAll(async () => h.close());
+
+  const linked = () => h.sim.linkedWallet.address;
+
+  it("names the linked wallet as from; a GRAM payment of Fragment's very message from the payer is delivered", async () => {
+    const c = await loggedInClient(h);
+    const { link } = await order(c, payer, { product: 'stars', username: 'alice', quantity: 80, method: 'ton' });
+    expect(link.transaction.from).toBe(linked().toRawString());
+    expect(link.transaction.from).not.toBe(payer.address.toRawString());
+    const boc = await payer.sign(link.transaction);
+    await h.chain.submitExternal(boc);
+    expect(
+      await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' }),
+    ).toEqual({ ok: true });
+    await pollState(c, 'stars', (s) => s.mode === 'done');
+    expect(h.sim.stats().deliveredOrders.filter((d) => d.quantity === 80)).toHaveLength(1);
+  });
+
+  it("aims a USDT transfer at the linked wallet's jetton wallet; the same transfer through the payer's own jetton wallet is delivered", async () => {
+    const c = await loggedInClient(h, '/premium/gift');
+    const { link } = await order(c, payer, { product: 'premium', username: 'bob', quantity: 3, method: 'usdt_ton' });
+    const msg = link.transaction.messages[0];
+    expect(Address.parse(msg.address).equals(await h.chain.getJettonWalletAddress(linked()))).toBe(true);
+    const fragmentTransfer = parseJettonTransfer(Cell.fromBoc(Buffer.from(msg.payload, 'base64'))[0]!)!;
+    expect(fragmentTransfer.responseDestination.equals(linked())).toBe(true);
+    const before = await h.chain.getJettonBalance(h.sim.receivingAddresses.premium);
+
+    const ownJettonWallet = await h.chain.getJettonWalletAddress(payer.address);
+    const boc = await payer.sign(link.transaction, (m) => ({
+      ...m,
+      to: ownJettonWallet,
+      body: buildJettonTransfer({ ...fragmentTransfer, queryId: 4242n, responseDestination: payer.address }),
+    }));
+    await h.chain.submitExternal(boc);
+    expect(
+      await c.api('confirmReq', { id: link.confirm_params.id, boc, account: payer.account(), device: '{}' }),
+    ).toEqual({ ok: true });
+    await pollState(c, 'premium', (s) => s.mode === 'done' && s.need_update === false);
+    expect(h.sim.stats().deliveredOrders.filter((d) => d.username === 'bob' && d.quantity === 3)).toHaveLength(1);
+    expect((await h.chain.getJettonBalance(h.sim.receivingAddresses.premium)) - before).toBe(11_990_000n);
+  });
+
+  it("refuses a USDT confirm whose transfer does not go through the signer's own jetton wallet", async () => {
+    const c = await loggedInClient(h);
+    const { link } = await order(c, payer, { product: 'stars', username: 'carol', quantity: 90, method: 'usdt_ton' });
+    const boc = await other.sign(link.transaction); // Fragment's message as it is: the linked wallet's jetton wallet
+    await h.chain.submitExternal(boc);
+    const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc });
+    expect(confirm.reason).toBe("not sent to the signer's own jetton wallet");
+    expect(h.sim.stats().deliveredOrders.some((d) => d.quantity === 90)).toBe(false);
+  });
+
+  it('echo mode still confirms only the external of transaction.from', async () => {
+    await request(h.app).put('/admin/fragment/faults').send({ transactionFrom: 'echo' });
+    try {
+      const c = await loggedInClient(h);
+      const { link } = await order(c, payer, { product: 'stars', username: 'erin', quantity: 95, method: 'ton' });
+      expect(link.transaction.from).toBe(payer.address.toRawString());
+      const boc = await other.sign(link.transaction);
+      const confirm = await c.api('confirmReq', { id: link.confirm_params.id, boc });
+      expect(confirm.reason).toBe('external message is not addressed to transaction.from');
+    } finally {
+      await request(h.app).post('/admin/fragment/faults/reset');
+    }
   });
 });

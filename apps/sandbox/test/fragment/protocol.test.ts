@@ -481,7 +481,8 @@ describe('Fragment simulator protocol', () => {
       const link = await c.api('getGiftPremiumLink', linkArgs(init.req_id));
       expect(link.confirm_method).toBe('confirmReq');
       expect(link.confirm_params).toEqual({ id: init.req_id });
-      expect(link.transaction.from).toBe(PAYER);
+      // The default (linked) mode names the wallet linked to the account, not the account sent.
+      expect(link.transaction.from).toBe(h.sim.linkedWallet.address.toRawString());
       expect(link.transaction.validUntil).toBeGreaterThanOrEqual(h.chain.now() + 299);
       expect(link.transaction.validUntil).toBeLessThanOrEqual(h.chain.now() + 301);
       expect(link.transaction.messages).toHaveLength(1);
@@ -495,21 +496,50 @@ describe('Fragment simulator protocol', () => {
       expect(text).toMatch(/^Telegram Premium for 6 months \n\nRef#[A-Za-z0-9]{9}$/);
     });
 
-    it("USDT: 0.05 TON to the payer's jetton wallet carrying a TEP-74 transfer to the product wallet", async () => {
-      const { c, init } = await initOrder('usdt_ton');
-      const link = await c.api('getBuyStarsLink', linkArgs(init.req_id));
-      const m = link.transaction.messages[0];
-      const payer = Address.parse(PAYER);
-      expect(Address.parse(m.address).equals(await h.chain.getJettonWalletAddress(payer))).toBe(true);
-      expect(m.address).toMatch(/^EQ/);
-      expect(m.amount).toBe('50000000');
-      const t = parseJettonTransfer(Cell.fromBoc(Buffer.from(m.payload, 'base64'))[0]!)!;
-      expect(t.amount).toBe(750000n);
-      expect(t.destination.equals(h.sim.receivingAddresses.stars)).toBe(true);
-      expect(t.responseDestination.equals(payer)).toBe(true);
-      expect(t.forwardTonAmount).toBe(1n);
-      expect(readComment(t.forwardPayload)).toMatch(/^50 Telegram Stars \n\nRef#[A-Za-z0-9]{9}$/);
+    it('echo mode: transaction.from is the account sent; linked mode: the wallet linked to the account', async () => {
+      await request(h.app).put('/admin/fragment/faults').send({ transactionFrom: 'echo' });
+      const echoed = await initOrder('ton');
+      expect((await echoed.c.api('getBuyStarsLink', linkArgs(echoed.init.req_id))).transaction.from).toBe(PAYER);
+      // Per session: the switch of one cookie session does not move the others.
+      await request(h.app)
+        .put('/admin/fragment/faults')
+        .send({ transactionFrom: 'linked', transactionFromBySession: { [echoed.c.ssid()]: 'echo' } });
+      const again = await echoed.c.api('initBuyStarsRequest', {
+        recipient: (await echoed.c.api('searchStarsRecipient', { query: 'carol' })).found.recipient,
+        quantity: 50,
+        payment_method: 'ton',
+      });
+      expect((await echoed.c.api('getBuyStarsLink', linkArgs(again.req_id))).transaction.from).toBe(PAYER);
+      const linked = await initOrder('ton');
+      expect((await linked.c.api('getBuyStarsLink', linkArgs(linked.init.req_id))).transaction.from).toBe(
+        h.sim.linkedWallet.address.toRawString(),
+      );
+      expect((await request(h.app).put('/admin/fragment/faults').send({ transactionFrom: 'nobody' })).status).toBe(400);
     });
+
+    it.each([
+      ['echo', () => Address.parse(PAYER)],
+      ['linked', () => h.sim.linkedWallet.address],
+    ] as const)(
+      "USDT (%s): 0.05 TON to transaction.from's jetton wallet carrying a TEP-74 transfer to the product wallet",
+      async (mode, fromWallet) => {
+        await request(h.app).put('/admin/fragment/faults').send({ transactionFrom: mode });
+        const { c, init } = await initOrder('usdt_ton');
+        const link = await c.api('getBuyStarsLink', linkArgs(init.req_id));
+        const m = link.transaction.messages[0];
+        const payer = fromWallet();
+        expect(link.transaction.from).toBe(payer.toRawString());
+        expect(Address.parse(m.address).equals(await h.chain.getJettonWalletAddress(payer))).toBe(true);
+        expect(m.address).toMatch(/^EQ/);
+        expect(m.amount).toBe('50000000');
+        const t = parseJettonTransfer(Cell.fromBoc(Buffer.from(m.payload, 'base64'))[0]!)!;
+        expect(t.amount).toBe(750000n);
+        expect(t.destination.equals(h.sim.receivingAddresses.stars)).toBe(true);
+        expect(t.responseDestination.equals(payer)).toBe(true);
+        expect(t.forwardTonAmount).toBe(1n);
+        expect(readComment(t.forwardPayload)).toMatch(/^50 Telegram Stars \n\nRef#[A-Za-z0-9]{9}$/);
+      },
+    );
 
     it('need_verify switch → need_verify + popup; unknownReceiver → an address off the allow-list', async () => {
       const { c, init } = await initOrder('ton');

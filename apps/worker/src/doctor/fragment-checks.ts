@@ -46,7 +46,10 @@ async function checkSession(config: WorkerConfig, cookies: string, name: string)
   );
   results.push(
     status.wallet
-      ? ok(`${label} wallet`, `connected: ${status.wallet}`)
+      ? ok(
+          `${label} wallet`,
+          `connected: ${status.wallet} (Fragment may name it as transaction.from; purchases still pay from their own wallet, docs/fragment-protocol.md §17)`,
+        )
       : warn(
           `${label} wallet`,
           'the page names no connected TON wallet',

@@ -31,6 +31,8 @@ export interface WorkerMetrics {
   fragmentSessionValid: Gauge<'session'>;
   /** Upstream answers of a shape we cannot read, once per session and source per process. */
   upstreamFormatErrors: Counter<'source'>;
+  /** Payment requests whose `transaction.from` is not the payer (docs/fragment-protocol.md §17). */
+  fragmentFromMismatches: Counter<'mode' | 'payment_method' | 'outcome'>;
 }
 
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600];
@@ -118,6 +120,12 @@ export function createWorkerMetrics(): WorkerMetrics {
       name: 'starsgate_upstream_format_errors_total',
       help: 'Upstream answers of an unknown shape (e.g. a Fragment history page whose markup changed), once per session',
       labelNames: ['source'],
+      registers,
+    }),
+    fragmentFromMismatches: new Counter({
+      name: 'starsgate_fragment_from_mismatches_total',
+      help: 'Fragment payment requests whose transaction.from is not the paying wallet; outcome accepted, or refused by FRAGMENT_FROM_MUST_MATCH',
+      labelNames: ['mode', 'payment_method', 'outcome'],
       registers,
     }),
   };

@@ -38,6 +38,7 @@ import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
 import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
 import { createWorkerMetrics } from '../../src/observability/worker-metrics';
+import { FragmentFromReporter } from '../../src/purchases/state-machine/fragment-from-reporter';
 import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstream-format';
 
 /** For suites outside this workspace that drive the worker as a process (the deployment tests). */
@@ -151,6 +152,7 @@ export class WorkerHarness {
     const vault = new SecretVault(parseKeyRing(secretKeyEnv));
     const chain = new ToncenterChainClient({ baseUrl: config.toncenterUrl });
     const logger = createLogger({ service: 'worker-test', level: env.LOG_LEVEL });
+    const metrics = createWorkerMetrics();
     const deps: StepDeps = {
       config,
       transitions: new PurchaseTransitions(database.db),
@@ -171,11 +173,8 @@ export class WorkerHarness {
       ),
       queue,
       logger,
-      upstreamFormat: new UpstreamFormatReporter(
-        logger,
-        createWorkerMetrics(),
-        new UpstreamFormatErrorRepository(database.db),
-      ),
+      upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),
+      fragmentFrom: new FragmentFromReporter(logger, metrics),
       workerId: `test-${randomBytes(3).toString('hex')}`,
       now: Date.now,
       sleep,

@@ -172,6 +172,16 @@ export const AdminPurchaseDetailSchema = {
     fragment_request_id: nullableString,
     fragment_ref: nullableString,
     fragment_session: { ...nullableString, description: 'Label of the Fragment login session that created the order.' },
+    fragment_from: {
+      ...nullableString,
+      description:
+        'The wallet Fragment named as `transaction.from` in its payment request (raw form): the payer, or the wallet linked to the Fragment account. Null before the request was accepted.',
+    },
+    fragment_from_is_payer: {
+      type: ['boolean', 'null'],
+      description:
+        "Whether `fragment_from` is the paying wallet. When false the payer paid Fragment's request anyway (a USDT transfer went through the payer's own jetton wallet).",
+    },
     paid_amount: {
       type: ['object', 'null'],
       description: 'What Fragment asked to be paid: currency and base-unit amounts (decimal strings).',

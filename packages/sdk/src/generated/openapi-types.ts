@@ -80,6 +80,14 @@ export interface AdminPurchaseDetail {
    */
   fragment_session?: string | null;
   /**
+   * The wallet Fragment named as `transaction.from` in its payment request (raw form): the payer, or the wallet linked to the Fragment account. Null before the request was accepted.
+   */
+  fragment_from?: string | null;
+  /**
+   * Whether `fragment_from` is the paying wallet. When false the payer paid Fragment's request anyway (a USDT transfer went through the payer's own jetton wallet).
+   */
+  fragment_from_is_payer?: boolean | null;
+  /**
    * What Fragment asked to be paid: currency and base-unit amounts (decimal strings).
    */
   paid_amount?: {

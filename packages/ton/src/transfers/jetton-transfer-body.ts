@@ -22,31 +22,37 @@ export interface JettonTransferArgs {
   responseDestination: Address;
   /** Default 1 nanoGRAM: the minimum that still triggers transfer_notification. */
   forwardTonAmount?: bigint;
-  /** Stored as a reference, bit-for-bit as given (e.g. the marketplace's comment cell). */
+  /** Stored bit-for-bit as given (e.g. the marketplace's comment cell). */
   forwardPayload: Cell;
+  /**
+   * Where the forward payload goes (TEP-74 `Either Cell ^Cell`): a reference (the default) or
+   * inline, as a transfer being carried over had it, so the receiver sees the same payload.
+   */
+  forwardPayloadInRef?: boolean;
 }
 
 /**
  * TEP-74 `transfer#0f8a7ea5 query_id:uint64 amount:(VarUInteger 16) destination:MsgAddress
  * response_destination:MsgAddress custom_payload:(Maybe ^Cell) forward_ton_amount:(VarUInteger 16)
- * forward_payload:(Either Cell ^Cell)`, with no custom payload and the forward payload as a ref.
+ * forward_payload:(Either Cell ^Cell)`, with no custom payload and the forward payload as a ref
+ * unless `forwardPayloadInRef` is false.
  */
 export function buildJettonTransferBody(args: JettonTransferArgs): Cell {
   const forwardTonAmount = args.forwardTonAmount ?? 1n;
   if (args.amount <= 0n) throw new RangeError('jetton amount must be positive');
   if (args.queryId < 0n || args.queryId >= 1n << 64n) throw new RangeError('query_id is a uint64');
   if (forwardTonAmount < 0n) throw new RangeError('forward_ton_amount must not be negative');
-  return beginCell()
+  const head = beginCell()
     .storeUint(JETTON_OP.transfer, 32)
     .storeUint(args.queryId, 64)
     .storeCoins(args.amount)
     .storeAddress(args.destination)
     .storeAddress(args.responseDestination)
     .storeBit(false) // custom_payload: nothing
-    .storeCoins(forwardTonAmount)
-    .storeBit(true) // forward_payload in a ref
-    .storeRef(args.forwardPayload)
-    .endCell();
+    .storeCoins(forwardTonAmount);
+  if (args.forwardPayloadInRef === false)
+    return head.storeBit(false).storeSlice(args.forwardPayload.beginParse()).endCell();
+  return head.storeBit(true).storeRef(args.forwardPayload).endCell();
 }
 
 export interface DecodedJettonTransfer {

@@ -78,6 +78,17 @@ export function PurchaseDetailView({
           <Field label="Fragment request" value={purchase.fragment_request_id} mono />
           <Field label="Fragment Ref#" value={purchase.fragment_ref} mono />
           <Field label="Fragment session" value={purchase.fragment_session} mono />
+          <Field
+            label="Fragment named as payer"
+            value={
+              purchase.fragment_from === null
+                ? null
+                : purchase.fragment_from_is_payer
+                  ? `${purchase.fragment_from} (the payer)`
+                  : `${purchase.fragment_from} (not the payer: the linked wallet)`
+            }
+            mono
+          />
           <Field label="Normalized hash" value={short(purchase.normalized_hash, 12)} mono />
           <Field label="External hash" value={short(purchase.external_hash, 12)} mono />
           <Field label="Transaction" value={purchase.transaction_hash} mono />

@@ -8,7 +8,7 @@ import { sessionOrder } from './link';
  * the order. Fault modes: lost (ok but not recorded), timeout (hang, not
  * recorded), timeout_recorded (recorded, then hang), error.
  */
-export const confirmReq: MethodHandler = (call) => {
+export const confirmReq: MethodHandler = async (call) => {
   const { sim, auth, body } = call;
   const cfg = sim.config();
   if (!auth.loggedIn || !auth.walletConnected) return fail(FragmentErrors.accessDenied);
@@ -25,7 +25,9 @@ export const confirmReq: MethodHandler = (call) => {
     default:
       break;
   }
-  const check = verifyConfirmBoc(body['boc'], order, cfg.strictConfirm);
+  const check = await verifyConfirmBoc(body['boc'], order, cfg.strictConfirm, (owner) =>
+    sim.chain.getJettonWalletAddress(owner),
+  );
   if (!check.ok) return { error: FragmentErrors.invalidTransaction, reason: check.reason };
   sim.orders.recordConfirm(order, check.externalHash);
   if (cfg.faults.confirm === 'timeout_recorded') return HANG;

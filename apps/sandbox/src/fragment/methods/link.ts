@@ -57,14 +57,17 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
 
   const account = jsonField(body['account']);
   if (account === null) return fail(FragmentErrors.badRequest);
-  let from: Address | undefined = auth.wallet;
+  let sent: Address | undefined;
   if (account) {
     try {
-      from = Address.parse(textOf(account['address']));
+      sent = Address.parse(textOf(account['address']));
     } catch {
       return fail(FragmentErrors.badRequest);
     }
   }
+  // docs/fragment-protocol.md §17: the wallet linked to the account, or the account sent.
+  const mode = cfg.faults.transactionFromBySession?.[call.session.ssid] ?? cfg.faults.transactionFrom;
+  const from = mode === 'linked' ? (auth.wallet ?? sent) : (sent ?? auth.wallet);
   if (!from) return fail(FragmentErrors.accessDenied);
 
   const validUntil = sim.chain.now() + cfg.validitySeconds;
@@ -96,6 +99,7 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
     };
   }
   order.from = from;
+  order.anyPayer = mode === 'linked';
   order.confirmNotRequested = cfg.faults.omitConfirmMethod;
   order.validUntil = validUntil;
   order.expiresAt = validUntil;

@@ -7,6 +7,7 @@ import {
   type TonConnectAccount,
 } from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
+import { throughPayerJettonWallet } from './payer-jetton-transfer';
 import type { PaymentRequest } from './payment-request';
 
 export interface PolicyViolation {
@@ -25,6 +26,7 @@ export interface PolicyInput {
     | 'maxSpendUsdtUnits'
     | 'jettonGasAttachNano'
     | 'minValiditySeconds'
+    | 'fragmentFromMustMatch'
   >;
   product: 'stars' | 'premium';
   quantity: number;
@@ -37,6 +39,8 @@ export interface PolicyInput {
   transaction: FragmentTransaction;
   account: TonConnectAccount;
   nowSeconds: number;
+  /** USDT: the query id of a transfer rebuilt through the payer's jetton wallet (`ownQueryId`). */
+  ownQueryId: bigint;
 }
 
 function parseAddress(text: string): Address | null {
@@ -55,6 +59,12 @@ function withinTolerance(amount: bigint, quote: bigint, bps: number): boolean {
 /**
  * Every check that must pass before anything is signed (docs/fragment-protocol.md §15.6). All
  * violations are reported, not just the first, so the operator sees the whole picture.
+ *
+ * `transaction.from` may name another wallet than the payer (the wallet linked to the Fragment
+ * account, docs/fragment-protocol.md §17): the payer still pays what Fragment asked, so it is
+ * recorded, not refused, unless FRAGMENT_FROM_MUST_MATCH is set. A USDT transfer Fragment aimed at
+ * another wallet's jetton wallet is rebuilt through the payer's own, and the checks below judge the
+ * message that will actually be signed.
  */
 export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
   const { config, transaction: tx } = input;
@@ -64,13 +74,20 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
   const currency = input.paymentMethod === 'usdt' ? 'USDT' : 'GRAM';
 
   const from = parseAddress(tx.from);
-  if (!from || !from.equals(input.payer)) flag('payer', 'transaction.from is not the payer wallet');
+  const fromIsPayer = !!from && from.equals(input.payer);
+  if (!fromIsPayer && config.fragmentFromMustMatch)
+    flag('payer', 'transaction.from is not the payer wallet (FRAGMENT_FROM_MUST_MATCH)');
   if (tx.validUntil < input.nowSeconds + config.minValiditySeconds) {
     flag('valid_until', `validUntil ${tx.validUntil} is less than ${config.minValiditySeconds} s in the future`);
   }
   if (tx.messages.length !== 1) flag('message_count', `expected exactly 1 message, got ${tx.messages.length}`);
-  const message = tx.messages[0];
-  if (!message) return { ok: false, violations };
+  const fragmentMessage = tx.messages[0];
+  if (!fragmentMessage) return { ok: false, violations };
+  const rebuilt =
+    currency === 'USDT' && input.payerJettonWallet && !config.fragmentFromMustMatch
+      ? throughPayerJettonWallet(fragmentMessage, input.payer, input.payerJettonWallet, input.ownQueryId)
+      : null;
+  const message = rebuilt?.message ?? fragmentMessage;
   if (message.stateInit !== undefined) flag('state_init', 'the message carries a StateInit');
   const destination = parseAddress(message.address);
   if (!destination) flag('destination', 'message address does not parse');
@@ -148,6 +165,8 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
       product: input.product,
       validUntil: tx.validUntil,
       account: input.account,
+      fragmentFrom: from?.toRawString() ?? tx.from,
+      ...(rebuilt ? { fragmentMessage: rebuilt.fragmentMessage } : {}),
       ...(tx.confirmMethod !== undefined ? { confirmMethod: tx.confirmMethod } : {}),
       confirmParams: tx.confirmParams,
       message: { address: destination.toRawString(), amount: value.toString(), payload: message.payload },

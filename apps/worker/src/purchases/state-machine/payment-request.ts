@@ -12,6 +12,13 @@ export interface PaymentRequest {
   /** Absent when Fragment named no confirm method: then there is no confirm call. */
   confirmMethod?: string;
   confirmParams: Record<string, string>;
+  /**
+   * The wallet Fragment named as `transaction.from` (raw when it parses): the payer, or the wallet
+   * linked to the Fragment account (docs/fragment-protocol.md §17). Absent on requests stored before it was recorded.
+   */
+  fragmentFrom?: string;
+  /** Fragment's own message, kept when the USDT transfer was rebuilt through the payer's jetton wallet. */
+  fragmentMessage?: { address: string; amount: string; payload?: string };
   /** The one internal message to sign: destination raw, nanoGRAM value, payload base64url. */
   message: { address: string; amount: string; payload: string };
   ref: string;

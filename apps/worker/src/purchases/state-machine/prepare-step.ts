@@ -2,6 +2,7 @@ import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { compareFunds, readBalances, type Balances } from './funds-check';
 import { awaitSignature, resolveCheckoutWallet } from './checkout-signature';
+import { ownQueryId } from './payer-jetton-transfer';
 import { checkPaymentPolicy } from './payment-policy';
 import { outflow } from './payment-request';
 import { sendStep, type AcceptedRequest } from './send-step';
@@ -74,7 +75,20 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
       transaction: order.transaction,
       account,
       nowSeconds: Math.floor(deps.now() / 1000),
+      ownQueryId: ownQueryId(row.id),
     });
+    const fragmentFrom = addressOrNull(order.transaction.from);
+    if (!fragmentFrom?.equals(wallet.address)) {
+      deps.fragmentFrom.report({
+        purchaseId: row.id,
+        mode: row.mode,
+        paymentMethod,
+        fragmentFrom: order.transaction.from,
+        payer: wallet.address.toRawString(),
+        rebuilt: verdict.ok && verdict.request.fragmentMessage !== undefined,
+        refused: !verdict.ok && verdict.violations.some((v) => v.check === 'payer'),
+      });
+    }
     if (!verdict.ok) {
       await purchase.fail(
         {
@@ -122,6 +136,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
       reason: 'payment request accepted; waiting for the wallet sender',
       data: {
         fragment_req_id: order.init.reqId,
+        fragment_from: verdict.request.fragmentFrom,
         ref: verdict.request.ref,
         currency: verdict.request.currency,
         amount: verdict.request.jetton?.amount ?? verdict.request.message.amount,

@@ -5,6 +5,7 @@ import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
 import type { WorkerConfig } from '../../config';
 import type { TransitionMetrics } from '../../observability/transition-metrics';
+import type { FragmentFromReporter } from './fragment-from-reporter';
 import type { UpstreamFormatReporter } from './upstream-format';
 
 /** Everything a step may touch. Built once per worker process. */
@@ -22,6 +23,8 @@ export interface StepDeps {
   logger: Logger;
   /** Upstream answers of an unknown shape: logs, metric, admin stats (once per session). */
   upstreamFormat: UpstreamFormatReporter;
+  /** `transaction.from` other than the payer: log line and metric. */
+  fragmentFrom: FragmentFromReporter;
   /** Unique per worker process; lease owners are derived from it. */
   workerId: string;
   /** Wall clock, ms (tests never need to fake it; kept injectable for clarity). */
