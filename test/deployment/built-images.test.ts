@@ -185,7 +185,7 @@ test(`sandbox${readOnly}: HEALTHCHECK passes on /livez, and its demo values are 
   const page = await fetch(`http://127.0.0.1:${env.SANDBOX_PORT}/demo/checkout/app.js`);
   expect({ status: page.status, type: page.headers.get('content-type')?.split(';')[0] }).toEqual({
     status: 200,
-    type: 'application/javascript',
+    type: 'text/javascript',
   });
   expect((await page.text()).length).toBeGreaterThan(1000);
   const demo = (await (await fetch(`http://127.0.0.1:${env.SANDBOX_PORT}/demo`)).json()) as {
