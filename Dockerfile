@@ -1,9 +1,10 @@
 # syntax=docker/dockerfile:1
 # One Dockerfile, one target per process:
 #   docker build --target gateway -t starsgate-gateway .     (also: worker, sandbox, migrate)
-# Every target runs the esbuild bundle of its app (`node …/dist/….js`, never tsx) with only the npm
-# packages that bundle loads, as the unprivileged `node` user, under tini so SIGTERM reaches Node
-# and the app drains. Build arguments VERSION, REVISION, CREATED and SOURCE_URL fill the OCI labels:
+# Every target runs the esbuild bundle of its app (`node …/dist/….js`, never tsx; browser pages are
+# bundled into dist/ at build time too) with only the npm packages that bundle loads (never esbuild,
+# TypeScript or tsx: test/deployment/runtime-packages.test.ts), as the unprivileged `node` user,
+# under tini so SIGTERM reaches Node and the app drains. Build arguments VERSION, REVISION, CREATED and SOURCE_URL fill the OCI labels:
 #   docker build --target gateway --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) \
 #     --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ) --build-arg SOURCE_URL=<repository URL> .
 
@@ -60,7 +61,7 @@ ARG CREATED=unknown
 ARG SOURCE_URL=unknown
 LABEL org.opencontainers.image.vendor="starsgate" \
       org.opencontainers.image.source="${SOURCE_URL}" \
-      org.opencontainers.image.licenses="UNLICENSED" \
+      org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.base.name="${NODE_IMAGE}" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
@@ -74,9 +75,8 @@ FROM runtime AS gateway
 LABEL org.opencontainers.image.title="starsgate-gateway" \
       org.opencontainers.image.description="starsgate HTTP API: accepts purchases and answers reads"
 COPY --from=runtime-deps /deps/gateway/node_modules ./node_modules
+# dist/ holds the bundle and the operator dashboard, built with it (dist/admin-ui).
 COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
-# The operator dashboard's sources: the gateway bundles them with esbuild on first request.
-COPY --from=build /app/apps/gateway/admin-ui ./apps/gateway/admin-ui
 USER node
 ENV PORT=8080
 EXPOSE 8080
@@ -100,8 +100,8 @@ FROM runtime AS sandbox
 LABEL org.opencontainers.image.title="starsgate-sandbox" \
       org.opencontainers.image.description="starsgate offline upstream: local TON chain and Fragment simulator (never production)"
 COPY --from=runtime-deps /deps/sandbox/node_modules ./node_modules
+# dist/ holds the bundle and the demo shop page, built with it (dist/checkout).
 COPY --from=build /app/apps/sandbox/dist ./apps/sandbox/dist
-COPY --from=build /app/apps/sandbox/web ./apps/sandbox/web
 RUN mkdir -p /data && chown node:node /data
 USER node
 ENV SANDBOX_PORT=8090 SANDBOX_HOST=0.0.0.0 SANDBOX_DATA_DIR=/data/sandbox

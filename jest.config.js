@@ -13,4 +13,5 @@ module.exports = {
   testTimeout: 60_000,
   maxWorkers: 2,
   setupFiles: ['<rootDir>/jest.setup.js'],
+  globalSetup: '<rootDir>/jest.global-setup.js',
 };

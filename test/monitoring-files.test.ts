@@ -104,5 +104,38 @@ test('the kustomization ships the rule, the scrape targets and the dashboard', (
   expect(kustomization.resources.sort()).toEqual(['pod-monitors.yaml', 'prometheus-rule.yaml']);
   expect(kustomization.configMapGenerator[0]!.files).toEqual(['grafana-dashboard.json']);
   const monitors = parseAllDocuments(read('pod-monitors.yaml')).map((doc) => doc.toJSON() as { kind: string });
-  expect(monitors.map((doc) => doc.kind)).toEqual(['PodMonitor', 'PodMonitor']);
+  // The worker's; the gateway is scraped through its Service by k8s/base (test/deployment/monitors.test.ts).
+  expect(monitors.map((doc) => doc.kind)).toEqual(['PodMonitor']);
+});
+
+/** The job labels the monitors give (test/deployment/monitors.test.ts holds the manifests to them). */
+const JOBS = { gateway: 'starsgate-gateway', worker: 'starsgate-worker' };
+
+/** Each series selector of an expression with its `job` matcher (undefined when it has none). */
+function jobMatchers(expr: string): Array<{ series: string; job: string | undefined }> {
+  return [...expr.matchAll(/\b((?:starsgate|process|nodejs)_[a-zA-Z0-9_]+)\b(\{[^}]*\})?/g)].map(
+    ([, series, labels]) => ({
+      series: series!,
+      job: /\bjob=~?"([^"]*)"/.exec(labels ?? '')?.[1],
+    }),
+  );
+}
+
+test('every dashboard and alert series names the job(s) of the processes exporting it, so no other scrape adds in', async () => {
+  const gateway = await exported(createGatewayMetrics().registry);
+  const worker = await exported(createWorkerMetrics().registry);
+  const expectedJob = (series: string) =>
+    [gateway.has(series) ? JOBS.gateway : undefined, worker.has(series) ? JOBS.worker : undefined]
+      .filter(Boolean)
+      .join('|');
+  const exprs = [
+    ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr)),
+    ...rules.map((entry) => entry.expr),
+  ];
+  const selectors = exprs.flatMap(jobMatchers);
+  expect(selectors.length).toBeGreaterThan(exprs.length - 1);
+  for (const { series, job } of selectors) expect({ series, job }).toEqual({ series, job: expectedJob(series) });
+  expect(jobMatchers('sum(rate(starsgate_x_total{outcome="a"}[5m]))')).toEqual([
+    { series: 'starsgate_x_total', job: undefined },
+  ]);
 });

@@ -7,58 +7,19 @@
  * no dev dependencies, no other app's packages. Run it where `npm ci --omit=dev` installed the
  * tree; it fails if a needed package is missing there.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { productionDependencies, root } from './workspaces.mjs';
+import { readLock, root, runtimeLockKeys } from './workspaces.mjs';
 
 const [workspaceArg, outArg] = process.argv.slice(2);
 if (!workspaceArg || !outArg) throw new Error('usage: copy-runtime-deps.mjs <workspace folder> <out folder>');
-
-const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages;
-
-/** The lock key Node would load `name` from when required by the package at lock key `from`. */
-function resolveFrom(from, name) {
-  for (let dir = from; ; dir = path.posix.dirname(dir)) {
-    const base = dir === '.' || dir === '' ? '' : `${dir}/`;
-    const candidate = `${base}node_modules/${name}`;
-    if (lock[candidate]) return candidate;
-    if (dir === '.' || dir === '') return undefined;
-  }
-}
-
-/** Every lock key reachable from the roots through dependencies, optional and peer dependencies. */
-function closure(roots) {
-  const keys = new Set();
-  const pending = roots.map((name) => ({ from: '', name, optional: false }));
-  while (pending.length > 0) {
-    const { from, name, optional } = pending.pop();
-    const key = resolveFrom(from, name);
-    if (!key) {
-      if (optional) continue;
-      throw new Error(`${name} (needed by ${from || 'the workspace'}) is not in package-lock.json`);
-    }
-    if (keys.has(key)) continue;
-    keys.add(key);
-    const entry = lock[key];
-    for (const dependency of Object.keys(entry.dependencies ?? {}))
-      pending.push({ from: key, name: dependency, optional: false });
-    for (const dependency of Object.keys(entry.optionalDependencies ?? {}))
-      pending.push({ from: key, name: dependency, optional: true });
-    for (const dependency of Object.keys(entry.peerDependencies ?? {}))
-      pending.push({
-        from: key,
-        name: dependency,
-        optional: Boolean(entry.peerDependenciesMeta?.[dependency]?.optional),
-      });
-  }
-  return keys;
-}
 
 const workspace = path.resolve(root, workspaceArg);
 const out = path.resolve(outArg);
 rmSync(path.join(out, 'node_modules'), { recursive: true, force: true });
 // Parents first, so a nested node_modules lands inside its already-copied parent package.
-const keys = [...closure([...productionDependencies(workspace)])].sort();
+const lock = readLock();
+const keys = [...runtimeLockKeys(workspace, lock)].sort();
 let copied = 0;
 for (const key of keys) {
   const source = path.join(root, key);

@@ -80,7 +80,7 @@ const envFile = (file: string) =>
 test('the bundles require no TypeScript runtime', () => {
   for (const { entry } of imageTargets) {
     const bundle = readFileSync(path.join(root, entry), 'utf8');
-    expect(bundle).not.toMatch(/require\(["']tsx/);
+    expect(bundle).not.toMatch(/require\(["'](tsx|esbuild|typescript)["'/]/);
     // No module of ours is loaded as TypeScript source (a browser page's entry handed to esbuild
     // is not a require).
     expect(bundle).not.toMatch(/(require|import)\(["'][^"']*\.ts["']\)/);
@@ -118,6 +118,7 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
     HOST: '127.0.0.1',
     ...backingServices(),
     FRAGMENT_READ_COOKIES: 'stel_ssid=image-test',
+    STARSGATE_ADMIN_TOKENS: 'image-test-admin-token-0123',
     LOG_LEVEL: 'warn',
   };
   expect(healthCheck(target('gateway'), layout, env)).toBe(false);
@@ -126,6 +127,20 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
   await waitUntil(() => healthCheck(target('gateway'), layout, env), 60_000, `gateway healthy (${image.output()})`);
   const livez = await fetch(`http://127.0.0.1:${env.PORT}/livez`);
   expect(livez.status).toBe(200);
+  // The dashboard was built with the image: served from dist/ with no esbuild in its node_modules.
+  expect(existsSync(path.join(layout.dir, 'node_modules', 'esbuild'))).toBe(false);
+  for (const [asset, type] of [
+    ['/admin', 'text/html'],
+    ['/admin/assets/app.js', 'text/javascript'],
+    ['/admin/assets/app.css', 'text/css'],
+  ] as const) {
+    const res = await fetch(`http://127.0.0.1:${env.PORT}${asset}`);
+    expect({ asset, status: res.status, type: res.headers.get('content-type')?.split(';')[0] }).toEqual({
+      asset,
+      status: 200,
+      type,
+    });
+  }
   await expectCleanStop(image);
 });
 
@@ -165,6 +180,14 @@ test(`sandbox${readOnly}: HEALTHCHECK passes on /livez, and its demo values are 
   const image = startImage(target('sandbox'), layout, env, { readOnlyRoot: true, writable: [volume] });
   running.push(image);
   await waitUntil(() => healthCheck(target('sandbox'), layout, env), 120_000, `sandbox healthy (${image.output()})`);
+  // The demo shop page was built with the image (dist/checkout), no esbuild at run time.
+  expect(existsSync(path.join(layout.dir, 'node_modules', 'esbuild'))).toBe(false);
+  const page = await fetch(`http://127.0.0.1:${env.SANDBOX_PORT}/demo/checkout/app.js`);
+  expect({ status: page.status, type: page.headers.get('content-type')?.split(';')[0] }).toEqual({
+    status: 200,
+    type: 'text/javascript',
+  });
+  expect((await page.text()).length).toBeGreaterThan(1000);
   const demo = (await (await fetch(`http://127.0.0.1:${env.SANDBOX_PORT}/demo`)).json()) as {
     seed: string;
     usdt: { master: string };

@@ -1,14 +1,54 @@
-/** Rendered overlays and the shapes the k8s tests read from them. */
+/** Overlays rendered by the real kustomize (`kubectl kustomize`), and the shapes the k8s tests read from them. */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { root } from './app-environment';
-import { renderKustomization, type KubeObject } from './kustomize';
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; [key: string]: unknown };
+  [key: string]: unknown;
+}
 
 export const OVERLAYS = ['sandbox', 'production'] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
+/** Every object `kubectl kustomize <dir>` builds (kubectl ships kustomize; see docs/deployment in README). */
+export function renderKustomization(dir: string): KubeObject[] {
+  const output = execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return parseAllDocuments(output)
+    .map((document) => document.toJSON() as KubeObject | null)
+    .filter((object): object is KubeObject => object !== null)
+    .map(unfoldSecretData);
+}
+
+/** kustomize folds long base64 Secret values over several lines, which YAML reads back with spaces. */
+function unfoldSecretData(object: KubeObject): KubeObject {
+  if (object.kind !== 'Secret' || !object.data) return object;
+  const data = Object.entries(object.data as Record<string, string>).map(([key, value]) => [
+    key,
+    value.replace(/\s/g, ''),
+  ]);
+  return { ...object, data: Object.fromEntries(data) };
+}
+
 export const render = (overlay: Overlay): KubeObject[] =>
   renderKustomization(path.join(root, 'k8s', 'overlays', overlay));
+
+export const renderMonitoring = (): KubeObject[] => renderKustomization(path.join(root, 'k8s', 'monitoring'));
+
+/**
+ * The object a generator made: kustomize names it `<name>-<hash of its data>` (generator name-suffix
+ * hashes are on, so a settings change is a new name and rolls the pods).
+ */
+export function generated(objects: KubeObject[], kind: 'ConfigMap' | 'Secret', name: string): KubeObject {
+  const matches = objects.filter(
+    (object) => object.kind === kind && new RegExp(`^${name}-[a-z0-9]{10}$`).test(object.metadata.name),
+  );
+  if (matches.length !== 1) throw new Error(`${kind} ${name}-<hash>: ${matches.length} rendered`);
+  return matches[0]!;
+}
 
 export interface EnvVar {
   name: string;
@@ -72,5 +112,5 @@ export function validateAgainstSchemas(objects: KubeObject[]): SchemaResult[] {
 
 /** The ConfigMap's data (ConfigMap values) and the decoded Secret data of a rendered overlay. */
 export function configData(objects: KubeObject[]): Record<string, string> {
-  return (find(objects, 'ConfigMap', 'starsgate-config').data ?? {}) as Record<string, string>;
+  return (generated(objects, 'ConfigMap', 'starsgate-config').data ?? {}) as Record<string, string>;
 }

@@ -3,6 +3,7 @@
 import json
 import re
 import subprocess
+import tarfile
 import sys
 import zipfile
 from pathlib import Path
@@ -42,3 +43,56 @@ def test_a_wheel_builds_offline_and_ships_the_typed_package(tmp_path):
     assert not any(name.startswith("tests/") for name in names)
     assert "Requires-Python: >=3.9" in metadata
     assert "Requires-Dist: httpx" in metadata and "Requires-Dist: pydantic" in metadata
+
+
+def _validated_metadata(raw: bytes):
+    """Core metadata as twine check validates it (twine is not on this machine's package index):
+    packaging's strict parser, which raises on a missing, unknown or malformed field."""
+    from packaging.metadata import Metadata
+
+    return Metadata.from_email(raw, validate=True)
+
+
+def _check_metadata(raw: bytes, files: set, prefix: str) -> None:
+    metadata = _validated_metadata(raw)
+    assert str(metadata.name) == "starsgate" and str(metadata.version) == "1.4.0"
+    assert metadata.summary and metadata.requires_python is not None
+    # The long description PyPI shows: the README, rendered as Markdown.
+    assert metadata.description_content_type == "text/markdown"
+    assert metadata.description and metadata.description.startswith("# starsgate (Python SDK)")
+    # PEP 639: an SPDX licence expression and the licence text itself in the distribution.
+    assert str(metadata.license_expression) == "MIT"
+    assert metadata.license_files == ["LICENSE"]
+    assert prefix + "LICENSE" in files
+
+
+def test_the_wheel_and_sdist_metadata_pass_a_strict_check_and_carry_the_licence(tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", str(tmp_path), str(PACKAGE)],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(tmp_path)],
+        check=True,
+        capture_output=True,
+        cwd=PACKAGE,
+    )
+    with zipfile.ZipFile(tmp_path / "starsgate-1.4.0-py3-none-any.whl") as wheel:
+        files = set(wheel.namelist())
+        _check_metadata(wheel.read("starsgate-1.4.0.dist-info/METADATA"), files, "starsgate-1.4.0.dist-info/licenses/")
+    with tarfile.open(tmp_path / "starsgate-1.4.0.tar.gz") as sdist:
+        files = set(sdist.getnames())
+        raw = sdist.extractfile("starsgate-1.4.0/PKG-INFO").read()
+        _check_metadata(raw, files, "starsgate-1.4.0/")
+        assert "starsgate-1.4.0/CHANGELOG.md" in files
+
+
+def test_the_strict_check_refuses_broken_metadata():
+    import pytest
+    from packaging.metadata import ExceptionGroup as MetadataErrors
+
+    with pytest.raises(MetadataErrors):
+        _validated_metadata(b"Metadata-Version: 2.4\nName: starsgate\nVersion: not a version\n")
+    with pytest.raises(MetadataErrors):
+        _validated_metadata(b"Metadata-Version: 2.4\nName: starsgate\nVersion: 1.0\nLicense-Expression: MIT OR\n")

@@ -53,7 +53,7 @@ export async function startFuzzStack(options: HarnessOptions = {}): Promise<Fuzz
     snapshot: async () => {
       const [{ rows }, jobs, sessionKeys] = await Promise.all([
         harness.database.pool.query<Record<string, string>>(tableDigests),
-        harness.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed', 'paused'),
+        harness.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed'),
         harness.redis.keys('*admin-session*'),
       ]);
       const tables = STORED_TABLES.map((table) => `${table}=${rows[0]?.[table]}`);

@@ -1,7 +1,7 @@
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { Router, type Response } from 'express';
 import { AppError } from '@starsgate/domain';
-import { ADMIN_UI_DIR, adminUiBundle } from './admin-ui-bundle';
+import { ADMIN_UI_PAGE, adminUiAssets } from './admin-ui-assets';
 
 /** The page may load only its own bundle, talk only to its own origin, and never be framed. */
 const PAGE_HEADERS: Record<string, string> = {
@@ -13,20 +13,22 @@ const PAGE_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
 };
 
+/** Without a build (`npm run build -w @starsgate/gateway`) there is no page to serve. */
 const sendPage = (res: Response): void => {
-  res.set(PAGE_HEADERS).sendFile(path.join(ADMIN_UI_DIR, 'index.html'));
+  if (!existsSync(ADMIN_UI_PAGE)) throw new AppError('NOT_FOUND');
+  res.set(PAGE_HEADERS).sendFile(ADMIN_UI_PAGE);
 };
 
 /**
  * `/admin`: the dashboard page (login included: the page asks `/admin/session` and shows the
- * login form when there is none) and its bundle under `/admin/assets/`. The page holds no data;
+ * login form when there is none) and its bundle under `/admin/assets/`, both built by `npm run build`. The page holds no data;
  * everything it shows comes from the admin API under the session.
  */
 export function adminUiRoutes(): Router {
   const router = Router();
   router.get(['/admin', '/admin/'], (_req, res) => sendPage(res));
-  router.get('/admin/assets/:file', async (req, res) => {
-    const asset = (await adminUiBundle()).get(req.params.file);
+  router.get('/admin/assets/:file', (req, res) => {
+    const asset = adminUiAssets().get(req.params.file);
     if (!asset) throw new AppError('NOT_FOUND');
     res.set({
       'Content-Type': asset.contentType,

@@ -1,12 +1,10 @@
 import { Address, beginCell, Cell, contractAddress, type StateInit } from '@ton/core';
-// Deep paths inside the published package, which has no "exports" map.
-import { jettonMinterCode } from '@ton-community/assets-sdk/dist/jetton/contracts/build/jetton-minter';
-import { jettonWalletCode } from '@ton-community/assets-sdk/dist/jetton/contracts/build/jetton-wallet';
+import { JETTON_MINTER_CODE, JETTON_WALLET_CODE, type CompiledContract } from './tep74-jetton-code';
 
 /**
- * USDT stand-in: the standard TEP-74 jetton (minter + wallet) compiled code shipped inside the
- * npm package @ton-community/assets-sdk, loaded from node_modules at run time (never copied
- * into this repository). Differs from real USDT in code hash, gas model and governance ops.
+ * USDT stand-in: the standard TEP-74 jetton (minter + wallet), compiled from the FunC sources in
+ * apps/sandbox/contracts/jetton (tep74-jetton-code.ts). Differs from real USDT in code hash, gas
+ * model and governance ops.
  */
 export const USDT_DECIMALS = 6;
 
@@ -18,16 +16,20 @@ export const JettonOp = {
   excesses: 0xd53276db,
 } as const;
 
-function loadShippedCode(file: 'jetton-minter' | 'jetton-wallet'): Cell {
-  const compiled = file === 'jetton-minter' ? jettonMinterCode : jettonWalletCode;
-  const [cell] = Cell.fromBoc(Buffer.from(compiled.codeBoc, 'base64'));
-  if (!cell) throw new Error(`empty ${file} code`);
+function loadCode(name: string, compiled: CompiledContract): Cell {
+  const [cell] = Cell.fromBoc(Buffer.from(compiled.boc, 'base64'));
+  if (!cell) throw new Error(`empty ${name} code`);
+  const hash = cell.hash().toString('hex');
+  if (hash !== compiled.codeHash) throw new Error(`${name} code hash ${hash}, expected ${compiled.codeHash}`);
   return cell;
 }
 
 let cached: { minter: Cell; wallet: Cell } | undefined;
 export function jettonCode(): { minter: Cell; wallet: Cell } {
-  cached ??= { minter: loadShippedCode('jetton-minter'), wallet: loadShippedCode('jetton-wallet') };
+  cached ??= {
+    minter: loadCode('jetton minter', JETTON_MINTER_CODE),
+    wallet: loadCode('jetton wallet', JETTON_WALLET_CODE),
+  };
   return cached;
 }
 

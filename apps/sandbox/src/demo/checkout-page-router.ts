@@ -1,37 +1,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import express from 'express';
 
 /**
- * The demo shop page's sources (browser TypeScript, HTML template, CSS): apps/sandbox/web/checkout,
- * two levels up from src/demo/ and one from a built dist/.
+ * The demo shop page as `npm run build` leaves it (scripts/build/browser-page.mjs bundles
+ * apps/sandbox/web/checkout): `dist/checkout/` holds index.html, styles.css and app.js (its
+ * TypeScript modules with @ton/ton and the `buffer` polyfill, bundled for the browser). Found
+ * beside the sandbox bundle (dist/main.js, as in the image) or from the sources (src/demo/).
  */
 const PAGE_DIR =
-  [path.resolve(__dirname, '../../web/checkout'), path.resolve(__dirname, '../web/checkout')].find((dir) =>
+  [path.resolve(__dirname, 'checkout'), path.resolve(__dirname, '../../dist/checkout')].find((dir) =>
     existsSync(path.join(dir, 'index.html')),
-  ) ?? path.resolve(__dirname, '../../web/checkout');
-
-let bundle: Promise<string> | undefined;
-
-/**
- * The page's script: its TypeScript modules with @ton/ton and the `buffer` polyfill, bundled for
- * the browser by esbuild once per process, on first request.
- */
-function pageBundle(): Promise<string> {
-  bundle ??= build({
-    entryPoints: [path.join(PAGE_DIR, 'main.ts')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    logLevel: 'silent',
-  }).then((result) => result.outputFiles[0]!.text);
-  bundle.catch(() => (bundle = undefined));
-  return bundle;
-}
+  ) ?? path.resolve(__dirname, '../../dist/checkout');
 
 /**
  * `GET /demo/checkout`: a small shop page that buys through the gateway's client-signed checkout
@@ -40,15 +20,17 @@ function pageBundle(): Promise<string> {
  */
 export function createCheckoutPageRouter(): express.Router {
   const router = express.Router();
-  router.get('/', (_req, res) => res.sendFile(path.join(PAGE_DIR, 'index.html')));
-  router.get('/styles.css', (_req, res) => res.sendFile(path.join(PAGE_DIR, 'styles.css')));
-  router.get('/app.js', async (_req, res) => {
-    try {
-      res.type('text/javascript').send(await pageBundle());
-    } catch (error) {
-      console.error('[sandbox] checkout page bundle failed', error);
-      res.status(500).type('text/plain').send('the page bundle could not be built');
-    }
-  });
+  const serve = (file: string) => (_req: express.Request, res: express.Response) => {
+    const built = path.join(PAGE_DIR, file);
+    if (!existsSync(built))
+      return void res
+        .status(404)
+        .type('text/plain')
+        .send('the demo page is not built: npm run build -w @starsgate/sandbox');
+    res.sendFile(built);
+  };
+  router.get('/', serve('index.html'));
+  router.get('/styles.css', serve('styles.css'));
+  router.get('/app.js', serve('app.js'));
   return router;
 }

@@ -1,5 +1,5 @@
-import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import IORedis, { type Redis, type RedisOptions } from 'ioredis';
+import { Queue, type ConnectionOptions, type JobsOptions, type RedisOptions } from 'bullmq';
+import IORedis, { type Redis } from 'ioredis';
 import { currentTraceCarrier, type TraceCarrier } from '../observability/tracing';
 
 export const PURCHASE_QUEUE = 'purchases';

@@ -1,7 +1,5 @@
 import { Address, beginCell, Cell, contractAddress, toNano, type Transaction } from '@ton/core';
 import type { Blockchain } from '@ton/sandbox';
-import { jettonMinterCode } from '@ton-community/assets-sdk/dist/jetton/contracts/build/jetton-minter';
-import { jettonWalletCode } from '@ton-community/assets-sdk/dist/jetton/contracts/build/jetton-wallet';
 import { randomBytes } from 'node:crypto';
 import {
   buildJettonTransferBody,
@@ -14,6 +12,7 @@ import {
   judgeWalletTransaction,
   parseJettonTransferBody,
 } from '../../src';
+import { JETTON_MINTER_CODE, JETTON_WALLET_CODE } from '../../../../apps/sandbox/src/chain/tep74-jetton-code';
 import { addressOfTx, comment, fund, quietBlockchain, sendBoc } from '../helpers/sandbox';
 
 describe('buildJettonTransferBody', () => {
@@ -61,10 +60,11 @@ describe('buildJettonTransferBody', () => {
   });
 });
 
-// USDT stand-in: the standard TEP-74 jetton compiled code shipped in @ton-community/assets-sdk
-// (a devDependency of this package); loaded from node_modules, never copied here.
+// The standard TEP-74 jetton the sandbox's USDT stand-in runs, compiled from the FunC sources in
+// apps/sandbox/contracts/jetton. Read by path: @starsgate/sandbox depends on this package, so this
+// package cannot depend on it.
 function loadJettonCode(): { minter: Cell; wallet: Cell } {
-  return { minter: Cell.fromBase64(jettonMinterCode.codeBoc), wallet: Cell.fromBase64(jettonWalletCode.codeBoc) };
+  return { minter: Cell.fromBase64(JETTON_MINTER_CODE.boc), wallet: Cell.fromBase64(JETTON_WALLET_CODE.boc) };
 }
 const code = loadJettonCode();
 

@@ -1,0 +1,76 @@
+/**
+ * Prometheus scrapes each pod port once: no two monitors (ServiceMonitor or PodMonitor, from an
+ * overlay or from k8s/monitoring applied beside it) select the same pod and port, or every series
+ * of that pod would be counted twice in the dashboard's sums.
+ */
+import { parse } from 'yaml';
+import { render, renderMonitoring, validateAgainstSchemas, type KubeObject } from './k8s-manifests';
+import { scrapedPorts } from './scrape-targets';
+
+const monitoring = renderMonitoring();
+/** What an operator applies in the production namespace: the overlay and k8s/monitoring. */
+const production = [...render('production'), ...monitoring];
+const sandbox = render('sandbox');
+
+const scrapedTwice = (objects: KubeObject[]) => scrapedPorts(objects).filter((entry) => entry.monitors.length > 1);
+
+test('k8s/monitoring renders objects that validate against their schemas, in the production namespace', () => {
+  expect(validateAgainstSchemas(monitoring).filter((result) => result.errors.length > 0)).toEqual([]);
+  for (const object of monitoring) expect(object.metadata.namespace).toBe('starsgate');
+});
+
+test.each([
+  ['production with k8s/monitoring', production],
+  ['sandbox', sandbox],
+])('%s: no pod port is scraped by two monitors', (_name, objects) => {
+  expect(scrapedTwice(objects)).toEqual([]);
+});
+
+test('production scrapes the gateway http port and the worker metrics port, once each, as jobs starsgate-gateway and starsgate-worker', () => {
+  const scraped = scrapedPorts(production).map(({ pod, port, jobs }) => ({ pod, port, jobs }));
+  expect(scraped).toEqual(
+    expect.arrayContaining([
+      { pod: 'Deployment/starsgate/starsgate-gateway', port: 8080, jobs: ['starsgate-gateway'] },
+      { pod: 'Deployment/starsgate/starsgate-worker', port: 9464, jobs: ['starsgate-worker'] },
+    ]),
+  );
+});
+
+test('a second monitor on the gateway port (a PodMonitor beside the ServiceMonitor) is caught', () => {
+  const podMonitor = parse(`
+apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata:
+  name: starsgate-gateway
+  namespace: starsgate
+spec:
+  selector:
+    matchExpressions:
+      - key: app.kubernetes.io/name
+        operator: In
+        values: [starsgate-gateway]
+  podMetricsEndpoints:
+    - port: http
+`) as KubeObject;
+  expect(scrapedTwice([...production, podMonitor])).toEqual([
+    {
+      pod: 'Deployment/starsgate/starsgate-gateway',
+      port: 8080,
+      monitors: ['PodMonitor/starsgate/starsgate-gateway', 'ServiceMonitor/starsgate/starsgate-gateway'],
+      jobs: ['starsgate/starsgate-gateway', 'starsgate-gateway'],
+    },
+  ]);
+  // By port number or from another namespace through namespaceSelector, the same pod port is the same target.
+  const byNumber = {
+    ...podMonitor,
+    metadata: { name: 'elsewhere', namespace: 'monitoring' },
+    spec: {
+      namespaceSelector: { matchNames: ['starsgate'] },
+      selector: { matchLabels: { 'app.kubernetes.io/name': 'starsgate-worker' } },
+      podMetricsEndpoints: [{ portNumber: 9464 }],
+    },
+  };
+  expect(scrapedTwice([...production, byNumber]).map((entry) => entry.monitors)).toEqual([
+    ['PodMonitor/starsgate/starsgate-worker', 'PodMonitor/monitoring/elsewhere'],
+  ]);
+});
