@@ -8,7 +8,7 @@ import path from 'node:path';
 import { compileFunc } from '@ton-community/func-js';
 import { Cell } from '@ton/core';
 import { jettonCode } from '../src/chain/usdt-jetton';
-import { JETTON_MINTER_CODE, JETTON_WALLET_CODE, type CompiledContract } from '../src/chain/tep74-jetton-code';
+import { JETTON_MINTER_CODE, JETTON_WALLET_CODE, type CompiledContract } from '@starsgate/ton/testing';
 
 jest.setTimeout(60_000);
 

@@ -1,9 +1,9 @@
 import { Address, beginCell, Cell, contractAddress, type StateInit } from '@ton/core';
-import { JETTON_MINTER_CODE, JETTON_WALLET_CODE, type CompiledContract } from './tep74-jetton-code';
+import { JETTON_MINTER_CODE, JETTON_WALLET_CODE, type CompiledContract } from '@starsgate/ton/testing';
 
 /**
  * USDT stand-in: the standard TEP-74 jetton (minter + wallet), compiled from the FunC sources in
- * apps/sandbox/contracts/jetton (tep74-jetton-code.ts). Differs from real USDT in code hash, gas
+ * apps/sandbox/contracts/jetton (the compiled code: @starsgate/ton/testing). Differs from real USDT in code hash, gas
  * model and governance ops.
  */
 export const USDT_DECIMALS = 6;

@@ -12,7 +12,7 @@ import {
   judgeWalletTransaction,
   parseJettonTransferBody,
 } from '../../src';
-import { JETTON_MINTER_CODE, JETTON_WALLET_CODE } from '../../../../apps/sandbox/src/chain/tep74-jetton-code';
+import { JETTON_MINTER_CODE, JETTON_WALLET_CODE } from '../../src/testing';
 import { addressOfTx, comment, fund, quietBlockchain, sendBoc } from '../helpers/sandbox';
 
 describe('buildJettonTransferBody', () => {
