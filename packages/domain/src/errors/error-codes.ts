@@ -316,6 +316,13 @@ export const ERROR_CATALOGUE = {
     message: "This purchase's signed payment is not on chain but is still valid: it may yet execute.",
     action: 'Wait until valid_until (in details) has passed, then resolve it again.',
   },
+  PAYMENT_SCAN_INCOMPLETE: {
+    status: 409,
+    message:
+      "The payer wallet's history could not be read back to when this payment was signed: whether it executed is unknown.",
+    action:
+      'Look the payment up in a block explorer with the normalized hash and seqno in evidence, then resolve it again.',
+  },
   PURCHASE_CHANGED: {
     status: 409,
     message: 'The purchase changed while the request was processed.',

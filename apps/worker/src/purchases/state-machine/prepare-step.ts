@@ -37,7 +37,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   const checkout = row.mode === 'client_signed';
   let stage = 'wallet';
   let accepted: AcceptedRequest;
-  let payerLastLt: bigint;
+  let payer: { lastLt: bigint; seqno: number } = { lastLt: 0n, seqno: 0 };
   try {
     const wallet = checkout ? await resolveCheckoutWallet(deps, row) : await resolvePayerWallet(deps, purchase);
     const account = tonConnectAccount(wallet, config.network);
@@ -91,7 +91,8 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     stage = 'funds';
     const need = outflow(verdict.request);
     const balances = await recentBalances(deps, row, wallet.address, payerJettonWallet);
-    payerLastLt = balances.lastLt;
+    // A checkout records where the payer stood: its watch scans from there and judges an incomplete scan by the seqno.
+    if (checkout) payer = { lastLt: balances.lastLt, seqno: await deps.chain.getSeqno(wallet.address) };
     const funds = compareFunds(balances, need, config.gramFeeReserveNano);
     if (!funds.ok) {
       await purchase.fail(
@@ -155,7 +156,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   }
   // A checkout's transaction is signed by the buyer's wallet: it waits for that signature.
   if (checkout) {
-    await awaitSignature(deps, purchase, accepted, payerLastLt);
+    await awaitSignature(deps, purchase, accepted, payer);
     return;
   }
   // Still holding the claim: go straight to the wallet's sender rather than through another job;
