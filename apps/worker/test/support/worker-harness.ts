@@ -42,6 +42,9 @@ import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstre
 
 /** For suites outside this workspace that drive the worker as a process (the deployment tests). */
 export { assertPaidOnceAndDelivered } from './assert-paid-once';
+/** For the security suites (test/security) that drive checkouts end to end. */
+export { CheckoutBuyer } from './checkout-buyer';
+export { get, post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './checkout-gateway';
 
 export const FAST_FRAGMENT: FragmentConfigPatch = {
   latency: { minMs: 0, maxMs: 5 },

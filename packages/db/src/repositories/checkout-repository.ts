@@ -124,7 +124,7 @@ export class CheckoutRepository {
         accepted.actor,
         accepted.reason,
         accepted.data === undefined ? null : JSON.stringify(accepted.data),
-        accepted.fromExpired === true,
+        accepted.fromExpired === true ? 'expired' : 'awaiting_signature',
       ],
     });
     const [raw] = result.rows as Array<Record<string, unknown>>;
