@@ -20,7 +20,7 @@ import {
   type PurchaseRow,
 } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
+import { createFragmentReads, decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
 import {
   closeQueue,
   createLogger,
@@ -152,6 +152,18 @@ export class WorkerHarness {
     const vault = new SecretVault(parseKeyRing(secretKeyEnv));
     const chain = new ToncenterChainClient({ baseUrl: config.toncenterUrl });
     const logger = createLogger({ service: 'worker-test', level: env.LOG_LEVEL });
+    const fragment = new FragmentSessionPool(
+      config.fragmentCookies.map(
+        (cookies) =>
+          new FragmentClient({
+            baseUrl: config.fragmentBaseUrl,
+            cookies,
+            timeoutMs: config.fragmentTimeoutMs,
+            retry: { baseDelayMs: 50 },
+          }),
+      ),
+    );
+
     const deps: StepDeps = {
       config,
       transitions: new PurchaseTransitions(database.db),
@@ -159,17 +171,9 @@ export class WorkerHarness {
       leases: new LeaseRepository(database.db),
       vault,
       chain,
-      fragment: new FragmentSessionPool(
-        config.fragmentCookies.map(
-          (cookies) =>
-            new FragmentClient({
-              baseUrl: config.fragmentBaseUrl,
-              cookies,
-              timeoutMs: config.fragmentTimeoutMs,
-              retry: { baseDelayMs: 50 },
-            }),
-        ),
-      ),
+      fragment,
+      // The price book the funds pre-check reads (docs/security-money.md, attack 4), as the worker's main wires it.
+      prices: createFragmentReads({ fragment: fragment.clients[0]!, redis, prefix: `${bullPrefix}:reads:` }).prices,
       queue,
       logger,
       upstreamFormat: new UpstreamFormatReporter(
