@@ -95,7 +95,7 @@ async function main(): Promise<number> {
       proxy: options.gateways > 1,
       bullmqPrefix: 'soak',
       // One driver stands for many order systems: the per-client limit would throttle it alone.
-      serviceEnv: { RATE_LIMIT_MAX: '1000000' },
+      serviceEnv: { RATE_LIMIT_MAX: '1000000', OPEN_ORDERS_PER_PAYER: '10000000', OPEN_ORDERS_TOTAL: '10000000' },
     });
     run.stack = stack;
     say(

@@ -92,3 +92,69 @@ test('a checkout naming a wallet without USDT: TOP_UP_REQUIRED, and Fragment was
   expectShortfall(error.details, 'USDT', 0n);
   expect(await orderTraffic()).toEqual(before);
 });
+
+describe('open unpaid orders are capped at intake', () => {
+  let capped: CheckoutGateway;
+
+  beforeAll(() => {
+    capped = startCheckoutGateway(h, { OPEN_ORDERS_PER_PAYER: '2', OPEN_ORDERS_RETRY_AFTER_SECONDS: '17' });
+  });
+
+  afterAll(async () => {
+    await capped?.close();
+  });
+
+  const checkout = (app: CheckoutGateway['app'], payer: CheckoutBuyer, key: string = crypto.randomUUID()) =>
+    post(app, '/api/v1/checkouts', {
+      username: '@alice',
+      payer_address: payer.address.toString(),
+      idempotency_key: key,
+      product: 'stars',
+      amount: 50,
+      payment_method: 'gram',
+    });
+
+  test('past the per-payer cap: 429 OPEN_ORDERS_LIMIT_REACHED with retry_after; replays and other payers still pass', async () => {
+    const payer = await CheckoutBuyer.create(h);
+    const first = await checkout(capped.app, payer);
+    expect(first.status).toBe(202);
+    expect((await checkout(capped.app, payer)).status).toBe(202);
+    const before = (await h.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM purchases')).rows[0]!.n;
+
+    const refused = await checkout(capped.app, payer);
+    expect({ status: refused.status, code: refused.body.code, retryAfter: refused.headers['retry-after'] }).toEqual({
+      status: 429,
+      code: 'OPEN_ORDERS_LIMIT_REACHED',
+      retryAfter: '17',
+    });
+    expect(refused.body.retry_after).toBe(17);
+    expect(refused.body.details![0]!.field).toBe('payer_address');
+    expect((await h.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM purchases')).rows[0]!.n).toBe(
+      before,
+    );
+
+    // A replay creates nothing and is answered; another payer has its own allowance.
+    const firstKey = (await h.find(first.body.checkout_id!)).idempotencyKey;
+    const replay = await checkout(capped.app, payer, firstKey);
+    expect({ status: replay.status, id: replay.body.checkout_id }).toEqual({
+      status: 202,
+      id: first.body.checkout_id,
+    });
+    expect((await checkout(capped.app, await CheckoutBuyer.create(h))).status).toBe(202);
+  });
+
+  test('past the total cap: 429 for any payer', async () => {
+    const full = startCheckoutGateway(h, { OPEN_ORDERS_TOTAL: '1' });
+    try {
+      // The orders of the test above are still open.
+      const refused = await checkout(full.app, await CheckoutBuyer.create(h));
+      expect({ status: refused.status, code: refused.body.code }).toEqual({
+        status: 429,
+        code: 'OPEN_ORDERS_LIMIT_REACHED',
+      });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await full.close();
+    }
+  });
+});
