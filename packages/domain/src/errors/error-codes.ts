@@ -239,7 +239,8 @@ export const ERROR_CATALOGUE = {
   OPEN_ORDERS_LIMIT_REACHED: {
     status: 429,
     message: 'Too many orders are waiting to be paid (for this payer wallet, or in total).',
-    action: 'Wait retry_after seconds for open orders to be paid or to expire, then retry with the same idempotency_key.',
+    action:
+      'Wait retry_after seconds for open orders to be paid or to expire, then retry with the same idempotency_key.',
   },
   AVAILABILITY_RATE_LIMITED: {
     status: 429,
