@@ -38,6 +38,9 @@ function serviceEnv(stepLimitSeconds: number): Record<string, string> {
   return {
     LOG_LEVEL: 'info',
     RATE_LIMIT_MAX: '1000000',
+    // One driver stands for many payers: the intake caps on open unpaid orders would throttle it.
+    OPEN_ORDERS_PER_PAYER: '10000000',
+    OPEN_ORDERS_TOTAL: '10000000',
     PREPARING_MAX_AGE_MS: limit,
     WAITING_TO_SEND_MAX_AGE_MS: limit,
     SUBMITTED_MAX_AGE_MS: String(Math.min(180, stepLimitSeconds) * 1000),

@@ -107,7 +107,12 @@ async function main(): Promise<number> {
       // toncenter as a keyed plan's limit enforces it (scripts/stack/toncenter-tier.ts).
       sandboxEnv: { SANDBOX_FAULTS: JSON.stringify({ rateLimit: runToncenterRateLimit }) },
       // One driver stands for many order systems: the per-client limit would throttle it alone.
-      serviceEnv: { RATE_LIMIT_MAX: '1000000', ...runToncenterEnv() },
+      serviceEnv: {
+        RATE_LIMIT_MAX: '1000000',
+        OPEN_ORDERS_PER_PAYER: '10000000',
+        OPEN_ORDERS_TOTAL: '10000000',
+        ...runToncenterEnv(),
+      },
     });
     run.stack = stack;
     say(

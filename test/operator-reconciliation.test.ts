@@ -58,8 +58,8 @@ async function sendFromPayer(messages: OutgoingMessage[]): Promise<string> {
   });
   await h.chain.sendBoc(signed.boc);
   for (let i = 0; i < 200; i += 1) {
-    const tx = await h.chain.findTransactionByNormalizedHash(wallet.address, signed.normalizedHash);
-    if (tx) return tx.hash().toString('hex');
+    const scan = await h.chain.findTransactionByNormalizedHash(wallet.address, signed.normalizedHash);
+    if (scan.outcome === 'found') return scan.tx.hash().toString('hex');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the transfer did not land');

@@ -89,6 +89,8 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
     ...process.env,
     DATABASE_URL: database.url,
     RATE_LIMIT_MAX: '1000000',
+    OPEN_ORDERS_PER_PAYER: '10000000',
+    OPEN_ORDERS_TOTAL: '10000000',
     LOG_LEVEL: 'warn',
     ...env,
   });

@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DatabaseHandle, SecretVault } from '@starsgate/db';
-import { CheckoutRepository, PurchaseRepository } from '@starsgate/db';
+import { CheckoutRepository, OpenOrders, PurchaseRepository } from '@starsgate/db';
 import { instrumentUpstream, type Logger, type PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
@@ -100,10 +100,13 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       ),
     ),
   );
+  const openOrders = { openOrders: new OpenOrders(deps.database.db), caps: deps.config.openOrders };
   // Routers declare full paths so that `req.route.path` is the template metrics are labelled with.
   purchasesRoutes(
     {
       intake: new PurchaseIntakeBatcher(purchases),
+      purchases,
+      openOrders,
       jobs,
       views: new PurchaseViewReader(purchases),
       vault: deps.vault,
@@ -117,6 +120,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.use(
     checkoutsRoutes({
       checkouts: new CheckoutRepository(deps.database.db),
+      openOrders,
       jobs,
       vault: deps.vault,
       metrics: deps.metrics,

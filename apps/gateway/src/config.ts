@@ -32,6 +32,8 @@ export interface GatewayConfig {
   webhookAllowHttp: boolean;
   /** After valid_until, how long "not on chain" is not yet proof of non-execution (as the worker's). */
   validUntilMarginMs: number;
+  /** Caps on orders accepted but not yet paid (docs/security-money.md, attack 4). */
+  openOrders: { perPayer: number; total: number; retryAfterSeconds: number };
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -71,6 +73,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       .filter((token) => token.length > 0),
     webhookAllowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
+    openOrders: {
+      perPayer: read.integer('OPEN_ORDERS_PER_PAYER', 1_000, { min: 1, max: 10_000_000 }),
+      total: read.integer('OPEN_ORDERS_TOTAL', 20_000, { min: 1, max: 10_000_000 }),
+      retryAfterSeconds: read.integer('OPEN_ORDERS_RETRY_AFTER_SECONDS', 30, { min: 1, max: 3_600 }),
+    },
   };
   if (config.adminTokens.some((token) => token.length < 16))
     read.problem('STARSGATE_ADMIN_TOKENS: every token needs at least 16 characters');

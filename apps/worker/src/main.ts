@@ -66,6 +66,18 @@ async function main(): Promise<void> {
   const upstreams = createUpstreams(config, logger, { metrics, health });
   const vault = new SecretVault(config.keyRing);
   const leases = new LeaseRepository(database.db);
+  const { prices } = config;
+  const pricesRedis = prices.enabled ? createRedisConnection(config.redisUrl) : undefined;
+  const priceRefresher = pricesRedis
+    ? startPriceRefresher({
+        redis: pricesRedis,
+        logger,
+        intervalMs: prices.intervalMs,
+        redisPrefix: prices.redisPrefix,
+        // The first session: price reads take its flow mutex like a purchase flow would.
+        fragment: upstreams.fragment.clients[0]!,
+      })
+    : undefined;
   const deps: StepDeps = {
     config,
     transitions: new PurchaseTransitions(database.db),
@@ -74,6 +86,7 @@ async function main(): Promise<void> {
     vault,
     chain: upstreams.chain,
     fragment: upstreams.fragment,
+    ...(priceRefresher ? { prices: priceRefresher.reads.prices } : {}),
     queue,
     logger,
     upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),
@@ -145,18 +158,6 @@ async function main(): Promise<void> {
     },
   );
   evidenceCollector.start();
-  const { prices } = config;
-  const pricesRedis = prices.enabled ? createRedisConnection(config.redisUrl) : undefined;
-  const priceRefresher = pricesRedis
-    ? startPriceRefresher({
-        redis: pricesRedis,
-        logger,
-        intervalMs: prices.intervalMs,
-        redisPrefix: prices.redisPrefix,
-        // The first session: price reads take its flow mutex like a purchase flow would.
-        fragment: upstreams.fragment.clients[0]!,
-      })
-    : undefined;
   const healthRedis = createRedisConnection(config.redisUrl);
   const healthPublisher = publishUpstreamHealth({
     redis: healthRedis,

@@ -15,3 +15,4 @@ export * from './repositories/webhook-deliveries';
 export * from './repositories/keyset';
 export * from './repositories/pipeline-reads';
 export * from './repositories/admin-audit';
+export * from './repositories/open-orders';

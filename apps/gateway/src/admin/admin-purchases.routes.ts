@@ -39,7 +39,7 @@ function purchaseId(raw: string): string {
 }
 
 /** `/admin/api/purchases`: find any order, read its timeline and evidence, resolve a reconciliation case. */
-export function adminPurchasesRoutes(deps: ResolutionDeps & { network: 'mainnet' | 'testnet' }): Router {
+export function adminPurchasesRoutes(deps: ResolutionDeps): Router {
   const router = Router();
 
   router.get('/admin/api/purchases', async (req, res) => {

@@ -1,14 +1,17 @@
 import { Address, type Transaction } from '@ton/core';
 import { AppError, type ErrorDetail, type ResolvePurchaseRequest } from '@starsgate/domain';
-import type { AdminPurchaseReads, PurchaseRow, PurchaseTransitions } from '@starsgate/db';
+import { checkoutSinceLt, type AdminPurchaseReads, type PurchaseRow, type PurchaseTransitions } from '@starsgate/db';
 import {
   findPaymentTransaction,
   findWalletTransaction,
   hashToHex,
   provePayment,
+  scanForCheckoutPayment,
   type ChainClient,
+  type Network,
   type PaymentProof,
   type RequestedPayment,
+  type SendTransactionRequest,
 } from '@starsgate/ton';
 
 export interface ResolutionDeps {
@@ -17,6 +20,7 @@ export interface ResolutionDeps {
   chain: ChainClient;
   /** After valid_until, indexers may lag this long before "not on chain" means "never executed". */
   validUntilMarginMs: number;
+  network: Network;
 }
 
 /** The wallet's last lt read before the external was signed (the worker records it): ours can only come later. */
@@ -78,11 +82,53 @@ async function proveCompleted(deps: ResolutionDeps, row: PurchaseRow, hash: stri
   return proofEvidence(tx, proof);
 }
 
-/** `failed` is refused while the chain shows this purchase's payment executed. */
+function mayStillLand(deps: ResolutionDeps, validUntil: number): AppError | null {
+  // Failure needs proof of non-execution: a valid signed message can still land.
+  if (Date.now() > validUntil * 1000 + deps.validUntilMarginMs) return null;
+  return new AppError('PAYMENT_MAY_STILL_LAND', {
+    details: [
+      {
+        field: 'valid_until',
+        message: `the signed payment is valid until ${new Date(validUntil * 1000).toISOString()}`,
+      },
+    ],
+  });
+}
+
+function scanIncomplete(reason: string): AppError {
+  return new AppError('PAYMENT_SCAN_INCOMPLETE', { details: [{ field: 'chain', message: reason }] });
+}
+
+function executed(txHash: string, what: string): AppError {
+  return new AppError('PAYMENT_EXECUTED', {
+    details: [{ field: 'transaction_hash', message: `${txHash} paid this ${what}` }],
+  });
+}
+
+/**
+ * A checkout in reconciliation before any BOC was accepted (no normalized hash): the buyer's
+ * wallet may have signed and broadcast it all the same. Every external of the payer since the
+ * checkout started is judged with the BOC verifier (docs/security-money.md, attack 8).
+ */
+async function proveCheckoutNotPaid(deps: ResolutionDeps, row: PurchaseRow, transaction: SendTransactionRequest) {
+  const scan = await askChain(() =>
+    scanForCheckoutPayment(deps.chain, transaction, { network: deps.network, sinceLt: checkoutSinceLt(row) }),
+  );
+  if (scan.outcome === 'found') throw executed(scan.payment.tx.hash().toString('hex'), "checkout's transaction");
+  if (scan.outcome === 'incomplete') throw scanIncomplete(scan.reason);
+  const pending = mayStillLand(deps, transaction.validUntil);
+  if (pending) throw pending;
+  return { signed: false, found_on_chain: false, scanned_transactions: scan.scanned };
+}
+
+/** `failed` is refused while the chain shows this purchase's payment executed, may still execute, or cannot tell. */
 async function proveNotPaid(deps: ResolutionDeps, row: PurchaseRow) {
   const request = row.paymentRequest as RequestedPayment | null;
+  const transaction = row.checkoutTransaction as SendTransactionRequest | null;
+  if (request && row.walletAddress && !row.normalizedHash && transaction)
+    return proveCheckoutNotPaid(deps, row, transaction);
   if (!request || !row.walletAddress || !row.normalizedHash) return { signed: false };
-  const tx = await askChain(() =>
+  const scan = await askChain(() =>
     findPaymentTransaction(deps.chain, {
       wallet: Address.parse(row.walletAddress!),
       normalizedHash: row.normalizedHash!,
@@ -90,26 +136,15 @@ async function proveNotPaid(deps: ResolutionDeps, row: PurchaseRow) {
       sinceLt: signedAfterLt(row),
     }),
   );
-  if (!tx) {
-    // Failure needs proof of non-execution: a valid signed message can still land.
-    if (row.validUntil !== null && Date.now() <= row.validUntil * 1000 + deps.validUntilMarginMs)
-      throw new AppError('PAYMENT_MAY_STILL_LAND', {
-        details: [
-          {
-            field: 'valid_until',
-            message: `the signed payment is valid until ${new Date(row.validUntil * 1000).toISOString()}`,
-          },
-        ],
-      });
+  if (scan.outcome === 'inconclusive') throw scanIncomplete(scan.reason);
+  if (scan.outcome === 'absent') {
+    const pending = row.validUntil !== null ? mayStillLand(deps, row.validUntil) : null;
+    if (pending) throw pending;
     return { signed: true, found_on_chain: false };
   }
+  const { tx } = scan;
   const proof = await askChain(async () => provePayment(deps.chain, tx, request, await expectedMessages(deps, row)));
-  if (proof.paid)
-    throw new AppError('PAYMENT_EXECUTED', {
-      details: [
-        { field: 'transaction_hash', message: `${tx.hash().toString('hex')} paid this purchase's Fragment request` },
-      ],
-    });
+  if (proof.paid) throw executed(tx.hash().toString('hex'), "purchase's Fragment request");
   return {
     signed: true,
     found_on_chain: true,

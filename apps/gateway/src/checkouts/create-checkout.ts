@@ -5,6 +5,7 @@ import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveCheckoutPayer, type ChainClient, type Network } from '@starsgate/ton';
 import type { GatewayMetrics } from '../observability/metrics';
 import { assertSameOrder, orderFingerprint, type LogicalOrder } from '../purchases/order-fingerprint';
+import { assertOpenOrderRoom, type OpenOrderGuard } from '../purchases/open-order-caps';
 import type { PurchaseJobEnqueuer } from '../purchases/purchase-job-enqueuer';
 
 export interface CheckoutDeps {
@@ -14,6 +15,7 @@ export interface CheckoutDeps {
   metrics: GatewayMetrics;
   network: Network;
   chain: ChainClient;
+  openOrders: OpenOrderGuard;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function createCheckout(
     return { checkout: existing, replayed: true };
   }
 
+  await assertOpenOrderRoom(deps.openOrders, [payer.toRawString()], 'payer_address', () => Promise.resolve(false));
   await resolveCheckoutPayer(
     payer,
     { publicKey: input.payer_public_key, stateInit: input.payer_state_init },

@@ -26,6 +26,15 @@ function normalizedHashOf(boc: string): string {
   }
 }
 
+/** A chain read that failed: 503 with a retry hint, never a 500 and never read as "not paid". */
+async function lookUpChain<T>(lookup: () => Promise<T>): Promise<T> {
+  try {
+    return await lookup();
+  } catch (error) {
+    throw new AppError('CHAIN_UNAVAILABLE', { cause: error, retryAfterSeconds: 5 });
+  }
+}
+
 /** Decides a submission to a checkout that already accepted a BOC: the same one is a replay, another a 409. */
 function replayOrConflict(checkout: PurchaseRow, boc: string): PurchaseRow {
   if (normalizedHashOf(boc) === checkout.normalizedHash) return checkout;
@@ -52,17 +61,25 @@ export async function submitCheckout(
   if (!checkout) throw notFound();
   if (checkout.normalizedHash) return { checkout: replayOrConflict(checkout, boc), replayed: true };
   const transaction = checkout.checkoutTransaction as SendTransactionRequest | null;
-  if (checkout.status === 'expired' && transaction) throw expired(transaction);
-  if (checkout.status !== 'awaiting_signature' || !transaction)
+  // An expired checkout still takes a payment that ran on chain: `expired` was judged before it could be seen.
+  const late = checkout.status === 'expired' && transaction !== null;
+  if (!late && (checkout.status !== 'awaiting_signature' || !transaction))
     throw new AppError('CHECKOUT_NOT_AWAITING_SIGNATURE', {
       message: `The checkout is ${checkout.status}; it accepts a signed transaction only while awaiting_signature.`,
     });
   const payer = Address.parseRaw(transaction.from);
   const sinceLt = checkoutSinceLt(checkout);
-  const landedAt = async (hash: string) =>
-    (await deps.chain.findTransactionByNormalizedHash(payer, hash, { sinceLt }))?.now ?? null;
+  const landedAt = async (hash: string) => {
+    const scan = await lookUpChain(() => deps.chain.findTransactionByNormalizedHash(payer, hash, { sinceLt }));
+    if (scan.outcome === 'inconclusive')
+      throw new AppError('CHAIN_UNAVAILABLE', {
+        message: `The payer wallet's history could not be read back to the checkout's start (${scan.reason}).`,
+        retryAfterSeconds: 5,
+      });
+    return scan.outcome === 'found' ? scan.tx.now : null;
+  };
   let now = Math.floor(Date.now() / 1000);
-  if (now >= transaction.validUntil) {
+  if (late || now >= transaction.validUntil) {
     // Too late to sign, but a payment the wallet broadcast in time is still this checkout's.
     const ranAt = await landedAt(normalizedHashOf(boc));
     if (ranAt === null) throw expired(transaction);
@@ -86,7 +103,10 @@ export async function submitCheckout(
       validUntil: verified.validUntil,
       sinceLt: sinceLt.toString(),
       actor: 'gateway',
-      reason: 'signed transaction submitted and verified',
+      reason: late
+        ? 'signed transaction submitted after expiry; it ran on chain before valid_until'
+        : 'signed transaction submitted and verified',
+      fromExpired: late,
       data: { normalized_hash: verified.normalizedHash, seqno: verified.seqno, wallet_version: verified.walletVersion },
     },
     randomUUID(),

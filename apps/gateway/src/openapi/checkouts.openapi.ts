@@ -5,7 +5,7 @@ import {
   SubmitCheckoutRequestSchema,
   TonConnectTransactionSchema,
 } from '@starsgate/domain';
-import { CLIENT_ERRORS, type OpenApiContribution } from './openapi-document';
+import { CLIENT_ERRORS, OPEN_ORDERS_429, type OpenApiContribution } from './openapi-document';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -51,6 +51,7 @@ export const checkoutsOpenApi: OpenApiContribution = {
             'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_REQUEST_IN_PROGRESS (retry after `Retry-After`).',
           ),
           ...CLIENT_ERRORS,
+          '429': OPEN_ORDERS_429,
           '400': errorResponse(
             'Invalid request. Besides VALIDATION_FAILED, UNKNOWN_FIELD, INVALID_AMOUNT and INVALID_WALLET_ADDRESS: SEED_NOT_ACCEPTED (a seed, mnemonic, private_key or secret_key field; its value is never stored or logged), CHECKOUT_PAYER_KEY_REQUIRED (the payer wallet is not deployed: send payer_public_key and payer_state_init), CHECKOUT_PAYER_STATE_INIT_MISMATCH, CHECKOUT_PAYER_WALLET_UNSUPPORTED.',
           ),

@@ -41,6 +41,13 @@ export const CLIENT_ERRORS = {
   ),
 };
 
+/** The order-creating routes' 429: the per-client limit, or the caps on open unpaid orders. */
+export const OPEN_ORDERS_429 = {
+  ...CLIENT_ERRORS['429'],
+  description:
+    "RATE_LIMITED (per client), or OPEN_ORDERS_LIMIT_REACHED: too many orders are waiting to be paid for this payer wallet (OPEN_ORDERS_PER_PAYER) or in total (OPEN_ORDERS_TOTAL); each holds a Fragment order on the operator's login. Wait `Retry-After` seconds (also `retry_after` in the body) and retry with the same idempotency key; a replay of a stored order is never refused.",
+};
+
 /** Path items other features add (wallets, availability, prices, checkouts). */
 export interface OpenApiContribution {
   paths: Record<string, unknown>;
@@ -98,6 +105,7 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
               content: json(ref('ErrorBody')),
             },
             ...CLIENT_ERRORS,
+            '429': OPEN_ORDERS_429,
           },
         },
       },

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, normalizePaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
-import type { IntakeRow, SecretVault } from '@starsgate/db';
+import type { IntakeRow, PurchaseRepository, SecretVault } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
 import type { GatewayMetrics } from '../observability/metrics';
+import { assertOpenOrderRoom, type OpenOrderGuard } from './open-order-caps';
 import { assertSameOrder, orderFingerprint, type LogicalOrder } from './order-fingerprint';
 import type { PurchaseIntakeBatcher } from './purchase-intake-batcher';
 import type { PurchaseJobEnqueuer } from './purchase-job-enqueuer';
@@ -14,6 +15,8 @@ export interface CreatePurchaseDeps {
   vault: SecretVault;
   metrics: GatewayMetrics;
   network: Network;
+  openOrders: OpenOrderGuard;
+  purchases: Pick<PurchaseRepository, 'findByIdempotencyKey'>;
 }
 
 export interface CreatePurchaseResult {
@@ -57,6 +60,12 @@ export async function createPurchase(
   const matching = requestedAddress
     ? wallet.candidates.find((candidate) => candidate.address.equals(requestedAddress))
     : single;
+
+  // The payer: the wallet this seed pays from (every candidate while the version is not yet known).
+  const payers = (matching ? [matching] : wallet.candidates).map((candidate) => candidate.address.toRawString());
+  await assertOpenOrderRoom(deps.openOrders, payers, 'seed', async () =>
+    Boolean(await deps.purchases.findByIdempotencyKey(input.idempotency_key)),
+  );
 
   const result = await deps.intake.insertOrGetByKey(
     {

@@ -1,6 +1,13 @@
-import { Address, type Transaction } from '@ton/core';
-import type { AdminPurchaseReads, PurchaseChanges, PurchaseRow } from '@starsgate/db';
-import { findPaymentTransaction, provePayment, type PaymentProof } from '@starsgate/ton';
+import { Address } from '@ton/core';
+import { checkoutSinceLt, type AdminPurchaseReads, type PurchaseChanges, type PurchaseRow } from '@starsgate/db';
+import {
+  findPaymentTransaction,
+  provePayment,
+  scanForCheckoutPayment,
+  type PaymentProof,
+  type SendTransactionRequest,
+  type TransactionScan,
+} from '@starsgate/ton';
 import { signedAfterLt } from '../purchases/state-machine/chain-lookup';
 import { observeDelivery } from '../purchases/state-machine/delivery-check';
 import { paymentRequestOf } from '../purchases/state-machine/payment-request';
@@ -24,7 +31,7 @@ function failedWith(failure: Parameters<typeof errorBody>[0], reason: string): F
 /** Cases looked at per pass. */
 const CASES_PER_PASS = 50;
 
-function lookUpPayment(deps: StepDeps, row: PurchaseRow): Promise<Transaction | null> {
+function lookUpPayment(deps: StepDeps, row: PurchaseRow): Promise<TransactionScan> {
   return findPaymentTransaction(deps.chain, {
     wallet: Address.parse(row.walletAddress!),
     normalizedHash: row.normalizedHash!,
@@ -65,7 +72,9 @@ async function judgeUnseen(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
     return { observed: { chain: { found: false, note: 'the signed message may still land' } } };
   const seqno = await deps.chain.getSeqno(Address.parse(row.walletAddress!));
   // Read the seqno first, then look again: a landing between the two reads is then seen.
-  if (await lookUpPayment(deps, row)) return { observed: { chain: { found: true, note: 'landed meanwhile' } } };
+  const again = await lookUpPayment(deps, row);
+  if (again.outcome === 'found') return { observed: { chain: { found: true, note: 'landed meanwhile' } } };
+  if (again.outcome === 'inconclusive') return { observed: inconclusive(again) };
   const observed = { chain: { found: false, seqno_now: seqno, seqno_signed: row.seqno, valid_until: row.validUntil } };
   if (seqno < row.seqno!) return { observed };
   return {
@@ -80,12 +89,58 @@ async function judgeUnseen(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
   };
 }
 
+function inconclusive(scan: TransactionScan & { outcome: 'inconclusive' }): Record<string, unknown> {
+  return {
+    chain: {
+      found: false,
+      note: `the payer wallet's history could not be read back to the signing: ${scan.reason}`,
+      scanned_down_to_lt: scan.scannedDownToLt,
+    },
+  };
+}
+
+/**
+ * A checkout that reached reconciliation before a BOC was accepted: the buyer's wallet may still
+ * have signed and broadcast it. Its externals since the checkout started are judged with the BOC
+ * verifier; what the scan found is recorded, never settled here (the operator decides).
+ */
+async function examineUnsubmittedCheckout(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
+  const transaction = row.checkoutTransaction as SendTransactionRequest;
+  const scan = await scanForCheckoutPayment(deps.chain, transaction, {
+    network: deps.config.network,
+    sinceLt: checkoutSinceLt(row),
+  });
+  if (scan.outcome === 'found')
+    return {
+      observed: {
+        chain: {
+          found: true,
+          transaction_hash: scan.payment.tx.hash().toString('hex'),
+          normalized_hash: scan.payment.verified.normalizedHash,
+          note: "the buyer's wallet signed and broadcast this checkout's transaction",
+        },
+      },
+    };
+  const mayLand = deps.now() <= transaction.validUntil * 1000 + deps.config.validUntilMarginMs;
+  const note =
+    scan.outcome === 'incomplete'
+      ? `the payer wallet's history could not be read back to the checkout's start: ${scan.reason}`
+      : mayLand
+        ? 'no payment yet, but the buyer can still sign until valid_until'
+        : 'no payment for this checkout among the payer wallet transactions since it started';
+  return { observed: { chain: { found: false, scanned: scan.scanned, note } } };
+}
+
 async function examine(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
   const request = paymentRequestOf(row.paymentRequest);
+  if (request && row.walletAddress && !row.normalizedHash && row.checkoutTransaction)
+    return examineUnsubmittedCheckout(deps, row);
   if (!request || !row.walletAddress || !row.normalizedHash)
     return { observed: { note: 'nothing was signed for this purchase: no chain evidence to gather' } };
-  const tx = await lookUpPayment(deps, row);
-  if (!tx) return judgeUnseen(deps, row);
+  const scan = await lookUpPayment(deps, row);
+  if (scan.outcome === 'inconclusive') return { observed: inconclusive(scan) };
+  if (scan.outcome === 'absent') return judgeUnseen(deps, row);
+  const { tx } = scan;
   const proof = await provePayment(deps.chain, tx, request, expectedMessages(row));
   if (proof.paid) return judgePaid(deps, row, proof);
   const txHash = tx.hash().toString('hex');

@@ -20,7 +20,7 @@ import {
   type PurchaseRow,
 } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
+import { createFragmentReads, decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
 import {
   closeQueue,
   createLogger,
@@ -43,6 +43,9 @@ import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstre
 
 /** For suites outside this workspace that drive the worker as a process (the deployment tests). */
 export { assertPaidOnceAndDelivered } from './assert-paid-once';
+/** For the security suites (test/security) that drive checkouts end to end. */
+export { CheckoutBuyer } from './checkout-buyer';
+export { get, post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './checkout-gateway';
 
 export const FAST_FRAGMENT: FragmentConfigPatch = {
   latency: { minMs: 0, maxMs: 5 },
@@ -153,6 +156,18 @@ export class WorkerHarness {
     const chain = new ToncenterChainClient({ baseUrl: config.toncenterUrl });
     const logger = createLogger({ service: 'worker-test', level: env.LOG_LEVEL });
     const metrics = createWorkerMetrics();
+    const fragment = new FragmentSessionPool(
+      config.fragmentCookies.map(
+        (cookies) =>
+          new FragmentClient({
+            baseUrl: config.fragmentBaseUrl,
+            cookies,
+            timeoutMs: config.fragmentTimeoutMs,
+            retry: { baseDelayMs: 50 },
+          }),
+      ),
+    );
+
     const deps: StepDeps = {
       config,
       transitions: new PurchaseTransitions(database.db),
@@ -160,17 +175,9 @@ export class WorkerHarness {
       leases: new LeaseRepository(database.db),
       vault,
       chain,
-      fragment: new FragmentSessionPool(
-        config.fragmentCookies.map(
-          (cookies) =>
-            new FragmentClient({
-              baseUrl: config.fragmentBaseUrl,
-              cookies,
-              timeoutMs: config.fragmentTimeoutMs,
-              retry: { baseDelayMs: 50 },
-            }),
-        ),
-      ),
+      fragment,
+      // The price book the funds pre-check reads (docs/security-money.md, attack 4), as the worker's main wires it.
+      prices: createFragmentReads({ fragment: fragment.clients[0]!, redis, prefix: `${bullPrefix}:reads:` }).prices,
       queue,
       logger,
       upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),

@@ -34,6 +34,8 @@ export interface AcceptedCheckoutBoc {
   actor: string;
   reason: string;
   data?: unknown;
+  /** Also move an `expired` checkout on: only with its payment proven on chain. */
+  fromExpired?: boolean;
 }
 
 /** The payer wallet's last transaction lt when the checkout was prepared: its payment can only come later. */
@@ -122,6 +124,7 @@ export class CheckoutRepository {
         accepted.actor,
         accepted.reason,
         accepted.data === undefined ? null : JSON.stringify(accepted.data),
+        accepted.fromExpired === true ? 'expired' : 'awaiting_signature',
       ],
     });
     const [raw] = result.rows as Array<Record<string, unknown>>;

@@ -236,6 +236,12 @@ export const ERROR_CATALOGUE = {
 
   // Service state
   RATE_LIMITED: { status: 429, message: 'Too many requests.', action: 'Wait retry_after seconds, then retry.' },
+  OPEN_ORDERS_LIMIT_REACHED: {
+    status: 429,
+    message: 'Too many orders are waiting to be paid (for this payer wallet, or in total).',
+    action:
+      'Wait retry_after seconds for open orders to be paid or to expire, then retry with the same idempotency_key.',
+  },
   AVAILABILITY_RATE_LIMITED: {
     status: 429,
     message: 'Too many availability checks.',
@@ -315,6 +321,13 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: "This purchase's signed payment is not on chain but is still valid: it may yet execute.",
     action: 'Wait until valid_until (in details) has passed, then resolve it again.',
+  },
+  PAYMENT_SCAN_INCOMPLETE: {
+    status: 409,
+    message:
+      "The payer wallet's history could not be read back to when this payment was signed: whether it executed is unknown.",
+    action:
+      'Look the payment up in a block explorer with the normalized hash and seqno in evidence, then resolve it again.',
   },
   PURCHASE_CHANGED: {
     status: 409,

@@ -33,6 +33,12 @@ export interface PurchaseLifecycle {
   workerMoves: Readonly<Partial<Record<PurchaseStatus, readonly PurchaseStatus[]>>>;
   /** Moves only an operator makes (resolving an uncertain outcome); never the worker. */
   operatorMoves: Readonly<Partial<Record<PurchaseStatus, readonly PurchaseStatus[]>>>;
+  /**
+   * Moves out of a terminal status that only proof on chain makes: a verdict reached before the
+   * payment could be seen is corrected (a late /submitted of a checkout payment that landed).
+   * They do not make the status live: nothing moves it on by itself.
+   */
+  chainProofMoves?: Readonly<Partial<Record<PurchaseStatus, readonly PurchaseStatus[]>>>;
 }
 
 /**
@@ -65,6 +71,7 @@ export const CLIENT_SIGNED_LIFECYCLE: PurchaseLifecycle = {
     confirming: ['completed', 'failed', 'reconciliation_required'],
   },
   operatorMoves: { reconciliation_required: ['completed', 'failed'] },
+  chainProofMoves: { expired: ['submitted'] },
 };
 
 export const PURCHASE_LIFECYCLES: Readonly<Record<PurchaseMode, PurchaseLifecycle>> = {
@@ -95,7 +102,11 @@ export function isTerminalStatus(status: string): boolean {
 /** Whether anyone (the worker or an operator) may move a purchase of `mode` from `from` to `to`. */
 export function canTransition(from: PurchaseStatus, to: PurchaseStatus, mode: PurchaseMode = 'server_signed'): boolean {
   const lifecycle = PURCHASE_LIFECYCLES[mode];
-  return canWorkerMove(from, to, mode) || (lifecycle.operatorMoves[from] ?? []).includes(to);
+  return (
+    canWorkerMove(from, to, mode) ||
+    (lifecycle.operatorMoves[from] ?? []).includes(to) ||
+    (lifecycle.chainProofMoves?.[from] ?? []).includes(to)
+  );
 }
 
 /** Whether the worker may move a purchase of `mode` from `from` to `to`. */

@@ -1,6 +1,6 @@
 import { Address, Cell, loadTransaction, type Transaction, type TupleItem, type TupleReader } from '@ton/core';
 import { queryJettonBalance, queryJettonWalletAddress } from './jetton-queries';
-import type { AccountState, ChainClient } from './chain-client';
+import type { AccountState, ChainClient, TransactionScan, WalkEnd, WalkOptions } from './chain-client';
 import { ChainRequestError, ChainResponseError } from './chain-errors';
 import { httpJson } from './http-json';
 import type { RequestPacer } from './request-pacer';
@@ -226,24 +226,66 @@ export class ToncenterChainClient implements ChainClient {
       .sort((a, b) => (a.lt === b.lt ? 0 : a.lt > b.lt ? -1 : 1));
   }
 
+  async walkTransactions(
+    address: Address,
+    visit: (tx: Transaction) => boolean | Promise<boolean>,
+    opts: WalkOptions = {},
+  ): Promise<WalkEnd> {
+    const { sinceLt } = opts;
+    const maxPages = opts.maxPages ?? Number.POSITIVE_INFINITY;
+    let from: { lt: bigint; hash: string } | undefined;
+    let downToLt: bigint | undefined;
+    for (let page = 0; page < maxPages; page += 1) {
+      const txs = await this.transactionsPage(address, PAGE, from, sinceLt);
+      for (const tx of txs) {
+        if (sinceLt !== undefined && tx.lt <= sinceLt) return { end: 'complete' };
+        if (await visit(tx)) return { end: 'stopped' };
+        downToLt = tx.lt;
+      }
+      const last = txs[txs.length - 1];
+      // An empty page: nothing (more) after sinceLt, or an account without history.
+      if (!last) {
+        if (from === undefined) return { end: 'complete' };
+        return {
+          end: 'incomplete',
+          reason: 'the provider returned no transactions before the start',
+          downToLt: downToLt!,
+        };
+      }
+      const prevLt = last.prevTransactionLt;
+      if (prevLt === 0n || (sinceLt !== undefined && prevLt <= sinceLt)) return { end: 'complete' };
+      // A short page whose last transaction still links further back: the provider's history ends early.
+      if (txs.length < PAGE)
+        return { end: 'incomplete', reason: 'the provider history ends before the start', downToLt: last.lt };
+      from = { lt: prevLt, hash: last.prevTransactionHash.toString(16).padStart(64, '0') };
+    }
+    return {
+      end: 'incomplete',
+      reason: `stopped after ${maxPages} pages of ${PAGE} transactions`,
+      downToLt: downToLt ?? sinceLt ?? 0n,
+    };
+  }
+
   async findTransactionByNormalizedHash(
     wallet: Address,
     normalizedHash: string,
     opts: { sinceLt?: bigint } = {},
-  ): Promise<Transaction | null> {
+  ): Promise<TransactionScan> {
     const wanted = hashToHex(normalizedHash);
-    let from: { lt: bigint; hash: string } | undefined;
-    for (let page = 0; page < MAX_SCAN_PAGES; page += 1) {
-      const txs = await this.transactionsPage(wallet, PAGE, from, opts.sinceLt);
-      for (const tx of txs) {
-        if (opts.sinceLt !== undefined && tx.lt <= opts.sinceLt) return null;
-        if (tx.inMessage?.info.type === 'external-in' && normalizedExternalHash(tx.inMessage) === wanted) return tx;
-      }
-      const last = txs[txs.length - 1];
-      if (txs.length < PAGE || !last || last.prevTransactionLt === 0n) return null;
-      from = { lt: last.prevTransactionLt, hash: last.prevTransactionHash.toString(16).padStart(64, '0') };
-    }
-    return null;
+    let found: Transaction | undefined;
+    const walk = await this.walkTransactions(
+      wallet,
+      (tx) => {
+        if (tx.inMessage?.info.type !== 'external-in' || normalizedExternalHash(tx.inMessage) !== wanted) return false;
+        found = tx;
+        return true;
+      },
+      { sinceLt: opts.sinceLt, maxPages: MAX_SCAN_PAGES },
+    );
+    if (found) return { outcome: 'found', tx: found };
+    if (walk.end === 'incomplete')
+      return { outcome: 'inconclusive', reason: walk.reason, scannedDownToLt: walk.downToLt.toString() };
+    return { outcome: 'absent' };
   }
 
   async findTransactionByInMessageHash(account: Address, messageHash: string): Promise<Transaction | null> {

@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
-import type { ChainClient } from '../chain/chain-client';
+import type { ChainClient, TransactionScan } from '../chain/chain-client';
 import { judgeJettonTransfer, judgeWalletTransaction } from './judge-outcome';
 
 /** What a Fragment request asks the payer wallet to send (the worker's stored `payment_request`). */
@@ -88,7 +88,7 @@ export async function findWalletTransaction(
 export async function findPaymentTransaction(
   chain: ChainClient,
   signed: { wallet: Address; normalizedHash: string; transactionHash?: string | null; sinceLt?: bigint },
-): Promise<Transaction | null> {
+): Promise<TransactionScan> {
   const { wallet, sinceLt } = signed;
   // A busy wallet buries its payment under newer transactions (found by `npm run chaos`: a paid
   // and delivered purchase was settled `failed` as "message absent"), so a miss by hash is
@@ -96,10 +96,8 @@ export async function findPaymentTransaction(
   const byHash = signed.transactionHash
     ? await findWalletTransaction(chain, wallet, signed.transactionHash, { sinceLt })
     : null;
-  return (
-    byHash ??
-    chain.findTransactionByNormalizedHash(wallet, signed.normalizedHash, sinceLt !== undefined ? { sinceLt } : {})
-  );
+  if (byHash) return { outcome: 'found', tx: byHash };
+  return chain.findTransactionByNormalizedHash(wallet, signed.normalizedHash, sinceLt !== undefined ? { sinceLt } : {});
 }
 
 /**

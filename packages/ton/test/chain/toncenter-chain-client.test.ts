@@ -234,12 +234,14 @@ describe('ToncenterChainClient', () => {
     const txs = await client.getTransactions(wallet.address, { limit: 10 });
     expect(txs.length).toBe(2);
     expect(txs[0]!.lt > txs[1]!.lt).toBe(true);
-    const found = await client.findTransactionByNormalizedHash(wallet.address, signed.normalizedHash);
-    expect(found).not.toBeNull();
+    const scan = await client.findTransactionByNormalizedHash(wallet.address, signed.normalizedHash);
+    expect(scan.outcome).toBe('found');
+    const found = scan.outcome === 'found' ? scan.tx : null;
     expect(judgeWalletTransaction(found!, 1)).toEqual({ ok: true });
+    // Read down to sinceLt (the wallet's own history): absent, not merely not found.
     expect(
       await client.findTransactionByNormalizedHash(wallet.address, signed.normalizedHash, { sinceLt: found!.lt }),
-    ).toBeNull();
+    ).toEqual({ outcome: 'absent' });
     expect((await client.getTransactions(wallet.address, { afterLt: found!.lt })).length).toBe(1);
 
     // Follow the outgoing message to the recipient via v3 transactionsByMessage.

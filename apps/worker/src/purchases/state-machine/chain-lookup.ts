@@ -1,4 +1,5 @@
 import { Address, type Transaction } from '@ton/core';
+import type { TransactionScan } from '@starsgate/ton';
 import type { PurchaseRow } from '@starsgate/db';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
@@ -9,8 +10,11 @@ export function signedAfterLt(row: PurchaseRow): bigint | undefined {
   return batch?.since_lt !== undefined ? BigInt(batch.since_lt) : undefined;
 }
 
-/** This purchase's wallet transaction by the normalized hash of its external, scanning only after `signedAfterLt`. */
-export function findOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<Transaction | null> {
+/**
+ * This purchase's wallet transaction by the normalized hash of its external, scanning only after
+ * `signedAfterLt`: found, absent, or inconclusive (never read as absent: docs/purchase-safety.md).
+ */
+export function findOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<TransactionScan> {
   const sinceLt = signedAfterLt(row);
   return deps.chain.findTransactionByNormalizedHash(
     Address.parse(row.walletAddress!),
@@ -28,7 +32,7 @@ export function pollOwnTransaction(
   deps: StepDeps,
   row: PurchaseRow,
   maxAgeMs = Math.max(50, deps.config.pollIntervalMs / 2),
-): Promise<Transaction | null> {
+): Promise<TransactionScan> {
   return sharedCall(deps.chain, `tx:${row.normalizedHash}`, { now: deps.now(), maxAgeMs }, () =>
     findOwnTransaction(deps, row),
   );
@@ -44,7 +48,8 @@ export async function watchForLanding(
   const { fastPollMs } = deps.config;
   await deps.sleep(fromMs - deps.now());
   for (;;) {
-    const tx = await pollOwnTransaction(deps, row, fastPollMs / 2);
+    const scan = await pollOwnTransaction(deps, row, fastPollMs / 2);
+    const tx = scan.outcome === 'found' ? scan.tx : null;
     if (tx || deps.now() + fastPollMs > untilMs) return tx;
     await deps.sleep(fastPollMs);
   }

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Address, beginCell, storeMessage, type Transaction } from '@ton/core';
-import { isAppError } from '@starsgate/domain';
+import { Address } from '@ton/core';
 import { checkoutSinceLt, type PurchaseRow } from '@starsgate/db';
 import {
   buildSendTransactionRequest,
   resolveCheckoutPayer,
+  scanForCheckoutPayment,
   TONCONNECT_MAX_VALIDITY_SECONDS,
-  verifySignedBoc,
+  type CheckoutPaymentScan,
   type SendTransactionRequest,
-  type VerifiedCheckoutBoc,
 } from '@starsgate/ton';
 import { crashAt } from './crash-points';
 import { paymentRequestOf } from './payment-request';
@@ -16,9 +15,6 @@ import { payloadCell, type AcceptedRequest } from './send-step';
 import type { StepDeps } from './step-deps';
 import { enqueueNext, LeaseLostError, type HeldPurchase } from './held-purchase';
 import type { PayerWallet } from './wallet-identity';
-
-/** How many of the payer wallet's newest transactions one look of the chain watch reads. */
-const WATCH_TRANSACTIONS = 16;
 
 /**
  * The buyer's wallet of a checkout, as prepareStep needs it (Fragment's order is made for its
@@ -43,7 +39,7 @@ export async function awaitSignature(
   deps: StepDeps,
   purchase: HeldPurchase,
   accepted: AcceptedRequest,
-  payerLastLt: bigint,
+  payer: { lastLt: bigint; seqno: number },
 ): Promise<void> {
   const request = paymentRequestOf(accepted.changes.paymentRequest)!;
   const now = Math.floor(deps.now() / 1000);
@@ -70,51 +66,22 @@ export async function awaitSignature(
       status: 'awaiting_signature',
       checkoutTransaction: transaction,
       validUntil,
-      evidence: purchase.evidenceWith({ checkout: { since_lt: payerLastLt.toString() } }),
+      evidence: purchase.evidenceWith({ checkout: { since_lt: payer.lastLt.toString(), seqno: payer.seqno } }),
     },
     'transaction prepared; waiting for the buyer to sign',
     { ...(accepted.data as object), valid_until: validUntil },
   );
 }
 
-interface FoundPayment {
-  boc: string;
-  verified: VerifiedCheckoutBoc;
-  tx: Transaction;
-}
-
-/**
- * Looks for this checkout's payment among the payer wallet's transactions since it was prepared:
- * an external that passes every check a submitted BOC must pass (judged as of when it ran).
- */
-async function findCheckoutPayment(
+/** Whether the payer's seqno moved since the checkout was prepared (unknown when not recorded: yes). */
+async function payerSignedSince(
   deps: StepDeps,
   row: PurchaseRow,
   transaction: SendTransactionRequest,
-): Promise<FoundPayment | null> {
-  const payer = Address.parseRaw(transaction.from);
-  const transactions = await deps.chain.getTransactions(payer, {
-    afterLt: checkoutSinceLt(row),
-    limit: WATCH_TRANSACTIONS,
-  });
-  for (const tx of transactions) {
-    const message = tx.inMessage;
-    if (message?.info.type !== 'external-in') continue;
-    const boc = beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
-    try {
-      const verified = await verifySignedBoc(boc, transaction, {
-        network: deps.config.network,
-        chain: deps.chain,
-        now: tx.now,
-        isLanded: () => Promise.resolve(true),
-      });
-      return { boc, verified, tx };
-    } catch (error) {
-      if (isAppError(error)) continue; // another payment of this wallet
-      throw error;
-    }
-  }
-  return null;
+): Promise<boolean> {
+  const prepared = (row.evidence as { checkout?: { seqno?: number } } | null)?.checkout?.seqno;
+  if (prepared === undefined) return true;
+  return (await deps.chain.getSeqno(Address.parseRaw(transaction.from))) !== prepared;
 }
 
 /**
@@ -122,7 +89,9 @@ async function findCheckoutPayment(
  * never call /submitted. Until valid_until plus the margin, each job looks at the payer's account:
  * a matching payment found on chain is accepted exactly as a submitted BOC would be (stored with
  * its normalized hash; the checkout moves to `submitted` and its next job confirms it with
- * Fragment). Nothing on chain after the deadline: `expired`, nothing was paid.
+ * Fragment). Nothing on chain after the deadline, every transaction since the checkout was prepared
+ * read (no page cap): `expired`, nothing was paid. A history that could not be read back that far
+ * while the wallet's seqno moved: `reconciliation_required`.
  */
 export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const { config } = deps;
@@ -130,9 +99,12 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
   const transaction = row.checkoutTransaction as SendTransactionRequest;
   const deadlineMs = transaction.validUntil * 1000 + config.validUntilMarginMs;
   const lookedAt = deps.now();
-  let payment: FoundPayment | null;
+  let scan: CheckoutPaymentScan;
   try {
-    payment = await findCheckoutPayment(deps, row, transaction);
+    scan = await scanForCheckoutPayment(deps.chain, transaction, {
+      network: config.network,
+      sinceLt: checkoutSinceLt(row),
+    });
   } catch (error) {
     if (lookedAt > deadlineMs + config.maxAges.confirmingMs) {
       await purchase.reconcile(
@@ -149,7 +121,8 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
     return;
   }
 
-  if (payment) {
+  if (scan.outcome === 'found') {
+    const { payment } = scan;
     const accepted = await deps.checkouts.acceptSignedBoc(
       row.id,
       {
@@ -173,6 +146,18 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
 
   if (lookedAt <= deadlineMs) {
     await purchase.reschedule(Math.min(config.pollIntervalMs, deadlineMs - lookedAt + 1));
+    return;
+  }
+  if (scan.outcome === 'incomplete' && (await payerSignedSince(deps, row, transaction))) {
+    await purchase.reconcile(
+      {
+        code: 'OUTCOME_UNKNOWN',
+        message:
+          "The payer wallet signed a transaction since the checkout was prepared, but its history could not be read back to the checkout's start: whether it paid is unknown.",
+      },
+      { watch: { incomplete: scan.reason, scanned: scan.scanned, since_lt: checkoutSinceLt(row).toString() } },
+      'expired with an incomplete scan of a wallet that signed meanwhile',
+    );
     return;
   }
   const deadline = new Date(transaction.validUntil * 1000).toISOString();

@@ -228,7 +228,9 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
 
   let tx: Transaction | null;
   try {
-    tx = await pollOwnTransaction(deps, row);
+    const scan = await pollOwnTransaction(deps, row);
+    // Not found (absent or inconclusive): handleUnseen judges it with its own fresh lookup.
+    tx = scan.outcome === 'found' ? scan.tx : null;
   } catch (error) {
     if (age > config.maxAges.confirmingMs) {
       await purchase.reconcile(

@@ -1,6 +1,7 @@
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
-import { compareFunds, readBalances, type Balances } from './funds-check';
+import { compareFunds, readBalances, type Balances, type FundsShortfall } from './funds-check';
+import { checkFundsByPriceBook } from './price-precheck';
 import { awaitSignature, resolveCheckoutWallet } from './checkout-signature';
 import { ownQueryId } from './payer-jetton-transfer';
 import { checkPaymentPolicy } from './payment-policy';
@@ -38,11 +39,28 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   const checkout = row.mode === 'client_signed';
   let stage = 'wallet';
   let accepted: AcceptedRequest;
-  let payerLastLt: bigint;
+  let payer: { lastLt: bigint; seqno: number } = { lastLt: 0n, seqno: 0 };
   try {
     const wallet = checkout ? await resolveCheckoutWallet(deps, row) : await resolvePayerWallet(deps, purchase);
     const account = tonConnectAccount(wallet, config.network);
     const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
+
+    if (deps.prices) {
+      stage = 'funds';
+      const early = await checkFundsByPriceBook(
+        deps.prices,
+        config,
+        { product, amount: row.amount, paymentMethod },
+        () => recentBalances(deps, row, wallet.address, payerJettonWallet),
+      );
+      if (early && !early.ok) {
+        await purchase.fail(
+          topUpRequired(early.details),
+          'insufficient funds by the price book; Fragment was not asked',
+        );
+        return;
+      }
+    }
 
     stage = 'fragment';
     const { sessionId, result: init } = await deps.fragment.flow(
@@ -105,20 +123,11 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     stage = 'funds';
     const need = outflow(verdict.request);
     const balances = await recentBalances(deps, row, wallet.address, payerJettonWallet);
-    payerLastLt = balances.lastLt;
+    // A checkout records where the payer stood: its watch scans from there and judges an incomplete scan by the seqno.
+    if (checkout) payer = { lastLt: balances.lastLt, seqno: await deps.chain.getSeqno(wallet.address) };
     const funds = compareFunds(balances, need, config.gramFeeReserveNano);
     if (!funds.ok) {
-      await purchase.fail(
-        {
-          code: 'TOP_UP_REQUIRED',
-          message: `The payer wallet is short of ${funds.details
-            .filter((d) => d.shortfall !== '0')
-            .map((d) => `${d.shortfall} ${d.currency}`)
-            .join(' and ')}.`,
-          details: funds.details,
-        },
-        'insufficient funds',
-      );
+      await purchase.fail(topUpRequired(funds.details), 'insufficient funds');
       return;
     }
 
@@ -170,7 +179,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
   }
   // A checkout's transaction is signed by the buyer's wallet: it waits for that signature.
   if (checkout) {
-    await awaitSignature(deps, purchase, accepted, payerLastLt);
+    await awaitSignature(deps, purchase, accepted, payer);
     return;
   }
   // Still holding the claim: go straight to the wallet's sender rather than through another job;
@@ -179,6 +188,17 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
 }
 
 /** The payer's USDT jetton wallet: a pure function of master and owner, so one lookup serves a while. */
+function topUpRequired(details: FundsShortfall[]) {
+  return {
+    code: 'TOP_UP_REQUIRED' as const,
+    message: `The payer wallet is short of ${details
+      .filter((d) => d.shortfall !== '0')
+      .map((d) => `${d.shortfall} ${d.currency}`)
+      .join(' and ')}.`,
+    details,
+  };
+}
+
 function jettonWalletOf(deps: StepDeps, owner: Address): Promise<Address> {
   return sharedCall(
     deps.chain,

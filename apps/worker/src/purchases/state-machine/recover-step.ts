@@ -27,8 +27,9 @@ export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promi
 /**
  * The signed external is not (yet) seen on chain. Before `valid_until` it can still land: keep
  * rebroadcasting the same bytes. After `valid_until` + margin it provably cannot land (the wallet
- * rejects an expired message), so: seqno past ours or unchanged without our message → NOT_EXECUTED;
- * a chain that cannot answer past the step's maximum age → reconciliation_required.
+ * rejects an expired message), so: seqno past ours or unchanged without our message, the history
+ * read down to the signing point → NOT_EXECUTED; a scan that stopped short of it, or a chain that
+ * cannot answer past the step's maximum age → reconciliation_required.
  */
 export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepMaxAgeMs: number): Promise<void> {
   const row = purchase.row;
@@ -50,8 +51,30 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
     const seqno = await deps.chain.getSeqno(wallet);
     // Read the seqno first, then look again: a landing between the two reads is then seen.
     const landed = await findOwnTransaction(deps, row);
-    if (landed) {
+    if (landed.outcome === 'found') {
       await purchase.reschedule(0);
+      return;
+    }
+    // A scan that stopped before the signing point proves nothing: the payment may be buried under newer transactions.
+    if (landed.outcome === 'inconclusive') {
+      await purchase.reconcile(
+        {
+          code: 'OUTCOME_UNKNOWN',
+          message: `The signed transaction expired, but the wallet's history could not be read back to its signing (${landed.reason}): whether it executed is unknown.`,
+        },
+        {
+          expiry_check: {
+            scan: 'inconclusive',
+            scan_reason: landed.reason,
+            scanned_down_to_lt: landed.scannedDownToLt,
+            seqno_now: seqno,
+            seqno_signed: row.seqno,
+            normalized_hash: row.normalizedHash,
+            valid_until: row.validUntil,
+          },
+        },
+        'expired; the scan for our message was inconclusive',
+      );
       return;
     }
     if (seqno < row.seqno!) {
@@ -119,7 +142,8 @@ export async function recoverSendingStep(deps: StepDeps, purchase: HeldPurchase)
   const row = purchase.row;
   let landed: boolean;
   try {
-    landed = (await findOwnTransaction(deps, row)) !== null;
+    // Inconclusive is not landed: the same bytes are rebroadcast while valid, and handleUnseen judges expiry.
+    landed = (await findOwnTransaction(deps, row)).outcome === 'found';
   } catch (error) {
     await purchase.retry('chain lookup failed while recovering a send', { error: (error as Error).message });
     return;

@@ -6,6 +6,7 @@ import type { ChainClient } from '@starsgate/ton';
 import type { WorkerConfig } from '../../config';
 import type { TransitionMetrics } from '../../observability/transition-metrics';
 import type { FragmentFromReporter } from './fragment-from-reporter';
+import type { PriceQuoter } from './price-precheck';
 import type { UpstreamFormatReporter } from './upstream-format';
 
 /** Everything a step may touch. Built once per worker process. */
@@ -19,6 +20,11 @@ export interface StepDeps {
   chain: ChainClient;
   /** The operator's Fragment login sessions; purchase flows spread over them. */
   fragment: FragmentSessionPool;
+  /**
+   * The price book the payer's funds are checked against before any Fragment call (absent when
+   * price reads are off: then only the exact check after Fragment's request runs).
+   */
+  prices?: PriceQuoter;
   queue: Queue<PurchaseJobData>;
   logger: Logger;
   /** Upstream answers of an unknown shape: logs, metric, admin stats (once per session). */
