@@ -12,7 +12,12 @@ export interface GatewayConfig {
   network: 'mainnet' | 'testnet';
   toncenter: { url: string; apiKey: string | undefined };
   usdtMaster: string;
+  /** `STARSGATE_SEAL_KEY`: the worker's public key, all the gateway needs to store a secret. */
+  sealKey: string | undefined;
+  /** Only to refuse it in production: the key that opens secrets belongs to the worker. */
   secretKey: string | undefined;
+  /** `STARSGATE_FINGERPRINT_KEY`: the idempotency fingerprints' own key ring. */
+  fingerprintKey: string | undefined;
   dataDir: string;
   production: boolean;
   logLevel: string;
@@ -47,7 +52,9 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     network: shared.network,
     toncenter: shared.toncenter,
     usdtMaster: shared.usdtMaster,
+    sealKey: read.string('STARSGATE_SEAL_KEY'),
     secretKey: read.string('STARSGATE_SECRET_KEY'),
+    fingerprintKey: read.string('STARSGATE_FINGERPRINT_KEY'),
     dataDir: path.resolve(read.string('STARSGATE_DATA_DIR', '.data')),
     production,
     logLevel: shared.logLevel,
@@ -73,7 +80,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   };
   if (config.adminTokens.some((token) => token.length < 16))
     read.problem('STARSGATE_ADMIN_TOKENS: every token needs at least 16 characters');
-  if (production && !config.secretKey) read.problem('STARSGATE_SECRET_KEY is required when NODE_ENV=production');
+  if (production && !config.sealKey) read.problem('STARSGATE_SEAL_KEY is required when NODE_ENV=production');
+  if (production && config.secretKey)
+    read.problem('STARSGATE_SECRET_KEY belongs to the worker only: give the gateway STARSGATE_SEAL_KEY');
+  if (production && !config.fingerprintKey)
+    read.problem('STARSGATE_FINGERPRINT_KEY is required when NODE_ENV=production');
   read.finish();
   return config;
 }

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { connectDatabase, loadKeyRing, migrateDatabase, SecretVault } from '@starsgate/db';
+import { connectDatabase, loadFingerprintKeys, loadSealer, migrateDatabase } from '@starsgate/db';
 import {
   closeQueue,
   createLogger,
@@ -34,14 +34,19 @@ async function main(): Promise<void> {
   const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
     logger.warn('webhook queue connection error', { error }),
   );
-  const vault = new SecretVault(
-    loadKeyRing({
-      value: config.secretKey,
-      dataDir: config.dataDir,
-      allowGenerated: !config.production,
-      warn: (message) => logger.warn(message),
-    }),
-  );
+  const sealer = loadSealer({
+    sealKey: config.sealKey,
+    secretKey: config.secretKey,
+    dataDir: config.dataDir,
+    production: config.production,
+    warn: (message) => logger.warn(message),
+  });
+  const fingerprints = loadFingerprintKeys({
+    value: config.fingerprintKey,
+    dataDir: config.dataDir,
+    allowGenerated: !config.production,
+    warn: (message) => logger.warn(message),
+  });
   const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, apiKey: config.toncenter.apiKey });
   const gateway = buildGateway({
     config,
@@ -50,7 +55,8 @@ async function main(): Promise<void> {
     redis,
     queue,
     webhookQueue,
-    vault,
+    sealer,
+    fingerprints,
     chain,
     metrics: createGatewayMetrics(),
   });

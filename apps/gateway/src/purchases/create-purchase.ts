@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, normalizePaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
-import type { IntakeRow, SecretVault } from '@starsgate/db';
+import type { FingerprintKeys, IntakeRow, SecretSealing } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
 import type { GatewayMetrics } from '../observability/metrics';
@@ -11,7 +11,8 @@ import type { PurchaseJobEnqueuer } from './purchase-job-enqueuer';
 export interface CreatePurchaseDeps {
   intake: PurchaseIntakeBatcher;
   jobs: PurchaseJobEnqueuer;
-  vault: SecretVault;
+  sealer: SecretSealing;
+  fingerprints: FingerprintKeys;
   metrics: GatewayMetrics;
   network: Network;
 }
@@ -62,8 +63,8 @@ export async function createPurchase(
     {
       id: randomUUID(),
       idempotencyKey: input.idempotency_key,
-      requestFingerprint: orderFingerprint(deps.vault, order),
-      fingerprintKeyId: deps.vault.primaryKeyId,
+      requestFingerprint: orderFingerprint(deps.fingerprints, order)!,
+      fingerprintKeyId: deps.fingerprints.primaryKeyId,
       status: 'queued',
       product: input.product,
       username: input.username,
@@ -76,7 +77,7 @@ export async function createPurchase(
       walletVersion: matching?.version ?? null,
       requestId: context.requestId,
     },
-    (purchaseId) => deps.vault.seal(purchaseId, input.seed),
+    (purchaseId) => deps.sealer.seal(purchaseId, input.seed),
     {
       fromStatus: null,
       toStatus: 'queued',

@@ -12,6 +12,7 @@ import type { Redis } from 'ioredis';
 import {
   CheckoutRepository,
   LeaseRepository,
+  generateRingEntry,
   parseKeyRing,
   PurchaseRepository,
   PurchaseTransitions,
@@ -115,7 +116,7 @@ export class WorkerHarness {
     const usdtMaster = 'chain' in sandbox ? sandbox.chain.usdtMaster : sandbox.usdtMaster;
     const database = await createTestDatabase();
     const bullPrefix = `wt-${randomBytes(4).toString('hex')}`;
-    const secretKeyEnv = `t1:${randomBytes(32).toString('base64')}`;
+    const secretKeyEnv = generateRingEntry('t1');
     const env: Record<string, string> = {
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
