@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     );
   }
   const admin = adminTokens();
+  // A webhook receiver on this machine keeps working; other private addresses stay refused.
+  upstream.WEBHOOK_ALLOW_PRIVATE = process.env.WEBHOOK_ALLOW_PRIVATE ?? 'loopback';
   const keys = serviceKeys();
   run(
     'gateway',

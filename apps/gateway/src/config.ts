@@ -1,5 +1,10 @@
 import path from 'node:path';
-import { EnvReader, readSharedConfig } from '@starsgate/platform';
+import {
+  EnvReader,
+  readPrivateAddressAllowance,
+  readSharedConfig,
+  type PrivateAddressAllowance,
+} from '@starsgate/platform';
 import { loadReadsConfig, type ReadsConfig } from './reads-config';
 
 export interface GatewayConfig {
@@ -34,6 +39,8 @@ export interface GatewayConfig {
   adminTokens: string[];
   /** Allow plain-http webhook URLs to non-loopback hosts. */
   webhookAllowHttp: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE: non-public addresses a webhook URL may resolve to (none unless set). */
+  webhookAllowPrivate: PrivateAddressAllowance;
   /** After valid_until, how long "not on chain" is not yet proof of non-execution (as the worker's). */
   validUntilMarginMs: number;
 }
@@ -76,6 +83,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       .map((token) => token.trim())
       .filter((token) => token.length > 0),
     webhookAllowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
+    webhookAllowPrivate: readPrivateAddressAllowance(read),
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
   };
   if (config.adminTokens.some((token) => token.length < 16))

@@ -7,3 +7,4 @@ export * from './queue/webhook-queue';
 export * from './observability/upstream-metrics';
 export * from './observability/upstream-health-key';
 export * from './observability/prometheus-text';
+export * from './net/webhook-address';

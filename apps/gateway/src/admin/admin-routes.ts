@@ -60,7 +60,7 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
       endpoints: new WebhookEndpoints(db, deps.sealer),
       deliveries: new WebhookDeliveries(db),
       audit: new AdminAudit(db),
-      allowHttp: deps.config.webhookAllowHttp,
+      urlPolicy: { allowHttp: deps.config.webhookAllowHttp, allowPrivate: deps.config.webhookAllowPrivate },
     }),
   );
 }

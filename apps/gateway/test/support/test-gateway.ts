@@ -39,7 +39,14 @@ export async function createTestGateway(
   options: { redisKeyPrefix?: string } = {},
 ): Promise<TestGateway> {
   const database = await createTestDatabase();
-  const config = loadGatewayConfig({ ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'debug', ...env });
+  const config = loadGatewayConfig({
+    ...process.env,
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'debug',
+    // Webhook receivers in these tests listen on loopback.
+    WEBHOOK_ALLOW_PRIVATE: 'loopback',
+    ...env,
+  });
   const { logger, lines: logLines } = capturingLogger();
   const redis = createRedisConnection(config.redisUrl);
   const bullPrefix = `test-${randomBytes(4).toString('hex')}`;

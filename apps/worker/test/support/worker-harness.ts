@@ -141,6 +141,8 @@ export class WorkerHarness {
       VALID_UNTIL_MARGIN_MS: '2000',
       CONFIRMING_MAX_AGE_MS: '20000',
       SUBMITTED_MAX_AGE_MS: '5000',
+      // Webhook receivers in these tests listen on loopback.
+      WEBHOOK_ALLOW_PRIVATE: 'loopback',
       ...options.env,
     };
     const config = loadWorkerConfig({ ...env });
