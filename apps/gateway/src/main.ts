@@ -9,6 +9,7 @@ import {
   createWebhookQueue,
   onTerminationSignals,
   redactUrl,
+  refuseMemoryDumps,
   runMain,
 } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
@@ -19,6 +20,7 @@ import { answerMalformedRequests } from './http/malformed-requests';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
+  refuseMemoryDumps(config.production);
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
   await migrateDatabase(config.databaseUrl);
   const database = connectDatabase(config.databaseUrl, {

@@ -8,3 +8,4 @@ export * from './observability/upstream-metrics';
 export * from './observability/upstream-health-key';
 export * from './observability/prometheus-text';
 export * from './net/webhook-address';
+export * from './process/memory-dump-guard';
