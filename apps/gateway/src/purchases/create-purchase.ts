@@ -75,6 +75,7 @@ export async function createPurchase(
       requestedWalletAddress: order.walletAddressRaw,
       walletAddress: matching?.address.toRawString() ?? null,
       walletVersion: matching?.version ?? null,
+      payerPublicKey: wallet.publicKey.toString('hex'),
       requestId: context.requestId,
     },
     (purchaseId) => deps.sealer.seal(purchaseId, input.seed),

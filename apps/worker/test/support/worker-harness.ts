@@ -284,6 +284,7 @@ export class WorkerHarness {
         requestedWalletAddress: requested?.toRawString() ?? null,
         walletAddress: matching?.address.toRawString() ?? null,
         walletVersion: matching?.version ?? null,
+        payerPublicKey: wallet.publicKey.toString('hex'),
       },
       (purchaseId) => this.vault.seal(purchaseId, input.seed),
       { fromStatus: null, toStatus: 'queued', actor: 'test', reason: 'purchase accepted' },
