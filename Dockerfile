@@ -69,7 +69,10 @@ LABEL org.opencontainers.image.vendor="starsgate" \
 ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
 # Code and dependencies stay owned by root: the app user can read them, not change them.
-ENTRYPOINT ["/usr/bin/tini", "--"]
+# No core dumps (RLIMIT_CORE 0, inherited by node): a dump of the worker would hold wallet keys,
+# one of either service its key material. The apps refuse heap-snapshot, report and inspector
+# flags in production (docs/security-keys.md). Pods run this ENTRYPOINT (no `command` overrides it).
+ENTRYPOINT ["/bin/sh", "-c", "ulimit -c 0 && exec /usr/bin/tini -- \"$@\"", "starsgate"]
 
 FROM runtime AS gateway
 LABEL org.opencontainers.image.title="starsgate-gateway" \

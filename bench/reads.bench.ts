@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import autocannon, { type Result as AutocannonResult } from 'autocannon';
-import { SecretVault, parseKeyRing } from '@starsgate/db';
+import { FingerprintKeys, generateRingEntry, parseKeyRing, parseSealKey, sealKeyOf } from '@starsgate/db';
 import { createTestDatabase } from '@starsgate/db/testing';
 import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
@@ -85,7 +85,8 @@ async function main(): Promise<void> {
     database,
     redis,
     queue,
-    vault: new SecretVault(parseKeyRing(`b1:${randomBytes(32).toString('base64')}`)),
+    sealer: parseSealKey(sealKeyOf(parseKeyRing(generateRingEntry('b1')))),
+    fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
     metrics: createGatewayMetrics(),
     // Forward-compatible with the wallet resolver's dependency; unused by the read routes.
     chain: new ToncenterChainClient({ baseUrl: `${sandbox.url}/toncenter` }),

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { developmentKeyRingFile, parseKeyRing, sealKeyOf } from '@starsgate/db';
 
 const root = path.resolve(__dirname, '..');
 const useSandbox = !process.env.FRAGMENT_BASE_URL && !process.env.TONCENTER_URL;
@@ -14,10 +15,12 @@ const sandboxPort = process.env.SANDBOX_PORT ?? '8090';
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 const children: ChildProcess[] = [];
 
-function run(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+function run(name: string, entry: string, env: NodeJS.ProcessEnv, withheld: readonly string[] = []): ChildProcess {
+  const childEnv = { ...process.env, ...env };
+  for (const variable of withheld) delete childEnv[variable];
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: childEnv,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   child.on('exit', (code, signal) => {
@@ -55,6 +58,24 @@ function adminTokens(): { tokens: string; generatedAt?: string } {
     writeFileSync(file, `sg_dev_${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
   }
   return { tokens: readFileSync(file, 'utf8').trim(), generatedAt: file };
+}
+
+/**
+ * The keys each service gets: the worker the ring that opens secrets (STARSGATE_SECRET_KEY, or the
+ * development ring in $STARSGATE_DATA_DIR/secret-key), the gateway only its public half, as in
+ * production (docs/security-keys.md). A ring whose first key is a legacy symmetric one has no
+ * public half: the gateway then keeps STARSGATE_SECRET_KEY (development tolerates it, with a warning).
+ */
+function serviceKeys(): { worker: NodeJS.ProcessEnv; gateway: NodeJS.ProcessEnv; withheldFromGateway: string[] } {
+  const dataDir = path.resolve(root, process.env.STARSGATE_DATA_DIR ?? '.data');
+  const ringValue = process.env.STARSGATE_SECRET_KEY || readFileSync(developmentKeyRingFile(dataDir), 'utf8').trim();
+  const ring = parseKeyRing(ringValue);
+  if (ring.keys.get(ring.primaryId)!.kind !== 'x25519') return { worker: {}, gateway: {}, withheldFromGateway: [] };
+  return {
+    worker: { STARSGATE_SECRET_KEY: ringValue },
+    gateway: { STARSGATE_SEAL_KEY: process.env.STARSGATE_SEAL_KEY || sealKeyOf(ring) },
+    withheldFromGateway: ['STARSGATE_SECRET_KEY'],
+  };
 }
 
 let stopping = false;
@@ -106,8 +127,16 @@ async function main(): Promise<void> {
     );
   }
   const admin = adminTokens();
-  run('gateway', 'apps/gateway/src/main.ts', { ...upstream, STARSGATE_ADMIN_TOKENS: admin.tokens });
-  run('worker', 'apps/worker/src/main.ts', upstream);
+  // A webhook receiver on this machine keeps working; other private addresses stay refused.
+  upstream.WEBHOOK_ALLOW_PRIVATE = process.env.WEBHOOK_ALLOW_PRIVATE ?? 'loopback';
+  const keys = serviceKeys();
+  run(
+    'gateway',
+    'apps/gateway/src/main.ts',
+    { ...upstream, ...keys.gateway, STARSGATE_ADMIN_TOKENS: admin.tokens },
+    keys.withheldFromGateway,
+  );
+  run('worker', 'apps/worker/src/main.ts', { ...upstream, ...keys.worker });
   await waitFor(`http://127.0.0.1:${process.env.PORT ?? '8080'}/readyz`, 60_000);
   process.stdout.write(`[start] gateway ready at http://127.0.0.1:${process.env.PORT ?? '8080'} — API docs at /docs\n`);
   if (admin.generatedAt)

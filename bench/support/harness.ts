@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { SecretVault, parseKeyRing } from '@starsgate/db';
+import { FingerprintKeys, generateRingEntry, parseKeyRing, parseSealKey, sealKeyOf } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
@@ -102,7 +102,8 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
     database,
     redis,
     queue,
-    vault: new SecretVault(parseKeyRing(`b1:${randomBytes(32).toString('base64')}`)),
+    sealer: parseSealKey(sealKeyOf(parseKeyRing(generateRingEntry('b1')))),
+    fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
     metrics: createGatewayMetrics(),
     chain: new ToncenterChainClient({ baseUrl: config.toncenter.url }),
     redisKeyPrefix: `bench-${randomBytes(4).toString('hex')}`,

@@ -11,6 +11,7 @@ import { freePort } from './free-port';
 import { ManagedProcess } from './managed-process';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 import { upstreamEnv, type SandboxDemo } from './service-env';
+import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 
@@ -105,12 +106,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
       BULLMQ_PREFIX: options.bullmqPrefix ?? `stack-${randomBytes(4).toString('hex')}`,
-      STARSGATE_SECRET_KEY: `s1:${randomBytes(32).toString('base64')}`,
       STARSGATE_ADMIN_TOKENS: adminToken,
       ...upstreamEnv(sandboxUrl, demo),
       ...options.serviceEnv,
     };
 
+    // As in production: the worker opens secrets, the gateway only seals to its public key.
+    const secretKey = generateRingEntry('s1');
+    const workerKeys = { STARSGATE_SECRET_KEY: secretKey };
+    const gatewayKeys = {
+      STARSGATE_SEAL_KEY: sealKeyOf(parseKeyRing(secretKey)),
+      STARSGATE_FINGERPRINT_KEY: `f1:${randomBytes(32).toString('base64')}`,
+    };
     const gatewayUrls: string[] = [];
     const gateways: ManagedProcess[] = [];
     for (let i = 1; i <= (options.gateways ?? 2); i++) {
@@ -121,7 +128,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         nodeProcess(
           `gateway-${i}`,
           'gateway',
-          { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), ...options.gatewayEnv },
+          { ...serviceEnv, ...gatewayKeys, HOST: '127.0.0.1', PORT: String(port), ...options.gatewayEnv },
           options.logDir,
           `${url}/readyz`,
         ),
@@ -137,7 +144,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         nodeProcess(
           `worker-${i}`,
           'worker',
-          { ...serviceEnv, WORKER_METRICS_HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port), ...options.workerEnv },
+          {
+            ...serviceEnv,
+            ...workerKeys,
+            WORKER_METRICS_HOST: '127.0.0.1',
+            WORKER_METRICS_PORT: String(port),
+            ...options.workerEnv,
+          },
           options.logDir,
           `${url}/readyz`,
         ),

@@ -15,6 +15,9 @@ export type Process = 'gateway' | 'worker' | 'sandbox' | 'migrate';
 /** Read only by tests (crash injection), never set by a deployment. */
 export const TEST_ONLY_VARIABLES = new Set(['STARSGATE_CRASH_AT']);
 
+/** Read by the gateway only to refuse it in production: the key that opens secrets is the worker's (docs/security-keys.md). */
+export const GATEWAY_REFUSED_VARIABLES = new Set(['STARSGATE_SECRET_KEY']);
+
 /** Names a loader reads, under a development and a production environment (some reads are conditional). */
 function recordReads(load: (env: NodeJS.ProcessEnv) => unknown): Set<string> {
   const names = new Set<string>();
@@ -63,7 +66,11 @@ export function appEnvironment(): Record<Process, Set<string>> {
     directReads('packages/fragment/src'),
     directReads('packages/ton/src'),
   );
-  const gateway = union(recordReads(loadGatewayConfig), directReads('apps/gateway/src'), shared);
+  const gateway = new Set(
+    [...union(recordReads(loadGatewayConfig), directReads('apps/gateway/src'), shared)].filter(
+      (name) => !GATEWAY_REFUSED_VARIABLES.has(name),
+    ),
+  );
   const worker = union(
     recordReads((env) => loadWorkerConfig(env)),
     recordReads(loadPriceRefresherConfig),

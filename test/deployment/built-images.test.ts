@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '@starsgate/db/testing';
+import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
 import { root } from './app-environment';
 import { exampleValues } from './env-example';
 import { imageTargets, type ImageTarget } from './image-targets';
@@ -29,7 +30,13 @@ jest.setTimeout(180_000);
 const readOnly = readOnlyRootAvailable ? ' on a read-only root filesystem' : '';
 
 const target = (name: ImageTarget['name']) => imageTargets.find((candidate) => candidate.name === name)!;
-const secretKey = `k1:${randomBytes(32).toString('base64')}`;
+const workerKeyRing = generateRingEntry('k1');
+/** What the Secrets give each: the worker opens secrets, the gateway only seals to the public key. */
+const workerKeys = { STARSGATE_SECRET_KEY: workerKeyRing };
+const gatewayKeys = {
+  STARSGATE_SEAL_KEY: sealKeyOf(parseKeyRing(workerKeyRing)),
+  STARSGATE_FINGERPRINT_KEY: `f1:${randomBytes(32).toString('base64')}`,
+};
 const layouts: ImageLayout[] = [];
 const running: RunningImage[] = [];
 let database: TestDatabase;
@@ -51,12 +58,11 @@ function assemble(name: ImageTarget['name']): ImageLayout {
   return layout;
 }
 
-/** PostgreSQL, Redis (a queue prefix of its own) and the key-encryption key, as the Secret gives them. */
+/** PostgreSQL and Redis (a queue prefix of its own), as the Secret gives them. */
 const backingServices = () => ({
   DATABASE_URL: database.url,
   REDIS_URL: process.env.REDIS_URL!,
   BULLMQ_PREFIX: `img-${randomBytes(3).toString('hex')}`,
-  STARSGATE_SECRET_KEY: secretKey,
 });
 
 /** SIGTERM, then a clean exit (its output shown if not). */
@@ -117,6 +123,7 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
     PORT: String(await freePort()),
     HOST: '127.0.0.1',
     ...backingServices(),
+    ...gatewayKeys,
     FRAGMENT_READ_COOKIES: 'stel_ssid=image-test',
     STARSGATE_ADMIN_TOKENS: 'image-test-admin-token-0123',
     LOG_LEVEL: 'warn',
@@ -151,6 +158,7 @@ test(`worker${readOnly}: starts in production mode, takes the queue, and stops o
     layout,
     {
       ...backingServices(),
+      ...workerKeys,
       FRAGMENT_BASE_URL: 'http://127.0.0.1:9/fragment',
       TONCENTER_URL: 'http://127.0.0.1:9/toncenter',
       PRICES_REFRESH_ENABLED: 'false',

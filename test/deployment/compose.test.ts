@@ -104,7 +104,11 @@ describe('docker-compose.yml', () => {
     const documented = documentedVariables();
     const interpolated = new Set([...text.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!));
     expect([...interpolated].filter((name) => !documented.has(name))).toEqual([]);
-    expect(services.gateway!.environment!.STARSGATE_SECRET_KEY).toMatch(/^\$\{STARSGATE_SECRET_KEY:\?/);
+    expect(services.worker!.environment!.STARSGATE_SECRET_KEY).toMatch(/^\$\{STARSGATE_SECRET_KEY:\?/);
+    expect(services.gateway!.environment!.STARSGATE_SEAL_KEY).toMatch(/^\$\{STARSGATE_SEAL_KEY:\?/);
+    expect(services.gateway!.environment!.STARSGATE_FINGERPRINT_KEY).toMatch(/^\$\{STARSGATE_FINGERPRINT_KEY:\?/);
+    // The gateway seals only: it never gets the key that opens wallet secrets (docs/security-keys.md).
+    expect(services.gateway!.environment!.STARSGATE_SECRET_KEY).toBeUndefined();
     expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
   });
 

@@ -16,7 +16,13 @@ describe('Dockerfile', () => {
     for (const target of imageTargets) {
       const instructions = effectiveInstructions(stages, target.name);
       expect(JSON.parse(last(instructions, 'CMD')!)).toEqual(['node', target.entry]);
-      expect(JSON.parse(last(instructions, 'ENTRYPOINT')!)).toEqual(['/usr/bin/tini', '--']);
+      // tini as PID 1, started with RLIMIT_CORE 0 so no process of the image can dump core.
+      expect(JSON.parse(last(instructions, 'ENTRYPOINT')!)).toEqual([
+        '/bin/sh',
+        '-c',
+        'ulimit -c 0 && exec /usr/bin/tini -- "$@"',
+        'starsgate',
+      ]);
       expect(all(instructions, 'COPY')).toEqual(
         expect.arrayContaining([
           `--from=runtime-deps /deps/${target.name}/node_modules ./node_modules`,

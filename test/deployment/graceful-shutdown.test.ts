@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
 import { assertPaidOnceAndDelivered, WorkerHarness } from '@starsgate/worker/testing';
 import { root } from './app-environment';
 import { buildApps, freePort, startImage, waitUntil, type ImageLayout, type RunningImage } from './image-layout';
@@ -42,7 +43,8 @@ describe('gateway', () => {
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL!,
       BULLMQ_PREFIX: `gs-${randomBytes(3).toString('hex')}`,
-      STARSGATE_SECRET_KEY: `k1:${randomBytes(32).toString('base64')}`,
+      STARSGATE_SEAL_KEY: sealKeyOf(parseKeyRing(generateRingEntry('k1'))),
+      STARSGATE_FINGERPRINT_KEY: `f1:${randomBytes(32).toString('base64')}`,
       FRAGMENT_READ_COOKIES: 'stel_ssid=graceful-test',
       RATE_LIMIT_MAX: '1000000',
       SHUTDOWN_TIMEOUT_MS: '10000',

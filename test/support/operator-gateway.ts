@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { FingerprintKeys } from '@starsgate/db';
 import { createLogger } from '@starsgate/platform';
 import { buildGateway, createGatewayMetrics, loadGatewayConfig, type Gateway } from '@starsgate/gateway';
 import type { WorkerHarness } from '@starsgate/worker/testing';
@@ -10,7 +12,8 @@ export function operatorGateway(h: WorkerHarness, adminToken: string): Gateway {
     database: h.database,
     redis: h.redis,
     queue: h.queue,
-    vault: h.vault,
+    sealer: h.vault,
+    fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
     chain: h.chain,
     metrics: createGatewayMetrics(),
   });

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { generateRingEntry } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -16,6 +17,8 @@ export interface RunningStack {
   workerMetricsUrl: string;
   adminToken: string;
   database: TestDatabase;
+  /** The process group of `npm start` (the sandbox, gateway and worker are its children). */
+  pid: number;
   output(): string;
   stop(): Promise<void>;
 }
@@ -45,7 +48,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
       SANDBOX_PRICE_DRIFT: 'off',
       DATABASE_URL: database.url,
       BULLMQ_PREFIX: `stack-${randomBytes(4).toString('hex')}`,
-      STARSGATE_SECRET_KEY: `s1:${randomBytes(32).toString('base64')}`,
+      STARSGATE_SECRET_KEY: generateRingEntry('s1'),
       STARSGATE_ADMIN_TOKENS: adminToken,
       WORKER_METRICS_PORT: String(metricsPort),
       WORKER_METRICS_HOST: '127.0.0.1',
@@ -89,6 +92,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}`,
     adminToken,
     database,
+    pid: child.pid!,
     output: () => output,
     stop,
   };

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { AdminApiError, AdminClient } from './admin-client';
 import type { CommandResult, Options } from './commands/command';
 import { listPurchases, resolvePurchase, showPurchase } from './commands/purchases';
+import { generateKeys, KeysEnvironmentError, keysStatus, publicKey, rewrapKeys } from './commands/keys';
 import { showStats } from './commands/stats';
 import {
   addWebhook,
@@ -25,6 +26,13 @@ const USAGE = `starsgate: the operator API from a terminal (STARSGATE_URL, STARS
   starsgate webhooks list | remove <endpoint_id> | rotate <endpoint_id>
   starsgate deliveries list [--endpoint ID] [--state pending|delivered|failed] [--limit N] [--cursor C]
   starsgate deliveries retry <delivery_id>
+
+Key rotation (docs/security-keys.md), run with the worker's environment, not through the API:
+  starsgate keys generate [--key-id ID]   a new worker key, its public seal key, a fingerprint key
+  starsgate keys public                   STARSGATE_SEAL_KEY from STARSGATE_SECRET_KEY
+  starsgate keys status                   live wallet and webhook secrets per key id (DATABASE_URL)
+  starsgate keys rewrap                   re-seal every live secret to the first key of
+                                          STARSGATE_SECRET_KEY (DATABASE_URL, STARSGATE_SECRET_KEY)
 
 Every command takes --json (machine-readable output) and --operator NAME (recorded in the audit
 trail; default $STARSGATE_OPERATOR or $USER). Exit status: 0 success, 1 an API or connection
@@ -51,6 +59,7 @@ const VALUE_OPTIONS = [
   'events',
   'endpoint',
   'state',
+  'key-id',
 ] as const;
 
 function parse(argv: string[]): { positionals: string[]; options: Options; json: boolean; help: boolean } {
@@ -98,6 +107,14 @@ async function run(client: () => AdminClient, positionals: string[], options: Op
       return listDeliveries(client(), options);
     case 'deliveries retry':
       return retryDelivery(client(), argument(positionals, 2, 'delivery_id'));
+    case 'keys generate':
+      return generateKeys(options['key-id']);
+    case 'keys public':
+      return publicKey(process.env);
+    case 'keys status':
+      return keysStatus(process.env);
+    case 'keys rewrap':
+      return rewrapKeys(process.env);
     default:
       throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
   }
@@ -134,7 +151,11 @@ export async function main(argv: string[], out = process.stdout, err = process.s
       );
       return 1;
     }
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      error instanceof UsageError ||
+      error instanceof KeysEnvironmentError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       err.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);
       return 2;
     }

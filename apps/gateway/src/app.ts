@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { DatabaseHandle, SecretVault } from '@starsgate/db';
+import type { DatabaseHandle, FingerprintKeys, SecretSealing } from '@starsgate/db';
 import { CheckoutRepository, OpenOrders, PurchaseRepository } from '@starsgate/db';
 import { instrumentUpstream, type Logger, type PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
@@ -42,7 +42,9 @@ export interface GatewayDeps {
   queue: Queue<PurchaseJobData>;
   /** The webhook delivery queue (its counts show in the admin stats). */
   webhookQueue?: Queue;
-  vault: SecretVault;
+  /** Seals wallet and webhook secrets to the worker's public key; cannot open them (docs/security-keys.md). */
+  sealer: SecretSealing;
+  fingerprints: FingerprintKeys;
   metrics: GatewayMetrics;
   chain: ChainClient;
   /** Availability checker and price book; built from `config.reads` when absent. */
@@ -109,7 +111,8 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       openOrders,
       jobs,
       views: new PurchaseViewReader(purchases),
-      vault: deps.vault,
+      sealer: deps.sealer,
+      fingerprints: deps.fingerprints,
       metrics: deps.metrics,
       network: deps.config.network,
       logger: deps.logger,
@@ -122,7 +125,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       checkouts: new CheckoutRepository(deps.database.db),
       openOrders,
       jobs,
-      vault: deps.vault,
+      fingerprints: deps.fingerprints,
       metrics: deps.metrics,
       network: deps.config.network,
       chain,
@@ -148,7 +151,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   mountAdminApi(app, {
     config: deps.config,
     database: deps.database,
-    vault: deps.vault,
+    sealer: deps.sealer,
     chain,
     queues,
     redis: deps.redis,

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { EnvReader, readSharedConfig, type SharedConfig } from '@starsgate/platform';
+import {
+  EnvReader,
+  readPrivateAddressAllowance,
+  readSharedConfig,
+  type PrivateAddressAllowance,
+  type SharedConfig,
+} from '@starsgate/platform';
 import { loadReadsConfig, type ReadsConfig } from './reads-config';
 
 export interface GatewayConfig {
@@ -13,7 +19,12 @@ export interface GatewayConfig {
   /** toncenter's API root, key and shared request rate (docs/ton.md §9). */
   toncenter: SharedConfig['toncenter'];
   usdtMaster: string;
+  /** `STARSGATE_SEAL_KEY`: the worker's public key, all the gateway needs to store a secret. */
+  sealKey: string | undefined;
+  /** Only to refuse it in production: the key that opens secrets belongs to the worker. */
   secretKey: string | undefined;
+  /** `STARSGATE_FINGERPRINT_KEY`: the idempotency fingerprints' own key ring. */
+  fingerprintKey: string | undefined;
   dataDir: string;
   production: boolean;
   logLevel: string;
@@ -30,6 +41,8 @@ export interface GatewayConfig {
   adminTokens: string[];
   /** Allow plain-http webhook URLs to non-loopback hosts. */
   webhookAllowHttp: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE: non-public addresses a webhook URL may resolve to (none unless set). */
+  webhookAllowPrivate: PrivateAddressAllowance;
   /** After valid_until, how long "not on chain" is not yet proof of non-execution (as the worker's). */
   validUntilMarginMs: number;
   /** Caps on orders accepted but not yet paid (docs/security-money.md, attack 4). */
@@ -50,7 +63,9 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     network: shared.network,
     toncenter: shared.toncenter,
     usdtMaster: shared.usdtMaster,
+    sealKey: read.string('STARSGATE_SEAL_KEY'),
     secretKey: read.string('STARSGATE_SECRET_KEY'),
+    fingerprintKey: read.string('STARSGATE_FINGERPRINT_KEY'),
     dataDir: path.resolve(read.string('STARSGATE_DATA_DIR', '.data')),
     production,
     logLevel: shared.logLevel,
@@ -72,6 +87,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       .map((token) => token.trim())
       .filter((token) => token.length > 0),
     webhookAllowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
+    webhookAllowPrivate: readPrivateAddressAllowance(read),
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
     openOrders: {
       perPayer: read.integer('OPEN_ORDERS_PER_PAYER', 1_000, { min: 1, max: 10_000_000 }),
@@ -81,7 +97,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   };
   if (config.adminTokens.some((token) => token.length < 16))
     read.problem('STARSGATE_ADMIN_TOKENS: every token needs at least 16 characters');
-  if (production && !config.secretKey) read.problem('STARSGATE_SECRET_KEY is required when NODE_ENV=production');
+  if (production && !config.sealKey) read.problem('STARSGATE_SEAL_KEY is required when NODE_ENV=production');
+  if (production && config.secretKey)
+    read.problem('STARSGATE_SECRET_KEY belongs to the worker only: give the gateway STARSGATE_SEAL_KEY');
+  if (production && !config.fingerprintKey)
+    read.problem('STARSGATE_FINGERPRINT_KEY is required when NODE_ENV=production');
   read.finish();
   return config;
 }

@@ -2,7 +2,7 @@
 import { tracing } from './instrument';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { connectDatabase, loadKeyRing, migrateDatabase, SecretVault } from '@starsgate/db';
+import { connectDatabase, loadFingerprintKeys, loadSealer, migrateDatabase } from '@starsgate/db';
 import {
   closeQueue,
   createLogger,
@@ -12,6 +12,7 @@ import {
   createWebhookQueue,
   onTerminationSignals,
   redactUrl,
+  refuseMemoryDumps,
   runMain,
 } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
@@ -22,6 +23,7 @@ import { answerMalformedRequests } from './http/malformed-requests';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
+  refuseMemoryDumps(config.production);
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
   await migrateDatabase(config.databaseUrl);
   const database = connectDatabase(config.databaseUrl, {
@@ -37,14 +39,19 @@ async function main(): Promise<void> {
   const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
     logger.warn('webhook queue connection error', { error }),
   );
-  const vault = new SecretVault(
-    loadKeyRing({
-      value: config.secretKey,
-      dataDir: config.dataDir,
-      allowGenerated: !config.production,
-      warn: (message) => logger.warn(message),
-    }),
-  );
+  const sealer = loadSealer({
+    sealKey: config.sealKey,
+    secretKey: config.secretKey,
+    dataDir: config.dataDir,
+    production: config.production,
+    warn: (message) => logger.warn(message),
+  });
+  const fingerprints = loadFingerprintKeys({
+    value: config.fingerprintKey,
+    dataDir: config.dataDir,
+    allowGenerated: !config.production,
+    warn: (message) => logger.warn(message),
+  });
   const metrics = createGatewayMetrics();
   const pacer = createToncenterPacer(config.toncenter, redis, metrics.chainRate);
   const chain = new ToncenterChainClient({
@@ -59,7 +66,8 @@ async function main(): Promise<void> {
     redis,
     queue,
     webhookQueue,
-    vault,
+    sealer,
+    fingerprints,
     chain,
     metrics,
   });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { mnemonicNew } from '@ton/crypto';
-import { SecretVault } from '@starsgate/db';
+import { SecretVault, generateRingEntry, parseKeyRing } from '@starsgate/db';
 import { redactSecretText } from '@starsgate/platform';
 import { createTestGateway, starsOrder, type TestGateway } from './support/test-gateway';
 import { dumpDatabase, dumpRedis } from './support/secret-dumps';
@@ -92,10 +92,7 @@ describe('wallet secrets never appear in plain text', () => {
     expect(opened.toString('utf8')).toBe(BIP39);
     opened.fill(0);
     expect(() => gateway.vault.open('00000000-0000-4000-8000-000000000000', sealed)).toThrow();
-    const otherVault = new SecretVault({
-      primaryId: sealed.keyId,
-      keys: new Map([[sealed.keyId, Buffer.alloc(32, 1)]]),
-    });
+    const otherVault = new SecretVault(parseKeyRing(generateRingEntry(sealed.keyId)));
     expect(() => otherVault.open(accepted.body.purchase_id, sealed)).toThrow();
   });
 

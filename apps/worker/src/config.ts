@@ -2,7 +2,13 @@ import { Address } from '@ton/core';
 import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
 import { loadKeyRing, type KeyRing } from '@starsgate/db';
 import { splitCookieSets } from '@starsgate/fragment';
-import { EnvReader, MAINNET_USDT_MASTER, readSharedConfig } from '@starsgate/platform';
+import {
+  EnvReader,
+  MAINNET_USDT_MASTER,
+  readPrivateAddressAllowance,
+  readSharedConfig,
+  type PrivateAddressAllowance,
+} from '@starsgate/platform';
 import { readPriceRefresherConfig, type PriceRefresherConfig } from './prices/price-refresher';
 import { ALL_CRASH_POINTS, type CrashPoint } from './purchases/state-machine/crash-points';
 
@@ -108,6 +114,8 @@ export interface WebhookDeliveryConfig {
   /** Settled events (and their deliveries) older than this many days are deleted. */
   retentionDays: number;
   pruneIntervalMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE: non-public addresses a receiver may have (none unless set). */
+  allowPrivate: PrivateAddressAllowance;
 }
 
 export function loadWorkerConfig(
@@ -220,6 +228,7 @@ export function loadWorkerConfig(
       maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 14, { min: 1, max: 100 }),
       retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, { min: 1, max: 3_650 }),
       pruneIntervalMs: read.integer('WEBHOOK_PRUNE_INTERVAL_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
+      allowPrivate: readPrivateAddressAllowance(read),
     },
     evidenceIntervalMs: read.integer('EVIDENCE_INTERVAL_MS', 60_000, { min: 100, max: 86_400_000 }),
   };

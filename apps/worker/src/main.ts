@@ -25,6 +25,7 @@ import {
   onTerminationSignals,
   PURCHASE_QUEUE,
   redisConnectionOptions,
+  refuseMemoryDumps,
   runMain,
 } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
@@ -51,6 +52,7 @@ import { createWorkerMetrics } from './observability/worker-metrics';
 async function main(): Promise<void> {
   const warnings: string[] = [];
   const config = loadWorkerConfig(process.env, (message) => warnings.push(message));
+  refuseMemoryDumps(process.env.NODE_ENV === 'production');
   const logger = createLogger({ service: 'worker', level: config.logLevel });
   for (const warning of warnings) logger.warn(warning);
   await migrateDatabase(config.databaseUrl);

@@ -11,3 +11,5 @@ export * from './rate-limit/shared-token-bucket';
 export * from './rate-limit/chain-rate-metrics';
 export * from './rate-limit/chain-pacer';
 export * from './observability/tracing';
+export * from './net/webhook-address';
+export * from './process/memory-dump-guard';

@@ -10,7 +10,7 @@ import {
   WebhookDeliveries,
   WebhookEndpoints,
   type DatabaseHandle,
-  type SecretVault,
+  type SecretSealing,
 } from '@starsgate/db';
 import type { ChainClient } from '@starsgate/ton';
 import type { GatewayConfig } from '../config';
@@ -24,7 +24,7 @@ import { webhooksRoutes } from './webhooks.routes';
 export interface AdminDeps {
   config: GatewayConfig;
   database: DatabaseHandle;
-  vault: SecretVault;
+  sealer: SecretSealing;
   chain: ChainClient;
   /** Every BullMQ queue the service uses, for the stats. */
   queues: readonly Queue[];
@@ -57,10 +57,10 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
   app.use(adminPipelineRoutes({ pipeline: new PipelineReads(db), redis: deps.redis, bullPrefix: deps.bullPrefix }));
   app.use(
     webhooksRoutes({
-      endpoints: new WebhookEndpoints(db, deps.vault),
+      endpoints: new WebhookEndpoints(db, deps.sealer),
       deliveries: new WebhookDeliveries(db),
       audit: new AdminAudit(db),
-      allowHttp: deps.config.webhookAllowHttp,
+      urlPolicy: { allowHttp: deps.config.webhookAllowHttp, allowPrivate: deps.config.webhookAllowPrivate },
     }),
   );
 }

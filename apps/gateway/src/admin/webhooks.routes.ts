@@ -19,7 +19,7 @@ import type {
 import { adminActor } from './admin-auth';
 import { DEFAULT_PAGE_SIZE } from './admin-purchases.routes';
 import { decodeCursor, encodeCursor } from './list-cursor';
-import { checkWebhookUrl } from './webhook-url';
+import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
 
 const validateCreate = createValidator<CreateWebhookEndpointRequest>(CreateWebhookEndpointRequestSchema);
 const validateDeliveryQuery = createValidator<WebhookDeliveryListQuery>(WebhookDeliveryListQuerySchema, {
@@ -77,7 +77,7 @@ export function webhooksRoutes(deps: {
   endpoints: WebhookEndpoints;
   deliveries: WebhookDeliveries;
   audit: AdminAudit;
-  allowHttp: boolean;
+  urlPolicy: WebhookUrlPolicy;
 }): Router {
   const router = Router();
   const audit = async (req: Request, res: Response, action: string, targetId: string, details?: unknown) => {
@@ -88,7 +88,7 @@ export function webhooksRoutes(deps: {
 
   router.post('/admin/api/webhook-endpoints', async (req, res) => {
     const input = validateCreate(req.body);
-    const url = checkWebhookUrl(input.url, deps.allowHttp);
+    const url = await checkWebhookUrl(input.url, deps.urlPolicy);
     const { endpoint, secret } = await deps.endpoints.create({ ...input, url });
     await audit(req, res, 'webhook_endpoint.created', endpoint.id, { url, events: endpoint.events });
     res.status(201).json({ ...endpointView(endpoint), secret });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, normalizePaymentMethod, type CreateCheckoutRequest } from '@starsgate/domain';
-import type { CheckoutRepository, PurchaseRow, SecretVault } from '@starsgate/db';
+import type { CheckoutRepository, FingerprintKeys, PurchaseRow } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveCheckoutPayer, type ChainClient, type Network } from '@starsgate/ton';
 import type { GatewayMetrics } from '../observability/metrics';
@@ -11,7 +11,7 @@ import type { PurchaseJobEnqueuer } from '../purchases/purchase-job-enqueuer';
 export interface CheckoutDeps {
   checkouts: CheckoutRepository;
   jobs: PurchaseJobEnqueuer;
-  vault: SecretVault;
+  fingerprints: FingerprintKeys;
   metrics: GatewayMetrics;
   network: Network;
   chain: ChainClient;
@@ -57,8 +57,8 @@ export async function createCheckout(
     {
       id: randomUUID(),
       idempotencyKey: input.idempotency_key,
-      requestFingerprint: orderFingerprint(deps.vault, order),
-      fingerprintKeyId: deps.vault.primaryKeyId,
+      requestFingerprint: orderFingerprint(deps.fingerprints, order)!,
+      fingerprintKeyId: deps.fingerprints.primaryKeyId,
       product: input.product,
       username: input.username,
       amount: input.amount,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, normalizePaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
-import type { IntakeRow, PurchaseRepository, SecretVault } from '@starsgate/db';
+import type { FingerprintKeys, IntakeRow, PurchaseRepository, SecretSealing } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
 import type { GatewayMetrics } from '../observability/metrics';
@@ -12,7 +12,8 @@ import type { PurchaseJobEnqueuer } from './purchase-job-enqueuer';
 export interface CreatePurchaseDeps {
   intake: PurchaseIntakeBatcher;
   jobs: PurchaseJobEnqueuer;
-  vault: SecretVault;
+  sealer: SecretSealing;
+  fingerprints: FingerprintKeys;
   metrics: GatewayMetrics;
   network: Network;
   openOrders: OpenOrderGuard;
@@ -71,8 +72,8 @@ export async function createPurchase(
     {
       id: randomUUID(),
       idempotencyKey: input.idempotency_key,
-      requestFingerprint: orderFingerprint(deps.vault, order),
-      fingerprintKeyId: deps.vault.primaryKeyId,
+      requestFingerprint: orderFingerprint(deps.fingerprints, order)!,
+      fingerprintKeyId: deps.fingerprints.primaryKeyId,
       status: 'queued',
       product: input.product,
       username: input.username,
@@ -83,9 +84,10 @@ export async function createPurchase(
       requestedWalletAddress: order.walletAddressRaw,
       walletAddress: matching?.address.toRawString() ?? null,
       walletVersion: matching?.version ?? null,
+      payerPublicKey: wallet.publicKey.toString('hex'),
       requestId: context.requestId,
     },
-    (purchaseId) => deps.vault.seal(purchaseId, input.seed),
+    (purchaseId) => deps.sealer.seal(purchaseId, input.seed),
     {
       fromStatus: null,
       toStatus: 'queued',

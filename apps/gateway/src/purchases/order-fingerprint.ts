@@ -1,5 +1,5 @@
 import { AppError, canonicalUsername } from '@starsgate/domain';
-import type { PurchaseRow, SecretVault } from '@starsgate/db';
+import type { FingerprintKeys, PurchaseRow } from '@starsgate/db';
 import type { GatewayMetrics } from '../observability/metrics';
 
 export interface LogicalOrder {
@@ -20,9 +20,12 @@ export function canonicalSeed(seed: string): string {
   return words.length > 1 ? words.join(' ').toLowerCase() : seed.trim();
 }
 
-/** The spec's logical order: recipient, product, amount, payment method and wallet. */
-export function orderFingerprint(vault: SecretVault, order: LogicalOrder, keyId?: string): string {
-  return vault.fingerprint(
+/**
+ * The spec's logical order: recipient, product, amount, payment method and wallet. Null when
+ * `keyId` (an existing row's) is no longer configured.
+ */
+export function orderFingerprint(fingerprints: FingerprintKeys, order: LogicalOrder, keyId?: string): string | null {
+  return fingerprints.fingerprint(
     [
       order.route,
       order.product,
@@ -42,11 +45,12 @@ export function orderFingerprint(vault: SecretVault, order: LogicalOrder, keyId?
  * (counted), else 409 IDEMPOTENCY_KEY_REUSED.
  */
 export function assertSameOrder(
-  deps: { vault: SecretVault; metrics: GatewayMetrics },
+  deps: { fingerprints: FingerprintKeys; metrics: GatewayMetrics },
   existing: Pick<PurchaseRow, 'fingerprintKeyId' | 'requestFingerprint'>,
   order: LogicalOrder,
 ): void {
-  if (orderFingerprint(deps.vault, order, existing.fingerprintKeyId) !== existing.requestFingerprint) {
+  // A row hashed with a key no longer listed cannot be compared: refused, never taken as a replay.
+  if (orderFingerprint(deps.fingerprints, order, existing.fingerprintKeyId) !== existing.requestFingerprint) {
     deps.metrics.idempotencyConflicts.inc({ kind: 'key_reused' });
     throw new AppError('IDEMPOTENCY_KEY_REUSED', {
       details: [

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
-import { SecretVault, parseKeyRing } from '@starsgate/db';
+import { FingerprintKeys, SecretVault, generateRingEntry, parseKeyRing, parseSealKey, sealKeyOf } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { ToncenterChainClient } from '@starsgate/ton';
 import {
@@ -24,6 +24,7 @@ export interface TestGateway extends Gateway {
   redis: Redis;
   queue: Queue<PurchaseJobData>;
   metrics: GatewayMetrics;
+  /** The worker's side of the key ring, for tests that open what the gateway sealed; the gateway has only its public key. */
   vault: SecretVault;
   config: GatewayConfig;
   /** Every log line the gateway wrote, as serialised JSON. */
@@ -38,13 +39,23 @@ export async function createTestGateway(
   options: { redisKeyPrefix?: string } = {},
 ): Promise<TestGateway> {
   const database = await createTestDatabase();
-  const config = loadGatewayConfig({ ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'debug', ...env });
+  const config = loadGatewayConfig({
+    ...process.env,
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'debug',
+    // Webhook receivers in these tests listen on loopback.
+    WEBHOOK_ALLOW_PRIVATE: 'loopback',
+    ...env,
+  });
   const { logger, lines: logLines } = capturingLogger();
   const redis = createRedisConnection(config.redisUrl);
   const bullPrefix = `test-${randomBytes(4).toString('hex')}`;
   const queue = createPurchaseQueue(config.redisUrl, bullPrefix);
   const webhookQueue = createWebhookQueue(config.redisUrl, bullPrefix);
-  const vault = new SecretVault(parseKeyRing(`t1:${randomBytes(32).toString('base64')}`));
+  const ring = parseKeyRing(generateRingEntry('t1'));
+  const vault = new SecretVault(ring);
+  const sealer = parseSealKey(sealKeyOf(ring));
+  const fingerprints = new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`);
   const metrics = createGatewayMetrics();
   const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 });
   const gateway = buildGateway({
@@ -54,7 +65,8 @@ export async function createTestGateway(
     redis,
     queue,
     webhookQueue,
-    vault,
+    sealer,
+    fingerprints,
     metrics,
     chain,
     redisKeyPrefix: options.redisKeyPrefix ?? bullPrefix,

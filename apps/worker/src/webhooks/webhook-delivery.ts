@@ -28,7 +28,13 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: str
   if (!claimed) return;
   const secrets = await deps.endpoints.signingSecrets(claimed.endpoint.id);
   const body = webhookEventBody(claimed.event, claimed.event.purchase);
-  const result = await postWebhook(claimed.endpoint.url, { id: claimed.event.id, body }, secrets, config.timeoutMs);
+  const result = await postWebhook(
+    claimed.endpoint.url,
+    { id: claimed.event.id, body },
+    secrets,
+    config.timeoutMs,
+    config.allowPrivate,
+  );
   const attempt = claimed.delivery.attempts + 1;
   const delayMs =
     result.ok || attempt >= config.maxAttempts ? null : backoffMs(attempt, config.retryBaseMs, config.retryMaxMs);

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createRedisConnection } from '@starsgate/platform';
+import { FingerprintKeys, parseKeyRing, parseSealKey, sealKeyOf } from '@starsgate/db';
 import type { Redis } from 'ioredis';
 import type { SendTransactionRequest } from '@starsgate/ton';
 import { buildGateway, createGatewayMetrics, loadGatewayConfig } from '@starsgate/gateway';
@@ -40,7 +41,8 @@ export function startCheckoutGateway(h: WorkerHarness, env: Record<string, strin
     database: h.database,
     redis,
     queue: h.queue,
-    vault: h.vault,
+    sealer: parseSealKey(sealKeyOf(parseKeyRing(h.env.STARSGATE_SECRET_KEY!))),
+    fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
     metrics: createGatewayMetrics(),
     chain: h.chain,
     redisKeyPrefix: `gw-${randomBytes(3).toString('hex')}`,

@@ -12,6 +12,7 @@ import type { Redis } from 'ioredis';
 import {
   CheckoutRepository,
   LeaseRepository,
+  generateRingEntry,
   parseKeyRing,
   PurchaseRepository,
   PurchaseTransitions,
@@ -119,7 +120,7 @@ export class WorkerHarness {
     const usdtMaster = 'chain' in sandbox ? sandbox.chain.usdtMaster : sandbox.usdtMaster;
     const database = await createTestDatabase();
     const bullPrefix = `wt-${randomBytes(4).toString('hex')}`;
-    const secretKeyEnv = `t1:${randomBytes(32).toString('base64')}`;
+    const secretKeyEnv = generateRingEntry('t1');
     const env: Record<string, string> = {
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -146,6 +147,8 @@ export class WorkerHarness {
       VALID_UNTIL_MARGIN_MS: '2000',
       CONFIRMING_MAX_AGE_MS: '20000',
       SUBMITTED_MAX_AGE_MS: '5000',
+      // Webhook receivers in these tests listen on loopback.
+      WEBHOOK_ALLOW_PRIVATE: 'loopback',
       ...options.env,
     };
     const config = loadWorkerConfig({ ...env });
@@ -289,6 +292,7 @@ export class WorkerHarness {
         requestedWalletAddress: requested?.toRawString() ?? null,
         walletAddress: matching?.address.toRawString() ?? null,
         walletVersion: matching?.version ?? null,
+        payerPublicKey: wallet.publicKey.toString('hex'),
       },
       (purchaseId) => this.vault.seal(purchaseId, input.seed),
       { fromStatus: null, toStatus: 'queued', actor: 'test', reason: 'purchase accepted' },

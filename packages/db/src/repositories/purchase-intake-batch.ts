@@ -41,6 +41,7 @@ export function intakeParameters(
     row.requestedWalletAddress ?? null,
     row.walletAddress ?? null,
     row.walletVersion ?? null,
+    row.payerPublicKey ?? null,
     row.requestId ?? null,
     sealed.keyId,
     sealed.wrappedKey,

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../database';
 import { webhookEndpoints, type WebhookEndpointRow } from '../schema';
-import type { SecretVault } from '../secrets/secret-vault';
+import type { SecretSealing } from '../secrets/secret-sealer';
+import { SecretVault } from '../secrets/secret-vault';
 
 /** A rotated-out secret keeps signing beside the new one for this long. */
 export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
@@ -64,14 +65,28 @@ function toEndpoint(row: WebhookEndpointRow, now = Date.now()): WebhookEndpoint 
  * through `create` and `rotateSecret` (to be shown once) and `signingSecrets` (to sign).
  */
 export class WebhookEndpoints {
+  /**
+   * `sealer` seals new secrets (the gateway's public-key sealer is enough); `vault` opens them to
+   * sign and re-wraps them, so only the worker and `starsgate keys` pass one.
+   */
+  private readonly vault: SecretVault | undefined;
+
   constructor(
     private readonly db: Database,
-    private readonly vault: SecretVault,
-  ) {}
+    private readonly sealer: SecretSealing,
+    vault?: SecretVault,
+  ) {
+    this.vault = vault ?? (sealer instanceof SecretVault ? sealer : undefined);
+  }
+
+  private opener(): SecretVault {
+    if (!this.vault) throw new Error('webhook signing secrets can only be opened with the worker key ring');
+    return this.vault;
+  }
 
   private seal(endpointId: string, secret: string, expiresAt: Date | null): StoredSecret {
     const id = randomUUID();
-    const sealed = this.vault.seal(`webhook:${endpointId}:${id}`, secret);
+    const sealed = this.sealer.seal(`webhook:${endpointId}:${id}`, secret);
     return {
       id,
       key_id: sealed.keyId,
@@ -168,7 +183,7 @@ export class WebhookEndpoints {
     return storedSecrets(row)
       .filter((secret) => validAt(secret, now))
       .map((secret) => {
-        const bytes = this.vault.open(`webhook:${id}:${secret.id}`, {
+        const bytes = this.opener().open(`webhook:${id}:${secret.id}`, {
           keyId: secret.key_id,
           wrappedKey: Buffer.from(secret.wrapped_key, 'base64'),
           ciphertext: Buffer.from(secret.ciphertext, 'base64'),
@@ -179,5 +194,41 @@ export class WebhookEndpoints {
           bytes.fill(0);
         }
       });
+  }
+
+  /**
+   * Key rotation: every stored secret of every endpoint (deleted ones too: their rows still hold
+   * ciphertext) re-wrapped to the primary key, one locked row at a time. Returns how many moved.
+   */
+  async rewrapSecrets(): Promise<number> {
+    const vault = this.opener();
+    const candidates = await this.db
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(
+        sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${webhookEndpoints.signingSecrets}) AS s WHERE s->>'key_id' <> ${vault.primaryKeyId})`,
+      );
+    let moved = 0;
+    for (const { id } of candidates) {
+      moved += await this.db.transaction(async (tx) => {
+        const [row] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).for('update');
+        if (!row) return 0;
+        let count = 0;
+        const secrets = storedSecrets(row).map((secret) => {
+          if (secret.key_id === vault.primaryKeyId) return secret;
+          const rewrapped = vault.rewrap(`webhook:${id}:${secret.id}`, {
+            keyId: secret.key_id,
+            wrappedKey: Buffer.from(secret.wrapped_key, 'base64'),
+            ciphertext: Buffer.from(secret.ciphertext, 'base64'),
+          });
+          count++;
+          return { ...secret, key_id: rewrapped.keyId, wrapped_key: rewrapped.wrappedKey.toString('base64') };
+        });
+        if (count > 0)
+          await tx.update(webhookEndpoints).set({ signingSecrets: secrets }).where(eq(webhookEndpoints.id, id));
+        return count;
+      });
+    }
+    return moved;
   }
 }

@@ -33,7 +33,12 @@ export const purchases = pgTable(
     /** The payer wallet once known (at intake for 12-word seeds, in the worker otherwise). */
     walletAddress: text('wallet_address'),
     walletVersion: text('wallet_version'),
-    /** Checkout: TON Connect's account.publicKey (hex) and walletStateInit (Base64), for a payer not deployed yet. */
+    /**
+     * The payer's public key (hex). Server-signed: derived at intake, so the worker builds the payer
+     * wallet without decrypting the seed and only signing opens it (null: accepted before it was
+     * stored; the worker derives it). Checkout: TON Connect's account.publicKey, with walletStateInit
+     * (Base64) for a payer not deployed yet.
+     */
     payerPublicKey: text('payer_public_key'),
     payerStateInit: text('payer_state_init'),
     /** Checkout: the TON Connect sendTransaction request the buyer's wallet signs. */

@@ -17,6 +17,7 @@ const PURCHASE_COLUMNS = [
   ['requested_wallet_address', 'text'],
   ['wallet_address', 'text'],
   ['wallet_version', 'text'],
+  ['payer_public_key', 'text'],
   ['request_id', 'text'],
 ] as const;
 

@@ -351,8 +351,10 @@ export const ERROR_CATALOGUE = {
   },
   WEBHOOK_URL_NOT_ALLOWED: {
     status: 400,
-    message: 'The webhook URL must be https (plain http only to a loopback address unless WEBHOOK_ALLOW_HTTP=true).',
-    action: 'Use an https URL.',
+    message:
+      'The webhook URL must be https (plain http only to a loopback address unless WEBHOOK_ALLOW_HTTP=true) and its host must resolve to public addresses only (unless WEBHOOK_ALLOW_PRIVATE admits them).',
+    action:
+      'Use an https URL whose host resolves to a public address, or set WEBHOOK_ALLOW_PRIVATE on the gateway and the worker.',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 

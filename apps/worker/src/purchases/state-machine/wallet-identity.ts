@@ -10,6 +10,7 @@ import {
   NETWORK_GLOBAL_ID,
   resolveWalletOffline,
   seedKeyId,
+  WALLET_VERSIONS,
   type OfflineWalletResolution,
   type SeedFormat,
   type WalletContract,
@@ -62,14 +63,46 @@ export function openKeyPair(deps: StepDeps, purchase: HeldPurchase): Promise<Wal
   return withSeed(deps, purchase, deriveKeyPair);
 }
 
-/** The public key of the held purchase's seed (cached across purchases; nothing secret is kept). */
-function openPublicKey(deps: StepDeps, purchase: HeldPurchase): Promise<Buffer> {
+/**
+ * The public key of the held purchase's seed: stored at intake, so preparing never decrypts the
+ * seed (only signing does). Rows accepted before it was stored derive it from the seed.
+ */
+function payerPublicKey(deps: StepDeps, purchase: HeldPurchase): Promise<Buffer> {
+  const stored = purchase.row.payerPublicKey;
+  if (stored) return Promise.resolve(Buffer.from(stored, 'hex'));
   return withSeed(deps, purchase, derivePublicKey);
+}
+
+/** The candidate wallets of a 24-word or Base64 seed from its stored public key (resolveWalletOffline's rule). */
+function candidatesOfPublicKey(
+  publicKey: Buffer,
+  requestedWalletAddress: string | null,
+  network: 'mainnet' | 'testnet',
+): OfflineWalletResolution['candidates'] {
+  const all = WALLET_VERSIONS.map((version) => ({
+    version,
+    address: createWalletContract(version, publicKey, network).address,
+  }));
+  if (!requestedWalletAddress) return all;
+  const match = all.filter((candidate) => candidate.address.toRawString() === requestedWalletAddress);
+  if (match.length === 0)
+    throw new AppError('WALLET_ADDRESS_MISMATCH', {
+      message: 'The requested wallet address does not belong to the stored public key.',
+    });
+  return match;
 }
 
 /** Which key the held purchase's seed selects (seedKeyId), without deriving it. */
 export function openSeedKeyId(deps: StepDeps, purchase: HeldPurchase): Promise<string> {
   return withSeed(deps, purchase, seedKeyId);
+}
+
+function offlineSelection(row: HeldPurchase['row'], seed: string): Parameters<typeof resolveWalletOffline>[0] {
+  return {
+    seed,
+    ...(row.requestedWalletAddress ? { wallet_address: row.requestedWalletAddress } : {}),
+    ...(row.seedFormat === 'bip39_12' && row.accountIndex !== null ? { account_index: row.accountIndex } : {}),
+  };
 }
 
 /**
@@ -81,7 +114,7 @@ export async function resolvePayerWallet(deps: StepDeps, purchase: HeldPurchase)
   const { network } = deps.config;
   const { row, sealedSecret: sealed } = purchase;
   if (row.walletAddress && row.walletVersion) {
-    const publicKey = await openPublicKey(deps, purchase);
+    const publicKey = await payerPublicKey(deps, purchase);
     const contract = createWalletContract(row.walletVersion as WalletVersion, publicKey, network);
     if (contract.address.toRawString() !== row.walletAddress) {
       throw new AppError('WALLET_ADDRESS_MISMATCH', {
@@ -95,21 +128,13 @@ export async function resolvePayerWallet(deps: StepDeps, purchase: HeldPurchase)
       publicKey,
     };
   }
-  if (!sealed) throw new SecretUnavailableError(row.id);
-  const bytes = deps.vault.open(row.id, sealed);
-  let offline: OfflineWalletResolution;
-  try {
-    offline = await resolveWalletOffline(
-      {
-        seed: bytes.toString('utf8'),
-        ...(row.requestedWalletAddress ? { wallet_address: row.requestedWalletAddress } : {}),
-        ...(row.seedFormat === 'bip39_12' && row.accountIndex !== null ? { account_index: row.accountIndex } : {}),
-      },
-      network,
-    );
-  } finally {
-    bytes.fill(0);
-  }
+  if (!sealed && !row.payerPublicKey) throw new SecretUnavailableError(row.id);
+  let offline: Pick<OfflineWalletResolution, 'publicKey' | 'candidates'>;
+  // A 12-word seed's account was fixed at intake (the branch above); here one key, three versions.
+  if (row.payerPublicKey && row.seedFormat !== 'bip39_12') {
+    const publicKey = Buffer.from(row.payerPublicKey, 'hex');
+    offline = { publicKey, candidates: candidatesOfPublicKey(publicKey, row.requestedWalletAddress, network) };
+  } else offline = await withSeed(deps, purchase, (seed) => resolveWalletOffline(offlineSelection(row, seed), network));
   // Many purchases of one wallet prepare at once: one chain read of its versions answers them all
   // (a failed read is not shared, so the next purchase asks again).
   const candidates = offline.candidates.map((c) => c.address.toRawString()).join(',');

@@ -1,0 +1,59 @@
+import { diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import { aesGcmDecrypt, aesGcmEncrypt, NONCE_BYTES } from './aes-gcm';
+import { rawPublicKey, X25519_KEY_BYTES, x25519PublicKey } from './x25519';
+
+/**
+ * Where a data key is wrapped to. `x25519`: sealed to a public key, so whoever seals (the gateway)
+ * cannot unwrap; `aes`: the legacy symmetric key-encryption key, still read so rows sealed before
+ * the change stay readable until `starsgate keys rewrap` moves them (docs/security-keys.md).
+ */
+export type WrapTarget =
+  | { keyId: string; kind: 'x25519'; publicKey: KeyObject; publicRaw: Buffer }
+  | { keyId: string; kind: 'aes'; key: Buffer };
+
+export type UnwrapKey = { kind: 'x25519'; privateKey: KeyObject; publicRaw: Buffer } | { kind: 'aes'; key: Buffer };
+
+const SEAL_INFO = Buffer.from('starsgate/seal/x25519-hkdf-sha256-aes256gcm/v1');
+
+function wrapAad(recordId: string, keyId: string): string {
+  return `wallet-secret-key:${recordId}:${keyId}`;
+}
+
+/** HPKE base mode's shape (RFC 9180): ephemeral X25519, HKDF over the shared secret and both public keys, AEAD. */
+function sealKey(shared: Buffer, ephemeralRaw: Buffer, recipientRaw: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', shared, Buffer.concat([ephemeralRaw, recipientRaw]), SEAL_INFO, 32));
+}
+
+export function x25519Target(keyId: string, publicRaw: Buffer): WrapTarget {
+  return { keyId, kind: 'x25519', publicKey: x25519PublicKey(publicRaw), publicRaw };
+}
+
+/** x25519: ephemeral public key ‖ nonce ‖ tag ‖ ciphertext; aes: nonce ‖ tag ‖ ciphertext. */
+export function wrapDataKey(target: WrapTarget, recordId: string, dataKey: Buffer): Buffer {
+  const aad = wrapAad(recordId, target.keyId);
+  if (target.kind === 'aes') return aesGcmEncrypt(target.key, dataKey, aad, randomBytes(NONCE_BYTES));
+  const ephemeral = generateKeyPairSync('x25519');
+  const ephemeralRaw = rawPublicKey(ephemeral.publicKey);
+  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: target.publicKey });
+  const key = sealKey(shared, ephemeralRaw, target.publicRaw);
+  try {
+    return Buffer.concat([ephemeralRaw, aesGcmEncrypt(key, dataKey, aad, randomBytes(NONCE_BYTES))]);
+  } finally {
+    shared.fill(0);
+    key.fill(0);
+  }
+}
+
+export function unwrapDataKey(source: UnwrapKey, keyId: string, recordId: string, wrapped: Buffer): Buffer {
+  const aad = wrapAad(recordId, keyId);
+  if (source.kind === 'aes') return aesGcmDecrypt(source.key, wrapped, aad);
+  const ephemeralRaw = wrapped.subarray(0, X25519_KEY_BYTES);
+  const shared = diffieHellman({ privateKey: source.privateKey, publicKey: x25519PublicKey(ephemeralRaw) });
+  const key = sealKey(shared, ephemeralRaw, source.publicRaw);
+  try {
+    return aesGcmDecrypt(key, wrapped.subarray(X25519_KEY_BYTES), aad);
+  } finally {
+    shared.fill(0);
+    key.fill(0);
+  }
+}
