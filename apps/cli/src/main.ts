@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AdminApiError, AdminClient } from './admin-client';
+import { generateAdminToken } from './commands/admin-token';
 import type { CommandResult, Options } from './commands/command';
 import { listPurchases, resolvePurchase, showPurchase } from './commands/purchases';
 import { showStats } from './commands/stats';
@@ -25,9 +26,11 @@ const USAGE = `starsgate: the operator API from a terminal (STARSGATE_URL, STARS
   starsgate webhooks list | remove <endpoint_id> | rotate <endpoint_id>
   starsgate deliveries list [--endpoint ID] [--state pending|delivered|failed] [--limit N] [--cursor C]
   starsgate deliveries retry <delivery_id>
+  starsgate admin-token        print a new random admin token (for STARSGATE_ADMIN_TOKENS)
 
 Every command takes --json (machine-readable output) and --operator NAME (recorded in the audit
-trail; default $STARSGATE_OPERATOR or $USER). Exit status: 0 success, 1 an API or connection
+trail; default $STARSGATE_OPERATOR or $USER). The token is never sent over plain http to a
+non-loopback host unless --allow-insecure-http or STARSGATE_ALLOW_INSECURE_HTTP=1. Exit status: 0 success, 1 an API or connection
 error, 2 a usage error.`;
 
 class UsageError extends Error {}
@@ -53,7 +56,15 @@ const VALUE_OPTIONS = [
   'state',
 ] as const;
 
-function parse(argv: string[]): { positionals: string[]; options: Options; json: boolean; help: boolean } {
+interface ParsedArgs {
+  positionals: string[];
+  options: Options;
+  json: boolean;
+  help: boolean;
+  allowInsecureHttp: boolean;
+}
+
+function parse(argv: string[]): ParsedArgs {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -61,11 +72,23 @@ function parse(argv: string[]): { positionals: string[]; options: Options; json:
     options: {
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      'allow-insecure-http': { type: 'boolean' },
       ...Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }])),
     },
   });
-  const { json, help, ...rest } = values as Record<string, string | boolean | undefined>;
-  return { positionals, options: rest as Options, json: json === true, help: help === true };
+  const {
+    json,
+    help,
+    'allow-insecure-http': allowInsecureHttp,
+    ...rest
+  } = values as Record<string, string | boolean | undefined>;
+  return {
+    positionals,
+    options: rest as Options,
+    json: json === true,
+    help: help === true,
+    allowInsecureHttp: allowInsecureHttp === true,
+  };
 }
 
 function argument(positionals: string[], index: number, name: string): string {
@@ -98,6 +121,8 @@ async function run(client: () => AdminClient, positionals: string[], options: Op
       return listDeliveries(client(), options);
     case 'deliveries retry':
       return retryDelivery(client(), argument(positionals, 2, 'delivery_id'));
+    case 'admin-token':
+      return generateAdminToken();
     default:
       throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
   }
@@ -119,7 +144,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
       return parsed.help ? 0 : 2;
     }
     const result = await run(
-      () => AdminClient.fromEnv(process.env, parsed.options.operator),
+      () => AdminClient.fromEnv(process.env, parsed.options.operator, parsed.allowInsecureHttp),
       parsed.positionals,
       parsed.options,
     );

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { refusePublishedKeys } from './published-keys';
 
 export interface KeyRing {
   /** New secrets are sealed with this key. */
@@ -42,12 +43,17 @@ export interface LoadKeyRingOptions {
   value: string | undefined;
   /** Where a development key is generated once, when no key is configured. */
   dataDir: string;
+  /** False in production: then a key is required and a published one is refused. */
   allowGenerated: boolean;
   warn: (message: string) => void;
 }
 
 export function loadKeyRing(options: LoadKeyRingOptions): KeyRing {
-  if (options.value) return parseKeyRing(options.value);
+  if (options.value) {
+    const ring = parseKeyRing(options.value);
+    if (!options.allowGenerated) refusePublishedKeys(ring);
+    return ring;
+  }
   if (!options.allowGenerated) {
     throw new Error(
       'STARSGATE_SECRET_KEY is required in production: set it to "k1:<base64 of 32 random bytes>" (openssl rand -base64 32)',
