@@ -12,6 +12,8 @@ const ROOT = path.resolve(__dirname, '../..');
 
 export interface RunningStack {
   gatewayUrl: string;
+  /** Where the operator surfaces (/admin, /admin/api, /metrics) answer. */
+  adminUrl: string;
   sandboxUrl: string;
   workerMetricsUrl: string;
   adminToken: string;
@@ -85,6 +87,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
   }
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    adminUrl: `http://127.0.0.1:${gatewayPort}`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}`,
     adminToken,

@@ -6,6 +6,7 @@ import { CheckoutRepository, PurchaseRepository } from '@starsgate/db';
 import { instrumentUpstream, type Logger, type PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
+import { AdminAuthFailures } from './admin/admin-auth-failures';
 import { mountAdminApi } from './admin/admin-routes';
 import { mountAdminUi } from './admin-ui/mount-admin-ui';
 import type { GatewayConfig } from './config';
@@ -135,11 +136,17 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   app.use(availabilityRoutes({ availability: reads.availability, metrics: deps.metrics }));
   const queues = deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue];
+  const authFailures = new AdminAuthFailures(
+    deps.redis,
+    `${deps.redisKeyPrefix ?? 'starsgate'}:admin-auth-failures:`,
+    deps.config.adminAuthFailures,
+  );
   mountAdminUi(app, {
     config: deps.config,
     redis: deps.redis,
     redisKeyPrefix: deps.redisKeyPrefix ?? 'starsgate',
     queues,
+    authFailures,
   });
   mountAdminApi(app, {
     config: deps.config,
@@ -149,6 +156,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     queues,
     redis: deps.redis,
     bullPrefix: deps.queue.opts.prefix ?? 'bull',
+    authFailures,
   });
   app.use(pricesRoutes({ prices: reads.prices }));
   // After the API: every router an API request walks past costs it a dispatch, probes are rare.

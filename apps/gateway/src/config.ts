@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { EnvReader, readSharedConfig } from '@starsgate/platform';
+import type { AdminAuthFailureLimits } from './admin/admin-auth-failures';
 import { loadReadsConfig, type ReadsConfig } from './reads-config';
+
+/** Admin tokens are bearer credentials: long enough that guessing within the failure limits is hopeless. */
+export const ADMIN_TOKEN_MIN_CHARS = 32;
 
 export interface GatewayConfig {
   port: number;
@@ -27,6 +31,8 @@ export interface GatewayConfig {
   reads: ReadsConfig;
   /** Bearer tokens of the operator API (`/admin/api`); none: the admin routes do not exist. */
   adminTokens: string[];
+  /** Failed admin authentications allowed per client and in total per window (docs/security.md, attack 3). */
+  adminAuthFailures: AdminAuthFailureLimits;
   /** Allow plain-http webhook URLs to non-loopback hosts. */
   webhookAllowHttp: boolean;
   /** After valid_until, how long "not on chain" is not yet proof of non-execution (as the worker's). */
@@ -68,11 +74,19 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       .split(',')
       .map((token) => token.trim())
       .filter((token) => token.length > 0),
+    adminAuthFailures: {
+      windowSeconds: read.integer('ADMIN_AUTH_FAILURE_WINDOW_SECONDS', 900, { min: 1, max: 86_400 }),
+      perClient: read.integer('ADMIN_AUTH_FAILURES_PER_CLIENT', 10, { min: 1, max: 100_000 }),
+      global: read.integer('ADMIN_AUTH_FAILURES_GLOBAL', 100, { min: 1, max: 1_000_000 }),
+    },
     webhookAllowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
   };
-  if (config.adminTokens.some((token) => token.length < 16))
-    read.problem('STARSGATE_ADMIN_TOKENS: every token needs at least 16 characters');
+  if (config.adminTokens.some((token) => token.length < ADMIN_TOKEN_MIN_CHARS))
+    read.problem(
+      `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters ` +
+        '(generate one with `npx starsgate admin-token` or `openssl rand -base64 32`)',
+    );
   if (production && !config.secretKey) read.problem('STARSGATE_SECRET_KEY is required when NODE_ENV=production');
   read.finish();
   return config;
