@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { EnvReader, readSharedConfig } from '@starsgate/platform';
 import type { AdminAuthFailureLimits } from './admin/admin-auth-failures';
+import { readTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { loadReadsConfig, type ReadsConfig } from './reads-config';
 
 /** Admin tokens are bearer credentials: long enough that guessing within the failure limits is hopeless. */
@@ -22,7 +23,8 @@ export interface GatewayConfig {
   logLevel: string;
   bodyLimitBytes: number;
   rateLimit: { windowSeconds: number; max: number };
-  trustProxy: boolean;
+  /** Which proxies' `X-Forwarded-For` names the client (http/trust-proxy.ts). */
+  trustProxy: TrustProxy;
   /** Browser origins allowed to call /api/v1 (CORS), e.g. a shop page or the sandbox's /demo/checkout. */
   corsAllowedOrigins: string[];
   idempotencyLockTimeoutMs: number;
@@ -62,7 +64,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3_600 }),
       max: read.integer('RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000 }),
     },
-    trustProxy: read.boolean('TRUST_PROXY', false),
+    trustProxy: readTrustProxy(read),
     corsAllowedOrigins: (read.string('CORS_ALLOWED_ORIGINS') ?? '')
       .split(',')
       .map((origin) => origin.trim().replace(/\/$/, ''))
