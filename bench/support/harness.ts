@@ -87,6 +87,7 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
     ...process.env,
     DATABASE_URL: database.url,
     RATE_LIMIT_MAX: '1000000',
+    KEY_DERIVATIONS_PER_MINUTE: '1000000',
     LOG_LEVEL: 'warn',
     ...env,
   });

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { createRedisConnection } from '@starsgate/platform';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -30,7 +31,29 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The gateway keeps its limiters' counts under a fixed `starsgate:` prefix (one deployment per
+ * Redis); a stack started in the same Redis database within a window would inherit the last one's.
+ */
+const GATEWAY_LIMIT_KEYS = ['rate-limit', 'expensive-routes', 'admin-auth-failures', 'admin-login'].map(
+  (name) => `starsgate:${name}:*`,
+);
+
+async function clearGatewayLimits(redisUrl: string): Promise<void> {
+  const redis = createRedisConnection(redisUrl);
+  try {
+    for (const pattern of GATEWAY_LIMIT_KEYS) {
+      const keys: string[] = [];
+      for await (const batch of redis.scanStream({ match: pattern, count: 1000 })) keys.push(...(batch as string[]));
+      if (keys.length > 0) await redis.del(...keys);
+    }
+  } finally {
+    await redis.quit();
+  }
+}
+
 export async function startStack(env: Record<string, string> = {}): Promise<RunningStack> {
+  await clearGatewayLimits(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const [gatewayPort, sandboxPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   const database = await createTestDatabase();
   const adminToken = `stack-admin-${randomBytes(12).toString('hex')}`;

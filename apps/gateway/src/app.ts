@@ -16,6 +16,7 @@ import { errorHandler, notFound } from './http/error-handler';
 import { jsonBody } from './http/json-body';
 import { middlewareChain } from './http/middleware-chain';
 import { underPath } from './http/under-path';
+import { expensiveRouteLimits } from './http/expensive-route-limits';
 import { redisRateLimit } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import type { GatewayMetrics } from './observability/metrics';
@@ -97,6 +98,13 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:rate-limit:`,
           }),
           jsonBody(deps.config.bodyLimitBytes),
+          expensiveRouteLimits({
+            redis: deps.redis,
+            prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:expensive-routes:`,
+            network: deps.config.network,
+            windowSeconds: deps.config.rateLimit.windowSeconds,
+            limits: deps.config.expensiveRoutes,
+          }),
         ),
       ),
     ),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { EnvReader, readSharedConfig } from '@starsgate/platform';
 import type { AdminAuthFailureLimits } from './admin/admin-auth-failures';
+import type { ExpensiveRouteLimits } from './http/expensive-route-limits';
 import { readTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { loadReadsConfig, type ReadsConfig } from './reads-config';
 
@@ -23,6 +24,8 @@ export interface GatewayConfig {
   logLevel: string;
   bodyLimitBytes: number;
   rateLimit: { windowSeconds: number; max: number };
+  /** Lower limits and a reserved derivation budget for the expensive anonymous routes (docs/security.md, attack 6). */
+  expensiveRoutes: ExpensiveRouteLimits;
   /** Which proxies' `X-Forwarded-For` names the client (http/trust-proxy.ts). */
   trustProxy: TrustProxy;
   /** Browser origins allowed to call /api/v1 (CORS), e.g. a shop page or the sandbox's /demo/checkout. */
@@ -45,6 +48,9 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const read = new EnvReader(env);
   const production = read.string('NODE_ENV', 'development') === 'production';
   const shared = readSharedConfig(read);
+  // The expensive routes' per-client limits default to a share of the general one (600 → 60 and 30).
+  const generalMax = read.integer('RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000 });
+  const share = (divisor: number): number => Math.max(1, Math.floor(generalMax / divisor));
   const config: GatewayConfig = {
     port: read.port('PORT', 8080),
     host: read.string('HOST', '0.0.0.0'),
@@ -62,7 +68,18 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     bodyLimitBytes: read.integer('BODY_LIMIT_BYTES', 16_384, { min: 1_024, max: 1_048_576 }),
     rateLimit: {
       windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3_600 }),
-      max: read.integer('RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000 }),
+      max: generalMax,
+    },
+    expensiveRoutes: {
+      walletResolvePerClient: read.integer('WALLET_RESOLVE_RATE_LIMIT_MAX', share(10), { min: 1, max: 1_000_000 }),
+      availabilityPerClient: read.integer('AVAILABILITY_RATE_LIMIT_MAX', share(10), { min: 1, max: 1_000_000 }),
+      checkoutPerClient: read.integer('CHECKOUT_RATE_LIMIT_MAX', share(10), { min: 1, max: 1_000_000 }),
+      mnemonicPerClient: read.integer('MNEMONIC_RATE_LIMIT_MAX', share(20), { min: 1, max: 1_000_000 }),
+      keyDerivationsPerMinute: read.integer('KEY_DERIVATIONS_PER_MINUTE', 600, { min: 1, max: 1_000_000 }),
+      keyDerivationsReservedForPurchases: read.integer('KEY_DERIVATIONS_RESERVED_FOR_PURCHASES', 200, {
+        min: 0,
+        max: 1_000_000,
+      }),
     },
     trustProxy: readTrustProxy(read),
     corsAllowedOrigins: (read.string('CORS_ALLOWED_ORIGINS') ?? '')
@@ -89,6 +106,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters ` +
         '(generate one with `npx starsgate admin-token` or `openssl rand -base64 32`)',
     );
+  if (config.expensiveRoutes.keyDerivationsReservedForPurchases >= config.expensiveRoutes.keyDerivationsPerMinute)
+    read.problem('KEY_DERIVATIONS_RESERVED_FOR_PURCHASES must be below KEY_DERIVATIONS_PER_MINUTE');
   if (production && !config.secretKey) read.problem('STARSGATE_SECRET_KEY is required when NODE_ENV=production');
   read.finish();
   return config;
