@@ -14,7 +14,7 @@ import { operatorGateway } from './support/operator-gateway';
 
 jest.setTimeout(180_000);
 
-const TOKEN = 'cli-token-0123456789abcdef';
+const TOKEN = 'cli-token-0123456789abcdefghijklmnop';
 const BIN = path.resolve(__dirname, '../node_modules/.bin/starsgate');
 let h: WorkerHarness;
 let hooks: WebhookHarness;

@@ -14,7 +14,7 @@ import { operatorGateway } from './support/operator-gateway';
 
 jest.setTimeout(240_000);
 
-const TOKEN = 'operator-token-0123456789abcdef';
+const TOKEN = 'operator-token-0123456789abcdefghij';
 let h: WorkerHarness;
 let gateway: Gateway;
 

@@ -91,6 +91,7 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
     RATE_LIMIT_MAX: '1000000',
     OPEN_ORDERS_PER_PAYER: '10000000',
     OPEN_ORDERS_TOTAL: '10000000',
+    KEY_DERIVATIONS_PER_MINUTE: '1000000',
     LOG_LEVEL: 'warn',
     ...env,
   });

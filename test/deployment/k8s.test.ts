@@ -248,12 +248,21 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     expect(spec(denyAll).policyTypes.sort()).toEqual(['Egress', 'Ingress']);
     expect(spec(denyAll).ingress ?? []).toEqual([]);
     expect(spec(denyAll).egress ?? []).toEqual([]);
-    // Ingress from anywhere (no `from`) only for the gateway, on its container port.
-    const open = policies.filter((policy) => spec(policy).ingress?.some((rule) => !rule.from));
-    expect(open.map((policy) => spec(policy).podSelector)).toEqual([
-      { matchLabels: { 'app.kubernetes.io/name': 'starsgate-gateway' } },
+    // No pod takes ingress from anywhere (a rule without `from`): the gateway only from the ingress
+    // controller and monitoring, so the one X-Forwarded-For hop TRUST_PROXY believes is the ingress's.
+    expect(policies.filter((policy) => spec(policy).ingress?.some((rule) => !rule.from))).toEqual([]);
+    expect(spec(find(objects, 'NetworkPolicy', 'starsgate-gateway-ingress')).ingress).toEqual([
+      {
+        from: [
+          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } },
+          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+        ],
+        ports: [{ port: 8080, protocol: 'TCP' }],
+      },
     ]);
-    expect(open[0]!.spec).toEqual(expect.objectContaining({ ingress: [{ ports: [{ port: 8080, protocol: 'TCP' }] }] }));
+    // TRUST_PROXY never trusts every hop.
+    expect(configData(objects).TRUST_PROXY).toMatch(/^(false|\d+|[0-9a-f.:/,]+)$/);
+    if (overlay === 'production') expect(configData(objects).TRUST_PROXY).toBe('1');
     // The worker takes only Prometheus's scrape of its metrics port, from the monitoring namespace.
     expect(spec(find(objects, 'NetworkPolicy', 'starsgate-worker-metrics-ingress')).ingress).toEqual([
       {

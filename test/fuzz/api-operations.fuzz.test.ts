@@ -39,7 +39,7 @@ async function mustAnswer(method: string, path: string, body?: unknown): Promise
 }
 
 beforeAll(async () => {
-  stack = await startFuzzStack({ env: { RATE_LIMIT_MAX: '1000000' } });
+  stack = await startFuzzStack({ env: { RATE_LIMIT_MAX: '1000000', KEY_DERIVATIONS_PER_MINUTE: '1000000' } });
   document = await mustAnswer('GET', '/openapi.json');
   operations = operationsOf(document);
   // Rows for the admin routes to find: synthetic purchases of every status (one in reconciliation),

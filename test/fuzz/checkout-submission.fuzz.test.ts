@@ -38,7 +38,7 @@ async function getJson(path: string): Promise<any> {
 beforeAll(async () => {
   stack = await startFuzzStack({
     worker: true,
-    env: { RATE_LIMIT_MAX: '1000000' },
+    env: { RATE_LIMIT_MAX: '1000000', KEY_DERIVATIONS_PER_MINUTE: '1000000' },
     fragment: { validitySeconds: 280 },
   });
   const payer = stack.harness.sandbox.demoWallets.find((wallet) => wallet.deployed && wallet.version === 'V5R1')!;

@@ -21,7 +21,7 @@ jest.setTimeout(FUZZ_TEST_TIMEOUT_MS);
 let stack: FuzzStack;
 
 beforeAll(async () => {
-  stack = await startFuzzStack({ env: { RATE_LIMIT_MAX: '1000000' } });
+  stack = await startFuzzStack({ env: { RATE_LIMIT_MAX: '1000000', KEY_DERIVATIONS_PER_MINUTE: '1000000' } });
 });
 
 afterAll(async () => {

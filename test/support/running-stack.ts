@@ -8,11 +8,14 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { generateRingEntry } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { createRedisConnection } from '@starsgate/platform';
 
 const ROOT = path.resolve(__dirname, '../..');
 
 export interface RunningStack {
   gatewayUrl: string;
+  /** Where the operator surfaces (/admin, /admin/api, /metrics) answer. */
+  adminUrl: string;
   sandboxUrl: string;
   workerMetricsUrl: string;
   adminToken: string;
@@ -31,7 +34,29 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The gateway keeps its limiters' counts under a fixed `starsgate:` prefix (one deployment per
+ * Redis); a stack started in the same Redis database within a window would inherit the last one's.
+ */
+const GATEWAY_LIMIT_KEYS = ['rate-limit', 'expensive-routes', 'admin-auth-failures', 'admin-login'].map(
+  (name) => `starsgate:${name}:*`,
+);
+
+async function clearGatewayLimits(redisUrl: string): Promise<void> {
+  const redis = createRedisConnection(redisUrl);
+  try {
+    for (const pattern of GATEWAY_LIMIT_KEYS) {
+      const keys: string[] = [];
+      for await (const batch of redis.scanStream({ match: pattern, count: 1000 })) keys.push(...(batch as string[]));
+      if (keys.length > 0) await redis.del(...keys);
+    }
+  } finally {
+    await redis.quit();
+  }
+}
+
 export async function startStack(env: Record<string, string> = {}): Promise<RunningStack> {
+  await clearGatewayLimits(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const [gatewayPort, sandboxPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   const database = await createTestDatabase();
   const adminToken = `stack-admin-${randomBytes(12).toString('hex')}`;
@@ -88,6 +113,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
   }
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    adminUrl: `http://127.0.0.1:${gatewayPort}`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}`,
     adminToken,

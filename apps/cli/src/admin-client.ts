@@ -1,3 +1,5 @@
+import { ALLOW_INSECURE_HTTP_ENV, refuseInsecureTransport } from './transport-security';
+
 /** An error answer of the operator API (its standard error body), or a transport failure. */
 export class AdminApiError extends Error {
   constructor(
@@ -11,6 +13,9 @@ export class AdminApiError extends Error {
   }
 }
 
+/** The gateway's operator API as `npm start` runs it. */
+export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8080';
+
 /** The operator API over HTTP: `STARSGATE_URL` and `STARSGATE_ADMIN_TOKEN`. */
 export class AdminClient {
   constructor(
@@ -20,14 +25,18 @@ export class AdminClient {
     readonly operator: string | undefined,
   ) {}
 
-  static fromEnv(env: NodeJS.ProcessEnv = process.env, operator?: string): AdminClient {
+  static fromEnv(env: NodeJS.ProcessEnv = process.env, operator?: string, allowInsecureHttp = false): AdminClient {
     const token = env.STARSGATE_ADMIN_TOKEN;
     if (!token) throw new AdminApiError(null, 'CONFIGURATION', 'STARSGATE_ADMIN_TOKEN is not set');
-    return new AdminClient(
-      env.STARSGATE_URL ?? 'http://127.0.0.1:8080',
-      token,
-      operator ?? env.STARSGATE_OPERATOR ?? env.USER,
-    );
+    const baseUrl = env.STARSGATE_URL ?? DEFAULT_ADMIN_URL;
+    let parsed: URL;
+    try {
+      parsed = new URL(baseUrl);
+    } catch {
+      throw new AdminApiError(null, 'CONFIGURATION', `STARSGATE_URL is not a URL: ${baseUrl}`);
+    }
+    refuseInsecureTransport(parsed, allowInsecureHttp || env[ALLOW_INSECURE_HTTP_ENV] === '1');
+    return new AdminClient(baseUrl, token, operator ?? env.STARSGATE_OPERATOR ?? env.USER);
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AdminApiError, AdminClient } from './admin-client';
+import { generateAdminToken } from './commands/admin-token';
 import type { CommandResult, Options } from './commands/command';
 import { listPurchases, resolvePurchase, showPurchase } from './commands/purchases';
 import { generateKeys, KeysEnvironmentError, keysStatus, publicKey, rewrapKeys } from './commands/keys';
@@ -26,6 +27,7 @@ const USAGE = `starsgate: the operator API from a terminal (STARSGATE_URL, STARS
   starsgate webhooks list | remove <endpoint_id> | rotate <endpoint_id>
   starsgate deliveries list [--endpoint ID] [--state pending|delivered|failed] [--limit N] [--cursor C]
   starsgate deliveries retry <delivery_id>
+  starsgate admin-token        print a new random admin token (for STARSGATE_ADMIN_TOKENS)
 
 Key rotation (docs/security-keys.md), run with the worker's environment, not through the API:
   starsgate keys generate [--key-id ID]   a new worker key, its public seal key, a fingerprint key
@@ -35,7 +37,8 @@ Key rotation (docs/security-keys.md), run with the worker's environment, not thr
                                           STARSGATE_SECRET_KEY (DATABASE_URL, STARSGATE_SECRET_KEY)
 
 Every command takes --json (machine-readable output) and --operator NAME (recorded in the audit
-trail; default $STARSGATE_OPERATOR or $USER). Exit status: 0 success, 1 an API or connection
+trail; default $STARSGATE_OPERATOR or $USER). The token is never sent over plain http to a
+non-loopback host unless --allow-insecure-http or STARSGATE_ALLOW_INSECURE_HTTP=1. Exit status: 0 success, 1 an API or connection
 error, 2 a usage error.`;
 
 class UsageError extends Error {}
@@ -62,7 +65,15 @@ const VALUE_OPTIONS = [
   'key-id',
 ] as const;
 
-function parse(argv: string[]): { positionals: string[]; options: Options; json: boolean; help: boolean } {
+interface ParsedArgs {
+  positionals: string[];
+  options: Options;
+  json: boolean;
+  help: boolean;
+  allowInsecureHttp: boolean;
+}
+
+function parse(argv: string[]): ParsedArgs {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -70,11 +81,23 @@ function parse(argv: string[]): { positionals: string[]; options: Options; json:
     options: {
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      'allow-insecure-http': { type: 'boolean' },
       ...Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }])),
     },
   });
-  const { json, help, ...rest } = values as Record<string, string | boolean | undefined>;
-  return { positionals, options: rest as Options, json: json === true, help: help === true };
+  const {
+    json,
+    help,
+    'allow-insecure-http': allowInsecureHttp,
+    ...rest
+  } = values as Record<string, string | boolean | undefined>;
+  return {
+    positionals,
+    options: rest as Options,
+    json: json === true,
+    help: help === true,
+    allowInsecureHttp: allowInsecureHttp === true,
+  };
 }
 
 function argument(positionals: string[], index: number, name: string): string {
@@ -115,6 +138,8 @@ async function run(client: () => AdminClient, positionals: string[], options: Op
       return keysStatus(process.env);
     case 'keys rewrap':
       return rewrapKeys(process.env);
+    case 'admin-token':
+      return generateAdminToken();
     default:
       throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
   }
@@ -136,7 +161,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
       return parsed.help ? 0 : 2;
     }
     const result = await run(
-      () => AdminClient.fromEnv(process.env, parsed.options.operator),
+      () => AdminClient.fromEnv(process.env, parsed.options.operator, parsed.allowInsecureHttp),
       parsed.positionals,
       parsed.options,
     );

@@ -6,6 +6,7 @@ import { CheckoutRepository, OpenOrders, PurchaseRepository } from '@starsgate/d
 import { instrumentUpstream, type Logger, type PurchaseJobData } from '@starsgate/platform';
 import { createFragmentReads, type FragmentReads } from '@starsgate/fragment';
 import { parseWalletAddress, type ChainClient } from '@starsgate/ton';
+import { AdminAuthFailures } from './admin/admin-auth-failures';
 import { mountAdminApi } from './admin/admin-routes';
 import { mountAdminUi } from './admin-ui/mount-admin-ui';
 import type { GatewayConfig } from './config';
@@ -15,6 +16,7 @@ import { errorHandler, notFound } from './http/error-handler';
 import { jsonBody } from './http/json-body';
 import { middlewareChain } from './http/middleware-chain';
 import { underPath } from './http/under-path';
+import { expensiveRouteLimits } from './http/expensive-route-limits';
 import { redisRateLimit } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import type { GatewayMetrics } from './observability/metrics';
@@ -98,6 +100,13 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:rate-limit:`,
           }),
           jsonBody(deps.config.bodyLimitBytes),
+          expensiveRouteLimits({
+            redis: deps.redis,
+            prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:expensive-routes:`,
+            network: deps.config.network,
+            windowSeconds: deps.config.rateLimit.windowSeconds,
+            limits: deps.config.expensiveRoutes,
+          }),
         ),
       ),
     ),
@@ -142,11 +151,17 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   app.use(availabilityRoutes({ availability: reads.availability, metrics: deps.metrics }));
   const queues = deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue];
+  const authFailures = new AdminAuthFailures(
+    deps.redis,
+    `${deps.redisKeyPrefix ?? 'starsgate'}:admin-auth-failures:`,
+    deps.config.adminAuthFailures,
+  );
   mountAdminUi(app, {
     config: deps.config,
     redis: deps.redis,
     redisKeyPrefix: deps.redisKeyPrefix ?? 'starsgate',
     queues,
+    authFailures,
   });
   mountAdminApi(app, {
     config: deps.config,
@@ -156,6 +171,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     queues,
     redis: deps.redis,
     bullPrefix: deps.queue.opts.prefix ?? 'bull',
+    authFailures,
   });
   app.use(pricesRoutes({ prices: reads.prices }));
   // After the API: every router an API request walks past costs it a dispatch, probes are rare.

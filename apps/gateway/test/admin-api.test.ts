@@ -11,8 +11,8 @@ import { BIP39_PHRASE, createTestGateway, starsOrder, type TestGateway } from '.
 
 jest.setTimeout(120_000);
 
-const TOKEN = 'admin-token-one-0123456789';
-const ROTATED_IN = 'admin-token-two-0123456789';
+const TOKEN = 'admin-token-one-0123456789abcdefghij';
+const ROTATED_IN = 'admin-token-two-0123456789abcdefghij';
 const ROWS = 3_000;
 
 let gateway: TestGateway;
@@ -42,7 +42,13 @@ const admin = (token = TOKEN) => ({
 
 beforeAll(async () => {
   [gateway, closed] = await Promise.all([
-    createTestGateway({ STARSGATE_ADMIN_TOKENS: `${TOKEN}, ${ROTATED_IN}`, RATE_LIMIT_MAX: '100000' }),
+    createTestGateway({
+      STARSGATE_ADMIN_TOKENS: `${TOKEN}, ${ROTATED_IN}`,
+      RATE_LIMIT_MAX: '100000',
+      // This file tries wrong tokens on purpose; the failure limiter has its own test (test/security/03).
+      ADMIN_AUTH_FAILURES_PER_CLIENT: '100000',
+      ADMIN_AUTH_FAILURES_GLOBAL: '100000',
+    }),
     createTestGateway({ STARSGATE_ADMIN_TOKENS: '' }),
   ]);
   await insertSyntheticPurchases(gateway.database.pool, ROWS);

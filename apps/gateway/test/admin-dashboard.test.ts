@@ -10,8 +10,8 @@ import { BIP39_PHRASE, createTestGateway, starsOrder, type TestGateway } from '.
 
 jest.setTimeout(120_000);
 
-const TOKEN = 'dashboard-token-0123456789';
-const OTHER = 'dashboard-token-second-0123';
+const TOKEN = 'dashboard-token-0123456789abcdefghij';
+const OTHER = 'dashboard-token-second-0123456789abcd';
 const HOST = 'localhost';
 const ORIGIN = `http://${HOST}`;
 

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { AppError, createValidator } from '@starsgate/domain';
+import type { AdminAuthFailures } from '../admin/admin-auth-failures';
 import { clearSessionCookie, setSessionCookie } from './admin-session-cookie';
 import { currentSession } from './admin-session-auth';
 import { AdminSessionStore } from './admin-session-store';
@@ -25,6 +26,7 @@ export interface AdminSessionRouteDeps {
   store: AdminSessionStore;
   tokenDigests: ReadonlySet<string>;
   matchesToken: (token: string) => boolean;
+  authFailures: AdminAuthFailures;
 }
 
 /**
@@ -39,7 +41,11 @@ export function adminSessionRoutes(deps: AdminSessionRouteDeps): Router {
   router.post('/admin/login', async (req, res) => {
     if (!fromSameOrigin(req)) throw new AppError('ADMIN_CSRF_REJECTED');
     const input = validateLogin(req.body);
-    if (!deps.matchesToken(input.token)) throw new AppError('ADMIN_TOKEN_INVALID');
+    await deps.authFailures.refuseWhileLocked(req);
+    if (!deps.matchesToken(input.token)) {
+      await deps.authFailures.recordFailure(req);
+      throw new AppError('ADMIN_TOKEN_INVALID');
+    }
     const { id, session } = await deps.store.create(input.operator.trim(), input.token);
     setSessionCookie(req, res, id, deps.store.ttlMs);
     req.log.info('admin dashboard login', { operator: session.operator });

@@ -5,6 +5,7 @@ import { AppError } from '@starsgate/domain';
 import type { GatewayConfig } from '../config';
 import { sendError } from '../http/error-handler';
 import { adminTokenMatcher } from '../admin/admin-auth';
+import type { AdminAuthFailures } from '../admin/admin-auth-failures';
 import { jsonBody } from '../http/json-body';
 import { redisRateLimit } from '../http/rate-limit';
 import { sessionAuth } from './admin-session-auth';
@@ -23,6 +24,8 @@ export interface AdminUiDeps {
   redisKeyPrefix: string;
   /** Every BullMQ queue the service uses (Bull Board). */
   queues: readonly Queue[];
+  /** Failed token checks, shared with the admin API. */
+  authFailures: AdminAuthFailures;
 }
 
 /**
@@ -48,7 +51,7 @@ export function mountAdminUi(app: Express, deps: AdminUiDeps): void {
     }),
     jsonBody(deps.config.bodyLimitBytes),
   );
-  app.use(adminSessionRoutes({ ...session, matchesToken: adminTokenMatcher(tokens) }));
+  app.use(adminSessionRoutes({ ...session, matchesToken: adminTokenMatcher(tokens), authFailures: deps.authFailures }));
   app.use('/admin/api', sessionAuth({ ...session, requireCsrfHeader: true, required: false }));
   app.use('/admin/logout', sessionAuth({ ...session, requireCsrfHeader: true, required: true }));
   app.use(adminLogoutRoute(store));

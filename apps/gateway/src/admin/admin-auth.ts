@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '@starsgate/domain';
+import type { AdminAuthFailures } from './admin-auth-failures';
 
 const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
@@ -22,17 +23,22 @@ export function adminActor(res: Response): AdminActor {
  * `Authorization: Bearer <token>` against every configured token (several, so one can be rotated
  * without downtime). Compared as SHA-256 digests with timingSafeEqual, and always against all of
  * them, so neither a token's length nor its position shows in the timing. No header (or not a
- * Bearer one): 401; an unknown token: 403.
+ * Bearer one): 401; an unknown token: 403, counted by AdminAuthFailures, which answers 429 once
+ * too many failed.
  */
-export function adminAuth(tokens: readonly string[]) {
+export function adminAuth(tokens: readonly string[], failures: AdminAuthFailures) {
   const matches = adminTokenMatcher(tokens);
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     // The dashboard's session middleware, before this one, vouched for the request and its actor.
     if (res.locals.adminSession !== undefined) return next();
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) return next(new AppError('ADMIN_TOKEN_REQUIRED'));
-    if (!matches(match[1]!)) return next(new AppError('ADMIN_TOKEN_INVALID'));
+    await failures.refuseWhileLocked(req);
+    if (!matches(match[1]!)) {
+      await failures.recordFailure(req);
+      return next(new AppError('ADMIN_TOKEN_INVALID'));
+    }
     const tokenId = adminTokenId(match[1]!);
     const named = req.get('Starsgate-Operator')?.trim();
     res.locals.adminActor = {

@@ -16,6 +16,7 @@ import type { ChainClient } from '@starsgate/ton';
 import type { GatewayConfig } from '../config';
 import { jsonBody } from '../http/json-body';
 import { adminAuth } from './admin-auth';
+import type { AdminAuthFailures } from './admin-auth-failures';
 import { adminPipelineRoutes } from './admin-pipeline.routes';
 import { adminPurchasesRoutes } from './admin-purchases.routes';
 import { adminStatsRoutes } from './admin-stats.routes';
@@ -31,6 +32,8 @@ export interface AdminDeps {
   /** Where workers publish their upstream health (the pipeline view reads it). */
   redis: Redis;
   bullPrefix: string;
+  /** Failed token checks, shared with the dashboard's login. */
+  authFailures: AdminAuthFailures;
 }
 
 /**
@@ -41,7 +44,7 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
   if (deps.config.adminTokens.length === 0) return;
   const { db } = deps.database;
   const reads = new AdminPurchaseReads(db);
-  app.use('/admin/api', adminAuth(deps.config.adminTokens), jsonBody(deps.config.bodyLimitBytes));
+  app.use('/admin/api', adminAuth(deps.config.adminTokens, deps.authFailures), jsonBody(deps.config.bodyLimitBytes));
   app.use(
     adminPurchasesRoutes({
       reads,

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { AppError } from '@starsgate/domain';
+import { AppError, clipEchoedText } from '@starsgate/domain';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -19,7 +19,10 @@ export function jsonBody(limitBytes: number) {
       return next(
         new AppError('UNSUPPORTED_MEDIA_TYPE', {
           details: [
-            { field: 'Content-Type', message: `must be application/json (got ${req.get('content-type') ?? 'none'})` },
+            {
+              field: 'Content-Type',
+              message: `must be application/json (got ${clipEchoedText(req.get('content-type') ?? 'none')})`,
+            },
           ],
         }),
       );

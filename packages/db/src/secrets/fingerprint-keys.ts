@@ -2,6 +2,7 @@ import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeKey32, parseKeyList } from './key-ring';
+import { refusePublishedKeys } from './published-keys';
 
 /**
  * Keyed hashes for idempotency fingerprints: two requests can be compared without storing anything
@@ -46,7 +47,10 @@ export interface LoadFingerprintKeysOptions {
 }
 
 export function loadFingerprintKeys(options: LoadFingerprintKeysOptions): FingerprintKeys {
-  if (options.value) return new FingerprintKeys(options.value);
+  if (options.value) {
+    if (!options.allowGenerated) refusePublishedKeys('STARSGATE_FINGERPRINT_KEY', options.value);
+    return new FingerprintKeys(options.value);
+  }
   if (!options.allowGenerated) {
     throw new Error(
       'STARSGATE_FINGERPRINT_KEY is required in production: set it to "f1:<base64 of 32 random bytes>" (openssl rand -base64 32)',

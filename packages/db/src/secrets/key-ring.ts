@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPublicKey } from 'node:crypto';
 import type { UnwrapKey } from './data-key-wrap';
+import { refusePublishedKeys } from './published-keys';
 import { generateX25519, rawPublicKey, x25519PrivateKey } from './x25519';
 
 /** One key of the worker's ring: an X25519 private key, or a legacy symmetric key-encryption key. */
@@ -87,6 +88,7 @@ export interface LoadKeyRingOptions {
   value: string | undefined;
   /** Where a development key is generated once, when no key is configured. */
   dataDir: string;
+  /** False in production: then a key is required and a published one is refused. */
   allowGenerated: boolean;
   warn: (message: string) => void;
 }
@@ -115,7 +117,10 @@ export function developmentKeyRingFile(dataDir: string): string {
 }
 
 export function loadKeyRing(options: LoadKeyRingOptions): KeyRing {
-  if (options.value) return parseKeyRing(options.value);
+  if (options.value) {
+    if (!options.allowGenerated) refusePublishedKeys('STARSGATE_SECRET_KEY', options.value);
+    return parseKeyRing(options.value);
+  }
   if (!options.allowGenerated) {
     throw new Error(
       'STARSGATE_SECRET_KEY is required in production: generate it with `starsgate keys generate` (docs/security-keys.md)',

@@ -2,6 +2,7 @@ import { developmentKeyRingFile, decodeKey32, parseKeyList, parseKeyRing, sealKe
 import { readFileSync } from 'node:fs';
 import { x25519Target } from './data-key-wrap';
 import { SecretSealer } from './secret-sealer';
+import { refusePublishedKeys } from './published-keys';
 
 /** `STARSGATE_SEAL_KEY`: `id:base64` of the X25519 public key the gateway seals new secrets to. */
 export function parseSealKey(value: string): SecretSealer {
@@ -30,7 +31,10 @@ export function loadSealer(options: LoadSealerOptions): SecretSealer {
       'STARSGATE_SECRET_KEY belongs to the worker only: give the gateway STARSGATE_SEAL_KEY (`starsgate keys public`)',
     );
   }
-  if (options.sealKey) return parseSealKey(options.sealKey);
+  if (options.sealKey) {
+    if (options.production) refusePublishedKeys('STARSGATE_SEAL_KEY', options.sealKey);
+    return parseSealKey(options.sealKey);
+  }
   if (options.production) {
     throw new Error('STARSGATE_SEAL_KEY is required in production: `starsgate keys public` prints it');
   }

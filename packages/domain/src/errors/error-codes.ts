@@ -292,6 +292,11 @@ export const ERROR_CATALOGUE = {
     message: 'The admin token is not valid.',
     action: 'Use a token listed in STARSGATE_ADMIN_TOKENS.',
   },
+  ADMIN_AUTH_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many failed admin authentications from this client or in total.',
+    action: 'Wait retry_after seconds, then retry with a token listed in STARSGATE_ADMIN_TOKENS.',
+  },
   ADMIN_CSRF_REJECTED: {
     status: 403,
     message: 'This request did not come from the admin dashboard itself (cross-site request refused).',

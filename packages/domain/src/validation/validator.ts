@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { AppError, type ErrorDetail } from '../errors/app-error';
 import type { ErrorCode } from '../errors/error-codes';
 import { DECIMAL_FORMAT } from '../schemas/money.schema';
+import { clipEchoedText } from '../errors/echoed-text';
 
 /** Fields whose errors carry their own code from the spec's catalogue. */
 const FIELD_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -21,7 +22,12 @@ function newAjv(coerceTypes: boolean): Ajv2020 {
 const bodyAjv = newAjv(false);
 const queryAjv = newAjv(true);
 
+/** The offending field's path; a name the client sent (a missing or unknown key) is clipped. */
 function fieldOf(error: ErrorObject): string {
+  return clipEchoedText(fieldPathOf(error));
+}
+
+function fieldPathOf(error: ErrorObject): string {
   const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (error.keyword === 'required')
     return path ? `${path}.${error.params.missingProperty}` : String(error.params.missingProperty);
@@ -105,8 +111,11 @@ export function createValidator<T>(schema: object, options: { coerceTypes?: bool
   const compiled: ValidateFunction = (id && ajv.getSchema(id)) || ajv.compile(schema);
   return (data: unknown): T => {
     if (!compiled(data)) throw validationError(compiled.errors ?? []);
-    const nul = nulCharacterField(data, '');
-    if (nul) throw AppError.field('VALIDATION_FAILED', nul, `${nul} must not contain the character U+0000.`);
+    const nulPath = nulCharacterField(data, '');
+    if (nulPath) {
+      const nul = clipEchoedText(nulPath);
+      throw AppError.field('VALIDATION_FAILED', nul, `${nul} must not contain the character U+0000.`);
+    }
     return data as T;
   };
 }

@@ -43,6 +43,15 @@ export function putCachedResolution(key: string, value: OfflineWalletResolution,
   while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
 }
 
+/**
+ * Whether resolving this selection would be answered from the cache, i.e. cost no key derivation
+ * (the gateway spends its derivation budget only on new seeds: docs/security.md, attack 6).
+ */
+export function isResolutionCached(input: WalletSelection, network: Network, now = Date.now()): boolean {
+  const entry = entries.get(offlineResolutionKey(input, network));
+  return entry !== undefined && entry.expiresAt > now;
+}
+
 export function clearResolutionCache(): void {
   entries.clear();
 }

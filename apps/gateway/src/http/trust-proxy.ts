@@ -1,0 +1,52 @@
+import { isIP } from 'node:net';
+import type { EnvReader } from '@starsgate/platform';
+
+/** Express's `trust proxy`: no proxy, the number of proxies in front, or the proxies' addresses. */
+export type TrustProxy = false | number | string[];
+
+/** proxy-addr's names for address ranges, accepted like a CIDR. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `TRUST_PROXY`: `false`/`0` (default: the client is the TCP peer), a hop count (`1` behind one
+ * ingress), or a comma-separated list of the proxies' addresses or CIDRs. `true` is refused: it
+ * trusts every hop, so any client picks its own IP with `X-Forwarded-For` and escapes every
+ * per-client limit (docs/security.md, attack 2).
+ */
+export function readTrustProxy(read: EnvReader): TrustProxy {
+  const raw = (read.string('TRUST_PROXY') ?? '').trim();
+  const lower = raw.toLowerCase();
+  if (['', 'false', 'no', 'off'].includes(lower)) return false;
+  if (['true', 'yes', 'on'].includes(lower)) {
+    read.problem(
+      `TRUST_PROXY=${raw} would trust every hop, so a client sets its own IP with X-Forwarded-For: ` +
+        'give the number of proxies in front of the gateway (1 behind one ingress) or their addresses/CIDRs',
+    );
+    return false;
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) read.problem(`TRUST_PROXY must be a hop count of 0-10 (got ${raw})`);
+    return hops === 0 ? false : Math.min(hops, 10);
+  }
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  const invalid = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (invalid.length > 0)
+    read.problem(
+      `TRUST_PROXY must be false, a hop count, or addresses/CIDRs of the proxies (not ${invalid.map((entry) => `"${entry}"`).join(', ')})`,
+    );
+  return entries;
+}
