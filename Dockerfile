@@ -71,7 +71,7 @@ WORKDIR /app
 # Code and dependencies stay owned by root: the app user can read them, not change them.
 # No core dumps (RLIMIT_CORE 0, inherited by node): a dump of the worker would hold wallet keys,
 # one of either service its key material. The apps refuse heap-snapshot, report and inspector
-# flags in production (docs/security-keys.md). Pods run this ENTRYPOINT (no `command` overrides it).
+# flags in production (docs/security.md). Pods run this ENTRYPOINT (no `command` overrides it).
 ENTRYPOINT ["/bin/sh", "-c", "ulimit -c 0 && exec /usr/bin/tini -- \"$@\"", "starsgate"]
 
 FROM runtime AS gateway

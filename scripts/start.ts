@@ -63,7 +63,7 @@ function adminTokens(): { tokens: string; generatedAt?: string } {
 /**
  * The keys each service gets: the worker the ring that opens secrets (STARSGATE_SECRET_KEY, or the
  * development ring in $STARSGATE_DATA_DIR/secret-key), the gateway only its public half, as in
- * production (docs/security-keys.md). A ring whose first key is a legacy symmetric one has no
+ * production (docs/security.md). A ring whose first key is a legacy symmetric one has no
  * public half: the gateway then keeps STARSGATE_SECRET_KEY (development tolerates it, with a warning).
  */
 function serviceKeys(): { worker: NodeJS.ProcessEnv; gateway: NodeJS.ProcessEnv; withheldFromGateway: string[] } {

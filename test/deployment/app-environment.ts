@@ -15,7 +15,7 @@ export type Process = 'gateway' | 'worker' | 'sandbox' | 'migrate';
 /** Read only by tests (crash injection), never set by a deployment. */
 export const TEST_ONLY_VARIABLES = new Set(['STARSGATE_CRASH_AT']);
 
-/** Read by the gateway only to refuse it in production: the key that opens secrets is the worker's (docs/security-keys.md). */
+/** Read by the gateway only to refuse it in production: the key that opens secrets is the worker's (docs/security.md). */
 export const GATEWAY_REFUSED_VARIABLES = new Set(['STARSGATE_SECRET_KEY']);
 
 /** Names a loader reads, under a development and a production environment (some reads are conditional). */

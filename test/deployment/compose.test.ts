@@ -107,7 +107,7 @@ describe('docker-compose.yml', () => {
     expect(services.worker!.environment!.STARSGATE_SECRET_KEY).toMatch(/^\$\{STARSGATE_SECRET_KEY:\?/);
     expect(services.gateway!.environment!.STARSGATE_SEAL_KEY).toMatch(/^\$\{STARSGATE_SEAL_KEY:\?/);
     expect(services.gateway!.environment!.STARSGATE_FINGERPRINT_KEY).toMatch(/^\$\{STARSGATE_FINGERPRINT_KEY:\?/);
-    // The gateway seals only: it never gets the key that opens wallet secrets (docs/security-keys.md).
+    // The gateway seals only: it never gets the key that opens wallet secrets (docs/security.md).
     expect(services.gateway!.environment!.STARSGATE_SECRET_KEY).toBeUndefined();
     expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
   });

@@ -1,5 +1,5 @@
 /**
- * Attack 4 (docs/security-money.md): anyone spent the operator's Fragment login. The worker created a
+ * Attack 4 (docs/security.md): anyone spent the operator's Fragment login. The worker created a
  * real Fragment order (search, init, link) before it checked the payer's funds, so a random Base64
  * key (no funds, no key-derivation cost) or a checkout naming any public wallet made orders on the
  * operator's KYC'd account at will. The payer's balances are now checked against the price book

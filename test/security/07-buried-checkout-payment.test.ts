@@ -1,5 +1,5 @@
 /**
- * Attack 7 (docs/security-money.md): a paid checkout must not end `expired` because its payment is
+ * Attack 7 (docs/security.md): a paid checkout must not end `expired` because its payment is
  * buried under newer transactions. The buyer's wallet pays while the worker is away (a delayed
  * worker), then anyone sends the payer 20 dust transfers; the worker comes back after the
  * checkout's deadline. The chain watch used to read only the payer's 16 newest transactions and

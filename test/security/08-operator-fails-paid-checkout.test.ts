@@ -1,5 +1,5 @@
 /**
- * Attack 8 (docs/security-money.md): an operator could resolve a paid checkout `failed` with no
+ * Attack 8 (docs/security.md): an operator could resolve a paid checkout `failed` with no
  * chain check, because the guard looked only at the normalized hash of an accepted BOC, which a
  * checkout that went to reconciliation from `awaiting_signature` never has. Here the buyer's
  * wallet pays while the worker is away; the chain provider then fails, so the worker sends the

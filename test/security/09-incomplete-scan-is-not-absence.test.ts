@@ -1,5 +1,5 @@
 /**
- * Attack 9 (docs/security-money.md): an incomplete scan read as absence. The worker looks for a
+ * Attack 9 (docs/security.md): an incomplete scan read as absence. The worker looks for a
  * purchase's payment by the normalized hash of its external, paging back through the payer
  * wallet's history within a page cap (1000 transactions). A paid purchase whose worker was away
  * while more than that many dust transfers arrived used to be settled `failed NOT_EXECUTED` once its

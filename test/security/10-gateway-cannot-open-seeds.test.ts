@@ -2,7 +2,7 @@
  * Attack 10: the internet-facing gateway could decrypt every stored seed (it held the symmetric
  * key-encryption key). Now it seals to the worker's X25519 public key: nothing the gateway process
  * was given opens a stored wallet secret, while the worker still opens it to sign and completes
- * the purchase (docs/security-keys.md).
+ * the purchase (docs/security.md).
  */
 import { randomUUID } from 'node:crypto';
 import { loadGatewayConfig } from '@starsgate/gateway';

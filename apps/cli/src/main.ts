@@ -29,7 +29,7 @@ const USAGE = `starsgate: the operator API from a terminal (STARSGATE_URL, STARS
   starsgate deliveries retry <delivery_id>
   starsgate admin-token        print a new random admin token (for STARSGATE_ADMIN_TOKENS)
 
-Key rotation (docs/security-keys.md), run with the worker's environment, not through the API:
+Key rotation (docs/security.md), run with the worker's environment, not through the API:
   starsgate keys generate [--key-id ID]   a new worker key, its public seal key, a fingerprint key
   starsgate keys public                   STARSGATE_SEAL_KEY from STARSGATE_SECRET_KEY
   starsgate keys status                   live wallet and webhook secrets per key id (DATABASE_URL)

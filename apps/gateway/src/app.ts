@@ -44,7 +44,7 @@ export interface GatewayDeps {
   queue: Queue<PurchaseJobData>;
   /** The webhook delivery queue (its counts show in the admin stats). */
   webhookQueue?: Queue;
-  /** Seals wallet and webhook secrets to the worker's public key; cannot open them (docs/security-keys.md). */
+  /** Seals wallet and webhook secrets to the worker's public key; cannot open them (docs/security.md). */
   sealer: SecretSealing;
   fingerprints: FingerprintKeys;
   metrics: GatewayMetrics;

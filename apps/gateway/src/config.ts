@@ -56,7 +56,7 @@ export interface GatewayConfig {
   webhookAllowPrivate: PrivateAddressAllowance;
   /** After valid_until, how long "not on chain" is not yet proof of non-execution (as the worker's). */
   validUntilMarginMs: number;
-  /** Caps on orders accepted but not yet paid (docs/security-money.md, attack 4). */
+  /** Caps on orders accepted but not yet paid (docs/security.md, attack 4). */
   openOrders: { perPayer: number; total: number; retryAfterSeconds: number };
 }
 

@@ -21,7 +21,7 @@ function required(env: NodeJS.ProcessEnv, name: string, why: string): string {
   return value;
 }
 
-/** A new worker key, its public half for the gateway and a fingerprint key (docs/security-keys.md). */
+/** A new worker key, its public half for the gateway and a fingerprint key (docs/security.md). */
 export function generateKeys(id: string | undefined): CommandResult {
   const keyId = id ?? `k${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`;
   const entry = generateRingEntry(keyId);

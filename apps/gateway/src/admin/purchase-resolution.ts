@@ -108,7 +108,7 @@ function executed(txHash: string, what: string): AppError {
 /**
  * A checkout in reconciliation before any BOC was accepted (no normalized hash): the buyer's
  * wallet may have signed and broadcast it all the same. Every external of the payer since the
- * checkout started is judged with the BOC verifier (docs/security-money.md, attack 8).
+ * checkout started is judged with the BOC verifier (docs/security.md, attack 8).
  */
 async function proveCheckoutNotPaid(deps: ResolutionDeps, row: PurchaseRow, transaction: SendTransactionRequest) {
   const scan = await askChain(() =>

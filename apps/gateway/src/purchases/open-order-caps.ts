@@ -17,7 +17,7 @@ export interface OpenOrderGuard {
 
 /**
  * Every open order holds a Fragment order on the operator's login, so intake refuses a new one
- * past the caps (docs/security-money.md, attack 4): 429 OPEN_ORDERS_LIMIT_REACHED with
+ * past the caps (docs/security.md, attack 4): 429 OPEN_ORDERS_LIMIT_REACHED with
  * retry_after. A replay of an order already stored (`isReplay`, asked only when refusing) is
  * never refused: it creates nothing.
  */

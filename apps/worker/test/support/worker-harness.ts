@@ -179,7 +179,7 @@ export class WorkerHarness {
       vault,
       chain,
       fragment,
-      // The price book the funds pre-check reads (docs/security-money.md, attack 4), as the worker's main wires it.
+      // The price book the funds pre-check reads (docs/security.md, attack 4), as the worker's main wires it.
       prices: createFragmentReads({ fragment: fragment.clients[0]!, redis, prefix: `${bullPrefix}:reads:` }).prices,
       queue,
       logger,

@@ -3,7 +3,7 @@ import { TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
 
 /**
  * Orders accepted but not yet paid: each holds (or is about to hold) a Fragment order on the
- * operator's login. What the intake caps count (docs/security-money.md, attack 4).
+ * operator's login. What the intake caps count (docs/security.md, attack 4).
  */
 export const OPEN_UNPAID_STATUSES = ['queued', 'preparing', 'awaiting_signature'] as const;
 

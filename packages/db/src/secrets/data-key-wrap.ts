@@ -5,7 +5,7 @@ import { rawPublicKey, X25519_KEY_BYTES, x25519PublicKey } from './x25519';
 /**
  * Where a data key is wrapped to. `x25519`: sealed to a public key, so whoever seals (the gateway)
  * cannot unwrap; `aes`: the legacy symmetric key-encryption key, still read so rows sealed before
- * the change stay readable until `starsgate keys rewrap` moves them (docs/security-keys.md).
+ * the change stay readable until `starsgate keys rewrap` moves them (docs/security.md).
  */
 export type WrapTarget =
   | { keyId: string; kind: 'x25519'; publicKey: KeyObject; publicRaw: Buffer }

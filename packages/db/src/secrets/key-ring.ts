@@ -73,7 +73,7 @@ export function sealKeyOf(ring: KeyRing): string {
   if (primary.kind !== 'x25519') {
     throw new Error(
       `STARSGATE_SECRET_KEY: the primary key "${ring.primaryId}" is a symmetric key; put an X25519 key first ` +
-        '(`starsgate keys generate`, docs/security-keys.md)',
+        '(`starsgate keys generate`, docs/security.md)',
     );
   }
   return `${ring.primaryId}:${primary.publicRaw.toString('base64')}`;
@@ -123,7 +123,7 @@ export function loadKeyRing(options: LoadKeyRingOptions): KeyRing {
   }
   if (!options.allowGenerated) {
     throw new Error(
-      'STARSGATE_SECRET_KEY is required in production: generate it with `starsgate keys generate` (docs/security-keys.md)',
+      'STARSGATE_SECRET_KEY is required in production: generate it with `starsgate keys generate` (docs/security.md)',
     );
   }
   const file = developmentKeyRingFile(options.dataDir);

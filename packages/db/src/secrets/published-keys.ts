@@ -26,7 +26,7 @@ export function refusePublishedKeys(variable: string, value: string): void {
     if (PUBLISHED_KEYS.has(material))
       throw new Error(
         `${variable}: key "${entry.id}" is a published sandbox key from ${PUBLISHED_WHERE}; anyone can ` +
-          'use it. Generate your own with `starsgate keys generate` (docs/security-keys.md)',
+          'use it. Generate your own with `starsgate keys generate` (docs/security.md)',
       );
   }
 }

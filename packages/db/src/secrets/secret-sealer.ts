@@ -38,7 +38,7 @@ export function sealSecret(target: WrapTarget, recordId: string, secret: string)
   }
 }
 
-/** What seals a secret without being able to open it again: the gateway's side (docs/security-keys.md). */
+/** What seals a secret without being able to open it again: the gateway's side (docs/security.md). */
 export interface SecretSealing {
   readonly primaryKeyId: string;
   seal(recordId: string, secret: string): SealedSecret;

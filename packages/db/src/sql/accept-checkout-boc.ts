@@ -9,7 +9,7 @@ import { WORKED_NOW } from './visible-change';
  * still holding the row (its chain watch) is fenced out and the next job runs the `submitted` step.
  * $1 id, $2 batch id, $3 normalized hash, $4 seqno, $5 valid_until, $6 since_lt, $7 BOC,
  * $8 actor, $9 reason, $10 event data, $11 the status it is accepted from: `awaiting_signature`, or
- * `expired` only when its payment is proven on chain (a late /submitted, docs/security-money.md
+ * `expired` only when its payment is proven on chain (a late /submitted, docs/security.md
  * attack 7).
  */
 export const ACCEPT_CHECKOUT_BOC: NamedStatement = {

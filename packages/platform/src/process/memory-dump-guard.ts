@@ -2,7 +2,7 @@
  * Node flags that write the process's memory (or its environment, where the keys are) to disk, or
  * let something attach and read it: heap snapshots and profiles, diagnostic reports, an inspector,
  * a core dump on an uncaught exception. A service holding keys to money refuses to start with any
- * of them in production (docs/security-keys.md, attack 12).
+ * of them in production (docs/security.md, attack 12).
  */
 const MEMORY_DUMP_FLAGS = [
   '--heapsnapshot-signal',
@@ -39,7 +39,7 @@ export function refuseMemoryDumps(production: boolean, env: NodeJS.ProcessEnv = 
   if (flags.length > 0) {
     throw new Error(
       `refusing to start in production with ${flags.join(' ')}: heap snapshots, reports, core dumps and ` +
-        'inspectors expose wallet keys (docs/security-keys.md)',
+        'inspectors expose wallet keys (docs/security.md)',
     );
   }
   process.report.reportOnFatalError = false;

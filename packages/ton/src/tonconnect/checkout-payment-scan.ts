@@ -24,7 +24,7 @@ export type CheckoutPaymentScan =
 /**
  * Looks for a checkout's payment among the payer wallet's transactions since `sinceLt` (its last
  * transaction when the checkout was prepared), paging back with no cap: anyone can bury a payment
- * under dust transfers (docs/security-money.md, attack 7). A payment is an external that passes
+ * under dust transfers (docs/security.md, attack 7). A payment is an external that passes
  * every check a submitted BOC must pass, judged as of when it ran.
  */
 export async function scanForCheckoutPayment(

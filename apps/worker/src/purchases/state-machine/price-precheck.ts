@@ -13,7 +13,7 @@ function lowerBound(amount: bigint, toleranceBps: number): bigint {
 
 /**
  * Whether the payer can afford the order by the price book, before any Fragment call (search, init,
- * link) spends the operator's login on it (docs/security-money.md, attack 4). Judged against the
+ * link) spends the operator's login on it (docs/security.md, attack 4). Judged against the
  * least Fragment may ask within the price tolerance, plus the GRAM fee reserve, so a wallet that the
  * exact check after Fragment's request would accept is never refused here. GRAM orders need the
  * GRAM; USDT orders the USDT and the GRAM fee reserve (the exact jetton gas is checked once known).
