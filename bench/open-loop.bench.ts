@@ -10,10 +10,8 @@
  * 20 ms. Target: POST p99 ≤ 15 ms at 500/s.
  * BENCH_JSON_OUT=<file> also writes the figures as JSON (bench/support/bench-json.ts).
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { writeBenchJson, type BenchRun, type BenchTarget } from './support/bench-json';
-import { startBenchGateway } from './support/harness';
+import { runLoadGenerator, startBenchGateway } from './support/harness';
 import type { OpenLoopOptions, OpenLoopResult } from './support/open-loop-runner';
 import { startRemoteSandbox } from './support/remote-sandbox';
 import { starsOrderJson } from './support/stars-order';
@@ -26,17 +24,7 @@ const SERVED_P99_MS = 20;
 const POST_TARGET = { rate: 500, p99Ms: 15 };
 
 function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'support/open-loop-runner.ts'), JSON.stringify(options)],
-      { maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        error
-          ? reject(new Error(`open-loop runner failed: ${stderr || error.message}`))
-          : resolve(JSON.parse(stdout) as OpenLoopResult),
-    );
-  });
+  return runLoadGenerator<OpenLoopResult>('open-loop-runner.ts', options);
 }
 
 function ms(value: number): string {

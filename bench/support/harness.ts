@@ -26,19 +26,25 @@ export function listen(app: express.Express): Promise<{ server: Server; url: str
   });
 }
 
-/** Load comes from a separate process (see autocannon-runner.ts): with two cores, one each. */
-function autocannon(options: Record<string, unknown>): Promise<AutocannonResult> {
+/**
+ * Runs a load generator of this folder (`autocannon-runner.ts`, `open-loop-runner.ts`) in its own
+ * process, so it does not share an event loop with the servers it measures (with two cores, one
+ * each): options as JSON in argv, the result as JSON on stdout.
+ */
+export function runLoadGenerator<T>(script: string, options: object): Promise<T> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'autocannon-runner.ts'), JSON.stringify(options)],
+      ['--import', 'tsx', path.join(__dirname, script), JSON.stringify(options)],
       { maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) =>
-        error
-          ? reject(new Error(`autocannon failed: ${stderr || error.message}`))
-          : resolve(JSON.parse(stdout) as AutocannonResult),
+        error ? reject(new Error(`${script} failed: ${stderr || error.message}`)) : resolve(JSON.parse(stdout) as T),
     );
   });
+}
+
+function autocannon(options: Record<string, unknown>): Promise<AutocannonResult> {
+  return runLoadGenerator<AutocannonResult>('autocannon-runner.ts', options);
 }
 
 export async function measure(label: string, options: Record<string, unknown>): Promise<AutocannonResult> {
