@@ -125,7 +125,7 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
     ...backingServices(),
     ...gatewayKeys,
     FRAGMENT_READ_COOKIES: 'stel_ssid=image-test',
-    STARSGATE_ADMIN_TOKENS: 'image-test-admin-token-0123',
+    STARSGATE_ADMIN_TOKENS: 'image-test-admin-token-0123456789abcdef',
     LOG_LEVEL: 'warn',
   };
   expect(healthCheck(target('gateway'), layout, env)).toBe(false);
