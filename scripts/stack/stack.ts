@@ -107,6 +107,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       REDIS_URL: options.redisUrl,
       BULLMQ_PREFIX: options.bullmqPrefix ?? `stack-${randomBytes(4).toString('hex')}`,
       STARSGATE_ADMIN_TOKENS: adminToken,
+      // The runs' webhook receivers listen on this machine's loopback, as `npm start`'s may.
+      WEBHOOK_ALLOW_PRIVATE: 'loopback',
       ...upstreamEnv(sandboxUrl, demo),
       ...options.serviceEnv,
     };
