@@ -7,7 +7,7 @@
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { REDACTED, redactSecrets, redactSecretText } from '../logging/redact-secrets';
+import { REDACTED, redactSecretText } from '../logging/redact-secrets';
 
 const CREDENTIAL_PARAM = /([?&](?:api_key|apikey|key|hash|token|access_token|secret|password)=)[^&#\s]*/gi;
 const CREDENTIAL_NAME = /(cookie|authorization|api[_-]?key|token|secret|password|seed|mnemonic)/i;
@@ -43,7 +43,7 @@ function redactSpan(span: ReadableSpan): ReadableSpan {
       })),
     },
     status: {
-      value: span.status.message ? { ...span.status, message: redactSecrets(span.status.message) } : span.status,
+      value: span.status.message ? { ...span.status, message: redactString(span.status.message) } : span.status,
     },
   }) as ReadableSpan;
 }
