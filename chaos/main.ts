@@ -4,7 +4,7 @@
  * latency and ~5 % upstream faults) from the built artifacts; drives purchases and client-signed
  * checkouts as a well-behaved order system while killing, flushing, restarting and pausing at
  * seeded random moments; then checks the outcome from the database, the chain and the simulator
- * and prints one table. Exit code 1 on any violation. docs/chaos.md explains it.
+ * and prints one table. Exit code 1 on any violation. docs/reports/chaos.md explains it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -3,7 +3,7 @@
  * process, started by scripts/stack) on a fresh database and a Redis server of its own, under a
  * steady mixed load for N minutes; every minute each process's memory, event-loop delay and CPU,
  * PostgreSQL connections, Redis memory, throughput and backlog; at the end the slopes, the verdict
- * and the hard checks. Exit 1 on a hard failure (docs/soak.md).
+ * and the hard checks. Exit 1 on a hard failure (docs/reports/soak.md).
  */
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';

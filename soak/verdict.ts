@@ -1,6 +1,6 @@
 /**
  * The end of a run: slopes of memory and event-loop delay per process by least squares over the
- * load minutes after the warm-up, and whether they are flat. Why these thresholds: docs/soak.md.
+ * load minutes after the warm-up, and whether they are flat. Why these thresholds: docs/reports/soak.md.
  */
 import { fixed, signed, table } from './format';
 import type { MinuteRecord, ReportedProcess } from './minute-record';

@@ -2,7 +2,7 @@
  * The rate-limited toncenter the chaos and soak runs drive the service against (docs/ton.md §9):
  * the sandbox enforces a keyed plan's limit with toncenter's real 429s, and the service gets that
  * plan's key and TONCENTER_RPS. 25 rps, toncenter's Plus plan: a payments service running
- * several workers and gateways needs more than the free plan's 10 (measured in docs/chaos.md:
+ * several workers and gateways needs more than the free plan's 10 (measured in docs/reports/chaos.md:
  * 8.5 toncenter requests per order, and the full chaos run accepts 1.7 orders a second, about
  * 14 requests a second on average).
  * The runs' own drivers call toncenter without a key and are not what is measured: they get a

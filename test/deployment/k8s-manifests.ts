@@ -14,7 +14,7 @@ export interface KubeObject {
 export const OVERLAYS = ['sandbox', 'production'] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
-/** Every object `kubectl kustomize <dir>` builds (kubectl ships kustomize; see docs/deployment in README). */
+/** Every object `kubectl kustomize <dir>` builds (kubectl ships kustomize; see docs/deployment.md). */
 export function renderKustomization(dir: string): KubeObject[] {
   const output = execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return parseAllDocuments(output)

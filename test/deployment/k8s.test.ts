@@ -305,8 +305,8 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
       expect(monitor.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
     });
 
-    it('names every Secret key it references in the README, so an operator knows what to create', () => {
-      const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    it('names every Secret key it references in the deployment guide, so an operator knows what to create', () => {
+      const readme = readFileSync(path.join(root, 'docs/deployment.md'), 'utf8');
       const keys = new Set(
         workloads.flatMap((workload) => secretReferences(podSpec(workload)).map((reference) => reference.key)),
       );

@@ -1,5 +1,5 @@
 /**
- * The webhook signature scheme, and the README's verification samples run against it: the
+ * The webhook signature scheme, and the operations guide's verification samples (docs/operations.md) run against it: the
  * TypeScript one (the same function ships in this package) and the Python one (run by python3).
  */
 import { execFileSync } from 'node:child_process';
@@ -23,8 +23,8 @@ test('t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, one v1 pe
   expect(verifyWebhookSignature('v1=zz,t=x', body, 'whsec_new', now)).toBe(false);
 });
 
-test("the README's Python sample verifies the same signatures", () => {
-  const readme = readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
+test("the operations guide's Python sample verifies the same signatures", () => {
+  const readme = readFileSync(path.resolve(__dirname, '../../../docs/operations.md'), 'utf8');
   const sample = /```python\n([\s\S]*?)```/.exec(readme)?.[1];
   expect(sample).toContain('def verify_starsgate_signature');
   const header = webhookSignatureHeader(['whsec_new', 'whsec_old'], now, body);

@@ -15,7 +15,7 @@ export function webhookSignatureHeader(secrets: readonly string[], timestamp: nu
 }
 
 /**
- * What a receiver does (the README's sample in TypeScript): true when one `v1` of the header is
+ * What a receiver does (the sample in docs/operations.md, in TypeScript): true when one `v1` of the header is
  * the HMAC of `<t>.<raw body>` under `secret` and `t` is within the tolerance of `nowSeconds`.
  */
 export function verifyWebhookSignature(
