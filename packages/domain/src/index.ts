@@ -1,6 +1,6 @@
 export * from './availability/availability-texts';
 export * from './errors';
-export * from './products/product-rules';
+export * from './products';
 export * from './purchases/checkout-status';
 export * from './purchases/purchase-status';
 export * from './schemas';

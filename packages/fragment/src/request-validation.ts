@@ -1,3 +1,4 @@
+import { isValidAmount, productDescription } from '@starsgate/domain';
 import type { FragmentProduct, TonConnectAccount } from './types';
 
 const RAW_ADDRESS = /^-?\d+:[0-9a-fA-F]{64}$/;
@@ -13,10 +14,10 @@ export function validateAccount(account: TonConnectAccount): void {
     throw new TypeError('account.walletStateInit is required');
 }
 
+/** The domain's amount rule of the product (the gateway validated it already; this guards direct callers). */
 export function validateAmount(product: FragmentProduct, amount: number): void {
-  if (product === 'stars') {
-    if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('stars quantity must be a positive integer');
-  } else if (amount !== 3 && amount !== 6 && amount !== 12) {
-    throw new RangeError('premium months must be 3, 6 or 12');
-  }
+  if (!isValidAmount(product, amount))
+    throw new RangeError(
+      `${product} amount ${amount} breaks the rule: ${productDescription(product).amountDescription}`,
+    );
 }

@@ -4,8 +4,8 @@ import {
   PriceListSchema,
   PricePairSchema,
   PriceQuoteSchema,
-  STARS_MAX,
-  STARS_MIN,
+  AMOUNT_DESCRIPTION,
+  PRODUCTS,
 } from '@starsgate/domain';
 import { CLIENT_ERRORS, type OpenApiContribution } from './openapi-document';
 
@@ -92,12 +92,12 @@ export const readsOpenApi: OpenApiContribution = {
         summary: 'Exact price of N Stars or of Premium for 3/6/12 months',
         description: `${INFORMATIONAL}\n\nStars come from Fragment's own price for that quantity, Premium from Fragment's gift page; both cached briefly. When Fragment fails the last known quote is returned with \`stale: true\`; for a Star count Fragment never priced, a \`derived\` quote from the last known per-star price and TON rate (also stale).\n\n${ROUNDING}`,
         parameters: [
-          { name: 'product', in: 'query', required: true, schema: { type: 'string', enum: ['stars', 'premium'] } },
+          { name: 'product', in: 'query', required: true, schema: { type: 'string', enum: [...PRODUCTS] } },
           {
             name: 'amount',
             in: 'query',
             required: true,
-            description: `Stars: ${STARS_MIN} to ${STARS_MAX}. Premium: 3, 6 or 12 (months).`,
+            description: AMOUNT_DESCRIPTION,
             schema: { type: 'integer' },
           },
         ],

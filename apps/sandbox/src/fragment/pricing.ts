@@ -1,3 +1,4 @@
+import { PREMIUM_MONTHS, type PremiumMonths } from '@starsgate/domain';
 import type { FragmentSimulatorConfig } from './config';
 import { ceilDiv, formatDecimal, groupThousands, parseDecimal } from './decimal';
 import type { SeededRandom } from './random';
@@ -19,8 +20,7 @@ export interface Quote {
   usdtText: string;
 }
 
-export type PremiumMonths = 3 | 6 | 12;
-export const PREMIUM_MONTHS: readonly PremiumMonths[] = [3, 6, 12];
+export { PREMIUM_MONTHS, type PremiumMonths };
 
 /** The price book: USD list prices and the (optionally drifting) TON rate. */
 export class PriceBook {

@@ -1,8 +1,9 @@
+import type { Product } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentSimulatorConfig } from './config';
 import type { SeededRandom } from './random';
 
-export type Product = 'stars' | 'premium';
+export type { Product };
 
 /** Per-session, per-product page state (docs/fragment-protocol.md §14.3). */
 export interface FlowState {

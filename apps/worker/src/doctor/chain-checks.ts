@@ -86,7 +86,8 @@ export function checkChainProvider(config: WorkerConfig): Promise<CheckResult[]>
 /** FRAGMENT_RECEIVING_ADDRESSES: each configured address is a real, active account on this network. */
 export function checkReceivingAddresses(config: WorkerConfig): Promise<CheckResult[]> {
   const item = 'FRAGMENT_RECEIVING_ADDRESSES';
-  const action = "List Fragment's receiving wallets of this network (docs/configuration.md); every other destination is refused.";
+  const action =
+    "List Fragment's receiving wallets of this network (docs/configuration.md); every other destination is refused.";
   if (config.fragmentReceivingAddresses.length === 0)
     return Promise.resolve([fail(item, 'empty: every payment would be refused', action)]);
   const chain = new ToncenterChainClient({

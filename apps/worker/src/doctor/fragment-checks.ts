@@ -1,5 +1,5 @@
 import { FragmentClient, type FragmentProduct } from '@starsgate/fragment';
-import { GRAM_DECIMALS, formatUnits } from '@starsgate/domain';
+import { GRAM_DECIMALS, formatUnits, PRODUCTS } from '@starsgate/domain';
 import type { WorkerConfig } from '../config';
 import { errorText, fail, ok, warn, type CheckResult } from './check';
 
@@ -63,7 +63,7 @@ async function checkSession(config: WorkerConfig, cookies: string, name: string)
       'Open fragment.com/kyc/account with this login; verify before the first purchase if asked.',
     ),
   );
-  for (const product of ['stars', 'premium'] as const) results.push(await checkHistory(client, label, product));
+  for (const product of PRODUCTS) results.push(await checkHistory(client, label, product));
   results.push(...(await checkPrices(client, label)));
   return results;
 }

@@ -4,6 +4,7 @@
  * BullMQ prefix. Purchases are inserted exactly as the gateway stores them (same repository,
  * same offline wallet resolution, same sealed secret) and enqueued.
  */
+import type { Product, PaymentMethod } from '@starsgate/domain';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Address } from '@ton/core';
@@ -77,10 +78,10 @@ export interface HarnessOptions {
 }
 
 export interface PurchaseInput {
-  product: 'stars' | 'premium';
+  product: Product;
   username: string;
   amount: number;
-  payment_method: 'gram' | 'usdt';
+  payment_method: PaymentMethod;
   seed: string;
   wallet_address?: string;
   account_index?: number;

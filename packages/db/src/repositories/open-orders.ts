@@ -1,5 +1,5 @@
 import type { Database } from '../database';
-import { TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
+import { TERMINAL_STATUS_LIST } from '../sql/domain-lists';
 
 /**
  * Orders accepted but not yet paid: each holds (or is about to hold) a Fragment order on the

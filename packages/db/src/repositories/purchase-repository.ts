@@ -5,7 +5,7 @@ import type { SealedSecret } from '../secrets/secret-vault';
 import { purchaseLeaseIsFree } from '../sql/lease-expressions';
 import type { NamedStatement } from '../sql/named-statement';
 import { INSERT_PURCHASE_INTAKE, INTAKE_RESULT_COLUMNS, type IntakeRow } from '../sql/purchase-intake';
-import { TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
+import { TERMINAL_STATUS_LIST } from '../sql/domain-lists';
 import { decodeRow, fromDriverRow } from './driver-rows';
 import {
   insertIntakeBatch,

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { PURCHASE_MODE_LIST, PURCHASE_STATUS_LIST, TERMINAL_STATUS_LIST } from '../sql/purchase-statuses';
+import {
+  PAYMENT_METHOD_LIST,
+  PRODUCT_LIST,
+  PURCHASE_MODE_LIST,
+  PURCHASE_STATUS_LIST,
+  TERMINAL_STATUS_LIST,
+} from '../sql/domain-lists';
 import { signedExternals } from './signed-externals';
 
 /**
@@ -107,8 +113,8 @@ export const purchases = pgTable(
     check('purchases_status_check', sql`${table.status} IN ${sql.raw(PURCHASE_STATUS_LIST)}`),
     check('purchases_mode_check', sql`${table.mode} IN ${sql.raw(PURCHASE_MODE_LIST)}`),
     check('purchases_seed_format_check', sql`${table.mode} = 'client_signed' OR ${table.seedFormat} IS NOT NULL`),
-    check('purchases_product_check', sql`${table.product} IN ('stars','premium')`),
-    check('purchases_payment_method_check', sql`${table.paymentMethod} IN ('gram','usdt')`),
+    check('purchases_product_check', sql`${table.product} IN ${sql.raw(PRODUCT_LIST)}`),
+    check('purchases_payment_method_check', sql`${table.paymentMethod} IN ${sql.raw(PAYMENT_METHOD_LIST)}`),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { leaseExpiresIn, purchaseLeaseIsFree } from './lease-expressions';
 import type { NamedStatement } from './named-statement';
-import { TERMINAL_STATUS_LIST } from './purchase-statuses';
+import { TERMINAL_STATUS_LIST } from './domain-lists';
 import { WORKED_NOW } from './visible-change';
 import { SEALED_SECRET_COLUMNS } from './sealed-secret-columns';
 

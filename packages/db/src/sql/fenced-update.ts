@@ -3,7 +3,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { purchases, type PurchaseRow } from '../schema';
 import { acquireLeaseSql } from './acquire-lease';
 import type { NamedStatement } from './named-statement';
-import { TERMINAL_STATUS_LIST } from './purchase-statuses';
+import { TERMINAL_STATUS_LIST } from './domain-lists';
 import { CLIENT_VISIBLE_CHANGES, WORKED_NOW } from './visible-change';
 
 const COLUMNS = getTableColumns(purchases);

@@ -3,7 +3,7 @@
  * shop can show next to them. A check is point-in-time: it reserves nothing and guarantees no
  * delivery, so every action reminds the client to repeat it when an input changes.
  */
-import type { PaymentMethod, Product } from '../products/product-rules';
+import { PAYMENT_METHOD_NAMES, PRODUCT_REGISTRY, productLabel, type PaymentMethod, type Product } from '../products';
 
 export const AVAILABILITY_CODES = [
   'AVAILABLE',
@@ -26,19 +26,11 @@ export interface AvailabilityText {
   action: string;
 }
 
-const METHOD_NAME: Record<PaymentMethod, string> = { gram: 'GRAM', usdt: 'USDT' };
-
-/** `50 Telegram Stars`, `Telegram Premium for 6 months`, `Telegram Premium for 1 year`. */
-export function productLabel(product: Product, amount: number): string {
-  if (product === 'stars') return `${amount} Telegram ${amount === 1 ? 'Star' : 'Stars'}`;
-  return amount === 12 ? 'Telegram Premium for 1 year' : `Telegram Premium for ${amount} months`;
-}
-
 const REPEAT = 'The check is point-in-time: repeat it whenever product, username, amount or payment method changes.';
 
 export function describeAvailability(code: AvailabilityCode, subject: AvailabilitySubject): AvailabilityText {
   const item = productLabel(subject.product, subject.amount);
-  const method = METHOD_NAME[subject.payment_method];
+  const method = PAYMENT_METHOD_NAMES[subject.payment_method];
   switch (code) {
     case 'AVAILABLE':
       return {
@@ -52,10 +44,7 @@ export function describeAvailability(code: AvailabilityCode, subject: Availabili
       };
     case 'RECIPIENT_INELIGIBLE':
       return {
-        message:
-          subject.product === 'stars'
-            ? `${subject.username} cannot receive Telegram Stars now (a bot, a channel, or an account that cannot receive Stars at the moment).`
-            : `${subject.username} cannot receive Telegram Premium (a bot or a channel, not a personal account).`,
+        message: `${subject.username} ${PRODUCT_REGISTRY[subject.product].ineligibleText}`,
         action: `Keep payment disabled; ask for a personal user account or try again later. ${REPEAT}`,
       };
     case 'PREMIUM_ALREADY_ACTIVE':
@@ -65,7 +54,7 @@ export function describeAvailability(code: AvailabilityCode, subject: Availabili
       };
     case 'PAYMENT_METHOD_UNAVAILABLE':
       return {
-        message: `Paying for ${subject.product === 'stars' ? 'Telegram Stars' : 'Telegram Premium'} in ${method} is not available on this service.`,
+        message: `Paying for ${PRODUCT_REGISTRY[subject.product].title} in ${method} is not available on this service.`,
         action: `Keep this payment method disabled; offer payment_method=${subject.payment_method === 'usdt' ? 'gram' : 'usdt'} if it is available. ${REPEAT}`,
       };
   }

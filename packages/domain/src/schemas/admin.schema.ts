@@ -1,5 +1,5 @@
 import { baseUnitMoney } from './money.schema';
-import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
+import { PAYMENT_METHODS, PRODUCTS } from '../products';
 import { CHECKOUT_STATUSES } from '../purchases/checkout-status';
 import { PURCHASE_MODES, PURCHASE_STATUSES, SERVER_SIGNED_LIFECYCLE } from '../purchases/purchase-status';
 import { PurchaseSchema } from './purchase.schema';

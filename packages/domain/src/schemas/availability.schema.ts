@@ -1,6 +1,6 @@
 import { AVAILABILITY_CODES } from '../availability/availability-texts';
-import { PAYMENT_METHODS, PRODUCTS, type PaymentMethod, type Product } from '../products/product-rules';
-import { amountByProductRule, orderProperties } from './common.schema';
+import { amountByProductRule, PAYMENT_METHODS, type PaymentMethod, type Product, PRODUCTS } from '../products';
+import { orderProperties } from './common.schema';
 
 /** Wallet fields of the purchase request that an availability check never accepts. */
 export const WALLET_FIELDS = [

@@ -1,7 +1,7 @@
 import { baseUnitMoney, gramAmount, usdtAmount } from './money.schema';
 import { CHECKOUT_STATUSES } from '../purchases/checkout-status';
-import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
-import { amountByProductRule, idempotencyKeyField, orderProperties } from './common.schema';
+import { amountByProductRule, PAYMENT_METHODS, PRODUCTS } from '../products';
+import { idempotencyKeyField, orderProperties } from './common.schema';
 import { PurchaseErrorSchema } from './purchase.schema';
 
 /** Request fields that carry a wallet secret: a checkout refuses them (SEED_NOT_ACCEPTED) before anything else. */

@@ -1,17 +1,16 @@
 import {
   ACCOUNT_INDEX_MAX,
   ACCOUNT_INDEX_MIN,
+  AMOUNT_DESCRIPTION,
   IDEMPOTENCY_KEY_PATTERN,
   PAYMENT_METHOD_ALIASES,
-  PREMIUM_MONTHS,
+  PRODUCT_DESCRIPTION,
   PRODUCTS,
-  STARS_MAX,
-  STARS_MIN,
   USERNAME_PATTERN,
-} from '../products/product-rules';
+} from '../products';
 
 /** Field schemas shared by every order-shaped request (purchases, availability, checkouts). */
-export const productField = { type: 'string', enum: [...PRODUCTS], description: '`stars` or `premium`.' } as const;
+export const productField = { type: 'string', enum: [...PRODUCTS], description: PRODUCT_DESCRIPTION } as const;
 export const usernameField = {
   type: 'string',
   pattern: USERNAME_PATTERN,
@@ -20,7 +19,7 @@ export const usernameField = {
 } as const;
 export const amountField = {
   type: 'integer',
-  description: 'Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12.',
+  description: AMOUNT_DESCRIPTION,
 } as const;
 export const paymentMethodField = {
   type: 'string',
@@ -53,18 +52,6 @@ export const seedField = {
   description:
     'Wallet secret: 12-word BIP39 mnemonic, 24-word TON mnemonic, or canonical Base64 of a 32-byte ed25519 private key. Send only from a trusted backend. Encrypted at rest, destroyed when the purchase ends, never logged.',
 } as const;
-
-/** Stars amounts and premium months are validated against the product (INVALID_AMOUNT). */
-export const amountByProductRule = [
-  {
-    if: { properties: { product: { const: 'stars' } }, required: ['product'] },
-    then: { properties: { amount: { minimum: STARS_MIN, maximum: STARS_MAX } } },
-  },
-  {
-    if: { properties: { product: { const: 'premium' } }, required: ['product'] },
-    then: { properties: { amount: { enum: [...PREMIUM_MONTHS] } } },
-  },
-] as const;
 
 /** The order itself: what purchases, checkouts and availability checks all describe. */
 export const orderProperties = {

@@ -1,5 +1,5 @@
-import { PRODUCTS, PREMIUM_MONTHS, STARS_MAX, STARS_MIN, type Product } from '../products/product-rules';
-import { amountByProductRule, amountField, productField } from './common.schema';
+import { amountByProductRule, type Product, PRODUCTS } from '../products';
+import { amountField, productField } from './common.schema';
 import { decimalMoney } from './money.schema';
 
 /** A price in both payment currencies, as exact decimal strings. */
@@ -22,10 +22,7 @@ export const PriceQuoteQuerySchema = {
   additionalProperties: false,
   properties: {
     product: productField,
-    amount: {
-      ...amountField,
-      description: `Stars: ${STARS_MIN} to ${STARS_MAX}. Premium: months, ${PREMIUM_MONTHS.join(', ')}.`,
-    },
+    amount: amountField,
   },
   // Ajv applies `allOf` before `properties`: coerce `amount` to an integer first, or the
   // product rule would compare the query string "6" with the numbers it allows.

@@ -1,9 +1,8 @@
 import { PURCHASE_STATUSES } from '../purchases/purchase-status';
-import { PAYMENT_METHODS, PRODUCTS } from '../products/product-rules';
+import { amountByProductRule, PAYMENT_METHODS, PRODUCTS } from '../products';
 import { decimalMoney } from './money.schema';
 import {
   accountIndexField,
-  amountByProductRule,
   idempotencyKeyField,
   orderProperties,
   seedField,

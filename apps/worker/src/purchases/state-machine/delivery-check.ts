@@ -1,3 +1,4 @@
+import type { Product } from '@starsgate/domain';
 import {
   AccountHistory,
   historyKey,
@@ -10,8 +11,6 @@ import {
 import type { PurchaseRow } from '@starsgate/db';
 import { sharedCall } from './shared-call';
 import type { StepDeps } from './step-deps';
-
-type Product = 'stars' | 'premium';
 
 /** Rows of the account's history may be stamped by a clock this far behind ours. */
 export const CLOCK_SKEW_MS = 60_000;

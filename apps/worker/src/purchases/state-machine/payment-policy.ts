@@ -1,5 +1,5 @@
 import { Address } from '@ton/core';
-import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
+import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS, type Product, type PaymentMethod } from '@starsgate/domain';
 import {
   decodeCommentPayload,
   type DecodedComment,
@@ -28,9 +28,9 @@ export interface PolicyInput {
     | 'minValiditySeconds'
     | 'fragmentFromMustMatch'
   >;
-  product: 'stars' | 'premium';
+  product: Product;
   quantity: number;
-  paymentMethod: 'gram' | 'usdt';
+  paymentMethod: PaymentMethod;
   payer: Address;
   /** USDT: the payer's jetton wallet as the chain's master reports it (`get_wallet_address`). */
   payerJettonWallet?: Address;

@@ -1,3 +1,4 @@
+import type { Product } from '@starsgate/domain';
 import type { TonConnectAccount } from '@starsgate/fragment';
 
 /**
@@ -6,7 +7,7 @@ import type { TonConnectAccount } from '@starsgate/fragment';
  */
 export interface PaymentRequest {
   currency: 'GRAM' | 'USDT';
-  product: 'stars' | 'premium';
+  product: Product;
   validUntil: number;
   account: TonConnectAccount;
   /** Absent when Fragment named no confirm method: then there is no confirm call. */

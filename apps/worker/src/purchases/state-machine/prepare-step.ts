@@ -1,3 +1,4 @@
+import type { Product, PaymentMethod } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { compareFunds, readBalances, type Balances, type FundsShortfall } from './funds-check';
@@ -33,8 +34,8 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     );
     return;
   }
-  const product = row.product as 'stars' | 'premium';
-  const paymentMethod = row.paymentMethod as 'gram' | 'usdt';
+  const product = row.product as Product;
+  const paymentMethod = row.paymentMethod as PaymentMethod;
 
   const checkout = row.mode === 'client_signed';
   let stage = 'wallet';

@@ -1,4 +1,4 @@
-import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
+import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS, type Product, type PaymentMethod } from '@starsgate/domain';
 import type { PriceBook } from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
 import { compareFunds, type Balances, type FundsResult } from './funds-check';
@@ -22,7 +22,7 @@ function lowerBound(amount: bigint, toleranceBps: number): bigint {
 export async function checkFundsByPriceBook(
   prices: PriceQuoter,
   config: Pick<WorkerConfig, 'priceToleranceBps' | 'gramFeeReserveNano'>,
-  order: { product: 'stars' | 'premium'; amount: number; paymentMethod: 'gram' | 'usdt' },
+  order: { product: Product; amount: number; paymentMethod: PaymentMethod },
   readBalances: () => Promise<Balances>,
 ): Promise<FundsResult | undefined> {
   let quote;

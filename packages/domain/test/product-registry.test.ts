@@ -1,16 +1,21 @@
 import {
+  acceptsAmount,
+  AvailabilityCheckRequestSchema,
   canonicalUsername,
+  createValidator,
   IDEMPOTENCY_KEY_PATTERN,
   isValidAmount,
   normalizePaymentMethod,
   PREMIUM_MONTHS,
+  PRODUCT_REGISTRY,
+  PRODUCTS,
   productLabel,
   STARS_MAX,
   STARS_MIN,
   USERNAME_PATTERN,
 } from '../src';
 
-describe('product rules (the spec limits)', () => {
+describe('product registry (the spec limits)', () => {
   it('accepts whole Stars between the limits and only the Premium durations', () => {
     expect(isValidAmount('stars', STARS_MIN)).toBe(true);
     expect(isValidAmount('stars', STARS_MAX)).toBe(true);
@@ -49,5 +54,33 @@ describe('product rules (the spec limits)', () => {
     expect(productLabel('stars', 1)).toBe('1 Telegram Star');
     expect(productLabel('premium', 6)).toBe('Telegram Premium for 6 months');
     expect(productLabel('premium', 12)).toBe('Telegram Premium for 1 year');
+  });
+
+  it('every product is described once, and the request schema holds each amount rule exactly', () => {
+    const check = createValidator<unknown>(AvailabilityCheckRequestSchema);
+    const accepted = (product: string, amount: number) => {
+      try {
+        check({ product, username: '@alice', amount, payment_method: 'gram' });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(PRODUCTS).toEqual(Object.keys(PRODUCT_REGISTRY));
+    for (const product of PRODUCTS) {
+      const { amount: rule, name, paymentMethods } = PRODUCT_REGISTRY[product];
+      expect(name).toBe(product);
+      expect(paymentMethods.length).toBeGreaterThan(0);
+      const probes =
+        rule.kind === 'range'
+          ? [rule.minimum - 1, rule.minimum, rule.minimum + 1, rule.maximum - 1, rule.maximum, rule.maximum + 1]
+          : [0, ...rule.values.flatMap((value) => [value - 1, value, value + 1])];
+      for (const amount of probes) {
+        const expected = acceptsAmount(rule, amount);
+        expect({ product, amount, schema: accepted(product, amount) }).toEqual({ product, amount, schema: expected });
+        expect(isValidAmount(product, amount)).toBe(expected);
+      }
+    }
+    expect(accepted('gift_card', 50)).toBe(false);
   });
 });

@@ -1,0 +1,6 @@
+export * from './order-fields';
+export * from './payment-methods';
+export * from './premium';
+export * from './product-description';
+export * from './product-registry';
+export * from './stars';

@@ -1,0 +1,15 @@
+import type { ProductDescription } from './product-description';
+
+export const STARS_MIN = 50;
+export const STARS_MAX = 1_000_000;
+
+export const stars = {
+  name: 'stars',
+  title: 'Telegram Stars',
+  amount: { kind: 'range', minimum: STARS_MIN, maximum: STARS_MAX },
+  amountDescription: 'Stars: 50 to 1,000,000',
+  paymentMethods: ['gram', 'usdt'],
+  label: (amount) => `${amount} Telegram ${amount === 1 ? 'Star' : 'Stars'}`,
+  ineligibleText:
+    'cannot receive Telegram Stars now (a bot, a channel, or an account that cannot receive Stars at the moment).',
+} as const satisfies ProductDescription<'stars'>;
