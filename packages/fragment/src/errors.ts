@@ -1,43 +1,14 @@
 /**
- * The one error type of the Fragment adapter, with the catalogue of kinds mapped from
- * docs/fragment-protocol.md §11. Callers switch on `kind`; `retryable` says whether the same call may be
+ * The one error type of the Fragment adapter; what each kind means is `error-kinds.ts`
+ * (docs/fragment-protocol.md §11). Callers switch on `kind`; `retryable` says whether the same call may be
  * made again later, `outcomeUnknown` whether a non-idempotent call (init, confirm) may have been
  * executed by Fragment although no answer arrived (docs/purchase-safety.md, Unknown outcomes: look it up, never
  * resend blindly).
  */
+import { FRAGMENT_ERROR_KINDS, type FragmentErrorKind } from './error-kinds';
 import { unescapeHtml } from './html-parsing';
 
-export type FragmentErrorKind =
-  | 'RECIPIENT_NOT_FOUND'
-  | 'RECIPIENT_INELIGIBLE'
-  | 'PREMIUM_ALREADY_ACTIVE'
-  | 'PRICE_CHANGED'
-  | 'SESSION_INVALID'
-  | 'VERIFICATION_REQUIRED'
-  | 'PAYMENT_METHOD_UNAVAILABLE'
-  | 'RATE_LIMITED'
-  | 'CLOUDFLARE'
-  | 'UPSTREAM_UNAVAILABLE'
-  | 'ORDER_EXPIRED'
-  | 'UPSTREAM_REJECTED'
-  /** Fragment answered, but not in the shape this adapter knows (protocol drift). Not retryable. */
-  | 'UNEXPECTED_RESPONSE';
-
-const RETRYABLE: Record<FragmentErrorKind, boolean> = {
-  RECIPIENT_NOT_FOUND: false,
-  RECIPIENT_INELIGIBLE: false,
-  PREMIUM_ALREADY_ACTIVE: false,
-  PRICE_CHANGED: true,
-  SESSION_INVALID: false,
-  VERIFICATION_REQUIRED: false,
-  PAYMENT_METHOD_UNAVAILABLE: false,
-  RATE_LIMITED: true,
-  CLOUDFLARE: true,
-  UPSTREAM_UNAVAILABLE: true,
-  ORDER_EXPIRED: false,
-  UPSTREAM_REJECTED: false,
-  UNEXPECTED_RESPONSE: false,
-};
+export type { FragmentErrorKind } from './error-kinds';
 
 export interface FragmentErrorOptions {
   /** Fragment's own text (unescaped), when it gave one. */
@@ -76,7 +47,7 @@ export class FragmentError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'FragmentError';
     this.kind = kind;
-    this.retryable = RETRYABLE[kind];
+    this.retryable = FRAGMENT_ERROR_KINDS[kind].retryable;
     this.upstreamText = options.upstreamText;
     this.method = options.method;
     this.httpStatus = options.httpStatus;

@@ -1,13 +1,7 @@
 export { FragmentClient, DEFAULT_DEVICE, type FragmentClientOptions } from './client';
 export { FragmentSessionPool } from './session-pool';
-export {
-  FragmentError,
-  isFragmentError,
-  classifyErrorText,
-  errorFromText,
-  type FragmentErrorKind,
-  type FragmentErrorOptions,
-} from './errors';
+export { FragmentError, isFragmentError, classifyErrorText, errorFromText, type FragmentErrorOptions } from './errors';
+export { FRAGMENT_ERROR_KINDS, type FragmentErrorKind, type FragmentErrorMeaning } from './error-kinds';
 export {
   decodeCommentPayload,
   parseCommentText,

@@ -13,3 +13,4 @@ export * from './rate-limit/chain-pacer';
 export * from './observability/tracing';
 export * from './net/webhook-address';
 export * from './process/memory-dump-guard';
+export * from './retry/backoff';

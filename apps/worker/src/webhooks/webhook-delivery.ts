@@ -2,9 +2,15 @@ import { Worker, type ConnectionOptions, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { webhookEventBody } from '@starsgate/domain';
 import type { WebhookDeliveries, WebhookEndpoints } from '@starsgate/db';
-import { enqueueWebhookDeliveries, inSpan, WEBHOOK_QUEUE, type Logger, type WebhookJobData } from '@starsgate/platform';
+import {
+  backoffMs,
+  enqueueWebhookDeliveries,
+  inSpan,
+  WEBHOOK_QUEUE,
+  type Logger,
+  type WebhookJobData,
+} from '@starsgate/platform';
 import type { WebhookDeliveryConfig } from '../config';
-import { backoffMs } from '../purchases/state-machine/held-purchase';
 import { postWebhook } from './webhook-post';
 
 export interface WebhookDeliveryDeps {

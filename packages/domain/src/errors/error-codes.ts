@@ -215,17 +215,20 @@ export const ERROR_CATALOGUE = {
   UPSTREAM_SESSION_INVALID: {
     status: 502,
     message: 'The Fragment session is missing or expired.',
-    action: 'Operator: refresh the Fragment cookies, then create a new purchase.',
+    action:
+      'Operator: log in to fragment.com with the paying wallet connected, copy the cookies into FRAGMENT_COOKIES, restart the worker, then create a new purchase.',
   },
   UPSTREAM_VERIFICATION_REQUIRED: {
     status: 502,
     message: 'Fragment requires account or wallet verification (KYC).',
-    action: 'Operator: complete verification on fragment.com, then create a new purchase.',
+    action:
+      'Operator: complete the verification (KYC) at fragment.com/kyc for the Fragment account in FRAGMENT_COOKIES, then create a new purchase.',
   },
   UPSTREAM_REJECTED: {
     status: 502,
     message: 'Fragment refused the request.',
-    action: 'Operator: inspect the purchase events.',
+    action:
+      'Operator: inspect the purchase events. If Fragment answered in a shape starsgate does not know (protocol drift, logged as UPSTREAM_FORMAT), update starsgate.',
   },
   STEP_TIMED_OUT: {
     status: 504,

@@ -16,6 +16,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { AvailabilityCode, PaymentMethod, Product } from '@starsgate/domain';
+import { FRAGMENT_ERROR_KINDS } from '../error-kinds';
 import { FragmentError } from '../errors';
 import { silentLogger, type FragmentLogger } from '../transport';
 import type { FragmentClient } from '../client';
@@ -89,14 +90,6 @@ interface Stored {
   checkedAt: number;
 }
 
-/** Fragment's business answers that are results, not failures. */
-const ANSWER_KINDS: ReadonlySet<string> = new Set([
-  'RECIPIENT_NOT_FOUND',
-  'RECIPIENT_INELIGIBLE',
-  'PREMIUM_ALREADY_ACTIVE',
-  'PAYMENT_METHOD_UNAVAILABLE',
-]);
-
 export class AvailabilityChecker {
   private readonly cache: RedisJsonCache;
   private readonly memory: LocalTtlCache<Stored>;
@@ -162,11 +155,10 @@ export class AvailabilityChecker {
       await this.options.fragment.searchRecipient(query.product, username, query.amount);
       code = 'AVAILABLE';
     } catch (error) {
-      if (error instanceof FragmentError && ANSWER_KINDS.has(error.kind)) {
-        code = error.kind as AvailabilityCode;
-      } else {
-        throw await this.failure(error);
-      }
+      // Fragment's business answers about the recipient are results, not failures.
+      const answer = error instanceof FragmentError ? FRAGMENT_ERROR_KINDS[error.kind].availability : undefined;
+      if (!answer) throw await this.failure(error);
+      code = answer;
     }
     const stored: Stored = { code, checkedAt: this.now() };
     const ttl = this.ttlFor(code);

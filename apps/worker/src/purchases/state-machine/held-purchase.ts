@@ -1,6 +1,6 @@
 import { assertWorkerMove, ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
 import type { Fence, HeldLease, PurchaseChanges, PurchaseRow, SealedSecret } from '@starsgate/db';
-import { enqueuePurchases, purchaseJobId } from '@starsgate/platform';
+import { backoffMs, enqueuePurchases, purchaseJobId } from '@starsgate/platform';
 import type { StepDeps } from './step-deps';
 
 /** The row was claimed or changed by someone else: stop without side effects. */
@@ -11,10 +11,10 @@ export class LeaseLostError extends Error {
   }
 }
 
+/** What went wrong; the action shown beside it is always the error catalogue's. */
 export interface PurchaseFailure {
   code: ErrorCode;
   message?: string;
-  action?: string;
   details?: unknown[];
 }
 
@@ -26,19 +26,13 @@ export function errorBody(failure: PurchaseFailure): {
   details?: unknown[];
 } {
   const definition = ERROR_CATALOGUE[failure.code] as { message: string; action?: string };
-  const action = failure.action ?? definition.action;
+  const action = definition.action;
   return {
     code: failure.code,
     message: failure.message ?? definition.message,
     ...(action ? { action } : {}),
     ...(failure.details && failure.details.length > 0 ? { details: failure.details } : {}),
   };
-}
-
-/** Capped exponential backoff with 50–100 % jitter. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 20));
-  return Math.round(ceiling * (0.5 + Math.random() * 0.5));
 }
 
 /**

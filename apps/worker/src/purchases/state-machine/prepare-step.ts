@@ -163,10 +163,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     }
     const outcome = classifyPreSignError(error);
     if (outcome.kind === 'fail') {
-      await purchase.fail(
-        { code: outcome.code, message: outcome.message, ...(outcome.action ? { action: outcome.action } : {}) },
-        `${stage} failed`,
-      );
+      await purchase.fail({ code: outcome.code, message: outcome.message }, `${stage} failed`);
       return;
     }
     // An init whose answer was lost may have created an order upstream; without our signature it

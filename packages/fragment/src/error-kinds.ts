@@ -1,0 +1,68 @@
+import type { AvailabilityCode, ErrorCode } from '@starsgate/domain';
+
+/**
+ * Every way a Fragment call can fail (docs/fragment-protocol.md §11), and the one place that says
+ * what each means to the service. `FragmentError`, the availability checker and the worker's
+ * pre-signing classification all read this table.
+ */
+export type FragmentErrorKind =
+  | 'RECIPIENT_NOT_FOUND'
+  | 'RECIPIENT_INELIGIBLE'
+  | 'PREMIUM_ALREADY_ACTIVE'
+  | 'PRICE_CHANGED'
+  | 'SESSION_INVALID'
+  | 'VERIFICATION_REQUIRED'
+  | 'PAYMENT_METHOD_UNAVAILABLE'
+  | 'RATE_LIMITED'
+  | 'CLOUDFLARE'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'ORDER_EXPIRED'
+  | 'UPSTREAM_REJECTED'
+  /** Fragment answered, but not in the shape this adapter knows (protocol drift). Not retryable. */
+  | 'UNEXPECTED_RESPONSE';
+
+export interface FragmentErrorMeaning {
+  /** The same call may succeed later. */
+  retryable: boolean;
+  /** An answer about the recipient rather than a failure: what an availability check reports. */
+  availability?: AvailabilityCode;
+  /**
+   * Ends an order before anything is signed, with this purchase error (its message and action
+   * come from the domain's error catalogue). Kinds without one are retried: without our
+   * signature nothing can be paid.
+   */
+  orderFailure?: ErrorCode;
+}
+
+export const FRAGMENT_ERROR_KINDS: Readonly<Record<FragmentErrorKind, FragmentErrorMeaning>> = {
+  RECIPIENT_NOT_FOUND: {
+    retryable: false,
+    availability: 'RECIPIENT_NOT_FOUND',
+    orderFailure: 'RECIPIENT_NOT_FOUND',
+  },
+  RECIPIENT_INELIGIBLE: {
+    retryable: false,
+    availability: 'RECIPIENT_INELIGIBLE',
+    orderFailure: 'RECIPIENT_INELIGIBLE',
+  },
+  PREMIUM_ALREADY_ACTIVE: {
+    retryable: false,
+    availability: 'PREMIUM_ALREADY_ACTIVE',
+    orderFailure: 'PREMIUM_ALREADY_ACTIVE',
+  },
+  PAYMENT_METHOD_UNAVAILABLE: {
+    retryable: false,
+    availability: 'PAYMENT_METHOD_UNAVAILABLE',
+    orderFailure: 'PAYMENT_METHOD_UNAVAILABLE',
+  },
+  PRICE_CHANGED: { retryable: true },
+  SESSION_INVALID: { retryable: false, orderFailure: 'UPSTREAM_SESSION_INVALID' },
+  VERIFICATION_REQUIRED: { retryable: false, orderFailure: 'UPSTREAM_VERIFICATION_REQUIRED' },
+  RATE_LIMITED: { retryable: true },
+  CLOUDFLARE: { retryable: true },
+  UPSTREAM_UNAVAILABLE: { retryable: true },
+  // The same call cannot succeed; before signing, the worker retries its step, which makes a new order.
+  ORDER_EXPIRED: { retryable: false },
+  UPSTREAM_REJECTED: { retryable: false, orderFailure: 'UPSTREAM_REJECTED' },
+  UNEXPECTED_RESPONSE: { retryable: false, orderFailure: 'UPSTREAM_REJECTED' },
+};
