@@ -147,8 +147,8 @@ export class PurchaseRepository {
 
   /**
    * `insertOrGetByKey` for many requests at once, as one statement and one commit (group commit).
-   * Requests sharing an idempotency key and payer scope inside the batch resolve to the first one's purchase
-   * (`created: false` for the others, who then compare fingerprints like any replay). If the
+   * Requests sharing an idempotency key and payer scope inside the batch resolve to the first
+   * one's purchase (`created: false` for the others, who then compare fingerprints like any replay). If the
    * batch statement fails, every request is retried on its own, so one bad or locked row fails
    * only its own request.
    */

@@ -44,8 +44,9 @@ const placeholder = (index: number) => `$${index + 1}`;
 const secretParameter = (index: number) => placeholder(PURCHASE_COLUMNS.length + index);
 
 /**
- * PurchaseRepository.insertOrGetByKey: claims the idempotency key (within its payer's scope) and stores the purchase, its
- * sealed secret and its first event in ONE statement (data-modifying CTEs are atomic).
+ * PurchaseRepository.insertOrGetByKey: claims the idempotency key (within its payer's scope) and
+ * stores the purchase, its sealed secret and its first event in ONE statement (data-modifying
+ * CTEs are atomic).
  */
 export const INSERT_PURCHASE_INTAKE: NamedStatement = {
   name: 'purchase_intake',
