@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { purchaseJobId } from '@starsgate/platform';
-import { createTestGateway, starsOrder, uniqueKey, type TestGateway, BIP39_INDEX1_V5R1 } from './support/test-gateway';
+import {
+  createTestGateway,
+  starsOrder,
+  uniqueKey,
+  type TestGateway,
+  BIP39_INDEX0_V5R1,
+  BIP39_INDEX1_V5R1,
+} from './support/test-gateway';
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -53,9 +60,9 @@ describe('idempotency', () => {
     ['product', { product: 'premium', amount: 3 }],
     ['amount', { amount: 51 }],
     ['payment method', { payment_method: 'usdt' }],
-    ['wallet (index)', { account_index: 1 }],
-    ['wallet (address instead of index)', { account_index: undefined, wallet_address: BIP39_INDEX1_V5R1 }],
-    ['wallet (seed)', { seed: Buffer.alloc(32, 3).toString('base64'), account_index: undefined }],
+    // The same payer (one public key), its wallet named differently.
+    ['wallet (address instead of index)', { account_index: undefined, wallet_address: BIP39_INDEX0_V5R1 }],
+    ['wallet (address beside the index)', { wallet_address: BIP39_INDEX0_V5R1 }],
   ])('409 IDEMPOTENCY_KEY_REUSED when the %s differs', async (_label, change) => {
     const order = starsOrder();
     await request(gateway.app).post('/api/v1/purchases').send(order).expect(202);
@@ -67,6 +74,23 @@ describe('idempotency', () => {
     expect(conflict.headers['x-should-retry']).toBe('false');
     expect(conflict.body.details[0].field).toBe('idempotency_key');
     expect(await rowsFor(String(order.idempotency_key))).toBe(1);
+  });
+
+  // Keys are scoped to the payer (docs/security.md, attack 5): another payer's key is another order.
+  it.each([
+    ['account index 1', { account_index: 1 }],
+    ['the address of account 1', { account_index: undefined, wallet_address: BIP39_INDEX1_V5R1 }],
+    ['another seed', { seed: Buffer.alloc(32, 3).toString('base64'), account_index: undefined }],
+  ])('another payer (%s) with the same key gets a purchase of its own', async (_label, change) => {
+    const order = starsOrder();
+    const first = await request(gateway.app).post('/api/v1/purchases').send(order).expect(202);
+    const other = await request(gateway.app)
+      .post('/api/v1/purchases')
+      .send({ ...order, ...change });
+    expect(other.status).toBe(202);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.body.purchase_id).not.toBe(first.body.purchase_id);
+    expect(await rowsFor(String(order.idempotency_key))).toBe(2);
   });
 
   it('20 concurrent identical requests make one purchase and one job', async () => {

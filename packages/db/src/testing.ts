@@ -58,9 +58,9 @@ export async function insertSyntheticPurchases(
   offset = 0,
 ): Promise<void> {
   await pool.query(
-    `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount,
+    `INSERT INTO purchases (id, idempotency_key, idempotency_scope, request_fingerprint, fingerprint_key_id, status, product, username, amount,
                             payment_method, seed_format, wallet_address, step_started_at, created_at, updated_at, completed_at)
-     SELECT gen_random_uuid(), 'synthetic-' || i, md5(i::text), 'k1', status,
+     SELECT gen_random_uuid(), 'synthetic-' || i, 'synthetic-payer', md5(i::text), 'k1', status,
             CASE WHEN i % 5 = 0 THEN 'premium' ELSE 'stars' END,
             '@' || CASE WHEN i % 2 = 1 THEN 'User' ELSE 'user' END || (i % 997),
             CASE WHEN i % 5 = 0 THEN 3 ELSE 50 + i % 100 END,

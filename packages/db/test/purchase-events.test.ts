@@ -10,8 +10,8 @@ afterAll(() => database.drop());
 it('keeps purchase_events append-only', async () => {
   const id = randomUUID();
   await database.pool.query(
-    `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format)
-     VALUES ($1, $2, 'f', 'k', 'queued', 'stars', '@alice', 50, 'gram', 'base64_key')`,
+    `INSERT INTO purchases (id, idempotency_key, idempotency_scope, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format)
+     VALUES ($1, $2, 'payer', 'f', 'k', 'queued', 'stars', '@alice', 50, 'gram', 'base64_key')`,
     [id, `key-${id}`],
   );
   await database.pool.query(
@@ -32,8 +32,8 @@ it('keeps purchase_events append-only', async () => {
 it('rejects a status outside the spec', async () => {
   await expect(
     database.pool.query(
-      `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format)
-       VALUES ($1, 'k', 'f', 'k', 'delivered', 'stars', '@a', 50, 'gram', 'base64_key')`,
+      `INSERT INTO purchases (id, idempotency_key, idempotency_scope, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format)
+       VALUES ($1, 'k', 'payer', 'f', 'k', 'delivered', 'stars', '@a', 50, 'gram', 'base64_key')`,
       [randomUUID()],
     ),
   ).rejects.toThrow(/purchases_status_check/);

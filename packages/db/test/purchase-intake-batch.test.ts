@@ -18,6 +18,7 @@ function intake(key: string, change: Partial<PurchaseIntake['row']> = {}): Purch
     row: {
       id: randomUUID(),
       idempotencyKey: key,
+      idempotencyScope: 'payer-a',
       requestFingerprint: `fingerprint-${key}`,
       fingerprintKeyId: 't1',
       status: 'queued',
@@ -103,6 +104,32 @@ describe('insertManyOrGetByKey (group commit)', () => {
     expect(other?.created).toBe(true);
     expect(await count(PURCHASES, [twice, earlier, fresh])).toBe(3);
     expect(await count(EVENTS, [twice, earlier, fresh])).toBe(3);
+  });
+
+  it('scopes keys to the payer: one key of two payers makes two purchases, a stored key is found in its own scope only', async () => {
+    const shared = `shared-${randomUUID()}`;
+    const earlier = `earlier-${randomUUID()}`;
+    const stored = created((await purchases.insertManyOrGetByKey([intake(earlier)]))[0]).purchase;
+    const outcomes = (
+      await purchases.insertManyOrGetByKey([
+        intake(shared),
+        intake(shared, { idempotencyScope: 'payer-b' }),
+        intake(earlier, { idempotencyScope: 'payer-b' }),
+        intake(earlier),
+      ])
+    ).map(created);
+    expect(outcomes.map((outcome) => [outcome.created, outcome.purchase.idempotencyScope])).toEqual([
+      [true, 'payer-a'],
+      [true, 'payer-b'],
+      [true, 'payer-b'],
+      [false, 'payer-a'],
+    ]);
+    expect(outcomes[0]?.purchase.id).not.toBe(outcomes[1]?.purchase.id);
+    expect(outcomes[2]?.purchase.id).not.toBe(stored.id);
+    expect(outcomes[3]?.purchase.id).toBe(stored.id);
+    expect(await count(PURCHASES, [shared, earlier])).toBe(4);
+    expect((await purchases.findByIdempotencyKey('payer-a', earlier))?.id).toBe(stored.id);
+    expect((await purchases.findByIdempotencyKey('payer-c', earlier))?.id).toBeUndefined();
   });
 
   it('a row PostgreSQL refuses fails alone, as a rejection of its values', async () => {

@@ -18,8 +18,8 @@ afterAll(() => database.drop());
 async function insertPurchase(status = 'queued', evidence: unknown = null): Promise<string> {
   const id = randomUUID();
   await database.pool.query(
-    `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format, evidence)
-     VALUES ($1, $2, 'f', 'k', $3, 'stars', '@alice', 50, 'gram', 'base64_key', $4)`,
+    `INSERT INTO purchases (id, idempotency_key, idempotency_scope, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format, evidence)
+     VALUES ($1, $2, 'payer', 'f', 'k', $3, 'stars', '@alice', 50, 'gram', 'base64_key', $4)`,
     [id, `key-${id}`, status, evidence === null ? null : JSON.stringify(evidence)],
   );
   await database.pool.query(

@@ -23,8 +23,8 @@ afterAll(() => database.drop());
 async function insertPurchase(status: string): Promise<string> {
   const id = randomUUID();
   await database.pool.query(
-    `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format)
-     VALUES ($1, $2, 'f', 'k', $3, 'stars', '@alice', 50, 'gram', 'base64_key')`,
+    `INSERT INTO purchases (id, idempotency_key, idempotency_scope, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format)
+     VALUES ($1, $2, 'payer', 'f', 'k', $3, 'stars', '@alice', 50, 'gram', 'base64_key')`,
     [id, `key-${id}`, status],
   );
   return id;

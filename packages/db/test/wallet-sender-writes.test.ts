@@ -31,9 +31,9 @@ beforeEach(() => {
 async function readyPurchase(createdAt: Date): Promise<string> {
   const id = randomUUID();
   await database.pool.query(
-    `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format,
+    `INSERT INTO purchases (id, idempotency_key, idempotency_scope, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format,
                             wallet_address, wallet_version, payment_request, created_at)
-     VALUES ($1, $2, 'f', 'k', 'preparing', 'stars', '@alice', 50, 'gram', 'base64_key', $3, 'V5R1', '{"ref":"r"}', $4)`,
+     VALUES ($1, $2, 'payer', 'f', 'k', 'preparing', 'stars', '@alice', 50, 'gram', 'base64_key', $3, 'V5R1', '{"ref":"r"}', $4)`,
     [id, `key-${id}`, WALLET, createdAt],
   );
   await database.pool.query(

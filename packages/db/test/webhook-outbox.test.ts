@@ -27,8 +27,8 @@ afterAll(() => database.drop());
 async function insertPurchase(): Promise<string> {
   const id = randomUUID();
   await database.pool.query(
-    `INSERT INTO purchases (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format, quote_nano)
-     VALUES ($1, $2, 'f', 'k', 'queued', 'stars', '@alice', 50, 'gram', 'base64_key', 12345678901234567)`,
+    `INSERT INTO purchases (id, idempotency_key, idempotency_scope, request_fingerprint, fingerprint_key_id, status, product, username, amount, payment_method, seed_format, quote_nano)
+     VALUES ($1, $2, 'payer', 'f', 'k', 'queued', 'stars', '@alice', 50, 'gram', 'base64_key', 12345678901234567)`,
     [id, `key-${id}`],
   );
   return id;

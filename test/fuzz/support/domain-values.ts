@@ -167,7 +167,8 @@ export function orderOverrides(wallets: DemoWallet[]): Overrides {
     idempotency_key: fc.oneof(
       fc.uuid(),
       fc.stringMatching(/^[\x20-\x7E]{1,128}$/),
-      // One key drawn again and again: its later orders differ, so they are IDEMPOTENCY_KEY_REUSED.
+      // One key drawn again and again: the same payer's later orders differ, so they are
+      // IDEMPOTENCY_KEY_REUSED; another payer's are orders of their own (keys are scoped to the payer).
       fc.constant('fuzz-reused-key'),
     ),
   };

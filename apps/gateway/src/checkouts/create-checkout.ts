@@ -41,7 +41,9 @@ export async function createCheckout(
     paymentMethod,
     walletAddressRaw: payer.toRawString(),
   };
-  const existing = await deps.checkouts.findByIdempotencyKey(input.idempotency_key);
+  // Keys are scoped to the payer address: another payer's key of the same string is not this
+  // order's, neither a conflict nor a replay (docs/security.md, attack 5).
+  const existing = await deps.checkouts.findByIdempotencyKey(payer.toRawString(), input.idempotency_key);
   if (existing) {
     assertSameOrder(deps, existing, order);
     return { checkout: existing, replayed: true };

@@ -38,7 +38,7 @@ export const checkoutsOpenApi: OpenApiContribution = {
           '',
           'Statuses: preparing → awaiting_signature → submitted → confirming → completed; or failed (e.g. TOP_UP_REQUIRED with the exact shortfall in `error.details`), expired (nothing was paid before valid_until, checked on chain), reconciliation_required. Only `completed` confirms delivery.',
           '',
-          'Idempotency keys are scoped to this route (a purchase may use the same string). A retry with the same key and the same order answers 202 with the current status and `Idempotent-Replayed: true`; the key reused for another order is 409 IDEMPOTENCY_KEY_REUSED.',
+          'Idempotency keys are scoped to this route and to the payer address (a purchase, or a checkout of another payer, may use the same string). A retry with the same key and the same order answers 202 with the current status and `Idempotent-Replayed: true`; the key reused for another order is 409 IDEMPOTENCY_KEY_REUSED.',
         ].join('\n'),
         requestBody: { required: true, content: json(ref('CreateCheckoutRequest')) },
         responses: {

@@ -71,7 +71,7 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
         '',
         'Money is exact: every amount (prices, balances, shortfalls, invoice amounts) is a decimal string, `format: decimal`, never a JSON number; base-unit fields (nanoGRAM, micro-USDT) are strings of digits.',
         '',
-        'No API key and no access fee. Every state-changing request carries an `idempotency_key`: reuse it (with identical fields) when retrying the same order; a key reused for a different order answers 409 IDEMPOTENCY_KEY_REUSED.',
+        'No API key and no access fee. Every state-changing request carries an `idempotency_key`, scoped to the payer (the wallet of the seed, or the payer_address of a checkout): reuse it (with identical fields) when retrying the same order; a key the same payer reused for a different order answers 409 IDEMPOTENCY_KEY_REUSED.',
         '',
         'Purchase statuses: queued → preparing → sending → submitted → confirming → completed | failed | reconciliation_required. Only `completed` confirms delivery. `reconciliation_required` means the outcome is uncertain: stop, review manually, never create an automatic replacement.',
         '',

@@ -64,14 +64,18 @@ export async function createPurchase(
 
   // The payer: the wallet this seed pays from (every candidate while the version is not yet known).
   const payers = (matching ? [matching] : wallet.candidates).map((candidate) => candidate.address.toRawString());
+  // Its idempotency keys live in the namespace of its public key: known before any candidate is
+  // chosen, the same for all of them, and for every replay (docs/security.md, attack 5).
+  const payerPublicKey = wallet.publicKey.toString('hex');
   await assertOpenOrderRoom(deps.openOrders, payers, 'seed', async () =>
-    Boolean(await deps.purchases.findByIdempotencyKey(input.idempotency_key)),
+    Boolean(await deps.purchases.findByIdempotencyKey(payerPublicKey, input.idempotency_key)),
   );
 
   const result = await deps.intake.insertOrGetByKey(
     {
       id: randomUUID(),
       idempotencyKey: input.idempotency_key,
+      idempotencyScope: payerPublicKey,
       requestFingerprint: orderFingerprint(deps.fingerprints, order)!,
       fingerprintKeyId: deps.fingerprints.primaryKeyId,
       status: 'queued',
@@ -84,7 +88,7 @@ export async function createPurchase(
       requestedWalletAddress: order.walletAddressRaw,
       walletAddress: matching?.address.toRawString() ?? null,
       walletVersion: matching?.version ?? null,
-      payerPublicKey: wallet.publicKey.toString('hex'),
+      payerPublicKey,
       requestId: context.requestId,
     },
     (purchaseId) => deps.sealer.seal(purchaseId, input.seed),

@@ -281,6 +281,7 @@ export class WorkerHarness {
       {
         id: randomUUID(),
         idempotencyKey: `test-${randomUUID()}`,
+        idempotencyScope: wallet.publicKey.toString('hex'),
         requestFingerprint: randomBytes(32).toString('hex'),
         fingerprintKeyId: this.vault.primaryKeyId,
         status: 'queued',

@@ -3,6 +3,7 @@ import type { PurchaseRow } from '../schema';
 import type { PurchaseEventInput } from './purchase-intake-batch';
 import { ACCEPT_CHECKOUT_BOC } from '../sql/accept-checkout-boc';
 import { CHECKOUT_INTAKE } from '../sql/checkout-intake';
+import type { NamedStatement } from '../sql/named-statement';
 import { fromDriverRow } from './driver-rows';
 import { hasCode, IdempotencyKeyLockedError, LOCK_NOT_AVAILABLE, rowRejection } from './purchase-repository';
 
@@ -44,13 +45,18 @@ export function checkoutSinceLt(row: Pick<PurchaseRow, 'evidence'>): bigint {
   return BigInt(since ?? '0');
 }
 
+const SELECT_CHECKOUT = "SELECT * FROM purchases WHERE mode = 'client_signed'";
+
 export type InsertCheckoutResult = { created: boolean; checkout: PurchaseRow };
 
 /** Checkouts: `purchases` rows with `mode = 'client_signed'`. Their worker steps use PurchaseTransitions like any purchase. */
 export class CheckoutRepository {
   constructor(private readonly db: Database) {}
 
-  /** Claims the (checkout-scoped) idempotency key and stores the checkout with its first event, or finds the key's checkout. */
+  /**
+   * Claims the idempotency key among this payer's checkouts and stores the checkout with its first
+   * event, or finds the checkout the payer already stored under it.
+   */
   async insertOrGetByKey(
     checkout: NewCheckout,
     event: Pick<PurchaseEventInput, 'actor' | 'reason'>,
@@ -82,25 +88,28 @@ export class CheckoutRepository {
       throw rowRejection(error) ?? error;
     }
     if (inserted) return { created: true, checkout: fromDriverRow(inserted) };
-    const existing = await this.findByIdempotencyKey(checkout.idempotencyKey);
+    const existing = await this.findByIdempotencyKey(checkout.payerAddress, checkout.idempotencyKey);
     if (!existing) throw new Error('idempotency key conflict without a row');
     return { created: false, checkout: existing };
   }
 
   findById(id: string): Promise<PurchaseRow | undefined> {
-    return this.findOne('checkout_by_id', 'id', id);
+    return this.findOne({ name: 'checkout_by_id', text: `${SELECT_CHECKOUT} AND id = $1` }, [id]);
   }
 
-  findByIdempotencyKey(key: string): Promise<PurchaseRow | undefined> {
-    return this.findOne('checkout_by_idempotency_key', 'idempotency_key', key);
+  /** The checkout `key` names among the checkouts of `payerAddress` (raw form), their idempotency scope. */
+  findByIdempotencyKey(payerAddress: string, key: string): Promise<PurchaseRow | undefined> {
+    return this.findOne(
+      {
+        name: 'checkout_by_idempotency_key',
+        text: `${SELECT_CHECKOUT} AND idempotency_scope = $1 AND idempotency_key = $2`,
+      },
+      [payerAddress, key],
+    );
   }
 
-  private async findOne(name: string, column: 'id' | 'idempotency_key', value: string) {
-    const result = await this.db.$client.query<Record<string, unknown>>({
-      name,
-      text: `SELECT * FROM purchases WHERE mode = 'client_signed' AND ${column} = $1`,
-      values: [value],
-    });
+  private async findOne(statement: NamedStatement, values: unknown[]) {
+    const result = await this.db.$client.query<Record<string, unknown>>({ ...statement, values });
     const [raw] = result.rows;
     return raw ? fromDriverRow(raw) : undefined;
   }

@@ -18,8 +18,13 @@ export interface PurchaseIntake {
   event: PurchaseEventInput;
 }
 
-/** The inserted rows, keyed by idempotency key; a key missing here already had a purchase. */
+/** The inserted rows, keyed by `scopedKey`; a scoped key missing here already had a purchase. */
 export type InsertedByKey = Map<string, Record<string, unknown>>;
+
+/** One map key for an idempotency key within its payer's scope (docs/security.md, attack 5). */
+export function scopedKey(scope: string, key: string): string {
+  return JSON.stringify([scope, key]);
+}
 
 /** The parameters of one intake (INTAKE_PARAMETER_COUNT), in the order both intake statements take them. */
 export function intakeParameters(
@@ -29,6 +34,7 @@ export function intakeParameters(
   return [
     row.id,
     row.idempotencyKey,
+    row.idempotencyScope,
     row.requestFingerprint,
     row.fingerprintKeyId,
     row.status,
@@ -55,10 +61,13 @@ export function intakeParameters(
   ];
 }
 
-/** Many intakes in one statement and one commit (INSERT_PURCHASE_INTAKE_BATCH); `intakes` must have distinct idempotency keys. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Many intakes in one statement and one commit (INSERT_PURCHASE_INTAKE_BATCH); `intakes` must have distinct scoped keys. */
 export async function insertIntakeBatch(pool: Pool, intakes: readonly PurchaseIntake[]): Promise<InsertedByKey> {
-  const sorted = [...intakes].sort((a, b) =>
-    a.row.idempotencyKey < b.row.idempotencyKey ? -1 : a.row.idempotencyKey > b.row.idempotencyKey ? 1 : 0,
+  const sorted = [...intakes].sort(
+    (a, b) =>
+      compare(a.row.idempotencyKey, b.row.idempotencyKey) || compare(a.row.idempotencyScope, b.row.idempotencyScope),
   );
   const columns: unknown[][] = Array.from({ length: INTAKE_PARAMETER_COUNT }, () => []);
   for (const { row, buildSecret, event } of sorted) {
@@ -67,5 +76,10 @@ export async function insertIntakeBatch(pool: Pool, intakes: readonly PurchaseIn
     values.forEach((value, index) => columns[index]?.push(value));
   }
   const result = await pool.query({ ...INSERT_PURCHASE_INTAKE_BATCH, values: columns });
-  return new Map(result.rows.map((raw: Record<string, unknown>) => [raw.idempotency_key as string, raw]));
+  return new Map(
+    result.rows.map((raw: Record<string, unknown>) => [
+      scopedKey(raw.idempotency_scope as string, raw.idempotency_key as string),
+      raw,
+    ]),
+  );
 }

@@ -10,6 +10,7 @@ import { decodeRow, fromDriverRow } from './driver-rows';
 import {
   insertIntakeBatch,
   intakeParameters,
+  scopedKey,
   type PurchaseEventInput,
   type PurchaseIntake,
 } from './purchase-intake-batch';
@@ -92,15 +93,17 @@ const VIEWS_BY_IDS = {
   name: 'purchase_views_by_ids',
   text: `SELECT ${VIEW_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases WHERE id = ANY($1::uuid[])`,
 };
-// Idempotency keys are scoped by route: a purchase's key is looked up among server-signed rows only.
+// Idempotency keys are scoped by route and payer: a purchase's key is looked up among its payer's
+// server-signed rows only.
 const BY_KEY = {
   name: 'purchase_by_idempotency_key',
-  text: "SELECT * FROM purchases WHERE mode = 'server_signed' AND idempotency_key = $1",
+  text: "SELECT * FROM purchases WHERE mode = 'server_signed' AND idempotency_scope = $1 AND idempotency_key = $2",
 };
 const BY_KEYS = {
   name: 'purchase_intake_rows_by_idempotency_keys',
   text: `SELECT ${INTAKE_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases
-    WHERE mode = 'server_signed' AND idempotency_key = ANY($1::text[])`,
+    WHERE mode = 'server_signed'
+      AND (idempotency_key, idempotency_scope) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
 };
 const EVENTS = { name: 'purchase_events', text: 'SELECT * FROM purchase_events WHERE purchase_id = $1 ORDER BY id' };
 const DUE_UNLEASED = {
@@ -137,22 +140,23 @@ export class PurchaseRepository {
       throw rowRejection(error) ?? error;
     }
     if (inserted) return { created: true, purchase: fromDriverRow(inserted) };
-    const existing = await this.findByIdempotencyKey(row.idempotencyKey);
+    const existing = await this.findByIdempotencyKey(row.idempotencyScope, row.idempotencyKey);
     if (!existing) throw new Error('idempotency key conflict without a row');
     return { created: false, purchase: existing };
   }
 
   /**
    * `insertOrGetByKey` for many requests at once, as one statement and one commit (group commit).
-   * Requests sharing an idempotency key inside the batch resolve to the first one's purchase
-   * (`created: false` for the others, who then compare fingerprints like any replay). If the
+   * Requests sharing an idempotency key and payer scope inside the batch resolve to the first
+   * one's purchase (`created: false` for the others, who then compare fingerprints like any replay). If the
    * batch statement fails, every request is retried on its own, so one bad or locked row fails
    * only its own request.
    */
   async insertManyOrGetByKey(intakes: readonly PurchaseIntake[]): Promise<IntakeOutcome[]> {
+    const keyOf = ({ row }: PurchaseIntake) => scopedKey(row.idempotencyScope, row.idempotencyKey);
     const firstByKey = new Map<string, number>();
     intakes.forEach((intake, index) => {
-      if (!firstByKey.has(intake.row.idempotencyKey)) firstByKey.set(intake.row.idempotencyKey, index);
+      if (!firstByKey.has(keyOf(intake))) firstByKey.set(keyOf(intake), index);
     });
     const leaders = [...firstByKey.values()].map((index) => intakes[index] as PurchaseIntake);
     if (leaders.length === 1) return this.insertEachOrGetByKey(intakes);
@@ -163,15 +167,19 @@ export class PurchaseRepository {
     } catch {
       return this.insertEachOrGetByKey(intakes);
     }
-    const missing = leaders.map((intake) => intake.row.idempotencyKey).filter((key) => !inserted.has(key));
+    const missing = leaders.filter((intake) => !inserted.has(keyOf(intake))).map(({ row }) => row);
     const existing = new Map<string, IntakeRow>();
     if (missing.length > 0) {
-      for (const raw of await this.rows(BY_KEYS, [missing]))
-        existing.set(raw.idempotency_key as string, decodeRow<IntakeRow>(INTAKE_COLUMNS, raw));
+      const keys = missing.map((row) => row.idempotencyKey);
+      const scopes = missing.map((row) => row.idempotencyScope);
+      for (const raw of await this.rows(BY_KEYS, [keys, scopes])) {
+        const row = decodeRow<IntakeRow>(INTAKE_COLUMNS, raw);
+        existing.set(scopedKey(row.idempotencyScope, row.idempotencyKey), row);
+      }
     }
     const created = new Map([...inserted].map(([key, raw]) => [key, decodeRow<IntakeRow>(INTAKE_COLUMNS, raw)]));
     return intakes.map((intake, index): IntakeOutcome => {
-      const key = intake.row.idempotencyKey;
+      const key = keyOf(intake);
       const own = firstByKey.get(key) === index ? created.get(key) : undefined;
       if (own) return { ok: true, value: { created: true, purchase: own } };
       const purchase = created.get(key) ?? existing.get(key);
@@ -209,8 +217,9 @@ export class PurchaseRepository {
     return (await this.rows(VIEWS_BY_IDS, [ids])).map((raw) => decodeRow<PurchaseViewRow>(VIEW_COLUMNS, raw));
   }
 
-  async findByIdempotencyKey(key: string): Promise<PurchaseRow | undefined> {
-    const [raw] = await this.rows(BY_KEY, [key]);
+  /** The purchase `key` names among the purchases of the payer `scope` (its public key, hex). */
+  async findByIdempotencyKey(scope: string, key: string): Promise<PurchaseRow | undefined> {
+    const [raw] = await this.rows(BY_KEY, [scope, key]);
     return raw ? fromDriverRow(raw) : undefined;
   }
 

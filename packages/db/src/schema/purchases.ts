@@ -18,6 +18,13 @@ export const purchases = pgTable(
   {
     id: uuid('id').primaryKey(),
     idempotencyKey: text('idempotency_key').notNull(),
+    /**
+     * The payer whose namespace the idempotency key lives in (docs/security.md, attack 5): a
+     * purchase's payer public key (hex; the same for every wallet version a seed may pay from), a
+     * checkout's payer address (raw). Purchases stored before the payer public key was stored
+     * (migration 0008) hold 'legacy-unscoped' (migration 0010).
+     */
+    idempotencyScope: text('idempotency_scope').notNull(),
     /** HMAC-SHA256 over the route and the logical order (never the raw seed), hex. */
     requestFingerprint: text('request_fingerprint').notNull(),
     fingerprintKeyId: text('fingerprint_key_id').notNull(),
@@ -83,9 +90,10 @@ export const purchases = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [
-    // Keys are scoped by route: a purchase and a checkout may carry the same key string.
-    // Leading with the key, so a lookup by key alone (the operator API) is served by it too.
-    uniqueIndex('purchases_idempotency_key_idx').on(table.idempotencyKey, table.mode),
+    // Keys are scoped by route and payer: a purchase and a checkout, or two payers, may carry the
+    // same key string. Leading with the key, so a lookup by key alone (the operator API) is
+    // served by it too.
+    uniqueIndex('purchases_idempotency_key_idx').on(table.idempotencyKey, table.mode, table.idempotencyScope),
     // The sweeper and the per-wallet batcher only look at live rows.
     index('purchases_live_next_run_idx')
       .on(table.nextRunAt)

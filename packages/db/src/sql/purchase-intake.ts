@@ -5,6 +5,7 @@ import type { NamedStatement } from './named-statement';
 const PURCHASE_COLUMNS = [
   ['id', 'uuid'],
   ['idempotency_key', 'text'],
+  ['idempotency_scope', 'text'],
   ['request_fingerprint', 'text'],
   ['fingerprint_key_id', 'text'],
   ['status', 'text'],
@@ -43,8 +44,9 @@ const placeholder = (index: number) => `$${index + 1}`;
 const secretParameter = (index: number) => placeholder(PURCHASE_COLUMNS.length + index);
 
 /**
- * PurchaseRepository.insertOrGetByKey: claims the idempotency key and stores the purchase, its
- * sealed secret and its first event in ONE statement (data-modifying CTEs are atomic).
+ * PurchaseRepository.insertOrGetByKey: claims the idempotency key (within its payer's scope) and
+ * stores the purchase, its sealed secret and its first event in ONE statement (data-modifying
+ * CTEs are atomic).
  */
 export const INSERT_PURCHASE_INTAKE: NamedStatement = {
   name: 'purchase_intake',
@@ -52,7 +54,7 @@ export const INSERT_PURCHASE_INTAKE: NamedStatement = {
   WITH purchase AS (
     INSERT INTO purchases (${purchaseColumnList})
     VALUES (${PURCHASE_COLUMNS.map((_, index) => placeholder(index)).join(', ')})
-    ON CONFLICT (mode, idempotency_key) DO NOTHING
+    ON CONFLICT (mode, idempotency_scope, idempotency_key) DO NOTHING
     RETURNING *
   ), secret AS (
     INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext)
@@ -74,6 +76,7 @@ const inputColumns = [...PURCHASE_COLUMNS, ...SECRET_AND_EVENT_COLUMNS];
 export const INTAKE_RESULT_COLUMNS = {
   id: purchases.id,
   idempotencyKey: purchases.idempotencyKey,
+  idempotencyScope: purchases.idempotencyScope,
   version: purchases.version,
   status: purchases.status,
   fingerprintKeyId: purchases.fingerprintKeyId,
@@ -86,7 +89,7 @@ const intakeResultList = Object.values(INTAKE_RESULT_COLUMNS)
 
 /**
  * insertIntakeBatch: many intakes in ONE statement, each parameter an array with one entry per
- * intake, so a batch costs one round trip and one commit. Rows go in idempotency-key order, so
+ * intake, so a batch costs one round trip and one commit. Rows go in (key, payer scope) order, so
  * two concurrent batches take their key locks in the same order and cannot deadlock each other.
  */
 export const INSERT_PURCHASE_INTAKE_BATCH: NamedStatement = {
@@ -98,8 +101,8 @@ export const INSERT_PURCHASE_INTAKE_BATCH: NamedStatement = {
   ), purchase AS (
     INSERT INTO purchases (${purchaseColumnList})
     SELECT ${purchaseColumnList}
-    FROM input ORDER BY idempotency_key
-    ON CONFLICT (mode, idempotency_key) DO NOTHING
+    FROM input ORDER BY idempotency_key, idempotency_scope
+    ON CONFLICT (mode, idempotency_scope, idempotency_key) DO NOTHING
     RETURNING ${intakeResultList}
   ), secret AS (
     INSERT INTO wallet_secrets (purchase_id, key_id, wrapped_key, ciphertext)

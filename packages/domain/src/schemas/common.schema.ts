@@ -30,7 +30,8 @@ export const paymentMethodField = {
 export const idempotencyKeyField = {
   type: 'string',
   pattern: IDEMPOTENCY_KEY_PATTERN,
-  description: '1 to 128 printable ASCII characters; one key per logical order.',
+  description:
+    "1 to 128 printable ASCII characters; one key per logical order. Scoped to the payer (a purchase's seed, a checkout's payer_address): another payer's key of the same string is a different order, never a conflict or a replay. Use a random key (a UUID) stored with the order.",
 } as const;
 export const accountIndexField = {
   type: 'integer',

@@ -490,7 +490,7 @@ export interface CreateCheckoutRequest {
    */
   payer_state_init?: string;
   /**
-   * 1 to 128 printable ASCII characters; one key per logical order.
+   * 1 to 128 printable ASCII characters; one key per logical order. Scoped to the payer (a purchase's seed, a checkout's payer_address): another payer's key of the same string is a different order, never a conflict or a replay. Use a random key (a UUID) stored with the order.
    */
   idempotency_key: string;
 }
@@ -528,7 +528,7 @@ export interface CreatePurchaseRequest {
    */
   account_index?: number;
   /**
-   * 1 to 128 printable ASCII characters; one key per logical order.
+   * 1 to 128 printable ASCII characters; one key per logical order. Scoped to the payer (a purchase's seed, a checkout's payer_address): another payer's key of the same string is a different order, never a conflict or a replay. Use a random key (a UUID) stored with the order.
    */
   idempotency_key: string;
 }
