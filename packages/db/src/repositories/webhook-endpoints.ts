@@ -166,7 +166,10 @@ export class WebhookEndpoints {
    * secrets whose overlap already ended are dropped. Locked, so concurrent rotations serialize.
    * `audit` as in `create`.
    */
-  async rotateSecret(id: string, audit?: AdminActionRecord): Promise<{ endpoint: WebhookEndpoint; secret: string } | undefined> {
+  async rotateSecret(
+    id: string,
+    audit?: AdminActionRecord,
+  ): Promise<{ endpoint: WebhookEndpoint; secret: string } | undefined> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .select()
