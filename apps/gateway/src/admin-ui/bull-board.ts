@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { AppError } from '@starsgate/domain';
 import type { AdminAudit } from '@starsgate/db';
 import { actorIdentity, adminActor } from '../admin/admin-auth';
@@ -49,7 +49,7 @@ function refuseChanges(req: Request, _res: Response, next: NextFunction): void {
  * decides what a job may do, the sweeper restores missing jobs), but pausing or cleaning a queue
  * stalls every order, so it takes an explicit opt-in and leaves an audit row.
  */
-export function bullBoardRouter(queues: readonly Queue[], options: BullBoardOptions): Router {
+export function bullBoardHandlers(queues: readonly Queue[], options: BullBoardOptions): [RequestHandler, Router] {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);
   createBullBoard({
@@ -57,8 +57,7 @@ export function bullBoardRouter(queues: readonly Queue[], options: BullBoardOpti
     serverAdapter,
     options: { uiConfig: { boardTitle: 'starsgate queues' } },
   });
-  const router = Router();
-  router.use(options.writable ? auditedChange(options.audit) : refuseChanges);
-  router.use(serverAdapter.getRouter() as Router);
-  return router;
+  // Bull Board's router is an Express app: mounted by the app itself (not inside a Router) it
+  // inherits the app's request, whose `req.log` the access log reads when the response ends.
+  return [options.writable ? auditedChange(options.audit) : refuseChanges, serverAdapter.getRouter() as Router];
 }

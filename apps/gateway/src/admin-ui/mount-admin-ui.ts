@@ -13,7 +13,7 @@ import { sessionAuth } from './admin-session-auth';
 import { adminLogoutRoute, adminSessionRoutes } from './admin-session.routes';
 import { AdminSessionStore } from './admin-session-store';
 import { adminUiRoutes } from './admin-ui.routes';
-import { BULL_BOARD_PATH, bullBoardRouter } from './bull-board';
+import { BULL_BOARD_PATH, bullBoardHandlers } from './bull-board';
 
 const SESSION_TTL_MS = 8 * 3_600_000;
 const LOGIN_ATTEMPTS_PER_MINUTE = 20;
@@ -71,7 +71,7 @@ export function mountAdminUi(app: Express, deps: AdminUiDeps): void {
         else sendError(req, res, new AppError('ADMIN_TOKEN_REQUIRED'));
       },
     }),
-    bullBoardRouter(deps.queues, {
+    ...bullBoardHandlers(deps.queues, {
       writable: deps.config.bullBoardWritable,
       audit: new AdminAudit(deps.database.db),
     }),
