@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { adminTokenId } from '@starsgate/gateway';
 import { startStack, type RunningStack } from './support/running-stack';
 
 jest.setTimeout(300_000);
@@ -185,7 +186,7 @@ test('a sandbox fault leaves a reconciliation case; the console resolves it and 
   );
   const timeline = await page.locator('[data-testid=timeline]').innerText();
   expect(timeline).toContain('reconciliation_required → completed');
-  expect(timeline).toContain(`operator:${OPERATOR}`);
+  expect(timeline).toContain(`token:${adminTokenId(stack.adminToken)} (operator: ${OPERATOR})`);
   expect(timeline).toContain('checked by hand');
   await page.locator('.event-operator').scrollIntoViewIfNeeded();
   await shot('reconciliation-resolved');
@@ -194,7 +195,7 @@ test('a sandbox fault leaves a reconciliation case; the console resolves it and 
     `/admin/api/purchases/${id}`,
   );
   expect(stored.status).toBe('completed');
-  expect(stored.events.at(-1)).toMatchObject({ type: 'operator', actor: `operator:${OPERATOR}` });
+  expect(stored.events.at(-1)).toMatchObject({ type: 'operator', actor: `token:${adminTokenId(stack.adminToken)}` });
 });
 
 test('order search finds purchases by username and opens one with its timeline', async () => {

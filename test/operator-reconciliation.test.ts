@@ -8,7 +8,7 @@
 import request from 'supertest';
 import { Address, beginCell, Cell } from '@ton/core';
 import { buildSignedExternal, createWalletContract, deriveKeyPair, type OutgoingMessage } from '@starsgate/ton';
-import type { Gateway } from '@starsgate/gateway';
+import { adminTokenId, type Gateway } from '@starsgate/gateway';
 import { WorkerHarness, type PurchaseInput } from '@starsgate/worker/testing';
 import { operatorGateway } from './support/operator-gateway';
 
@@ -160,11 +160,15 @@ describe('a paid case Fragment never reported delivered', () => {
       type: 'operator',
       from_status: 'reconciliation_required',
       to_status: 'completed',
-      actor: 'operator:alice',
+      actor: `token:${adminTokenId(TOKEN)}`,
       reason: 'delivery checked on fragment.com',
-      details: { outcome: 'completed', transaction_hash: paidHash },
+      details: { outcome: 'completed', operator: 'alice', transaction_hash: paidHash },
     });
-    expect(res.body.evidence.resolution).toMatchObject({ outcome: 'completed', operator: 'alice' });
+    expect(res.body.evidence.resolution).toMatchObject({
+      outcome: 'completed',
+      actor: `token:${adminTokenId(TOKEN)}`,
+      operator: 'alice',
+    });
     const publicView = await request(gateway.app).get(`/api/v1/purchases/${caseId}`);
     expect(publicView.body).toMatchObject({ status: 'completed', transaction_hash: paidHash });
     const secret = await h.database.pool.query(
@@ -203,7 +207,11 @@ describe('an unpaid case: the chain could not answer before the deadline', () =>
     const res = await resolve(row.id, { outcome: 'failed', reason: 'expired unexecuted', operator: 'alice' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'failed', evidence: { resolution: { found_on_chain: false } } });
-    expect(res.body.events.at(-1)).toMatchObject({ actor: 'operator:alice', to_status: 'failed' });
+    expect(res.body.events.at(-1)).toMatchObject({
+      actor: `token:${adminTokenId(TOKEN)}`,
+      to_status: 'failed',
+      details: { operator: 'alice' },
+    });
     expect(h.paymentsByRef(row.walletAddress!).get(row.fragmentRef!)).toBeUndefined();
   });
 });

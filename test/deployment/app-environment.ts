@@ -37,18 +37,18 @@ function recordReads(load: (env: NodeJS.ProcessEnv) => unknown): Set<string> {
   return names;
 }
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, except?: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name);
-    if (statSync(file).isDirectory()) return sourceFiles(file);
+    if (statSync(file).isDirectory()) return name === except ? [] : sourceFiles(file);
     return name.endsWith('.ts') && name !== 'testing.ts' ? [file] : [];
   });
 }
 
-/** Direct reads in a folder's sources: `process.env.NAME`, `process.env['NAME']` and `env['NAME']` of `const env = process.env`. */
-export function directReads(folder: string): Set<string> {
+/** Direct reads in a folder's sources (but not in its subfolder `except`): `process.env.NAME`, `process.env['NAME']` and `env['NAME']` of `const env = process.env`. */
+export function directReads(folder: string, except?: string): Set<string> {
   const names = new Set<string>();
-  for (const file of sourceFiles(path.join(root, folder))) {
+  for (const file of sourceFiles(path.join(root, folder), except)) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)|\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g))
       names.add((match[1] ?? match[2])!);
@@ -61,7 +61,8 @@ const union = (...sets: Iterable<string>[]) => new Set(sets.flatMap((set) => [..
 export function appEnvironment(): Record<Process, Set<string>> {
   const shared = union(
     directReads('packages/platform/src'),
-    directReads('packages/db/src'),
+    // Not its `cli/`: the migrate image's entry point, whose variables are the migrate process's.
+    directReads('packages/db/src', 'cli'),
     directReads('packages/domain/src'),
     directReads('packages/fragment/src'),
     directReads('packages/ton/src'),

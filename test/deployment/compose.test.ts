@@ -112,6 +112,20 @@ describe('docker-compose.yml', () => {
     expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
   });
 
+  it('migrates as the owner and runs the apps as the DML-only role migrate grants (docs/security.md, attack 13)', () => {
+    const role = (url: string | undefined) => /^postgres:\/\/([^:@]+)[:@]/.exec(url ?? '')?.[1];
+    const owner = services.migrate!.environment!.DATABASE_URL;
+    const serviceUrl = services.migrate!.environment!.SERVICE_DATABASE_URL;
+    expect(role(owner)).toBe(services.postgres!.environment!.POSTGRES_USER);
+    expect(owner).toContain('${POSTGRES_PASSWORD:?');
+    expect(role(serviceUrl)).toBe('starsgate_app');
+    expect(serviceUrl).toContain('${POSTGRES_APP_PASSWORD:?');
+    for (const name of ['gateway', 'worker']) {
+      expect(services[name]!.environment!.DATABASE_URL).toBe(serviceUrl);
+      expect(JSON.stringify(services[name]!.environment)).not.toContain('POSTGRES_PASSWORD:');
+    }
+  });
+
   it('takes no address from a copied .env.example that would point a container at itself', () => {
     const values = exampleValues();
     const interpolated = new Set([...text.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!));

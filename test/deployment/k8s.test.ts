@@ -156,6 +156,25 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     }
   });
 
+  it('migrates with the owner URL and runs the apps with the DML-only role it grants (docs/security.md, attack 13)', () => {
+    const secretKey = (container: Container, name: string) =>
+      container.env?.find((variable) => variable.name === name)?.valueFrom?.secretKeyRef?.key;
+    for (const workload of [gateway, worker]) {
+      const [migrate] = podSpec(workload).initContainers!;
+      expect(secretKey(migrate!, 'DATABASE_URL')).toBe('MIGRATION_DATABASE_URL');
+      expect(secretKey(migrate!, 'SERVICE_DATABASE_URL')).toBe('DATABASE_URL');
+    }
+    for (const container of [gatewayContainer, workerContainer]) {
+      expect(secretKey(container, 'DATABASE_URL')).toBe('DATABASE_URL');
+      expect(JSON.stringify(container.env)).not.toContain('MIGRATION_DATABASE_URL');
+    }
+    if (overlay === 'sandbox') {
+      const data = generated(objects, 'Secret', 'starsgate-secrets').data as Record<string, string>;
+      const role = (key: string) => new URL(Buffer.from(data[key]!, 'base64').toString('utf8')).username;
+      expect([role('MIGRATION_DATABASE_URL'), role('DATABASE_URL')]).toEqual(['starsgate', 'starsgate_app']);
+    }
+  });
+
   it('lets the drain finish before SIGKILL: grace period ≥ preStop pause + SHUTDOWN_TIMEOUT_MS + margin', () => {
     const pause = Number(gatewayContainer.lifecycle!.preStop!.exec!.command[1]);
     expect(pause).toBeGreaterThan(0);

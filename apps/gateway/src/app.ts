@@ -158,6 +158,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   );
   mountAdminUi(app, {
     config: deps.config,
+    database: deps.database,
     redis: deps.redis,
     redisKeyPrefix: deps.redisKeyPrefix ?? 'starsgate',
     queues,

@@ -50,6 +50,8 @@ export interface GatewayConfig {
   adminTokens: string[];
   /** Failed admin authentications allowed per client and in total per window (docs/security.md, attack 3). */
   adminAuthFailures: AdminAuthFailureLimits;
+  /** BULL_BOARD_WRITABLE: Bull Board may retry, remove, clean or pause jobs (each audited); read-only otherwise. */
+  bullBoardWritable: boolean;
   /** Allow plain-http webhook URLs to non-loopback hosts. */
   webhookAllowHttp: boolean;
   /** WEBHOOK_ALLOW_PRIVATE: non-public addresses a webhook URL may resolve to (none unless set). */
@@ -116,6 +118,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       perClient: read.integer('ADMIN_AUTH_FAILURES_PER_CLIENT', 10, { min: 1, max: 100_000 }),
       global: read.integer('ADMIN_AUTH_FAILURES_GLOBAL', 100, { min: 1, max: 1_000_000 }),
     },
+    bullBoardWritable: read.boolean('BULL_BOARD_WRITABLE', false),
     webhookAllowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
     webhookAllowPrivate: readPrivateAddressAllowance(read),
     validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),

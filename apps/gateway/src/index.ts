@@ -6,3 +6,5 @@ export type { GatewayConfig } from './config';
 export { createGatewayMetrics } from './observability/metrics';
 export type { GatewayMetrics } from './observability/metrics';
 export { answerMalformedRequests } from './http/malformed-requests';
+/** An admin token's public name in audit records (`token:<id>` is the actor of its actions). */
+export { adminTokenId } from './admin/admin-auth';

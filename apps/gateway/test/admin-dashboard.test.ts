@@ -171,10 +171,12 @@ describe('under a session', () => {
     expect(created.status).toBe(201);
     const id = (created.body as { id: string }).id;
     const [action] = await new AdminAudit(gateway.database.db).forTarget(id);
+    const tokenId = createHash('sha256').update(TOKEN).digest('hex').slice(0, 12);
     expect(action).toMatchObject({
       action: 'webhook_endpoint.created',
+      actor: `token:${tokenId}`,
       operator: 'Olga Ops',
-      tokenId: createHash('sha256').update(TOKEN).digest('hex').slice(0, 12),
+      tokenId,
     });
   });
 
@@ -197,6 +199,36 @@ describe('under a session', () => {
       .put('/admin/queues/api/queues/purchases/pause')
       .set({ Host: HOST, Cookie: cookie, Origin: 'https://evil.example' });
     expect([crossSite.status, code(crossSite)]).toEqual([403, 'ADMIN_CSRF_REJECTED']);
+    for (const path of ['/admin/queues/api/queues/purchases/pause', '/admin/queues/api/queues/pause']) {
+      const sameSite = await request(gateway.app).put(path).set({ Host: HOST, Cookie: cookie, Origin: ORIGIN });
+      expect([sameSite.status, code(sameSite)]).toEqual([405, 'ADMIN_QUEUES_READ_ONLY']);
+    }
+    expect(await gateway.queue.isPaused()).toBe(false);
+  });
+
+  test('BULL_BOARD_WRITABLE=true: a Bull Board change runs, recorded with the session token as actor', async () => {
+    const writable = await createTestGateway({ STARSGATE_ADMIN_TOKENS: TOKEN, BULL_BOARD_WRITABLE: 'true' });
+    try {
+      const { cookie } = await login(writable.app);
+      const change = (verb: string) =>
+        request(writable.app)
+          .put(`/admin/queues/api/queues/purchases/${verb}`)
+          .set({ Host: HOST, Cookie: cookie, Origin: ORIGIN });
+      expect((await change('pause')).status).toBe(200);
+      expect(await writable.queue.isPaused()).toBe(true);
+      expect((await change('resume')).status).toBe(200);
+      const audit = new AdminAudit(writable.database.db);
+      for (const verb of ['pause', 'resume'])
+        expect(await audit.forTarget(`/api/queues/purchases/${verb}`)).toEqual([
+          expect.objectContaining({
+            action: 'bull_board.put',
+            actor: `token:${createHash('sha256').update(TOKEN).digest('hex').slice(0, 12)}`,
+            operator: 'Olga Ops',
+          }),
+        ]);
+    } finally {
+      await writable.close();
+    }
   });
 
   test('logout ends the session and clears the cookie', async () => {

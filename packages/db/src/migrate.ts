@@ -45,8 +45,34 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-/** Creates the database if needed and applies every pending migration under an advisory lock. */
+const UNDEFINED_DATABASE = '3D000';
+
+/**
+ * Whether every migration this build ships is applied, read without creating anything: the apps
+ * connect as a DML-only role (docs/security.md, attack 13), which may not create the migrations'
+ * schema or table even when they exist, so an up-to-date database must need no DDL at all.
+ */
+async function alreadyMigrated(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, application_name: 'starsgate-migrate' });
+  try {
+    await client.connect();
+  } catch (error) {
+    if ((error as { code?: string }).code === UNDEFINED_DATABASE) return false;
+    throw error;
+  }
+  try {
+    return await migrationsApplied(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Creates the database if needed and applies every pending migration under an advisory lock.
+ * Nothing to apply: no DDL runs, so a service role without DDL rights passes.
+ */
 export async function migrateDatabase(url: string): Promise<void> {
+  if (await alreadyMigrated(url)) return;
   await ensureDatabase(url);
   // One connection holds the advisory lock and runs the migrations.
   const client = new Client({ connectionString: url, application_name: 'starsgate-migrate' });

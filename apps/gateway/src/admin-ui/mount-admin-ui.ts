@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError } from '@starsgate/domain';
+import { AdminAudit, type DatabaseHandle } from '@starsgate/db';
 import type { GatewayConfig } from '../config';
 import { sendError } from '../http/error-handler';
 import { adminTokenMatcher } from '../admin/admin-auth';
@@ -12,13 +13,15 @@ import { sessionAuth } from './admin-session-auth';
 import { adminLogoutRoute, adminSessionRoutes } from './admin-session.routes';
 import { AdminSessionStore } from './admin-session-store';
 import { adminUiRoutes } from './admin-ui.routes';
-import { BULL_BOARD_PATH, bullBoardRouter } from './bull-board';
+import { BULL_BOARD_PATH, bullBoardHandlers } from './bull-board';
 
 const SESSION_TTL_MS = 8 * 3_600_000;
 const LOGIN_ATTEMPTS_PER_MINUTE = 20;
 
 export interface AdminUiDeps {
   config: GatewayConfig;
+  /** Where a writable Bull Board records its changes (admin_actions). */
+  database: DatabaseHandle;
   redis: Redis;
   /** Prefix of the gateway's own Redis keys. */
   redisKeyPrefix: string;
@@ -68,7 +71,10 @@ export function mountAdminUi(app: Express, deps: AdminUiDeps): void {
         else sendError(req, res, new AppError('ADMIN_TOKEN_REQUIRED'));
       },
     }),
-    bullBoardRouter(deps.queues),
+    ...bullBoardHandlers(deps.queues, {
+      writable: deps.config.bullBoardWritable,
+      audit: new AdminAudit(deps.database.db),
+    }),
   );
   app.use(adminUiRoutes());
 }

@@ -8,8 +8,20 @@ const digest = (token: string): Buffer => createHash('sha256').update(token, 'ut
 /** Who acts: the admin token used (a hash prefix, never the token) and the operator name it carries. */
 export interface AdminActor {
   tokenId: string;
-  /** `Starsgate-Operator` header (the CLI sends --operator, $STARSGATE_OPERATOR or $USER), else `token:<tokenId>`. */
+  /**
+   * A label only, never the actor: the `Starsgate-Operator` header (the CLI sends --operator,
+   * $STARSGATE_OPERATOR or $USER) or the dashboard login's name, else `token:<tokenId>`.
+   */
   operator: string;
+}
+
+/**
+ * The authenticated identity audit records name as the actor: the token that authenticated the
+ * request (directly, or the one the dashboard session was opened with). Anything the caller
+ * writes (a body's `operator`, the header) is a label beside it (docs/security.md, attack 13).
+ */
+export function actorIdentity(actor: Pick<AdminActor, 'tokenId'>): string {
+  return `token:${actor.tokenId}`;
 }
 
 const OPERATOR_HEADER = /^[\x20-\x7E]{1,100}$/;

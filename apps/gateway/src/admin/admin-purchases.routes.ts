@@ -9,6 +9,7 @@ import {
 } from '@starsgate/domain';
 import type { PurchaseListFilter } from '@starsgate/db';
 import { parseWalletAddress } from '@starsgate/ton';
+import { actorIdentity, adminActor } from './admin-auth';
 import { adminPurchaseDetail, adminPurchaseSummary } from './admin-purchase-view';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { resolvePurchase, type ResolutionDeps } from './purchase-resolution';
@@ -63,8 +64,14 @@ export function adminPurchasesRoutes(deps: ResolutionDeps): Router {
   router.post('/admin/api/purchases/:purchase_id/resolve', async (req, res) => {
     const id = purchaseId(req.params.purchase_id);
     const input = validateResolve(req.body);
-    const row = await resolvePurchase(deps, id, input);
-    req.log.info('reconciliation case resolved', { purchase_id: id, outcome: input.outcome, operator: input.operator });
+    const by = adminActor(res);
+    const row = await resolvePurchase(deps, id, input, by);
+    req.log.info('reconciliation case resolved', {
+      purchase_id: id,
+      outcome: input.outcome,
+      actor: actorIdentity(by),
+      operator: input.operator,
+    });
     const [events, external] = await Promise.all([
       deps.reads.timeline(id),
       row.batchId ? deps.reads.signedExternal(row.batchId) : undefined,

@@ -2,7 +2,6 @@ import type { Express } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
-  AdminAudit,
   AdminPurchaseReads,
   PipelineReads,
   PurchaseTransitions,
@@ -62,7 +61,6 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
     webhooksRoutes({
       endpoints: new WebhookEndpoints(db, deps.sealer),
       deliveries: new WebhookDeliveries(db),
-      audit: new AdminAudit(db),
       urlPolicy: { allowHttp: deps.config.webhookAllowHttp, allowPrivate: deps.config.webhookAllowPrivate },
     }),
   );

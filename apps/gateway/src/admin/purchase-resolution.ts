@@ -13,6 +13,7 @@ import {
   type RequestedPayment,
   type SendTransactionRequest,
 } from '@starsgate/ton';
+import { actorIdentity, type AdminActor } from './admin-auth';
 
 export interface ResolutionDeps {
   reads: AdminPurchaseReads;
@@ -155,13 +156,15 @@ async function proveNotPaid(deps: ResolutionDeps, row: PurchaseRow) {
 
 /**
  * An operator settles a reconciliation case: the evidence is checked on chain, then the purchase
- * moves through the same fenced transition as any worker step (its audit event names the operator
- * and the reason; a terminal status destroys the sealed secret; the outbox records the event).
+ * moves through the same fenced transition as any worker step, in one statement with its audit
+ * event (a terminal status destroys the sealed secret; the outbox records the event). The event's
+ * actor is the authenticated token (`token:<id>`); the body's `operator` is kept as a label.
  */
 export async function resolvePurchase(
   deps: ResolutionDeps,
   id: string,
   input: ResolvePurchaseRequest,
+  by: AdminActor,
 ): Promise<PurchaseRow> {
   const row = await deps.reads.find(id);
   if (!row) throw AppError.field('PURCHASE_NOT_FOUND', 'purchase_id');
@@ -175,8 +178,9 @@ export async function resolvePurchase(
     input.outcome === 'completed'
       ? await proveCompleted(deps, row, input.transaction_hash!)
       : await proveNotPaid(deps, row);
+  const actor = actorIdentity(by);
   const evidence = {
-    resolution: { outcome: input.outcome, operator: input.operator, at: now.toISOString(), ...resolution },
+    resolution: { outcome: input.outcome, actor, operator: input.operator, at: now.toISOString(), ...resolution },
   };
   const changes =
     input.outcome === 'completed'
@@ -195,12 +199,16 @@ export async function resolvePurchase(
         };
   const updated = await deps.transitions.applyUnheld(
     { id: row.id, version: row.version },
-    `operator:${input.operator}`,
+    actor,
     { ...changes, completedAt: now, stepStartedAt: now },
     {
       fromStatus: row.status,
       mergeEvidence: evidence,
-      event: { toStatus: input.outcome, reason: input.reason, data: { outcome: input.outcome, ...resolution } },
+      event: {
+        toStatus: input.outcome,
+        reason: input.reason,
+        data: { outcome: input.outcome, operator: input.operator, ...resolution },
+      },
     },
   );
   if (!updated) throw new AppError('PURCHASE_CHANGED');

@@ -9,14 +9,14 @@ import {
   type WebhookDeliveryListQuery,
 } from '@starsgate/domain';
 import type {
-  AdminAudit,
+  AdminActionRecord,
   OutboxEvent,
   WebhookDeliveries,
   WebhookDeliveryRow,
   WebhookEndpoint,
   WebhookEndpoints,
 } from '@starsgate/db';
-import { adminActor } from './admin-auth';
+import { actorIdentity, adminActor } from './admin-auth';
 import { DEFAULT_PAGE_SIZE } from './admin-purchases.routes';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
@@ -72,25 +72,35 @@ function idParam(
   return raw.toLowerCase();
 }
 
-/** `/admin/api/webhook-endpoints` and `/admin/api/webhook-deliveries`; every change audited (admin_actions). */
+/**
+ * `/admin/api/webhook-endpoints` and `/admin/api/webhook-deliveries`; every change audited
+ * (admin_actions) in the change's own transaction, with the authenticated actor.
+ */
 export function webhooksRoutes(deps: {
   endpoints: WebhookEndpoints;
   deliveries: WebhookDeliveries;
-  audit: AdminAudit;
   urlPolicy: WebhookUrlPolicy;
 }): Router {
   const router = Router();
-  const audit = async (req: Request, res: Response, action: string, targetId: string, details?: unknown) => {
-    const actor = adminActor(res);
-    await deps.audit.record({ ...actor, action, targetId, details, requestId: req.id });
-    req.log.info(`admin: ${action}`, { target_id: targetId, operator: actor.operator, token_id: actor.tokenId });
+  const auditOf = (req: Request, res: Response, action: string, details?: unknown): AdminActionRecord => {
+    const { tokenId, operator } = adminActor(res);
+    return { actor: actorIdentity({ tokenId }), operator, tokenId, action, details, requestId: req.id };
+  };
+  const logged = (req: Request, record: AdminActionRecord, targetId: string) => {
+    req.log.info(`admin: ${record.action}`, {
+      target_id: targetId,
+      actor: record.actor,
+      operator: record.operator,
+      token_id: record.tokenId,
+    });
   };
 
   router.post('/admin/api/webhook-endpoints', async (req, res) => {
     const input = validateCreate(req.body);
     const url = await checkWebhookUrl(input.url, deps.urlPolicy);
-    const { endpoint, secret } = await deps.endpoints.create({ ...input, url });
-    await audit(req, res, 'webhook_endpoint.created', endpoint.id, { url, events: endpoint.events });
+    const audit = auditOf(req, res, 'webhook_endpoint.created', { url, events: input.events ?? null });
+    const { endpoint, secret } = await deps.endpoints.create({ ...input, url }, audit);
+    logged(req, audit, endpoint.id);
     res.status(201).json({ ...endpointView(endpoint), secret });
   });
 
@@ -100,16 +110,18 @@ export function webhooksRoutes(deps: {
 
   router.delete('/admin/api/webhook-endpoints/:endpoint_id', async (req, res) => {
     const id = idParam(req.params.endpoint_id, 'WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
-    if (!(await deps.endpoints.remove(id))) throw AppError.field('WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
-    await audit(req, res, 'webhook_endpoint.deleted', id);
+    const audit = auditOf(req, res, 'webhook_endpoint.deleted');
+    if (!(await deps.endpoints.remove(id, audit))) throw AppError.field('WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
+    logged(req, audit, id);
     res.status(204).end();
   });
 
   router.post('/admin/api/webhook-endpoints/:endpoint_id/rotate-secret', async (req, res) => {
     const id = idParam(req.params.endpoint_id, 'WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
-    const rotated = await deps.endpoints.rotateSecret(id);
+    const audit = auditOf(req, res, 'webhook_endpoint.secret_rotated');
+    const rotated = await deps.endpoints.rotateSecret(id, audit);
     if (!rotated) throw AppError.field('WEBHOOK_ENDPOINT_NOT_FOUND', 'endpoint_id');
-    await audit(req, res, 'webhook_endpoint.secret_rotated', id);
+    logged(req, audit, id);
     res.json({ ...endpointView(rotated.endpoint), secret: rotated.secret });
   });
 
@@ -128,8 +140,9 @@ export function webhooksRoutes(deps: {
 
   router.post('/admin/api/webhook-deliveries/:delivery_id/retry', async (req, res) => {
     const id = idParam(req.params.delivery_id, 'WEBHOOK_DELIVERY_NOT_FOUND', 'delivery_id');
-    if (!(await deps.deliveries.retry(id))) throw AppError.field('WEBHOOK_DELIVERY_NOT_FOUND', 'delivery_id');
-    await audit(req, res, 'webhook_delivery.retried', id);
+    const audit = auditOf(req, res, 'webhook_delivery.retried');
+    if (!(await deps.deliveries.retry(id, audit))) throw AppError.field('WEBHOOK_DELIVERY_NOT_FOUND', 'delivery_id');
+    logged(req, audit, id);
     const { delivery, event } = (await deps.deliveries.findWithEvent(id))!;
     res.json(deliveryView(delivery, event));
   });

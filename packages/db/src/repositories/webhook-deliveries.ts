@@ -9,6 +9,7 @@ import {
 } from '../schema';
 import { before, epochMicros, keysetPage, type KeysetCursor } from './keyset';
 import { fromDriverRow } from './driver-rows';
+import { insertAdminAction, type AdminActionRecord } from './admin-audit';
 
 export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
@@ -199,13 +200,17 @@ export class WebhookDeliveries {
   }
 
   /** An operator's retry: due now, with a fresh retry schedule. */
-  async retry(id: string): Promise<WebhookDeliveryRow | undefined> {
-    const [row] = await this.db
-      .update(webhookDeliveries)
-      .set({ state: 'pending', attempts: 0, nextAttemptAt: sql`now()`, leaseUntil: null })
-      .where(eq(webhookDeliveries.id, id))
-      .returning();
-    return row;
+  /** An operator's retry: `audit` is recorded in the same transaction (no retry without its record). */
+  async retry(id: string, audit?: AdminActionRecord): Promise<WebhookDeliveryRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(webhookDeliveries)
+        .set({ state: 'pending', attempts: 0, nextAttemptAt: sql`now()`, leaseUntil: null })
+        .where(eq(webhookDeliveries.id, id))
+        .returning();
+      if (row && audit) await insertAdminAction(tx, audit, id);
+      return row;
+    });
   }
 
   async findWithEvent(id: string): Promise<{ delivery: WebhookDeliveryRow; event: OutboxEvent } | undefined> {

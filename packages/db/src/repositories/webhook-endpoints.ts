@@ -4,6 +4,7 @@ import type { Database } from '../database';
 import { webhookEndpoints, type WebhookEndpointRow } from '../schema';
 import type { SecretSealing } from '../secrets/secret-sealer';
 import { SecretVault } from '../secrets/secret-vault';
+import { insertAdminAction, type AdminActionRecord } from './admin-audit';
 
 /** A rotated-out secret keeps signing beside the new one for this long. */
 export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
@@ -97,24 +98,31 @@ export class WebhookEndpoints {
     };
   }
 
-  async create(input: {
-    url: string;
-    description?: string;
-    events?: string[];
-  }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  /** `audit`: the operator's action, recorded in the same transaction (no endpoint without its record). */
+  async create(
+    input: {
+      url: string;
+      description?: string;
+      events?: string[];
+    },
+    audit?: AdminActionRecord,
+  ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const id = randomUUID();
     const secret = newSecret();
-    const [row] = await this.db
-      .insert(webhookEndpoints)
-      .values({
-        id,
-        url: input.url,
-        description: input.description ?? null,
-        events: input.events ?? null,
-        signingSecrets: [this.seal(id, secret, null)],
-      })
-      .returning();
-    return { endpoint: toEndpoint(row!), secret };
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(webhookEndpoints)
+        .values({
+          id,
+          url: input.url,
+          description: input.description ?? null,
+          events: input.events ?? null,
+          signingSecrets: [this.seal(id, secret, null)],
+        })
+        .returning();
+      if (audit) await insertAdminAction(tx, audit, id);
+      return { endpoint: toEndpoint(row!), secret };
+    });
   }
 
   async list(): Promise<WebhookEndpoint[]> {
@@ -139,21 +147,29 @@ export class WebhookEndpoints {
     return row;
   }
 
-  /** Soft delete: its pending deliveries stop (the delivery worker skips deleted endpoints). */
-  async remove(id: string): Promise<boolean> {
-    const rows = await this.db
-      .update(webhookEndpoints)
-      .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)))
-      .returning({ id: webhookEndpoints.id });
-    return rows.length === 1;
+  /** Soft delete: its pending deliveries stop (the delivery worker skips deleted endpoints). `audit` as in `create`. */
+  async remove(id: string, audit?: AdminActionRecord): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(webhookEndpoints)
+        .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt)))
+        .returning({ id: webhookEndpoints.id });
+      if (rows.length !== 1) return false;
+      if (audit) await insertAdminAction(tx, audit, id);
+      return true;
+    });
   }
 
   /**
    * A new current secret; the previous current one signs beside it until the overlap ends, and
    * secrets whose overlap already ended are dropped. Locked, so concurrent rotations serialize.
+   * `audit` as in `create`.
    */
-  async rotateSecret(id: string): Promise<{ endpoint: WebhookEndpoint; secret: string } | undefined> {
+  async rotateSecret(
+    id: string,
+    audit?: AdminActionRecord,
+  ): Promise<{ endpoint: WebhookEndpoint; secret: string } | undefined> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .select()
@@ -172,6 +188,7 @@ export class WebhookEndpoints {
         .set({ signingSecrets: [this.seal(id, secret, null), ...kept], updatedAt: sql`now()` })
         .where(eq(webhookEndpoints.id, id))
         .returning();
+      if (audit) await insertAdminAction(tx, audit, id);
       return { endpoint: toEndpoint(updated!, now), secret };
     });
   }

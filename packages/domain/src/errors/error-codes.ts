@@ -305,6 +305,11 @@ export const ERROR_CATALOGUE = {
     message: 'This request did not come from the admin dashboard itself (cross-site request refused).',
     action: 'Reload /admin and repeat the action from the page.',
   },
+  ADMIN_QUEUES_READ_ONLY: {
+    status: 405,
+    message: 'Bull Board is read-only: jobs cannot be retried, removed, cleaned or paused from it.',
+    action: 'Resolve purchases through /admin/api; set BULL_BOARD_WRITABLE=true to allow audited queue changes.',
+  },
   INVALID_CURSOR: {
     status: 400,
     message: 'The cursor is not one this API returned.',

@@ -17,6 +17,12 @@ function Field({ label, value, mono }: { label: string; value: string | number |
 }
 
 /** What Fragment asked to be paid, in GRAM/USDT as the admin API words it; the base units under "raw". */
+/** The name an operator gave with a resolution: a label beside the authenticated actor. */
+function operatorLabel(details: unknown): string | undefined {
+  const operator = (details as { operator?: unknown } | null)?.operator;
+  return typeof operator === 'string' ? operator : undefined;
+}
+
 function PaymentFields({ paid }: { paid: PaidAmount | null }) {
   if (!paid) return <p class="muted">Not priced yet.</p>;
   return (
@@ -134,7 +140,10 @@ export function PurchaseDetailView({
                   ? `${event.from_status} → ${event.to_status}`
                   : event.to_status}
               </span>
-              <span class="muted">by {event.actor}</span>
+              <span class="muted">
+                by {event.actor}
+                {operatorLabel(event.details) && ` (operator: ${operatorLabel(event.details)})`}
+              </span>
               {event.reason && <span class="reason">{event.reason}</span>}
               {event.details !== null && (
                 <details>
