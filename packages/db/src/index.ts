@@ -21,3 +21,4 @@ export * from './repositories/pipeline-reads';
 export * from './repositories/admin-audit';
 export * from './repositories/open-orders';
 export * from './repositories/secret-keys';
+export { MIGRATE_VARIABLES } from './cli/migrate-config';

@@ -1,4 +1,4 @@
-export * from './config/env-reader';
+export * from './config/environment';
 export * from './config/shared-config';
 export * from './logging';
 export * from './queue/purchase-queue';

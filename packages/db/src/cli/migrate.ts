@@ -1,7 +1,13 @@
+import path from 'node:path';
+import { loadEnvFile } from '@starsgate/platform/environment';
 import { migrateDatabase } from '../migrate';
+import { loadMigrateConfig } from './migrate-config';
 
-const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/starsgate';
-migrateDatabase(url)
+Promise.resolve()
+  .then(() => {
+    loadEnvFile(path.resolve('.env'));
+    return migrateDatabase(loadMigrateConfig().databaseUrl);
+  })
   .then(() => {
     process.stdout.write('migrations applied\n');
   })
