@@ -70,7 +70,13 @@ export interface GatewayConfig {
 const count = (fallback: number, minimum: number, maximum: number, description: string) =>
   integer({ default: fallback, minimum, maximum, description });
 const perClientShare = (share: string, description: string) =>
-  integer({ minimum: 1, maximum: 1_000_000, defaultText: `RATE_LIMIT_MAX / ${share}`, exampleCommented: true, description });
+  integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    defaultText: `RATE_LIMIT_MAX / ${share}`,
+    exampleCommented: true,
+    description,
+  });
 
 /** Every variable the gateway reads. Add one here (and use it below); `npm run config:docs` documents it. */
 export const GATEWAY_VARIABLES = {
@@ -79,7 +85,7 @@ export const GATEWAY_VARIABLES = {
   STARSGATE_SEAL_KEY: string({
     secret: true,
     description:
-      "Gateway only: the public half of the worker's primary key, \"id:base64\" (`starsgate keys public`). The gateway seals wallet and webhook secrets to it and cannot open them. Required in production.",
+      'Gateway only: the public half of the worker\'s primary key, "id:base64" (`starsgate keys public`). The gateway seals wallet and webhook secrets to it and cannot open them. Required in production.',
   }),
   STARSGATE_FINGERPRINT_KEY: string({
     secret: true,
@@ -122,7 +128,7 @@ export const GATEWAY_VARIABLES = {
   ),
   CORS_ALLOWED_ORIGINS: string({
     description:
-      'Browser origins (comma-separated) allowed to call /api/v1 with CORS, e.g. a shop page creating client-signed checkouts. Empty: no CORS headers. `npm start` allows the sandbox\'s /demo/checkout.',
+      "Browser origins (comma-separated) allowed to call /api/v1 with CORS, e.g. a shop page creating client-signed checkouts. Empty: no CORS headers. `npm start` allows the sandbox's /demo/checkout.",
   }),
   IDEMPOTENCY_LOCK_TIMEOUT_MS: count(
     2_000,

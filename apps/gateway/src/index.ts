@@ -6,3 +6,4 @@ export type { GatewayConfig } from './config';
 export { createGatewayMetrics } from './observability/metrics';
 export type { GatewayMetrics } from './observability/metrics';
 export { answerMalformedRequests } from './http/malformed-requests';
+export { GATEWAY_VARIABLES } from './config';

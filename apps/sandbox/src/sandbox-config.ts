@@ -34,7 +34,7 @@ export const SANDBOX_VARIABLES = {
     maximum: Number.MAX_SAFE_INTEGER,
     defaultText: '1000',
     description:
-      'Transactions kept per account for the toncenter history API; the chaos run raises it to read every payment into Fragment\'s receivers back.',
+      "Transactions kept per account for the toncenter history API; the chaos run raises it to read every payment into Fragment's receivers back.",
   }),
   SANDBOX_FRAGMENT_CONFIG: string({
     description:

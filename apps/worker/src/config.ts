@@ -137,10 +137,16 @@ export const WORKER_VARIABLES = {
   ...SHARED_VARIABLES,
   STARSGATE_SECRET_KEY: SECRET_KEY_VARIABLE,
   FRAGMENT_COOKIES: FRAGMENT_COOKIES_VARIABLE,
-  WORKER_CONCURRENCY: integer({ default: 16, minimum: 1, maximum: 1_000, description: 'Purchase jobs run at once per worker process.' }),
+  WORKER_CONCURRENCY: integer({
+    default: 16,
+    minimum: 1,
+    maximum: 1_000,
+    description: 'Purchase jobs run at once per worker process.',
+  }),
   WORKER_METRICS_PORT: port({
     default: 9464,
-    description: "The worker's own HTTP listener: /metrics (Prometheus), /livez and /readyz (Kubernetes probes). 0 turns it off.",
+    description:
+      "The worker's own HTTP listener: /metrics (Prometheus), /livez and /readyz (Kubernetes probes). 0 turns it off.",
   }),
   WORKER_METRICS_HOST: string({ default: '0.0.0.0', description: 'Address of the metrics and probes listener.' }),
   SWEEP_INTERVAL_MS: milliseconds(
@@ -158,8 +164,7 @@ export const WORKER_VARIABLES = {
   ),
   FRAGMENT_TIMEOUT_MS: milliseconds(10_000, 100, 120_000, 'Per Fragment HTTP call of a purchase.'),
   FRAGMENT_RECEIVING_ADDRESSES: string({
-    example:
-      'UQCx4pTlH7ZW1frKL6G2QCqBLp6fyRZ8dS0Y6FjZeWjS7oLI,UQCIpAP-7Cn5zeSnHywwjxkoeehzo6rMTwMeSGBkPCkZsR-l',
+    example: 'UQCx4pTlH7ZW1frKL6G2QCqBLp6fyRZ8dS0Y6FjZeWjS7oLI,UQCIpAP-7Cn5zeSnHywwjxkoeehzo6rMTwMeSGBkPCkZsR-l',
     description:
       "Payment policy, checked before anything is signed (violations fail PAYMENT_REJECTED_BY_POLICY): comma list of Fragment's receiving wallets (friendly or raw); empty = every payment is refused. As shipped: the sandbox simulator's (SANDBOX_SEED=starsgate-demo); production: Fragment's real ones.",
   }),
@@ -176,7 +181,10 @@ export const WORKER_VARIABLES = {
   }),
   MAX_SPEND_GRAM: amount('100', 'Per-purchase spend cap in GRAM, a decimal string.'),
   MAX_SPEND_USDT: amount('500', 'Per-purchase spend cap in USDT, a decimal string.'),
-  GRAM_FEE_RESERVE: amount('0.05', 'GRAM kept for network fees on top of what the messages carry (TOP_UP_REQUIRED below it).'),
+  GRAM_FEE_RESERVE: amount(
+    '0.05',
+    'GRAM kept for network fees on top of what the messages carry (TOP_UP_REQUIRED below it).',
+  ),
   JETTON_GAS_ATTACH: amount('0.1', 'Most GRAM a USDT payment may attach to the jetton transfer for gas.'),
   BATCH_MAX: integer({
     default: 255,
@@ -185,8 +193,18 @@ export const WORKER_VARIABLES = {
     description: 'Purchases of one wallet sent in one external (V5R1 ≤ 255, V4R2/V3R2 ≤ 4 regardless).',
   }),
   LEASE_MS: milliseconds(30_000, 1_000, 600_000, 'Purchase lease (heartbeat at a third).'),
-  JOB_LOCK_MS: milliseconds(30_000, 1_000, 600_000, "BullMQ job lock: how soon a killed worker's job is handed out again."),
-  PREPARING_MAX_AGE_MS: milliseconds(600_000, 1_000, 86_400_000, 'Maximum age of a purchase before its payment request is accepted.'),
+  JOB_LOCK_MS: milliseconds(
+    30_000,
+    1_000,
+    600_000,
+    "BullMQ job lock: how soon a killed worker's job is handed out again.",
+  ),
+  PREPARING_MAX_AGE_MS: milliseconds(
+    600_000,
+    1_000,
+    86_400_000,
+    'Maximum age of a purchase before its payment request is accepted.',
+  ),
   WAITING_TO_SEND_MAX_AGE_MS: milliseconds(600_000, 1_000, 86_400_000, "Maximum wait for the wallet's sender."),
   SUBMITTED_MAX_AGE_MS: milliseconds(300_000, 1_000, 86_400_000, "Maximum wait for Fragment's confirm answer."),
   CONFIRMING_MAX_AGE_MS: milliseconds(
@@ -201,7 +219,12 @@ export const WORKER_VARIABLES = {
     description:
       'What completes a paid purchase: strict = Fragment shows it delivered (history row or status screen); chain = its exact payment settled on chain and the confirm was accepted (README, "Delivery proof").',
   }),
-  RETRY_BASE_MS: milliseconds(1_000, 10, 600_000, 'Transient failures: first delay of the capped exponential backoff with jitter.'),
+  RETRY_BASE_MS: milliseconds(
+    1_000,
+    10,
+    600_000,
+    'Transient failures: first delay of the capped exponential backoff with jitter.',
+  ),
   RETRY_MAX_MS: milliseconds(60_000, 10, 3_600_000, 'Transient failures: the backoff cap.'),
   POLL_INTERVAL_MS: milliseconds(1_000, 10, 60_000, 'Chain/Fragment polling while confirming.'),
   FAST_POLL_MS: milliseconds(
@@ -242,7 +265,12 @@ export const WORKER_VARIABLES = {
     'Webhook retries: capped exponential backoff with jitter; the defaults spread 14 attempts over about a day.',
   ),
   WEBHOOK_RETRY_MAX_MS: milliseconds(21_600_000, 10, 86_400_000, 'Webhook retries: the backoff cap.'),
-  WEBHOOK_MAX_ATTEMPTS: integer({ default: 14, minimum: 1, maximum: 100, description: 'Attempts per webhook delivery.' }),
+  WEBHOOK_MAX_ATTEMPTS: integer({
+    default: 14,
+    minimum: 1,
+    maximum: 100,
+    description: 'Attempts per webhook delivery.',
+  }),
   WEBHOOK_RETENTION_DAYS: integer({
     default: 30,
     minimum: 1,

@@ -1,7 +1,6 @@
 import { DATABASE_URL_VARIABLE } from './environment/database-url';
 import { integer, string, url, type EnvironmentValues } from './environment/variables';
 
-
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** BullMQ's own default key prefix. */
 export const DEFAULT_BULLMQ_PREFIX = 'bull';
@@ -74,14 +73,15 @@ export const SHARED_VARIABLES = {
   }),
   READS_REDIS_PREFIX: string({
     default: DEFAULT_READS_REDIS_PREFIX,
-    description: 'Redis key prefix of the availability and price caches, locks and budgets: the gateway and the worker must agree.',
+    description:
+      'Redis key prefix of the availability and price caches, locks and budgets: the gateway and the worker must agree.',
   }),
   VALID_UNTIL_MARGIN_MS: integer({
     default: 30_000,
     minimum: 0,
     maximum: 600_000,
     description:
-      "After a signed message's valid_until, how long indexers get before \"not on chain\" is final (the worker, and the operator API before it resolves a case as failed).",
+      'After a signed message\'s valid_until, how long indexers get before "not on chain" is final (the worker, and the operator API before it resolves a case as failed).',
   }),
   WEBHOOK_ALLOW_PRIVATE: string({
     default: 'none',
@@ -96,7 +96,7 @@ export const FRAGMENT_COOKIES_VARIABLE = string({
   example:
     'stel_ssid=9f5bf15a8ff6467bc7_8213839116410317385; stel_dt=0; stel_token=1abe4715cfc1a4f36b1e57b6c1333576edcb31e5c849e28d548bc7d29b8c361d; stel_ton_token=LyBwtnEylKxwnK7C0LWC4TUbV6rHt9MXdL6Y_3o0lIZRhX7OSOb-_prJPvFBvztFdEYTf0IB1linPP6cLgph9BygoxhRHSGy8rV8Hws2IC1tgiMs2LCFiba1Ft9JTyBk2Upk9E0NiKxchOiLfIptTTZikCT9wzF8',
   description:
-    "The browser cookie header of a Fragment login with the paying wallet connected (stel_ssid=…; stel_dt=…; stel_token=…; stel_ton_token=…). A credential: never logged. Several login sessions, joined by \" | \", let as many orders be created at once: Fragment allows one purchase flow at a time per session. As shipped: the sandbox simulator's demo login for SANDBOX_SEED=starsgate-demo (public, sandbox only).",
+    'The browser cookie header of a Fragment login with the paying wallet connected (stel_ssid=…; stel_dt=…; stel_token=…; stel_ton_token=…). A credential: never logged. Several login sessions, joined by " | ", let as many orders be created at once: Fragment allows one purchase flow at a time per session. As shipped: the sandbox simulator\'s demo login for SANDBOX_SEED=starsgate-demo (public, sandbox only).',
 });
 
 export const SECRET_KEY_VARIABLE = string({
