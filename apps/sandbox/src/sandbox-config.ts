@@ -86,6 +86,6 @@ export function loadSandboxConfig(env: NodeJS.ProcessEnv = process.env): Sandbox
     faults,
     priceDrift: values.SANDBOX_PRICE_DRIFT === 'on',
     transactionsPerAccount: values.SANDBOX_TX_INDEX_PER_ACCOUNT,
-    fragmentPatch: (fragmentPatch ?? {}) as FragmentConfigPatch,
+    fragmentPatch: fragmentPatch ?? {},
   };
 }

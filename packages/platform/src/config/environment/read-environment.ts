@@ -25,6 +25,11 @@ function validatorOf(variables: EnvironmentVariables): ValidateFunction {
   return validate;
 }
 
+/** ajv's validators are type guards; called through this the data keeps its declared type. */
+function passes(validate: ValidateFunction, data: Record<string, unknown>): boolean {
+  return validate(data);
+}
+
 const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
 const FALSE_WORDS = ['0', 'false', 'no', 'off'];
 
@@ -72,7 +77,7 @@ export function readEnvironment<S extends EnvironmentVariables>(
   }
   const validate = validatorOf(variables);
   const problems: string[] = [];
-  if (!validate(data as unknown)) {
+  if (!passes(validate, data)) {
     const refused = new Set((validate.errors ?? []).map((error) => error.instancePath.slice(1)));
     for (const [name, variable] of Object.entries(variables as EnvironmentVariables)) {
       if (!refused.has(name)) continue;
