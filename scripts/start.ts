@@ -8,12 +8,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { developmentKeyRingFile, parseKeyRing, sealKeyOf } from '@starsgate/db';
+import { loadEnvFile } from '@starsgate/platform/environment';
+import { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './stack/sandbox-env-file';
 
 const root = path.resolve(__dirname, '..');
+// Before anything reads the environment: `.env` when present (what is already set wins).
+loadEnvFile(path.join(root, '.env'));
 const useSandbox = !process.env.FRAGMENT_BASE_URL && !process.env.TONCENTER_URL;
 const sandboxPort = process.env.SANDBOX_PORT ?? '8090';
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 const children: ChildProcess[] = [];
+const dataDir = (): string => path.resolve(root, process.env.STARSGATE_DATA_DIR ?? '.data');
 
 function run(name: string, entry: string, env: NodeJS.ProcessEnv, withheld: readonly string[] = []): ChildProcess {
   const childEnv = { ...process.env, ...env };
@@ -51,10 +56,9 @@ async function waitFor(url: string, timeoutMs: number): Promise<Response> {
  */
 function adminTokens(): { tokens: string; generatedAt?: string } {
   if (process.env.STARSGATE_ADMIN_TOKENS) return { tokens: process.env.STARSGATE_ADMIN_TOKENS };
-  const dataDir = path.resolve(root, process.env.STARSGATE_DATA_DIR ?? '.data');
-  const file = path.join(dataDir, 'admin-token');
+  const file = path.join(dataDir(), 'admin-token');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir(), { recursive: true });
     writeFileSync(file, `sg_dev_${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
   }
   return { tokens: readFileSync(file, 'utf8').trim(), generatedAt: file };
@@ -67,8 +71,7 @@ function adminTokens(): { tokens: string; generatedAt?: string } {
  * public half: the gateway then keeps STARSGATE_SECRET_KEY (development tolerates it, with a warning).
  */
 function serviceKeys(): { worker: NodeJS.ProcessEnv; gateway: NodeJS.ProcessEnv; withheldFromGateway: string[] } {
-  const dataDir = path.resolve(root, process.env.STARSGATE_DATA_DIR ?? '.data');
-  const ringValue = process.env.STARSGATE_SECRET_KEY || readFileSync(developmentKeyRingFile(dataDir), 'utf8').trim();
+  const ringValue = process.env.STARSGATE_SECRET_KEY || readFileSync(developmentKeyRingFile(dataDir()), 'utf8').trim();
   const ring = parseKeyRing(ringValue);
   if (ring.keys.get(ring.primaryId)!.kind !== 'x25519') return { worker: {}, gateway: {}, withheldFromGateway: [] };
   return {
@@ -130,13 +133,13 @@ async function main(): Promise<void> {
   // A webhook receiver on this machine keeps working; other private addresses stay refused.
   upstream.WEBHOOK_ALLOW_PRIVATE = process.env.WEBHOOK_ALLOW_PRIVATE ?? 'loopback';
   const keys = serviceKeys();
-  run(
-    'gateway',
-    'apps/gateway/src/main.ts',
-    { ...upstream, ...keys.gateway, STARSGATE_ADMIN_TOKENS: admin.tokens },
-    keys.withheldFromGateway,
-  );
-  run('worker', 'apps/worker/src/main.ts', { ...upstream, ...keys.worker });
+  const gatewayEnv = { ...upstream, ...keys.gateway, STARSGATE_ADMIN_TOKENS: admin.tokens };
+  const workerEnv = { ...upstream, ...keys.worker };
+  const envFile = path.join(dataDir(), SANDBOX_ENV_FILE);
+  writeSandboxEnvFile(envFile, { ...gatewayEnv, ...workerEnv }, process.env);
+  process.stdout.write(`[start] the services' environment is in ${envFile} (\`npm run doctor\` uses it)\n`);
+  run('gateway', 'apps/gateway/src/main.ts', gatewayEnv, keys.withheldFromGateway);
+  run('worker', 'apps/worker/src/main.ts', workerEnv);
   await waitFor(`http://127.0.0.1:${process.env.PORT ?? '8080'}/readyz`, 60_000);
   process.stdout.write(`[start] gateway ready at http://127.0.0.1:${process.env.PORT ?? '8080'} — API docs at /docs\n`);
   if (admin.generatedAt)

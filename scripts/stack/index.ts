@@ -15,3 +15,4 @@ export {
   RUN_TONCENTER_TIER,
   type ToncenterTraffic,
 } from './toncenter-tier';
+export { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './sandbox-env-file';

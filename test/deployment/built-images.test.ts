@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '@starsgate/db/testing';
 import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
-import { root } from './app-environment';
+import { root } from './repo-root';
 import { exampleValues } from './env-example';
 import { imageTargets, type ImageTarget } from './image-targets';
 import {

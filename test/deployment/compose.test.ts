@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import { appEnvironment, root, TEST_ONLY_VARIABLES, type Process } from './app-environment';
+import type { ProcessName } from '@starsgate/platform/environment';
+import { deployedVariables } from '../../scripts/config/process-variables';
 import { dockerfileTargets } from './dockerfile';
 import { documentedVariables, exampleValues } from './env-example';
+import { root } from './repo-root';
 
 interface Service {
   build?: { context: string; target: string };
@@ -26,8 +28,7 @@ interface Service {
 const text = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
 const compose = parse(text, { merge: true }) as { services: Record<string, Service>; volumes: Record<string, unknown> };
 const services = compose.services;
-const environment = appEnvironment();
-const APP_SERVICES: Process[] = ['gateway', 'worker', 'sandbox', 'migrate'];
+const APP_SERVICES: ProcessName[] = ['gateway', 'worker', 'sandbox', 'migrate'];
 const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)![1]);
 
 describe('docker-compose.yml', () => {
@@ -95,7 +96,7 @@ describe('docker-compose.yml', () => {
   it('hands every app every variable it reads', () => {
     for (const name of APP_SERVICES) {
       const supplied = new Set(Object.keys(services[name]!.environment ?? {}));
-      const missing = [...environment[name]].filter((key) => !supplied.has(key) && !TEST_ONLY_VARIABLES.has(key));
+      const missing = [...deployedVariables(name)].filter((key) => !supplied.has(key));
       expect({ name, missing }).toEqual({ name, missing: [] });
     }
   });

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root } from './app-environment';
+import { root } from './repo-root';
 import { dockerfileTargets, effectiveInstructions, readDockerfile, type Instruction } from './dockerfile';
 import { imageTargets } from './image-targets';
 

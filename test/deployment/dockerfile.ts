@@ -1,7 +1,7 @@
 /** The Dockerfile read as stages of instructions (line continuations joined, comments dropped). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root } from './app-environment';
+import { root } from './repo-root';
 
 export interface Instruction {
   keyword: string;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root } from './app-environment';
+import { root } from './repo-root';
 
 /** `.env.example` as text. */
 export const envExample = (): string => readFileSync(path.join(root, '.env.example'), 'utf8');

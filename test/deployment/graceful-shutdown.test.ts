@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
 import { assertPaidOnceAndDelivered, WorkerHarness } from '@starsgate/worker/testing';
-import { root } from './app-environment';
+import { root } from './repo-root';
 import { buildApps, freePort, startImage, waitUntil, type ImageLayout, type RunningImage } from './image-layout';
 import { imageTargets } from './image-targets';
 

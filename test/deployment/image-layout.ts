@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root } from './app-environment';
+import { root } from './repo-root';
 import { effectiveInstructions, readDockerfile } from './dockerfile';
 import type { ImageTarget } from './image-targets';
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root } from './app-environment';
+import { root } from './repo-root';
 
 export interface ImageTarget {
   name: 'gateway' | 'worker' | 'sandbox' | 'migrate';

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { root } from './app-environment';
+import { root } from './repo-root';
 
 export interface KubeObject {
   apiVersion: string;

@@ -2,8 +2,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PURCHASE_QUEUE } from '@starsgate/platform';
-import { appEnvironment, root, TEST_ONLY_VARIABLES } from './app-environment';
+import type { ProcessName } from '@starsgate/platform/environment';
+import { deployedVariables } from '../../scripts/config/process-variables';
 import { dockerfileTargets } from './dockerfile';
+import { root } from './repo-root';
 import {
   configData,
   find,
@@ -18,7 +20,6 @@ import {
   type PodSpec,
 } from './k8s-manifests';
 
-const environment = appEnvironment();
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'Job']);
 
 /** Variables a container deliberately does without, and why. */
@@ -88,11 +89,9 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
   });
 
   it('gives every container the variables its app reads (ConfigMap, value or Secret reference)', () => {
-    const check = (app: keyof typeof environment, container: Container) => {
+    const check = (app: ProcessName, container: Container) => {
       const supplied = suppliedVariables(container, objects);
-      const missing = [...environment[app]].filter(
-        (name) => !supplied.has(name) && !TEST_ONLY_VARIABLES.has(name) && !LEFT_OUT[app]?.[name],
-      );
+      const missing = [...deployedVariables(app)].filter((name) => !supplied.has(name) && !LEFT_OUT[app]?.[name]);
       expect({ app, missing }).toEqual({ app, missing: [] });
     };
     check('gateway', gatewayContainer);
@@ -103,7 +102,7 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
   });
 
   it('configures only variables the apps read', () => {
-    const read = new Set([...environment.gateway, ...environment.worker]);
+    const read = new Set([...deployedVariables('gateway'), ...deployedVariables('worker')]);
     expect(Object.keys(configData(objects)).filter((key) => !read.has(key))).toEqual([]);
   });
 

@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root } from './app-environment';
+import { root } from './repo-root';
 import { effectiveInstructions, readDockerfile } from './dockerfile';
 import { imageTargets } from './image-targets';
 

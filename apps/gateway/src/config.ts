@@ -1,15 +1,22 @@
 import path from 'node:path';
 import {
-  EnvReader,
-  readPrivateAddressAllowance,
-  readSharedConfig,
+  boolean,
+  finishConfig,
+  integer,
+  port,
+  privateAddressAllowance,
+  readEnvironment,
+  SECRET_KEY_VARIABLE,
+  sharedConfig,
+  SHARED_VARIABLES,
+  string,
   type PrivateAddressAllowance,
   type SharedConfig,
 } from '@starsgate/platform';
 import type { AdminAuthFailureLimits } from './admin/admin-auth-failures';
 import type { ExpensiveRouteLimits } from './http/expensive-route-limits';
-import { readTrustProxy, type TrustProxy } from './http/trust-proxy';
-import { loadReadsConfig, type ReadsConfig } from './reads-config';
+import { trustProxyOf, TRUST_PROXY_VARIABLE, type TrustProxy } from './http/trust-proxy';
+import { readsConfig, READS_VARIABLES, type ReadsConfig } from './reads-config';
 
 /** Admin tokens are bearer credentials: long enough that guessing within the failure limits is hopeless. */
 export const ADMIN_TOKEN_MIN_CHARS = 32;
@@ -62,84 +69,184 @@ export interface GatewayConfig {
   openOrders: { perPayer: number; total: number; retryAfterSeconds: number };
 }
 
+const count = (fallback: number, minimum: number, maximum: number, description: string) =>
+  integer({ default: fallback, minimum, maximum, description });
+const perClientShare = (share: string, description: string) =>
+  integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    defaultText: `RATE_LIMIT_MAX / ${share}`,
+    exampleCommented: true,
+    description,
+  });
+
+/** Every variable the gateway reads. Add one here (and use it below); `npm run config:docs` documents it. */
+export const GATEWAY_VARIABLES = {
+  ...SHARED_VARIABLES,
+  STARSGATE_SECRET_KEY: { ...SECRET_KEY_VARIABLE, refused: true },
+  STARSGATE_SEAL_KEY: string({
+    secret: true,
+    description:
+      'Gateway only: the public half of the worker\'s primary key, "id:base64" (`starsgate keys public`). The gateway seals wallet and webhook secrets to it and cannot open them. Required in production.',
+  }),
+  STARSGATE_FINGERPRINT_KEY: string({
+    secret: true,
+    description:
+      'Gateway only: the key of idempotency fingerprints, "id:base64(32 bytes)[,older-id:base64]", its own secret (never a key that opens secrets). Required in production; development generates one.',
+  }),
+  PORT: port({ default: 8080, description: 'Port of the API.' }),
+  HOST: string({ default: '0.0.0.0', description: 'Address the API listens on.' }),
+  DATABASE_POOL_SIZE: count(20, 1, 500, 'Connections per gateway process.'),
+  BODY_LIMIT_BYTES: count(16_384, 1_024, 1_048_576, 'Largest accepted JSON body, bytes.'),
+  RATE_LIMIT_WINDOW_SECONDS: count(60, 1, 3_600, 'Window of the per-client rate limits.'),
+  RATE_LIMIT_MAX: count(
+    600,
+    1,
+    1_000_000,
+    'Requests per client IP per window, counted in Redis across all gateway replicas.',
+  ),
+  TRUST_PROXY: TRUST_PROXY_VARIABLE,
+  WALLET_RESOLVE_RATE_LIMIT_MAX: perClientShare(
+    '10',
+    "Wallet resolutions per client per RATE_LIMIT_WINDOW_SECONDS: an expensive anonymous route's own limit, beside the general one.",
+  ),
+  AVAILABILITY_RATE_LIMIT_MAX: perClientShare('10', 'Availability checks per client per RATE_LIMIT_WINDOW_SECONDS.'),
+  CHECKOUT_RATE_LIMIT_MAX: perClientShare('10', 'Client-signed checkouts per client per RATE_LIMIT_WINDOW_SECONDS.'),
+  MNEMONIC_RATE_LIMIT_MAX: perClientShare(
+    '20',
+    'Requests carrying a new seed phrase per client per RATE_LIMIT_WINDOW_SECONDS.',
+  ),
+  KEY_DERIVATIONS_PER_MINUTE: count(
+    600,
+    1,
+    1_000_000,
+    'New seed phrases (one PBKDF2 derivation each) per minute for all clients and replicas together.',
+  ),
+  KEY_DERIVATIONS_RESERVED_FOR_PURCHASES: count(
+    200,
+    0,
+    1_000_000,
+    'The part of KEY_DERIVATIONS_PER_MINUTE only purchases may use, so wallet resolutions cannot spend it; must be below it.',
+  ),
+  CORS_ALLOWED_ORIGINS: string({
+    description:
+      "Browser origins (comma-separated) allowed to call /api/v1 with CORS, e.g. a shop page creating client-signed checkouts. Empty: no CORS headers. `npm start` allows the sandbox's /demo/checkout.",
+  }),
+  IDEMPOTENCY_LOCK_TIMEOUT_MS: count(
+    2_000,
+    10,
+    30_000,
+    'How long a duplicate request waits for a concurrent one holding the same idempotency key before answering 409 IDEMPOTENCY_REQUEST_IN_PROGRESS.',
+  ),
+  SHUTDOWN_TIMEOUT_MS: count(
+    10_000,
+    0,
+    120_000,
+    'SIGTERM: readiness turns 503 at once; in-flight requests (the worker: running jobs) get this long to finish.',
+  ),
+  STARSGATE_ADMIN_TOKENS: string({
+    secret: true,
+    description:
+      'Bearer tokens of the operator API (/admin/api and the `starsgate` CLI), comma separated so a token can be rotated without downtime; each at least 32 random characters (`npx starsgate admin-token` prints one). Unset: the admin routes do not exist (404). `npm start` generates a development token into $STARSGATE_DATA_DIR/admin-token when unset.',
+  }),
+  ADMIN_AUTH_FAILURE_WINDOW_SECONDS: count(900, 1, 86_400, 'Window of the failed admin authentication limits.'),
+  ADMIN_AUTH_FAILURES_PER_CLIENT: count(
+    10,
+    1,
+    100_000,
+    'Failed admin authentications (wrong bearer token, wrong dashboard login) allowed per client per window; beyond it every token check answers 429 ADMIN_AUTH_RATE_LIMITED until the window ends.',
+  ),
+  ADMIN_AUTH_FAILURES_GLOBAL: count(100, 1, 1_000_000, 'Failed admin authentications allowed in total per window.'),
+  BULL_BOARD_WRITABLE: boolean({
+    default: false,
+    description:
+      'Bull Board (/admin/queues) may retry, remove, clean or pause jobs, each change recorded in admin_actions first; otherwise it is read-only.',
+  }),
+  WEBHOOK_ALLOW_HTTP: boolean({
+    default: false,
+    description: 'Allow plain-http webhook URLs to hosts other than loopback (https is always allowed).',
+  }),
+  OPEN_ORDERS_PER_PAYER: count(
+    1_000,
+    1,
+    10_000_000,
+    "Orders accepted but not yet paid (queued, preparing, awaiting_signature) each hold a Fragment order on the operator's login: intake answers 429 OPEN_ORDERS_LIMIT_REACHED (with retry_after) past this many per payer wallet.",
+  ),
+  OPEN_ORDERS_TOTAL: count(20_000, 1, 10_000_000, 'The same cap on open orders, in total.'),
+  OPEN_ORDERS_RETRY_AFTER_SECONDS: count(30, 1, 3_600, 'retry_after of OPEN_ORDERS_LIMIT_REACHED.'),
+  ...READS_VARIABLES,
+} as const;
+
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const read = new EnvReader(env);
-  const production = read.string('NODE_ENV', 'development') === 'production';
-  const shared = readSharedConfig(read);
+  const { values, problems } = readEnvironment(GATEWAY_VARIABLES, env);
+  const production = values.NODE_ENV === 'production';
+  const shared = sharedConfig(values);
   // The expensive routes' per-client limits default to a share of the general one (600 → 60 and 30).
-  const generalMax = read.integer('RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000 });
-  const share = (divisor: number): number => Math.max(1, Math.floor(generalMax / divisor));
+  const share = (divisor: number): number => Math.max(1, Math.floor(values.RATE_LIMIT_MAX / divisor));
+  const list = (value: string | undefined): string[] =>
+    (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0);
   const config: GatewayConfig = {
-    port: read.port('PORT', 8080),
-    host: read.string('HOST', '0.0.0.0'),
+    port: values.PORT,
+    host: values.HOST,
     databaseUrl: shared.databaseUrl,
-    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 20, { min: 1, max: 500 }),
+    databasePoolSize: values.DATABASE_POOL_SIZE,
     redisUrl: shared.redisUrl,
     bullPrefix: shared.bullPrefix,
     network: shared.network,
     toncenter: shared.toncenter,
     usdtMaster: shared.usdtMaster,
-    sealKey: read.string('STARSGATE_SEAL_KEY'),
-    secretKey: read.string('STARSGATE_SECRET_KEY'),
-    fingerprintKey: read.string('STARSGATE_FINGERPRINT_KEY'),
-    dataDir: path.resolve(read.string('STARSGATE_DATA_DIR', '.data')),
+    sealKey: values.STARSGATE_SEAL_KEY,
+    secretKey: values.STARSGATE_SECRET_KEY,
+    fingerprintKey: values.STARSGATE_FINGERPRINT_KEY,
+    dataDir: path.resolve(values.STARSGATE_DATA_DIR),
     production,
     logLevel: shared.logLevel,
-    bodyLimitBytes: read.integer('BODY_LIMIT_BYTES', 16_384, { min: 1_024, max: 1_048_576 }),
-    rateLimit: {
-      windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3_600 }),
-      max: generalMax,
-    },
+    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    rateLimit: { windowSeconds: values.RATE_LIMIT_WINDOW_SECONDS, max: values.RATE_LIMIT_MAX },
     expensiveRoutes: {
-      walletResolvePerClient: read.integer('WALLET_RESOLVE_RATE_LIMIT_MAX', share(10), { min: 1, max: 1_000_000 }),
-      availabilityPerClient: read.integer('AVAILABILITY_RATE_LIMIT_MAX', share(10), { min: 1, max: 1_000_000 }),
-      checkoutPerClient: read.integer('CHECKOUT_RATE_LIMIT_MAX', share(10), { min: 1, max: 1_000_000 }),
-      mnemonicPerClient: read.integer('MNEMONIC_RATE_LIMIT_MAX', share(20), { min: 1, max: 1_000_000 }),
-      keyDerivationsPerMinute: read.integer('KEY_DERIVATIONS_PER_MINUTE', 600, { min: 1, max: 1_000_000 }),
-      keyDerivationsReservedForPurchases: read.integer('KEY_DERIVATIONS_RESERVED_FOR_PURCHASES', 200, {
-        min: 0,
-        max: 1_000_000,
-      }),
+      walletResolvePerClient: values.WALLET_RESOLVE_RATE_LIMIT_MAX ?? share(10),
+      availabilityPerClient: values.AVAILABILITY_RATE_LIMIT_MAX ?? share(10),
+      checkoutPerClient: values.CHECKOUT_RATE_LIMIT_MAX ?? share(10),
+      mnemonicPerClient: values.MNEMONIC_RATE_LIMIT_MAX ?? share(20),
+      keyDerivationsPerMinute: values.KEY_DERIVATIONS_PER_MINUTE,
+      keyDerivationsReservedForPurchases: values.KEY_DERIVATIONS_RESERVED_FOR_PURCHASES,
     },
-    trustProxy: readTrustProxy(read),
-    corsAllowedOrigins: (read.string('CORS_ALLOWED_ORIGINS') ?? '')
-      .split(',')
-      .map((origin) => origin.trim().replace(/\/$/, ''))
-      .filter((origin) => origin.length > 0),
-    idempotencyLockTimeoutMs: read.integer('IDEMPOTENCY_LOCK_TIMEOUT_MS', 2_000, { min: 10, max: 30_000 }),
-    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 120_000 }),
-    reads: loadReadsConfig(read, production, shared),
-    adminTokens: (read.string('STARSGATE_ADMIN_TOKENS') ?? '')
-      .split(',')
-      .map((token) => token.trim())
-      .filter((token) => token.length > 0),
+    trustProxy: trustProxyOf(values.TRUST_PROXY, problems),
+    corsAllowedOrigins: list(values.CORS_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/$/, '')),
+    idempotencyLockTimeoutMs: values.IDEMPOTENCY_LOCK_TIMEOUT_MS,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    reads: readsConfig(values, problems, production, shared),
+    adminTokens: list(values.STARSGATE_ADMIN_TOKENS),
     adminAuthFailures: {
-      windowSeconds: read.integer('ADMIN_AUTH_FAILURE_WINDOW_SECONDS', 900, { min: 1, max: 86_400 }),
-      perClient: read.integer('ADMIN_AUTH_FAILURES_PER_CLIENT', 10, { min: 1, max: 100_000 }),
-      global: read.integer('ADMIN_AUTH_FAILURES_GLOBAL', 100, { min: 1, max: 1_000_000 }),
+      windowSeconds: values.ADMIN_AUTH_FAILURE_WINDOW_SECONDS,
+      perClient: values.ADMIN_AUTH_FAILURES_PER_CLIENT,
+      global: values.ADMIN_AUTH_FAILURES_GLOBAL,
     },
-    bullBoardWritable: read.boolean('BULL_BOARD_WRITABLE', false),
-    webhookAllowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
-    webhookAllowPrivate: readPrivateAddressAllowance(read),
-    validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
+    bullBoardWritable: values.BULL_BOARD_WRITABLE,
+    webhookAllowHttp: values.WEBHOOK_ALLOW_HTTP,
+    webhookAllowPrivate: privateAddressAllowance(values.WEBHOOK_ALLOW_PRIVATE),
+    validUntilMarginMs: values.VALID_UNTIL_MARGIN_MS,
     openOrders: {
-      perPayer: read.integer('OPEN_ORDERS_PER_PAYER', 1_000, { min: 1, max: 10_000_000 }),
-      total: read.integer('OPEN_ORDERS_TOTAL', 20_000, { min: 1, max: 10_000_000 }),
-      retryAfterSeconds: read.integer('OPEN_ORDERS_RETRY_AFTER_SECONDS', 30, { min: 1, max: 3_600 }),
+      perPayer: values.OPEN_ORDERS_PER_PAYER,
+      total: values.OPEN_ORDERS_TOTAL,
+      retryAfterSeconds: values.OPEN_ORDERS_RETRY_AFTER_SECONDS,
     },
   };
   if (config.adminTokens.some((token) => token.length < ADMIN_TOKEN_MIN_CHARS))
-    read.problem(
+    problems.push(
       `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters ` +
         '(generate one with `npx starsgate admin-token` or `openssl rand -base64 32`)',
     );
   if (config.expensiveRoutes.keyDerivationsReservedForPurchases >= config.expensiveRoutes.keyDerivationsPerMinute)
-    read.problem('KEY_DERIVATIONS_RESERVED_FOR_PURCHASES must be below KEY_DERIVATIONS_PER_MINUTE');
-  if (production && !config.sealKey) read.problem('STARSGATE_SEAL_KEY is required when NODE_ENV=production');
+    problems.push('KEY_DERIVATIONS_RESERVED_FOR_PURCHASES must be below KEY_DERIVATIONS_PER_MINUTE');
+  if (production && !config.sealKey) problems.push('STARSGATE_SEAL_KEY is required when NODE_ENV=production');
   if (production && config.secretKey)
-    read.problem('STARSGATE_SECRET_KEY belongs to the worker only: give the gateway STARSGATE_SEAL_KEY');
+    problems.push('STARSGATE_SECRET_KEY belongs to the worker only: give the gateway STARSGATE_SEAL_KEY');
   if (production && !config.fingerprintKey)
-    read.problem('STARSGATE_FINGERPRINT_KEY is required when NODE_ENV=production');
-  read.finish();
+    problems.push('STARSGATE_FINGERPRINT_KEY is required when NODE_ENV=production');
+  finishConfig(problems);
   return config;
 }

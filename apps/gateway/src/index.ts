@@ -8,3 +8,4 @@ export type { GatewayMetrics } from './observability/metrics';
 export { answerMalformedRequests } from './http/malformed-requests';
 /** An admin token's public name in audit records (`token:<id>` is the actor of its actions). */
 export { adminTokenId } from './admin/admin-auth';
+export { GATEWAY_VARIABLES } from './config';

@@ -1,7 +1,12 @@
 /**
- * Loaded first by main.ts: tracing must patch http, Express, pg and ioredis before they load.
- * Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or the traces endpoint) is set.
+ * Loaded first by main.ts: `.env` (when present, never overriding what is set) so that tracing
+ * sees its variables too, then tracing, which must patch http, Express, pg and ioredis before they
+ * load. Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or the traces endpoint) is set.
  */
+import path from 'node:path';
+import { loadEnvFile } from '@starsgate/platform/environment';
 import { startTracing } from '@starsgate/platform/start-tracing';
+
+loadEnvFile(path.resolve('.env'));
 
 export const tracing = startTracing('starsgate-gateway');

@@ -2,8 +2,97 @@
  * Configuration of availability checks and prices (the "Availability and prices" section of
  * .env.example). Read by loadGatewayConfig; the worker's price refresher reads its own subset.
  */
-import type { EnvReader, SharedConfig } from '@starsgate/platform';
+import {
+  integer,
+  string,
+  type EnvironmentValues,
+  type SharedConfig,
+  FRAGMENT_COOKIES_VARIABLE,
+} from '@starsgate/platform';
 import { parseDisabledPaymentMethods, splitCookieSets } from '@starsgate/fragment';
+
+const seconds = (fallback: number, maximum: number, description: string) =>
+  integer({ default: fallback, minimum: 0, maximum, description });
+
+export const READS_VARIABLES = {
+  FRAGMENT_COOKIES: FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_READ_COOKIES: string({
+    secret: true,
+    defaultText: 'the first login of FRAGMENT_COOKIES',
+    description:
+      'Cookie header of the Fragment login used for availability checks and prices. A separate login (base cookies suffice for search and prices) keeps public traffic off the paying session. Required (this or FRAGMENT_COOKIES) with NODE_ENV=production. A credential: never logged.',
+  }),
+  FRAGMENT_READ_TIMEOUT_MS: integer({
+    default: 5_000,
+    minimum: 100,
+    maximum: 60_000,
+    description: 'Per Fragment HTTP call of a read. A Fragment 429 is never slept on.',
+  }),
+  FRAGMENT_READ_TRIES: integer({ default: 2, minimum: 1, maximum: 5, description: 'Tries per read (1 = no retry).' }),
+  DISABLED_PAYMENT_METHODS: string({
+    description:
+      'Payment methods to switch off: gram, usdt (every product) or stars:usdt, premium:usdt, ... comma separated. Availability then answers PAYMENT_METHOD_UNAVAILABLE without asking Fragment.',
+  }),
+  AVAILABILITY_CACHE_TTL_SECONDS: seconds(30, 3_600, 'How long an AVAILABLE answer is reused. 0 = do not cache.'),
+  AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS: seconds(
+    60,
+    3_600,
+    'How long a rejection (not found, ineligible, Premium active) is reused. 0 = do not cache.',
+  ),
+  AVAILABILITY_DEADLINE_MS: integer({
+    default: 8_000,
+    minimum: 100,
+    maximum: 60_000,
+    description:
+      'Longest an availability check waits for Fragment before answering 503 (the lookup keeps running and fills the cache).',
+  }),
+  FRAGMENT_READS_PER_MINUTE: integer({
+    default: 60,
+    minimum: 1,
+    maximum: 100_000,
+    description:
+      'Fragment reads per minute for all replicas together (Redis); counts Fragment calls (cache misses), not client requests. Over budget: 429 AVAILABILITY_RATE_LIMITED with retry_after (prices fall back to stale values).',
+  }),
+  AVAILABILITY_LOOKUPS_PER_USERNAME_PER_MINUTE: integer({
+    default: 6,
+    minimum: 1,
+    maximum: 10_000,
+    description: 'Fragment lookups of one username per minute, for all replicas together.',
+  }),
+  FRAGMENT_RATE_LIMIT_COOLDOWN_SECONDS: seconds(
+    5,
+    3_600,
+    'Pause of all Fragment reads after Fragment answers 429 without Retry-After (its Retry-After wins).',
+  ),
+  PRICES_QUOTE_TTL_SECONDS: seconds(30, 3_600, 'A quote younger than this is served without asking Fragment.'),
+  PRICES_STALE_AFTER_SECONDS: seconds(
+    300,
+    86_400,
+    'The price list is flagged stale (and the gateway refreshes it itself) once older than this.',
+  ),
+  PRICES_KEEP_LAST_KNOWN_SECONDS: seconds(
+    86_400,
+    30 * 86_400,
+    'How long Fragment\'s price for a given Star count is kept as the "last known" fallback.',
+  ),
+  PRICES_FAILURE_BACKOFF_SECONDS: seconds(
+    5,
+    3_600,
+    'After a failed price fetch, serve last known prices without asking Fragment for this long.',
+  ),
+  PRICES_DEADLINE_MS: integer({
+    default: 5_000,
+    minimum: 100,
+    maximum: 60_000,
+    description: 'Longest a price request waits for Fragment before falling back to the last known value.',
+  }),
+  READS_MEMORY_CACHE_MS: integer({
+    default: 1_000,
+    minimum: 0,
+    maximum: 10_000,
+    description: 'In-process cache in front of Redis for hot reads (adds at most this much staleness; 0 = off).',
+  }),
+} as const;
 
 export interface ReadsConfig {
   fragment: {
@@ -28,50 +117,50 @@ export interface ReadsConfig {
   memoryTtlMs: number;
 }
 
-export function loadReadsConfig(
-  read: EnvReader,
+export function readsConfig(
+  values: EnvironmentValues<typeof READS_VARIABLES>,
+  problems: string[],
   production: boolean,
   shared: Pick<SharedConfig, 'fragmentBaseUrl' | 'readsRedisPrefix'>,
 ): ReadsConfig {
   // A separate login for public reads keeps recipient searches off the paying session's page
   // state (Fragment keeps flow state per cookie session, docs/fragment-protocol.md §12).
-  const fallback = read.string('FRAGMENT_COOKIES');
+  const fallback = values.FRAGMENT_COOKIES;
   const cookies =
-    read.string('FRAGMENT_READ_COOKIES') ?? (fallback !== undefined ? (splitCookieSets(fallback)[0] ?? '') : undefined);
+    values.FRAGMENT_READ_COOKIES ?? (fallback !== undefined ? (splitCookieSets(fallback)[0] ?? '') : undefined);
   if (production && cookies === undefined) {
-    read.problem(
+    problems.push(
       'FRAGMENT_READ_COOKIES or FRAGMENT_COOKIES is required when NODE_ENV=production: the Cookie header of the Fragment login used for availability checks and prices',
     );
   }
-  const disabled = parseDisabledPaymentMethods(read.string('DISABLED_PAYMENT_METHODS'));
-  for (const problem of disabled.problems) read.problem(`DISABLED_PAYMENT_METHODS: ${problem}`);
-  const seconds = (name: string, fallback: number, max: number) => read.integer(name, fallback, { min: 0, max }) * 1000;
+  const disabled = parseDisabledPaymentMethods(values.DISABLED_PAYMENT_METHODS);
+  for (const problem of disabled.problems) problems.push(`DISABLED_PAYMENT_METHODS: ${problem}`);
   return {
     fragment: {
       baseUrl: shared.fragmentBaseUrl,
       cookies,
-      timeoutMs: read.integer('FRAGMENT_READ_TIMEOUT_MS', 5_000, { min: 100, max: 60_000 }),
-      tries: read.integer('FRAGMENT_READ_TRIES', 2, { min: 1, max: 5 }),
+      timeoutMs: values.FRAGMENT_READ_TIMEOUT_MS,
+      tries: values.FRAGMENT_READ_TRIES,
     },
     redisPrefix: shared.readsRedisPrefix,
     disabledPaymentMethods: disabled.disabled,
     availability: {
-      positiveTtlMs: seconds('AVAILABILITY_CACHE_TTL_SECONDS', 30, 3_600),
-      negativeTtlMs: seconds('AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS', 60, 3_600),
-      deadlineMs: read.integer('AVAILABILITY_DEADLINE_MS', 8_000, { min: 100, max: 60_000 }),
+      positiveTtlMs: values.AVAILABILITY_CACHE_TTL_SECONDS * 1000,
+      negativeTtlMs: values.AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS * 1000,
+      deadlineMs: values.AVAILABILITY_DEADLINE_MS,
     },
     limits: {
-      globalPerMinute: read.integer('FRAGMENT_READS_PER_MINUTE', 60, { min: 1, max: 100_000 }),
-      perUsernamePerMinute: read.integer('AVAILABILITY_LOOKUPS_PER_USERNAME_PER_MINUTE', 6, { min: 1, max: 10_000 }),
-      cooldownMs: seconds('FRAGMENT_RATE_LIMIT_COOLDOWN_SECONDS', 5, 3_600),
+      globalPerMinute: values.FRAGMENT_READS_PER_MINUTE,
+      perUsernamePerMinute: values.AVAILABILITY_LOOKUPS_PER_USERNAME_PER_MINUTE,
+      cooldownMs: values.FRAGMENT_RATE_LIMIT_COOLDOWN_SECONDS * 1000,
     },
     prices: {
-      quoteTtlMs: seconds('PRICES_QUOTE_TTL_SECONDS', 30, 3_600),
-      staleAfterMs: seconds('PRICES_STALE_AFTER_SECONDS', 300, 86_400),
-      keepLastKnownMs: seconds('PRICES_KEEP_LAST_KNOWN_SECONDS', 86_400, 30 * 86_400),
-      failureBackoffMs: seconds('PRICES_FAILURE_BACKOFF_SECONDS', 5, 3_600),
-      deadlineMs: read.integer('PRICES_DEADLINE_MS', 5_000, { min: 100, max: 60_000 }),
+      quoteTtlMs: values.PRICES_QUOTE_TTL_SECONDS * 1000,
+      staleAfterMs: values.PRICES_STALE_AFTER_SECONDS * 1000,
+      keepLastKnownMs: values.PRICES_KEEP_LAST_KNOWN_SECONDS * 1000,
+      failureBackoffMs: values.PRICES_FAILURE_BACKOFF_SECONDS * 1000,
+      deadlineMs: values.PRICES_DEADLINE_MS,
     },
-    memoryTtlMs: read.integer('READS_MEMORY_CACHE_MS', 1_000, { min: 0, max: 10_000 }),
+    memoryTtlMs: values.READS_MEMORY_CACHE_MS,
   };
 }

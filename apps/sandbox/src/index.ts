@@ -14,3 +14,4 @@ export { USDT_DECIMALS, jettonTransferBody } from './chain/usdt-jetton';
 export { deriveDemoWallets, demoSeeds, DEMO_NETWORK } from './demo/demo-wallets';
 export type { DemoWallet, DemoSeedFormat } from './demo/demo-wallets';
 export { parseIndexed } from './chain/transaction-index';
+export { SANDBOX_VARIABLES } from './sandbox-config';

@@ -1,51 +1,35 @@
-import { parseFaultConfig } from './chain/chain-faults';
+import path from 'node:path';
+import { loadEnvFile } from '@starsgate/platform/environment';
 import { mountProcessMetrics } from './process-metrics';
 import { startSandbox } from './server';
 import { DEFAULT_INDEX_LIMITS } from './chain/transaction-index';
-import { demoFragmentCookies, type FragmentConfigPatch } from './fragment';
+import { demoFragmentCookies } from './fragment';
+import { loadSandboxConfig } from './sandbox-config';
 
-/**
- * Sandbox process entry. Env: SANDBOX_PORT (8090), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR
- * (.data/sandbox; "memory" = no persistence), SANDBOX_BLOCK_MS (400), SANDBOX_SEED
- * (starsgate-demo), SANDBOX_FAULTS (JSON, see chain-faults.ts), SANDBOX_PRICE_DRIFT (on; "off" holds prices),
- * SANDBOX_TX_INDEX_PER_ACCOUNT (1000: transactions kept per account for the history API; raise it
- * when a run must read every payment into Fragment's receivers back), SANDBOX_FRAGMENT_CONFIG (JSON
- * patch of the Fragment simulator's config, as PUT /admin/fragment/config takes: latency, faults …).
- */
+/** Sandbox process entry; its variables are declared in sandbox-config.ts. */
 async function main(): Promise<void> {
-  const env = process.env;
-  const port = env['SANDBOX_PORT'] ? Number(env['SANDBOX_PORT']) : 8090;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('SANDBOX_PORT must be a port number');
-  const blockMs = env['SANDBOX_BLOCK_MS'] ? Number(env['SANDBOX_BLOCK_MS']) : 400;
-  if (!(blockMs > 0)) throw new Error('SANDBOX_BLOCK_MS must be > 0');
-  const dataDirEnv = env['SANDBOX_DATA_DIR'] ?? '.data/sandbox';
-  const faults = env['SANDBOX_FAULTS'] ? parseFaultConfig(JSON.parse(env['SANDBOX_FAULTS'])) : {};
-  const perAccount = env['SANDBOX_TX_INDEX_PER_ACCOUNT'] ? Number(env['SANDBOX_TX_INDEX_PER_ACCOUNT']) : undefined;
-  if (perAccount !== undefined && !(Number.isSafeInteger(perAccount) && perAccount > 0))
-    throw new Error('SANDBOX_TX_INDEX_PER_ACCOUNT must be a positive integer');
-  const fragmentPatch = env['SANDBOX_FRAGMENT_CONFIG']
-    ? (JSON.parse(env['SANDBOX_FRAGMENT_CONFIG']) as FragmentConfigPatch)
-    : {};
-
+  loadEnvFile(path.resolve('.env'));
+  const config = loadSandboxConfig();
+  const perAccount = config.transactionsPerAccount;
   const sandbox = await startSandbox({
-    port,
-    host: env['SANDBOX_HOST'] ?? '127.0.0.1',
-    blockMs,
-    dataDir: dataDirEnv === 'memory' ? null : dataDirEnv,
-    seed: env['SANDBOX_SEED'] ?? 'starsgate-demo',
-    faults,
+    port: config.port,
+    host: config.host,
+    blockMs: config.blockMs,
+    dataDir: config.dataDir,
+    seed: config.seed,
+    faults: config.faults,
     ...(perAccount !== undefined
       ? { indexLimits: { perAccount, total: Math.max(DEFAULT_INDEX_LIMITS.total, perAccount * 4) } }
       : {}),
     // Prices move slowly, as on Fragment (±0.3 % of the TON rate per minute at most), so the
     // worker's "Price was changed" path is exercised by the running demo too.
     fragment: {
-      drift: { enabled: env['SANDBOX_PRICE_DRIFT'] !== 'off', intervalMs: 60_000, maxStepPpm: 3_000 },
-      ...fragmentPatch,
+      drift: { enabled: config.priceDrift, intervalMs: 60_000, maxStepPpm: 3_000 },
+      ...config.fragmentPatch,
     },
   });
   mountProcessMetrics(sandbox.app);
-  const seed = env['SANDBOX_SEED'] ?? 'starsgate-demo';
+  const seed = config.seed;
 
   const lines = [
     `starsgate sandbox listening on ${sandbox.url}`,

@@ -3,13 +3,21 @@ import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
 import { loadKeyRing, type KeyRing } from '@starsgate/db';
 import { splitCookieSets } from '@starsgate/fragment';
 import {
-  EnvReader,
+  boolean,
+  FRAGMENT_COOKIES_VARIABLE,
+  finishConfig,
+  integer,
   MAINNET_USDT_MASTER,
-  readPrivateAddressAllowance,
-  readSharedConfig,
+  port,
+  privateAddressAllowance,
+  readEnvironment,
+  SECRET_KEY_VARIABLE,
+  sharedConfig,
+  SHARED_VARIABLES,
+  string,
   type PrivateAddressAllowance,
 } from '@starsgate/platform';
-import { readPriceRefresherConfig, type PriceRefresherConfig } from './prices/price-refresher';
+import { priceRefresherConfig, PRICE_REFRESHER_VARIABLES, type PriceRefresherConfig } from './prices/price-refresher';
 import { ALL_CRASH_POINTS, type CrashPoint } from './purchases/state-machine/crash-points';
 
 export interface StepMaxAges {
@@ -118,119 +126,273 @@ export interface WebhookDeliveryConfig {
   allowPrivate: PrivateAddressAllowance;
 }
 
+const milliseconds = (fallback: number, minimum: number, maximum: number, description: string) =>
+  integer({ default: fallback, minimum, maximum, description });
+const DECIMAL = '^\\d+(\\.\\d+)?$';
+const amount = (fallback: string, description: string) =>
+  string({ default: fallback, pattern: DECIMAL, patternHint: 'a non-negative decimal', description });
+
+/** Every variable the worker reads. Add one here (and use it below); `npm run config:docs` documents it. */
+export const WORKER_VARIABLES = {
+  ...SHARED_VARIABLES,
+  STARSGATE_SECRET_KEY: SECRET_KEY_VARIABLE,
+  FRAGMENT_COOKIES: FRAGMENT_COOKIES_VARIABLE,
+  WORKER_CONCURRENCY: integer({
+    default: 16,
+    minimum: 1,
+    maximum: 1_000,
+    description: 'Purchase jobs run at once per worker process.',
+  }),
+  WORKER_METRICS_PORT: port({
+    default: 9464,
+    description:
+      "The worker's own HTTP listener: /metrics (Prometheus), /livez and /readyz (Kubernetes probes). 0 turns it off.",
+  }),
+  WORKER_METRICS_HOST: string({ default: '0.0.0.0', description: 'Address of the metrics and probes listener.' }),
+  SWEEP_INTERVAL_MS: milliseconds(
+    30_000,
+    100,
+    3_600_000,
+    'The sweeper re-enqueues live purchases whose BullMQ job is missing (e.g. after a Redis flush, or a purchase parked behind a busy wallet whose sender died before waking it).',
+  ),
+  SWEEP_BATCH_SIZE: integer({ default: 1_000, minimum: 1, maximum: 100_000, description: 'Purchases per sweep.' }),
+  SHUTDOWN_TIMEOUT_MS: milliseconds(
+    20_000,
+    0,
+    300_000,
+    'SIGTERM: readiness turns 503 at once; running jobs (the gateway: in-flight requests) get this long to finish.',
+  ),
+  FRAGMENT_TIMEOUT_MS: milliseconds(10_000, 100, 120_000, 'Per Fragment HTTP call of a purchase.'),
+  FRAGMENT_RECEIVING_ADDRESSES: string({
+    example: 'UQCx4pTlH7ZW1frKL6G2QCqBLp6fyRZ8dS0Y6FjZeWjS7oLI,UQCIpAP-7Cn5zeSnHywwjxkoeehzo6rMTwMeSGBkPCkZsR-l',
+    description:
+      "Payment policy, checked before anything is signed (violations fail PAYMENT_REJECTED_BY_POLICY): comma list of Fragment's receiving wallets (friendly or raw); empty = every payment is refused. As shipped: the sandbox simulator's (SANDBOX_SEED=starsgate-demo); production: Fragment's real ones.",
+  }),
+  FRAGMENT_FROM_MUST_MATCH: boolean({
+    default: false,
+    description:
+      "true: refuse (before signing) a payment request whose transaction.from is not the paying wallet. Default false: Fragment may name the wallet linked to its account; the payer pays the same request (a USDT transfer goes through the payer's own jetton wallet). docs/fragment-protocol.md §17.",
+  }),
+  PRICE_TOLERANCE_BPS: integer({
+    default: 100,
+    minimum: 0,
+    maximum: 5_000,
+    description: "Largest allowed difference between the amount to sign and Fragment's quote, basis points.",
+  }),
+  MAX_SPEND_GRAM: amount('100', 'Per-purchase spend cap in GRAM, a decimal string.'),
+  MAX_SPEND_USDT: amount('500', 'Per-purchase spend cap in USDT, a decimal string.'),
+  GRAM_FEE_RESERVE: amount(
+    '0.05',
+    'GRAM kept for network fees on top of what the messages carry (TOP_UP_REQUIRED below it).',
+  ),
+  JETTON_GAS_ATTACH: amount('0.1', 'Most GRAM a USDT payment may attach to the jetton transfer for gas.'),
+  BATCH_MAX: integer({
+    default: 255,
+    minimum: 1,
+    maximum: 255,
+    description: 'Purchases of one wallet sent in one external (V5R1 ≤ 255, V4R2/V3R2 ≤ 4 regardless).',
+  }),
+  LEASE_MS: milliseconds(30_000, 1_000, 600_000, 'Purchase lease (heartbeat at a third).'),
+  JOB_LOCK_MS: milliseconds(
+    30_000,
+    1_000,
+    600_000,
+    "BullMQ job lock: how soon a killed worker's job is handed out again.",
+  ),
+  PREPARING_MAX_AGE_MS: milliseconds(
+    600_000,
+    1_000,
+    86_400_000,
+    'Maximum age of a purchase before its payment request is accepted.',
+  ),
+  WAITING_TO_SEND_MAX_AGE_MS: milliseconds(600_000, 1_000, 86_400_000, "Maximum wait for the wallet's sender."),
+  SUBMITTED_MAX_AGE_MS: milliseconds(300_000, 1_000, 86_400_000, "Maximum wait for Fragment's confirm answer."),
+  CONFIRMING_MAX_AGE_MS: milliseconds(
+    900_000,
+    1_000,
+    86_400_000,
+    'Maximum time from broadcast to delivery (then reconciliation_required).',
+  ),
+  DELIVERY_PROOF: string({
+    default: 'strict',
+    enum: ['strict', 'chain'],
+    description:
+      'What completes a paid purchase: strict = Fragment shows it delivered (history row or status screen); chain = its exact payment settled on chain and the confirm was accepted (README, "Delivery proof").',
+  }),
+  RETRY_BASE_MS: milliseconds(
+    1_000,
+    10,
+    600_000,
+    'Transient failures: first delay of the capped exponential backoff with jitter.',
+  ),
+  RETRY_MAX_MS: milliseconds(60_000, 10, 3_600_000, 'Transient failures: the backoff cap.'),
+  POLL_INTERVAL_MS: milliseconds(1_000, 10, 60_000, 'Chain/Fragment polling while confirming.'),
+  FAST_POLL_MS: milliseconds(
+    100,
+    10,
+    60_000,
+    "How often an outcome that is due is looked up again: a just-broadcast external while it is due to land, so the wallet is free for its next batch sooner; a batch's remaining deliveries once Fragment showed its first ones.",
+  ),
+  WALLET_BUSY_RETRY_MS: milliseconds(
+    15_000,
+    10,
+    60_000,
+    'A purchase that finds its wallet busy parks and is woken by the sender that frees the wallet; this is only the fallback re-check (run by the sweeper) should that wake-up be lost.',
+  ),
+  MIN_VALIDITY_SECONDS: integer({
+    default: 15,
+    minimum: 1,
+    maximum: 600,
+    description: 'Refuse to sign a Fragment transaction valid for less than this many seconds.',
+  }),
+  STARSGATE_CRASH_AT: string({
+    enum: ALL_CRASH_POINTS,
+    testOnly: true,
+    description: 'Tests only: SIGKILL the worker at this crash point. Never set in production.',
+  }),
+  WEBHOOK_DRAIN_INTERVAL_MS: milliseconds(
+    1_000,
+    10,
+    600_000,
+    "The webhook outbox's drain (fans new events out to endpoints, re-enqueues due deliveries).",
+  ),
+  WEBHOOK_CONCURRENCY: integer({ default: 8, minimum: 1, maximum: 1_000, description: 'Concurrent webhook posts.' }),
+  WEBHOOK_TIMEOUT_MS: milliseconds(10_000, 100, 60_000, 'How long a webhook receiver has to answer 2xx.'),
+  WEBHOOK_RETRY_BASE_MS: milliseconds(
+    10_000,
+    10,
+    3_600_000,
+    'Webhook retries: capped exponential backoff with jitter; the defaults spread 14 attempts over about a day.',
+  ),
+  WEBHOOK_RETRY_MAX_MS: milliseconds(21_600_000, 10, 86_400_000, 'Webhook retries: the backoff cap.'),
+  WEBHOOK_MAX_ATTEMPTS: integer({
+    default: 14,
+    minimum: 1,
+    maximum: 100,
+    description: 'Attempts per webhook delivery.',
+  }),
+  WEBHOOK_RETENTION_DAYS: integer({
+    default: 30,
+    minimum: 1,
+    maximum: 3_650,
+    description:
+      'Settled webhook events (all deliveries delivered or failed) and their deliveries are deleted after this many days; pending ones stay.',
+  }),
+  WEBHOOK_PRUNE_INTERVAL_MS: milliseconds(3_600_000, 1_000, 86_400_000, 'Period of the webhook retention pass.'),
+  EVIDENCE_INTERVAL_MS: milliseconds(
+    60_000,
+    100,
+    86_400_000,
+    'How often open reconciliation cases are re-checked on chain and on Fragment.',
+  ),
+  ...PRICE_REFRESHER_VARIABLES,
+} as const;
+
 export function loadWorkerConfig(
   env: NodeJS.ProcessEnv = process.env,
   warn: (message: string) => void = () => {},
 ): WorkerConfig {
-  const read = new EnvReader(env);
-  const shared = readSharedConfig(read);
+  const { values, problems } = readEnvironment(WORKER_VARIABLES, env);
+  const shared = sharedConfig(values);
   const address = (name: string, value: string): Address => {
     try {
       return Address.parse(value);
     } catch {
-      read.problem(`${name} must be a TON address (got "${value}")`);
+      problems.push(`${name} must be a TON address (got "${value}")`);
       return Address.parse(MAINNET_USDT_MASTER);
     }
   };
-  const amount = (name: string, fallback: string, decimals: number): bigint => {
-    const value = read.string(name, fallback);
+  const units = (name: keyof typeof values, value: string, decimals: number): bigint => {
     try {
-      const parsed = parseUnits(value, decimals);
-      if (parsed < 0n) throw new Error('negative');
-      return parsed;
+      return parseUnits(value, decimals);
     } catch {
-      read.problem(`${name} must be a non-negative decimal with at most ${decimals} decimals (got "${value}")`);
+      problems.push(`${name} must be a non-negative decimal with at most ${decimals} decimals (got "${value}")`);
       return 0n;
     }
   };
 
   const receivers: string[] = [];
-  for (const entry of (read.string('FRAGMENT_RECEIVING_ADDRESSES') ?? '')
+  for (const entry of (values.FRAGMENT_RECEIVING_ADDRESSES ?? '')
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean)) {
     try {
       receivers.push(Address.parse(entry).toRawString());
     } catch {
-      read.problem(`FRAGMENT_RECEIVING_ADDRESSES: "${entry}" is not a TON address`);
+      problems.push(`FRAGMENT_RECEIVING_ADDRESSES: "${entry}" is not a TON address`);
     }
   }
-  const crashAt = read.string('STARSGATE_CRASH_AT');
-  if (crashAt !== undefined && !(ALL_CRASH_POINTS as readonly string[]).includes(crashAt)) {
-    read.problem(`STARSGATE_CRASH_AT must be one of ${ALL_CRASH_POINTS.join(', ')}`);
-  }
-  const nodeEnv = read.string('NODE_ENV', 'development');
   let keyRing: KeyRing | undefined;
   try {
     keyRing = loadKeyRing({
-      value: read.string('STARSGATE_SECRET_KEY'),
-      dataDir: read.string('STARSGATE_DATA_DIR', '.data'),
-      allowGenerated: nodeEnv !== 'production',
+      value: values.STARSGATE_SECRET_KEY,
+      dataDir: values.STARSGATE_DATA_DIR,
+      allowGenerated: values.NODE_ENV !== 'production',
       warn,
     });
   } catch (error) {
-    read.problem((error as Error).message);
+    problems.push((error as Error).message);
   }
 
   const config: WorkerConfig = {
     databaseUrl: shared.databaseUrl,
     redisUrl: shared.redisUrl,
     bullPrefix: shared.bullPrefix,
-    concurrency: read.integer('WORKER_CONCURRENCY', 16, { min: 1, max: 1_000 }),
+    concurrency: values.WORKER_CONCURRENCY,
     logLevel: shared.logLevel,
-    sweepIntervalMs: read.integer('SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
-    sweepBatchSize: read.integer('SWEEP_BATCH_SIZE', 1_000, { min: 1, max: 100_000 }),
-    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, { min: 0, max: 300_000 }),
-    metricsPort: read.integer('WORKER_METRICS_PORT', 9464, { min: 0, max: 65_535 }),
-    metricsHost: read.string('WORKER_METRICS_HOST', '0.0.0.0'),
+    sweepIntervalMs: values.SWEEP_INTERVAL_MS,
+    sweepBatchSize: values.SWEEP_BATCH_SIZE,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    metricsPort: values.WORKER_METRICS_PORT,
+    metricsHost: values.WORKER_METRICS_HOST,
 
     network: shared.network,
     fragmentBaseUrl: shared.fragmentBaseUrl,
-    fragmentCookies: splitCookieSets(read.string('FRAGMENT_COOKIES', '')),
-    fragmentTimeoutMs: read.integer('FRAGMENT_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+    fragmentCookies: splitCookieSets(values.FRAGMENT_COOKIES ?? ''),
+    fragmentTimeoutMs: values.FRAGMENT_TIMEOUT_MS,
     toncenterUrl: shared.toncenter.url,
     toncenterApiKey: shared.toncenter.apiKey,
     toncenterRps: shared.toncenter.rps,
     usdtMaster: address('USDT_MASTER_ADDRESS', shared.usdtMaster),
     fragmentReceivingAddresses: receivers,
-    fragmentFromMustMatch: read.boolean('FRAGMENT_FROM_MUST_MATCH', false),
-    priceToleranceBps: read.integer('PRICE_TOLERANCE_BPS', 100, { min: 0, max: 5_000 }),
-    maxSpendGramNano: amount('MAX_SPEND_GRAM', '100', GRAM_DECIMALS),
-    maxSpendUsdtUnits: amount('MAX_SPEND_USDT', '500', USDT_DECIMALS),
-    gramFeeReserveNano: amount('GRAM_FEE_RESERVE', '0.05', GRAM_DECIMALS),
-    jettonGasAttachNano: amount('JETTON_GAS_ATTACH', '0.1', GRAM_DECIMALS),
-    batchMax: read.integer('BATCH_MAX', 255, { min: 1, max: 255 }),
-    leaseMs: read.integer('LEASE_MS', 30_000, { min: 1_000, max: 600_000 }),
-    jobLockMs: read.integer('JOB_LOCK_MS', 30_000, { min: 1_000, max: 600_000 }),
+    fragmentFromMustMatch: values.FRAGMENT_FROM_MUST_MATCH,
+    priceToleranceBps: values.PRICE_TOLERANCE_BPS,
+    maxSpendGramNano: units('MAX_SPEND_GRAM', values.MAX_SPEND_GRAM, GRAM_DECIMALS),
+    maxSpendUsdtUnits: units('MAX_SPEND_USDT', values.MAX_SPEND_USDT, USDT_DECIMALS),
+    gramFeeReserveNano: units('GRAM_FEE_RESERVE', values.GRAM_FEE_RESERVE, GRAM_DECIMALS),
+    jettonGasAttachNano: units('JETTON_GAS_ATTACH', values.JETTON_GAS_ATTACH, GRAM_DECIMALS),
+    batchMax: values.BATCH_MAX,
+    leaseMs: values.LEASE_MS,
+    jobLockMs: values.JOB_LOCK_MS,
     maxAges: {
-      preparingMs: read.integer('PREPARING_MAX_AGE_MS', 10 * 60_000, { min: 1_000, max: 86_400_000 }),
-      waitingToSendMs: read.integer('WAITING_TO_SEND_MAX_AGE_MS', 10 * 60_000, { min: 1_000, max: 86_400_000 }),
-      submittedMs: read.integer('SUBMITTED_MAX_AGE_MS', 5 * 60_000, { min: 1_000, max: 86_400_000 }),
-      confirmingMs: read.integer('CONFIRMING_MAX_AGE_MS', 15 * 60_000, { min: 1_000, max: 86_400_000 }),
+      preparingMs: values.PREPARING_MAX_AGE_MS,
+      waitingToSendMs: values.WAITING_TO_SEND_MAX_AGE_MS,
+      submittedMs: values.SUBMITTED_MAX_AGE_MS,
+      confirmingMs: values.CONFIRMING_MAX_AGE_MS,
     },
-    deliveryProof: read.oneOf('DELIVERY_PROOF', 'strict', ['strict', 'chain'] as const),
-    retryBaseMs: read.integer('RETRY_BASE_MS', 1_000, { min: 10, max: 600_000 }),
-    retryMaxMs: read.integer('RETRY_MAX_MS', 60_000, { min: 10, max: 3_600_000 }),
-    pollIntervalMs: read.integer('POLL_INTERVAL_MS', 1_000, { min: 10, max: 60_000 }),
-    fastPollMs: read.integer('FAST_POLL_MS', 100, { min: 10, max: 60_000 }),
-    walletBusyRetryMs: read.integer('WALLET_BUSY_RETRY_MS', 15_000, { min: 10, max: 60_000 }),
-    validUntilMarginMs: read.integer('VALID_UNTIL_MARGIN_MS', 30_000, { min: 0, max: 600_000 }),
-    minValiditySeconds: read.integer('MIN_VALIDITY_SECONDS', 15, { min: 1, max: 600 }),
+    deliveryProof: values.DELIVERY_PROOF,
+    retryBaseMs: values.RETRY_BASE_MS,
+    retryMaxMs: values.RETRY_MAX_MS,
+    pollIntervalMs: values.POLL_INTERVAL_MS,
+    fastPollMs: values.FAST_POLL_MS,
+    walletBusyRetryMs: values.WALLET_BUSY_RETRY_MS,
+    validUntilMarginMs: values.VALID_UNTIL_MARGIN_MS,
+    minValiditySeconds: values.MIN_VALIDITY_SECONDS,
     keyRing: keyRing as KeyRing,
-    prices: readPriceRefresherConfig(read, shared),
-    crashAt: crashAt as CrashPoint | undefined,
+    prices: priceRefresherConfig(values, shared),
+    crashAt: values.STARSGATE_CRASH_AT,
     webhooks: {
-      drainIntervalMs: read.integer('WEBHOOK_DRAIN_INTERVAL_MS', 1_000, { min: 10, max: 600_000 }),
-      concurrency: read.integer('WEBHOOK_CONCURRENCY', 8, { min: 1, max: 1_000 }),
-      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
-      retryBaseMs: read.integer('WEBHOOK_RETRY_BASE_MS', 10_000, { min: 10, max: 3_600_000 }),
-      retryMaxMs: read.integer('WEBHOOK_RETRY_MAX_MS', 6 * 3_600_000, { min: 10, max: 86_400_000 }),
-      maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 14, { min: 1, max: 100 }),
-      retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, { min: 1, max: 3_650 }),
-      pruneIntervalMs: read.integer('WEBHOOK_PRUNE_INTERVAL_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
-      allowPrivate: readPrivateAddressAllowance(read),
+      drainIntervalMs: values.WEBHOOK_DRAIN_INTERVAL_MS,
+      concurrency: values.WEBHOOK_CONCURRENCY,
+      timeoutMs: values.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: values.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: values.WEBHOOK_RETRY_MAX_MS,
+      maxAttempts: values.WEBHOOK_MAX_ATTEMPTS,
+      retentionDays: values.WEBHOOK_RETENTION_DAYS,
+      pruneIntervalMs: values.WEBHOOK_PRUNE_INTERVAL_MS,
+      allowPrivate: privateAddressAllowance(values.WEBHOOK_ALLOW_PRIVATE),
     },
-    evidenceIntervalMs: read.integer('EVIDENCE_INTERVAL_MS', 60_000, { min: 100, max: 86_400_000 }),
+    evidenceIntervalMs: values.EVIDENCE_INTERVAL_MS,
   };
   if (config.fragmentReceivingAddresses.length === 0) {
     warn(
@@ -239,6 +401,6 @@ export function loadWorkerConfig(
   }
   if (config.fragmentCookies.length === 0)
     warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
-  read.finish();
+  finishConfig(problems);
   return config;
 }

@@ -9,3 +9,4 @@ export { sharedCallObserver } from './purchases/state-machine/shared-call';
 export { Sweeper } from './sweeper/sweeper';
 export { createWorkerMetrics } from './observability/worker-metrics';
 export type { WorkerMetrics } from './observability/worker-metrics';
+export { WORKER_VARIABLES } from './config';

@@ -22,3 +22,4 @@ export * from './repositories/admin-audit';
 export * from './repositories/open-orders';
 export * from './repositories/secret-keys';
 export * from './service-role';
+export { MIGRATE_VARIABLES } from './cli/migrate-config';

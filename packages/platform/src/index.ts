@@ -1,5 +1,4 @@
-export * from './config/env-reader';
-export * from './config/shared-config';
+export * from './config/environment';
 export * from './logging';
 export * from './queue/purchase-queue';
 export * from './process/service-lifecycle';

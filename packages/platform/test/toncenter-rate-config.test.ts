@@ -1,10 +1,9 @@
-import { ConfigError, EnvReader, readSharedConfig } from '../src';
+import { ConfigError, finishConfig, readEnvironment, sharedConfig, SHARED_VARIABLES } from '../src';
 
 function toncenterOf(env: Record<string, string>) {
-  const read = new EnvReader(env);
-  const config = readSharedConfig(read);
-  read.finish();
-  return config.toncenter;
+  const { values, problems } = readEnvironment(SHARED_VARIABLES, env);
+  finishConfig(problems);
+  return sharedConfig(values).toncenter;
 }
 
 describe('TONCENTER_RPS', () => {

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { EnvReader } from '@starsgate/platform';
+import { string } from '@starsgate/platform';
 
 /** Express's `trust proxy`: no proxy, the number of proxies in front, or the proxies' addresses. */
 export type TrustProxy = false | number | string[];
@@ -23,12 +23,12 @@ function isAddressOrCidr(entry: string): boolean {
  * trusts every hop, so any client picks its own IP with `X-Forwarded-For` and escapes every
  * per-client limit (docs/security.md, attack 2).
  */
-export function readTrustProxy(read: EnvReader): TrustProxy {
-  const raw = (read.string('TRUST_PROXY') ?? '').trim();
+export function trustProxyOf(value: string | undefined, problems: string[]): TrustProxy {
+  const raw = value ?? '';
   const lower = raw.toLowerCase();
   if (['', 'false', 'no', 'off'].includes(lower)) return false;
   if (['true', 'yes', 'on'].includes(lower)) {
-    read.problem(
+    problems.push(
       `TRUST_PROXY=${raw} would trust every hop, so a client sets its own IP with X-Forwarded-For: ` +
         'give the number of proxies in front of the gateway (1 behind one ingress) or their addresses/CIDRs',
     );
@@ -36,7 +36,7 @@ export function readTrustProxy(read: EnvReader): TrustProxy {
   }
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
-    if (hops > 10) read.problem(`TRUST_PROXY must be a hop count of 0-10 (got ${raw})`);
+    if (hops > 10) problems.push(`TRUST_PROXY must be a hop count of 0-10 (got ${raw})`);
     return hops === 0 ? false : Math.min(hops, 10);
   }
   const entries = raw
@@ -45,8 +45,14 @@ export function readTrustProxy(read: EnvReader): TrustProxy {
     .filter((entry) => entry.length > 0);
   const invalid = entries.filter((entry) => !isAddressOrCidr(entry));
   if (invalid.length > 0)
-    read.problem(
+    problems.push(
       `TRUST_PROXY must be false, a hop count, or addresses/CIDRs of the proxies (not ${invalid.map((entry) => `"${entry}"`).join(', ')})`,
     );
   return entries;
 }
+
+export const TRUST_PROXY_VARIABLE = string({
+  default: 'false',
+  description:
+    'Behind a reverse proxy, which X-Forwarded-For hops to believe for the client IP: the number of proxies in front (1 behind one ingress) or their addresses/CIDRs, comma separated. `true` is refused: it trusts every hop, so a client could name its own IP and escape the rate limits.',
+});

@@ -14,7 +14,17 @@ import {
   type FragmentReads,
   type StoredPriceList,
 } from '@starsgate/fragment';
-import { EnvReader, readSharedConfig, type Logger, type SharedConfig } from '@starsgate/platform';
+import {
+  boolean,
+  finishConfig,
+  integer,
+  readEnvironment,
+  sharedConfig,
+  SHARED_VARIABLES,
+  type EnvironmentValues,
+  type Logger,
+  type SharedConfig,
+} from '@starsgate/platform';
 
 export interface PriceRefresherConfig {
   intervalMs: number;
@@ -23,27 +33,35 @@ export interface PriceRefresherConfig {
   enabled: boolean;
 }
 
-/**
- * The refresher's own variables (documented in .env.example, "Availability and prices"), read by
- * loadWorkerConfig; the Fragment login is the worker's (FRAGMENT_BASE_URL, FRAGMENT_COOKIES).
- */
-export function readPriceRefresherConfig(
-  read: EnvReader,
+/** The refresher's own variables, part of the worker's; the Fragment login is the worker's (FRAGMENT_BASE_URL, FRAGMENT_COOKIES). */
+export const PRICE_REFRESHER_VARIABLES = {
+  PRICES_REFRESH_INTERVAL_SECONDS: integer({
+    default: 60,
+    minimum: 1,
+    maximum: 86_400,
+    description: 'Refresh period of the reference price list (50 Stars, Premium 3/6/12) the worker keeps warm.',
+  }),
+  PRICES_REFRESH_ENABLED: boolean({ default: true, description: 'Switches the price list refresher on or off.' }),
+} as const;
+
+export function priceRefresherConfig(
+  values: EnvironmentValues<typeof PRICE_REFRESHER_VARIABLES>,
   shared: Pick<SharedConfig, 'readsRedisPrefix'>,
 ): PriceRefresherConfig {
   return {
-    intervalMs: read.integer('PRICES_REFRESH_INTERVAL_SECONDS', 60, { min: 1, max: 86_400 }) * 1000,
+    intervalMs: values.PRICES_REFRESH_INTERVAL_SECONDS * 1000,
     redisPrefix: shared.readsRedisPrefix,
-    enabled: read.boolean('PRICES_REFRESH_ENABLED', true),
+    enabled: values.PRICES_REFRESH_ENABLED,
   };
 }
 
+const REFRESHER_ALONE_VARIABLES = { ...SHARED_VARIABLES, ...PRICE_REFRESHER_VARIABLES } as const;
+
 /** The refresher's configuration on its own (its tests). */
 export function loadPriceRefresherConfig(env: NodeJS.ProcessEnv = process.env): PriceRefresherConfig {
-  const read = new EnvReader(env);
-  const config = readPriceRefresherConfig(read, readSharedConfig(read));
-  read.finish();
-  return config;
+  const { values, problems } = readEnvironment(REFRESHER_ALONE_VARIABLES, env);
+  finishConfig(problems);
+  return priceRefresherConfig(values, sharedConfig(values));
 }
 
 export interface PriceRefresherOptions {

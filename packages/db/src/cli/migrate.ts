@@ -1,19 +1,21 @@
+import path from 'node:path';
+import { loadEnvFile } from '@starsgate/platform/environment';
 import { migrateDatabase } from '../migrate';
 import { grantServiceRole, serviceRoleOf } from '../service-role';
+import { loadMigrateConfig } from './migrate-config';
 
 /**
  * DATABASE_URL: the owner role (creates and alters the tables). SERVICE_DATABASE_URL, when set:
  * the DML-only role the gateway and the worker connect as, created if missing and granted rows.
  */
-const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/starsgate';
-const serviceUrl = process.env.SERVICE_DATABASE_URL?.trim();
-
 async function run(): Promise<void> {
-  await migrateDatabase(url);
+  loadEnvFile(path.resolve('.env'));
+  const config = loadMigrateConfig();
+  await migrateDatabase(config.databaseUrl);
   process.stdout.write('migrations applied\n');
-  if (!serviceUrl) return;
-  const role = serviceRoleOf(serviceUrl);
-  await grantServiceRole(url, role);
+  if (!config.serviceDatabaseUrl) return;
+  const role = serviceRoleOf(config.serviceDatabaseUrl);
+  await grantServiceRole(config.databaseUrl, role);
   process.stdout.write(`service role ${role.name} granted row privileges\n`);
 }
 

@@ -1,7 +1,6 @@
-import type { EnvReader } from './env-reader';
+import { DATABASE_URL_VARIABLE } from './environment/database-url';
+import { integer, string, url, type EnvironmentValues } from './environment/variables';
 
-/** The local PostgreSQL of `npm start`; production sets DATABASE_URL. */
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/starsgate';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** BullMQ's own default key prefix. */
 export const DEFAULT_BULLMQ_PREFIX = 'bull';
@@ -16,7 +15,97 @@ export const DEFAULT_READS_REDIS_PREFIX = 'starsgate:reads:';
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'http', 'verbose', 'debug'] as const;
 export const TON_NETWORKS = ['mainnet', 'testnet'] as const;
 
-/** What the gateway and the worker must agree on: read once, here, by both. */
+/** toncenter's own limits (docs/ton.md §9): 1 request per second without a key, 10 on the free keyed plan. */
+export const TONCENTER_KEYLESS_RPS = 1;
+export const TONCENTER_KEYED_RPS = 10;
+
+/** The sandbox's demo values `.env.example` ships (SANDBOX_SEED=starsgate-demo; checked against a running sandbox by the image tests). */
+const SANDBOX_DEMO_USDT_MASTER = 'EQCWtQ1bN6dvxkrjLKYhyY7mYNFx-XcmDyGol9VZ1CidC2KZ';
+
+/** What the gateway and the worker read alike: declared once, here. */
+export const SHARED_VARIABLES = {
+  DATABASE_URL: DATABASE_URL_VARIABLE,
+  REDIS_URL: url(['redis', 'rediss'], {
+    default: DEFAULT_REDIS_URL,
+    description: 'Redis: carries BullMQ jobs and rate-limit counters only (losing it costs latency, never orders).',
+  }),
+  BULLMQ_PREFIX: string({ default: DEFAULT_BULLMQ_PREFIX, description: "Key prefix of BullMQ's keys in Redis." }),
+  TON_NETWORK: string({
+    default: 'mainnet',
+    enum: TON_NETWORKS,
+    description: 'mainnet or testnet: wallet ids, address flags. The sandbox chain is mainnet-shaped.',
+  }),
+  LOG_LEVEL: string({ default: 'info', enum: LOG_LEVELS, description: 'Least severe log level written.' }),
+  NODE_ENV: string({
+    default: 'development',
+    description: 'production turns on the production requirements (keys, Fragment logins) and refusals.',
+  }),
+  STARSGATE_DATA_DIR: string({
+    default: '.data',
+    description: 'Folder of development-generated keys and tokens (secret-key, admin-token, sandbox.env).',
+  }),
+  TONCENTER_URL: url(['http', 'https'], {
+    default: DEFAULT_TONCENTER_URL,
+    exampleCommented: true,
+    description:
+      'Chain provider (toncenter v2/v3 API root). The default is the sandbox chain (compose: http://sandbox:8090/toncenter); production: https://toncenter.com',
+  }),
+  TONCENTER_API_KEY: string({ secret: true, description: "toncenter's API key (raises its request limit)." }),
+  TONCENTER_RPS: integer({
+    minimum: 0,
+    maximum: 10_000,
+    defaultText: `${TONCENTER_KEYLESS_RPS} without TONCENTER_API_KEY, ${TONCENTER_KEYED_RPS} with one`,
+    example: '0',
+    description:
+      "Requests per second to toncenter, shared by every gateway and worker replica through Redis (docs/ton.md §9); calls wait for their turn, and a 429 pauses every replica. Set your plan's rate (free 10, Plus 25, Advanced 100); 0 = unpaced (a self-hosted provider without a limit). As shipped: 0, as the sandbox's toncenter has no limit; production: remove this line or set your plan's rate.",
+  }),
+  USDT_MASTER_ADDRESS: string({
+    default: MAINNET_USDT_MASTER,
+    example: SANDBOX_DEMO_USDT_MASTER,
+    description:
+      "The USDT jetton master (default: Tether USD on mainnet). As shipped: the sandbox chain's USDT stand-in for SANDBOX_SEED=starsgate-demo; production: remove this line.",
+  }),
+  FRAGMENT_BASE_URL: url(['http', 'https'], {
+    default: DEFAULT_FRAGMENT_BASE_URL,
+    exampleCommented: true,
+    description:
+      'Fragment. The default is the sandbox simulator (compose: http://sandbox:8090/fragment); production: https://fragment.com',
+  }),
+  READS_REDIS_PREFIX: string({
+    default: DEFAULT_READS_REDIS_PREFIX,
+    description:
+      'Redis key prefix of the availability and price caches, locks and budgets: the gateway and the worker must agree.',
+  }),
+  VALID_UNTIL_MARGIN_MS: integer({
+    default: 30_000,
+    minimum: 0,
+    maximum: 600_000,
+    description:
+      'After a signed message\'s valid_until, how long indexers get before "not on chain" is final (the worker, and the operator API before it resolves a case as failed).',
+  }),
+  WEBHOOK_ALLOW_PRIVATE: string({
+    default: 'none',
+    enum: ['none', 'loopback', 'all', 'false', 'true'],
+    description:
+      'Webhook hosts must resolve to public addresses only (none). loopback also admits 127.0.0.0/8 and ::1 (`npm start` sets it, so a receiver on the same machine works); all admits private networks too (RFC 1918, link-local, CGNAT, ULA …): only for receivers inside your network.',
+  }),
+} as const;
+
+export const FRAGMENT_COOKIES_VARIABLE = string({
+  secret: true,
+  example:
+    'stel_ssid=9f5bf15a8ff6467bc7_8213839116410317385; stel_dt=0; stel_token=1abe4715cfc1a4f36b1e57b6c1333576edcb31e5c849e28d548bc7d29b8c361d; stel_ton_token=LyBwtnEylKxwnK7C0LWC4TUbV6rHt9MXdL6Y_3o0lIZRhX7OSOb-_prJPvFBvztFdEYTf0IB1linPP6cLgph9BygoxhRHSGy8rV8Hws2IC1tgiMs2LCFiba1Ft9JTyBk2Upk9E0NiKxchOiLfIptTTZikCT9wzF8',
+  description:
+    'The browser cookie header of a Fragment login with the paying wallet connected (stel_ssid=…; stel_dt=…; stel_token=…; stel_ton_token=…). A credential: never logged. Several login sessions, joined by " | ", let as many orders be created at once: Fragment allows one purchase flow at a time per session. As shipped: the sandbox simulator\'s demo login for SANDBOX_SEED=starsgate-demo (public, sandbox only).',
+});
+
+export const SECRET_KEY_VARIABLE = string({
+  secret: true,
+  description:
+    'Worker only: the keys that open wallet and webhook secrets, "id:x25519:base64(32 bytes)[,older-id:...]" (`npx starsgate keys generate` prints a set); the first seals new secrets, older ones (also legacy symmetric "id:base64") stay listed until `starsgate keys status` counts 0 for them. Required with NODE_ENV=production; in development generated once into $STARSGATE_DATA_DIR/secret-key. Never give it to the gateway (it refuses it in production): docs/security.md.',
+});
+
+/** What the gateway and the worker must agree on, from the shared variables. */
 export interface SharedConfig {
   databaseUrl: string;
   redisUrl: string;
@@ -32,28 +121,20 @@ export interface SharedConfig {
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
-/** toncenter's own limits (docs/ton.md §9): 1 request per second without a key, 10 on the free keyed plan. */
-export const TONCENTER_KEYLESS_RPS = 1;
-export const TONCENTER_KEYED_RPS = 10;
-
-export function readSharedConfig(read: EnvReader): SharedConfig {
-  const toncenterApiKey = read.string('TONCENTER_API_KEY');
+export function sharedConfig(values: EnvironmentValues<typeof SHARED_VARIABLES>): SharedConfig {
   return {
-    databaseUrl: read.url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
-    redisUrl: read.url('REDIS_URL', DEFAULT_REDIS_URL, ['redis:', 'rediss:']),
-    bullPrefix: read.string('BULLMQ_PREFIX', DEFAULT_BULLMQ_PREFIX),
-    network: read.oneOf('TON_NETWORK', 'mainnet', TON_NETWORKS),
+    databaseUrl: values.DATABASE_URL,
+    redisUrl: values.REDIS_URL,
+    bullPrefix: values.BULLMQ_PREFIX,
+    network: values.TON_NETWORK,
     toncenter: {
-      url: read.url('TONCENTER_URL', DEFAULT_TONCENTER_URL, ['http:', 'https:']),
-      apiKey: toncenterApiKey,
-      rps: read.integer('TONCENTER_RPS', toncenterApiKey ? TONCENTER_KEYED_RPS : TONCENTER_KEYLESS_RPS, {
-        min: 0,
-        max: 10_000,
-      }),
+      url: values.TONCENTER_URL,
+      apiKey: values.TONCENTER_API_KEY,
+      rps: values.TONCENTER_RPS ?? (values.TONCENTER_API_KEY ? TONCENTER_KEYED_RPS : TONCENTER_KEYLESS_RPS),
     },
-    usdtMaster: read.string('USDT_MASTER_ADDRESS', MAINNET_USDT_MASTER),
-    fragmentBaseUrl: read.url('FRAGMENT_BASE_URL', DEFAULT_FRAGMENT_BASE_URL, ['http:', 'https:']),
-    readsRedisPrefix: read.string('READS_REDIS_PREFIX', DEFAULT_READS_REDIS_PREFIX),
-    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    usdtMaster: values.USDT_MASTER_ADDRESS,
+    fragmentBaseUrl: values.FRAGMENT_BASE_URL,
+    readsRedisPrefix: values.READS_REDIS_PREFIX,
+    logLevel: values.LOG_LEVEL,
   };
 }

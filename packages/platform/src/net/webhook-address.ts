@@ -2,7 +2,6 @@ import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { EnvReader } from '../config/env-reader';
 
 /**
  * Which non-public addresses a webhook may reach (`WEBHOOK_ALLOW_PRIVATE`): `none` (the default:
@@ -11,12 +10,10 @@ import type { EnvReader } from '../config/env-reader';
  */
 export type PrivateAddressAllowance = 'none' | 'loopback' | 'all';
 
-export function readPrivateAddressAllowance(read: EnvReader): PrivateAddressAllowance {
-  const value = (read.string('WEBHOOK_ALLOW_PRIVATE') ?? 'none').trim().toLowerCase();
-  if (value === 'none' || value === 'false' || value === '') return 'none';
+/** WEBHOOK_ALLOW_PRIVATE's value (its schema admits none, loopback, all and the legacy false/true). */
+export function privateAddressAllowance(value: string): PrivateAddressAllowance {
   if (value === 'loopback') return 'loopback';
   if (value === 'all' || value === 'true') return 'all';
-  read.problem('WEBHOOK_ALLOW_PRIVATE must be none, loopback or all');
   return 'none';
 }
 

@@ -1,0 +1,4 @@
+import path from 'node:path';
+
+/** The repository root. */
+export const root = path.resolve(__dirname, '../..');
