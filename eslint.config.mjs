@@ -31,6 +31,9 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
+      // The one synchronous lazy load: the OpenTelemetry SDK, only when tracing is configured
+      // (packages/platform/src/tracing/start-tracing.ts); it must patch before the next import.
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./tracing-sdk$'] }],
     },
   },
   {

@@ -9,12 +9,16 @@
  *   3. A paced pipeline run: BENCH_COST_N (150) purchases at BENCH_COST_RATE (5) per second over
  *      BENCH_COST_WALLETS (10) funded wallets, posted to the gateway over HTTP and followed in
  *      PostgreSQL until every one is final. CPU time (user + system, /proc) of the gateway, the
- *      worker, PostgreSQL (the whole cluster: postmaster, backends live and exited) and Redis from
- *      the first POST to the last completion, divided by the purchases completed. Target: ≤ 10 ms
- *      of CPU per purchase in all. Resident memory sampled every 500 ms meanwhile. Target: each
- *      process under 150 MB under load.
- * PostgreSQL and Redis are the machine's shared servers: other work on them counts too, so run it
- * on a quiet machine. BENCH_JSON_OUT=<file> also writes the figures as JSON.
+ *      worker, the PostgreSQL backends of the gateway's and the worker's connections to this run's
+ *      database, and Redis from the first POST to the last completion, divided by the purchases
+ *      completed. Target: ≤ 10 ms of CPU per purchase in all. The whole PostgreSQL cluster's CPU
+ *      (other databases, background writers, the bench's own polling) is printed beside it, not
+ *      counted. Resident memory sampled every 500 ms meanwhile. Target: each process under 150 MB
+ *      under load.
+ * Redis is the one REDIS_URL names: other work on it counts too, so give the bench its own.
+ * BENCH_JSON_OUT=<file> also writes the figures as JSON. BENCH_COST_PROFILE=1 starts the gateway and
+ * the worker with --cpu-prof and writes flame graphs of the paced run and of each start-up into
+ * docs/benchmarks/ (BENCH_COST_CHART_DIR): the profiler's own cost is then in the CPU figures.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -26,7 +30,21 @@ import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
 import { ManagedProcess, sleep, startStack } from '../scripts/stack';
 import { writeBenchJson, type BenchRun, type BenchTarget } from './support/bench-json';
 import { SANDBOX_NICENESS } from './support/remote-sandbox';
-import { postmasterPid, processCpuMs, processTreeCpuMs, redisServerPid, residentMb } from './support/proc-usage';
+import {
+  DatabaseBackendCpu,
+  postmasterPid,
+  processCpuMs,
+  processTreeCpuMs,
+  redisServerPid,
+  residentMb,
+} from './support/proc-usage';
+import {
+  monotonicMicros,
+  profilingOptions,
+  renderProcessProfile,
+  type ProcessProfileRecord,
+} from './support/process-profiles';
+import type { SampleWindow } from './report/flamegraph';
 
 const N = Number(process.env.BENCH_COST_N ?? 150);
 const RATE = Number(process.env.BENCH_COST_RATE ?? 5);
@@ -35,16 +53,29 @@ const STARTS = Number(process.env.BENCH_COST_STARTS ?? 3);
 const IDLE_SECONDS = Number(process.env.BENCH_COST_IDLE_SECONDS ?? 10);
 const SETTLE_SECONDS = Number(process.env.BENCH_COST_SETTLE_SECONDS ?? 300);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+const PROFILE = process.env.BENCH_COST_PROFILE === '1';
+const ROOT = path.resolve(__dirname, '..');
+const CHART_DIR = path.resolve(process.env.BENCH_COST_CHART_DIR ?? path.join(ROOT, 'docs/benchmarks'));
+const SERVICE_APPLICATIONS = ['starsgate-gateway', 'starsgate-worker'];
 
 const TARGETS = { cpuMsPerPurchase: 10, residentMb: 150, readySeconds: 2 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
+interface ReadyProbe {
+  seconds: number;
+  /** CPU (user + system) the process spent from spawn to ready: steadier than wall time on a busy machine. */
+  cpuSeconds: number;
+  pid: number;
+  window: SampleWindow;
+}
+
 /** Spawn to the first 2xx of its ready URL, polled every 10 ms (the stack's own wait polls every 200 ms). */
-async function timeToReady(process: ManagedProcess): Promise<number> {
+async function timeToReady(process: ManagedProcess): Promise<ReadyProbe> {
   const { readyUrl, ...spec } = process.spec;
   await process.stop();
   const probe = new ManagedProcess(spec);
+  const from = monotonicMicros();
   const started = performance.now();
   await probe.start();
   for (;;) {
@@ -60,9 +91,12 @@ async function timeToReady(process: ManagedProcess): Promise<number> {
     await sleep(10);
   }
   const seconds = (performance.now() - started) / 1000;
+  const window = { fromMicros: from, toMicros: monotonicMicros() };
+  const pid = probe.pid!;
+  const cpuSeconds = processCpuMs(pid) / 1000;
   await probe.stop();
   await process.start();
-  return seconds;
+  return { seconds, cpuSeconds, pid, window };
 }
 
 async function fundedWallets(sandboxUrl: string, count: number): Promise<string[]> {
@@ -92,11 +126,11 @@ interface CpuSnapshot {
 
 type Pids = { gateway: number; worker: number; postmaster: number; redis: number };
 
-function cpuNow(pids: Pids): CpuSnapshot {
+function cpuNow(pids: Pids, backends: DatabaseBackendCpu): CpuSnapshot {
   return {
     gateway: processCpuMs(pids.gateway),
     worker: processCpuMs(pids.worker),
-    postgres: processTreeCpuMs(pids.postmaster),
+    postgres: backends.usedMs(),
     redis: processCpuMs(pids.redis),
   };
 }
@@ -129,8 +163,14 @@ async function main(): Promise<void> {
         doneDelay: { minMs: 200, maxMs: 400 },
       }),
     },
-    serviceEnv: { LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000' },
+    serviceEnv: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000',
+      ...(PROFILE ? profilingOptions(path.join(logDir, 'profiles')) : {}),
+    },
   });
+  const profiles: ProcessProfileRecord[] = [];
+  let stopped = false;
   try {
     if (SANDBOX_NICENESS !== 0) setPriority(stack.sandbox.pid!, SANDBOX_NICENESS);
     const gateway = stack.gateways[0]!;
@@ -140,13 +180,22 @@ async function main(): Promise<void> {
     );
 
     const ready: Record<'gateway' | 'worker', number[]> = { gateway: [], worker: [] };
+    const readyCpu: Record<'gateway' | 'worker', number[]> = { gateway: [], worker: [] };
+    const lastStart: Partial<Record<'gateway' | 'worker', ReadyProbe>> = {};
     for (let i = 0; i < STARTS; i += 1) {
-      ready.gateway.push(await timeToReady(gateway));
-      ready.worker.push(await timeToReady(worker));
+      for (const [name, managed] of [
+        ['gateway', gateway],
+        ['worker', worker],
+      ] as const) {
+        const probe = await timeToReady(managed);
+        ready[name].push(probe.seconds);
+        readyCpu[name].push(probe.cpuSeconds);
+        lastStart[name] = probe;
+      }
     }
     for (const [name, values] of Object.entries(ready))
       process.stdout.write(
-        `  start → /readyz  ${name.padEnd(8)} ${values.map((v) => v.toFixed(2)).join(' s, ')} s (median ${median(values).toFixed(2)} s)\n`,
+        `  start → /readyz  ${name.padEnd(8)} ${values.map((v) => v.toFixed(2)).join(' s, ')} s (median ${median(values).toFixed(2)} s; CPU ${median(readyCpu[name as 'gateway' | 'worker']).toFixed(2)} s)\n`,
       );
 
     await sleep(IDLE_SECONDS * 1000);
@@ -168,7 +217,11 @@ async function main(): Promise<void> {
       memory.worker.push(residentMb(pids.worker));
     }, 500);
 
-    const before = cpuNow(pids);
+    const backends = await DatabaseBackendCpu.start(database.url, SERVICE_APPLICATIONS);
+    const backendSampler = setInterval(() => void backends.sample().catch(() => undefined), 250);
+    const clusterBefore = processTreeCpuMs(pids.postmaster);
+    const before = cpuNow(pids, backends);
+    const runFrom = monotonicMicros();
     const started = performance.now();
     const posts: Array<Promise<void>> = [];
     for (let i = 0; i < N; i += 1) {
@@ -201,9 +254,14 @@ async function main(): Promise<void> {
       if (performance.now() - started > (N / RATE + SETTLE_SECONDS) * 1000) break;
       await sleep(250);
     }
-    const after = cpuNow(pids);
+    clearInterval(backendSampler);
+    await backends.sample();
+    const after = cpuNow(pids, backends);
+    const clusterMs = processTreeCpuMs(pids.postmaster) - clusterBefore;
+    const runWindow = { fromMicros: runFrom, toMicros: monotonicMicros() };
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
+    await backends.stop();
 
     const completed = counts.completed ?? 0;
     const perPurchase = Object.fromEntries(
@@ -229,6 +287,9 @@ async function main(): Promise<void> {
     );
     process.stdout.write(
       `  CPU per completed purchase: gateway ${perPurchase.gateway.toFixed(2)} ms, worker ${perPurchase.worker.toFixed(2)} ms, PostgreSQL ${perPurchase.postgres.toFixed(2)} ms, Redis ${perPurchase.redis.toFixed(2)} ms = ${total.toFixed(2)} ms in all\n`,
+    );
+    process.stdout.write(
+      `  PostgreSQL cluster-wide (every database, background writers, the bench's polling; not counted): ${(clusterMs / Math.max(completed, 1)).toFixed(2)} ms per purchase\n`,
     );
     process.stdout.write(
       `  resident memory under load (max / mean): gateway ${load.gateway.max.toFixed(0)} / ${load.gateway.mean.toFixed(0)} MB, worker ${load.worker.max.toFixed(0)} / ${load.worker.mean.toFixed(0)} MB\n`,
@@ -275,21 +336,77 @@ async function main(): Promise<void> {
         group: 'footprint',
         subject: name,
         readySeconds: ready[name],
+        readyCpuSeconds: readyCpu[name],
         idleResidentMb: idle[name],
         loadResidentMb: load[name],
       })),
     ];
+    // A profile is written when its process exits.
+    await stack.stop();
+    stopped = true;
+    if (PROFILE) {
+      const dir = path.join(logDir, 'profiles');
+      const pacedRun = `paced run, ${N} purchases at ${RATE}/s`;
+      for (const [name, pid] of [
+        ['gateway', pids.gateway],
+        ['worker', pids.worker],
+      ] as const) {
+        const paced = renderProcessProfile({
+          dir,
+          pid,
+          window: runWindow,
+          process: name,
+          phase: pacedRun,
+          title: `${name} CPU profile: ${pacedRun} (Node ${process.version})`,
+          chartDir: CHART_DIR,
+          name: `cost-${name}-paced`,
+          root: ROOT,
+        });
+        const start = lastStart[name];
+        const startUp = start
+          ? renderProcessProfile({
+              dir,
+              pid: start.pid,
+              window: start.window,
+              process: name,
+              phase: 'spawn → /readyz',
+              title: `${name} CPU profile: spawn → /readyz (Node ${process.version})`,
+              chartDir: CHART_DIR,
+              name: `cost-${name}-start`,
+              root: ROOT,
+            })
+          : undefined;
+        for (const record of [paced, startUp]) {
+          if (!record) continue;
+          profiles.push(record);
+          process.stdout.write(
+            `\n  ${record.process}, ${record.phase}: busy ${record.busyMs.toFixed(0)} ms, top self time:\n${record.top
+              .slice(0, 10)
+              .map((row) => `    ${(row.selfMicros / 1000).toFixed(1).padStart(8)} ms  ${row.name}  ${row.location}`)
+              .join('\n')}\n`,
+          );
+        }
+      }
+    }
+
     const written = writeBenchJson({
       bench: 'cost',
       startedAt,
-      settings: { purchases: N, ratePerSecond: RATE, wallets: WALLETS, starts: STARTS, idleSeconds: IDLE_SECONDS },
+      settings: {
+        purchases: N,
+        ratePerSecond: RATE,
+        wallets: WALLETS,
+        starts: STARTS,
+        idleSeconds: IDLE_SECONDS,
+        profiled: PROFILE,
+      },
       runs,
       targets,
-      extra: {},
+      extra: { postgresClusterMsPerPurchase: clusterMs / Math.max(completed, 1), profiles },
     });
     if (written) process.stdout.write(`  JSON written to ${written}\n`);
   } finally {
-    await stack.stop();
+    if (!stopped) await stack.stop();
     await database.drop();
   }
 }

@@ -5,7 +5,8 @@
  *   bench:reads      at BENCH_REFERENCE_CONNECTIONS (64), BENCH_READS_ROUNDS (2) rounds
  *   bench:pipeline   batching on and off (its own knobs pass through)
  *   bench:open-loop  fixed arrival rates, latency from the scheduled send time
- *   bench:cost       CPU per purchase, memory and start-up of the built bundles
+ *   bench:cost       CPU per purchase, memory and start-up of the built bundles (BENCH_COST_PROFILE=1:
+ *                    flame graphs of each process's paced run and start-up too, the profiler's cost included)
  *   profile          the gateway under POST load with --cpu-prof → flame graph
  *
  * Every bench runs on the Node release the images ship (`.node-version`, fetched by

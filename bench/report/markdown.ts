@@ -122,25 +122,50 @@ interface CpuPerPurchase {
   total: number;
 }
 
-/** bench:cost: CPU per purchase by process, then each bundle's memory and start-up. */
-function costTables(runs: BenchRun[]): string[] {
+interface CostProfile {
+  process: string;
+  phase: string;
+  samples: number;
+  busyMs: number;
+  top: Array<{
+    name: string;
+    location: string;
+    origin: string;
+    selfMicros: number;
+    selfShare: number;
+    totalShare: number;
+  }>;
+  flameGraph: string;
+}
+
+/** bench:cost: CPU per purchase by process, then each bundle's memory and start-up, then its profiles if taken. */
+function costTables(result: BenchResult): string[] {
+  const { runs } = result;
   const out: string[] = [];
   const paced = runs.find((run) => run.group === 'paced pipeline');
   if (paced) {
     const cpu = paced.cpuMsPerPurchase as CpuPerPurchase;
+    const cluster = result.extra.postgresClusterMsPerPurchase as number | undefined;
     out.push(
       `${String(paced.completed)} of ${String(paced.purchases)} purchases completed in ${fixed(paced.seconds as number)} s. CPU time (user + system) from the first POST to the last completion, per completed purchase:`,
       '',
       table(
         ['process', 'CPU ms per purchase', 'share'],
         (['gateway', 'worker', 'postgres', 'redis'] as const).map((name) => [
-          name === 'postgres' ? 'PostgreSQL (whole cluster)' : name === 'redis' ? 'Redis' : name,
+          name === 'postgres'
+            ? "PostgreSQL (the gateway's and the worker's backends)"
+            : name === 'redis'
+              ? 'Redis'
+              : name,
           fixed(cpu[name], 2),
           `${((cpu[name] / cpu.total) * 100).toFixed(0)} %`,
         ]),
       ),
       '',
-      `In all: **${fixed(cpu.total, 2)} ms** of CPU per purchase.`,
+      `In all: **${fixed(cpu.total, 2)} ms** of CPU per purchase.` +
+        (cluster === undefined
+          ? ''
+          : ` The whole PostgreSQL cluster over the same time (other databases, background writers, the bench's polling; not counted) used ${fixed(cluster, 2)} ms per purchase.`),
       '',
     );
   }
@@ -148,16 +173,50 @@ function costTables(runs: BenchRun[]): string[] {
   if (footprint.length)
     out.push(
       table(
-        ['bundle', 'start → /readyz, each start s', 'idle resident MB', 'under load, max / mean MB'],
+        [
+          'bundle',
+          'start → /readyz, each start s',
+          'CPU of each start s',
+          'idle resident MB',
+          'under load, max / mean MB',
+        ],
         footprint.map((run) => {
           const load = run.loadResidentMb as { max: number; mean: number };
           return [
             run.subject,
             (run.readySeconds as number[]).map((value) => value.toFixed(2)).join(', '),
+            ((run.readyCpuSeconds as number[] | undefined) ?? []).map((value) => value.toFixed(2)).join(', ') || '—',
             fixed(run.idleResidentMb as number, 0),
             `${fixed(load.max, 0)} / ${fixed(load.mean, 0)}`,
           ];
         }),
+      ),
+      '',
+    );
+  const profiles = (result.extra.profiles as CostProfile[] | undefined) ?? [];
+  if (profiles.length)
+    out.push(
+      'Profiled (`BENCH_COST_PROFILE=1`: the processes ran with `--cpu-prof`, so the figures above include the profiler):',
+      '',
+    );
+  for (const profile of profiles)
+    out.push(
+      `**${profile.process}, ${profile.phase}**: busy ${fixed(profile.busyMs / 1000, 2)} s in ${profile.samples} samples.`,
+      '',
+      `![Flame graph of the ${profile.process}, ${profile.phase}](${profile.flameGraph})`,
+      '',
+      table(
+        ['function', 'where', 'owner', 'self ms', 'self', 'total'],
+        profile.top
+          .slice(0, 10)
+          .map((row) => [
+            `\`${row.name}\``,
+            row.location ? `\`${row.location}\`` : '',
+            row.origin,
+            (row.selfMicros / 1000).toFixed(0),
+            `${(row.selfShare * 100).toFixed(1)} %`,
+            `${(row.totalShare * 100).toFixed(1)} %`,
+          ]),
       ),
       '',
     );
@@ -375,10 +434,10 @@ export function renderMarkdown(data: ReportData, charts: ChartFiles): string {
     "- **Own time** (pipeline): the time inside the worker's jobs minus the time awaiting the chain or Fragment (calls in flight, in-job waits for a due outcome, joining a call another job started), summed per purchase over all its jobs. It is the CPU and PostgreSQL time the service spends per purchase, plus queueing for its event loop when a burst saturates it (the streaming runs); the paced run measures it unqueued.",
     `- **Profile**: the gateway alone in a process started with \`node --cpu-prof\`, the sandbox's toncenter in another; ${profile ? `${profile.warmupSeconds} s of POST load to warm up, then ${profile.seconds} s at ${profile.connections} connections whose samples alone are kept` : 'POST load after a warm-up, only the measured window kept'}. The flame graph is rendered from the .cpuprofile's samples (folded stacks → SVG → PNG, no browser); the folded stacks are in \`docs/benchmarks/gateway-post.folded\` for other viewers (speedscope, inferno).`,
     `- **bench:open-loop**: requests leave at a fixed arrival rate whatever the answers (\`bench/support/open-loop-runner.ts\`, its own process, up to 256 keep-alive sockets), and each latency is measured from the request's **scheduled** send time, so a stall is charged to every request that should have left during it: no coordinated omission, unlike a closed loop, where p99 is about connections ÷ throughput. \`POST /api/v1/purchases\` (a new order each) and \`GET /api/v1/purchases/:id\` on the in-process gateway, ${Number(results['open-loop']?.settings.durationSeconds ?? 10)} s per rate. The generator's own send lag is reported with each run.`,
-    '- **bench:cost**: the built bundles (`apps/*/dist/main.js`, as the images run them): one gateway and one worker process, the sandbox in a third at nice 10. Start-up is timed from spawn to the first 2xx of `/readyz` (polled every 10 ms). A paced run posts purchases over HTTP at a fixed rate and follows them in PostgreSQL to `completed`; the CPU time (user + system, from `/proc/<pid>/stat`) of the gateway, the worker, the PostgreSQL cluster (postmaster and every backend, live or exited) and Redis over that run, divided by the purchases completed, is the CPU each purchase costs, idle work during the run included. Resident memory (`VmRSS`) is sampled every 500 ms.',
+    '- **bench:cost**: the built bundles (`apps/*/dist/main.js`, as the images run them): one gateway and one worker process, the sandbox in a third at nice 10. Start-up is timed from spawn to the first 2xx of `/readyz` (polled every 10 ms). A paced run posts purchases over HTTP at a fixed rate and follows them in PostgreSQL to `completed`; the CPU time (user + system, from `/proc/<pid>/stat`) of the gateway, the worker, the PostgreSQL backends of their own connections (found in `pg_stat_activity` by database and application name, sampled every 250 ms; the whole cluster is shown beside it, not counted, since other databases share it) and Redis over that run, divided by the purchases completed, is the CPU each purchase costs, idle work during the run included. Resident memory (`VmRSS`) is sampled every 500 ms.',
     '- **Charts**: Vega-Lite specs compiled to Vega, rendered to SVG by a headless Vega View and to PNG by resvg (bench/report/charts.ts).',
     '',
-    "Knobs (environment): `BENCH_SWEEP` (connection counts for bench:gateway, default `1,8,32,64,128`), `BENCH_REFERENCE_CONNECTIONS` (64), `BENCH_DURATION_SECONDS` (5), `BENCH_READS_ROUNDS` (2), `BENCH_PROFILE_SECONDS` (10), `BENCH_ONLY` (e.g. `gateway,profile`), and the pipeline's own (`BENCH_N`, `BENCH_SINGLE_N`, `BENCH_PACED_N`, … see bench/pipeline.bench.ts). `npm run bench -- --render-only` rewrites this page and the charts from the saved results.",
+    "Knobs (environment): `BENCH_SWEEP` (connection counts for bench:gateway, default `1,8,32,64,128`), `BENCH_REFERENCE_CONNECTIONS` (64), `BENCH_DURATION_SECONDS` (5), `BENCH_READS_ROUNDS` (2), `BENCH_PROFILE_SECONDS` (10), `BENCH_ONLY` (e.g. `gateway,profile`), `BENCH_COST_PROFILE=1` (flame graphs of bench:cost's gateway and worker), and the pipeline's own (`BENCH_N`, `BENCH_SINGLE_N`, `BENCH_PACED_N`, … see bench/pipeline.bench.ts). `npm run bench -- --render-only` rewrites this page and the charts from the saved results.",
     '',
   );
 
@@ -457,7 +516,7 @@ export function renderMarkdown(data: ReportData, charts: ChartFiles): string {
   if (results.cost) {
     push(`Settings: ${settingsLine(results.cost)}.`, '');
     if (charts.cost) push(`![CPU per purchase by process](${charts.cost})`, '');
-    push(...costTables(results.cost.runs));
+    push(...costTables(results.cost));
   } else push(missing('cost', data));
 
   if (besideNode) {
@@ -469,7 +528,7 @@ export function renderMarkdown(data: ReportData, charts: ChartFiles): string {
     );
     if (data.beside.gateway) push('### Gateway', '', httpTable(data.beside.gateway.runs), '');
     if (data.beside['open-loop']) push('### Open-loop latency', '', openLoopTable(data.beside['open-loop'].runs), '');
-    if (data.beside.cost) push('### What a purchase costs the machine', '', ...costTables(data.beside.cost.runs));
+    if (data.beside.cost) push('### What a purchase costs the machine', '', ...costTables(data.beside.cost));
   }
 
   push('## Where the gateway spends its CPU', '');

@@ -11,7 +11,7 @@ import {
 } from '../keys/derive-key-pair';
 import { parseWalletAddress } from './address';
 import { getCachedResolution, offlineResolutionKey, putCachedResolution } from './offline-resolution-cache';
-import { createWalletContract, v5r1Address, WALLET_VERSIONS, type WalletVersion } from './wallet-contracts';
+import { v5r1Address, walletAddress, WALLET_VERSIONS, type WalletVersion } from './wallet-contracts';
 
 export interface WalletSelection {
   seed: string;
@@ -121,7 +121,7 @@ async function resolveUncached(input: WalletSelection, network: Network): Promis
   const publicKey = await derivePublicKey(input.seed, seedFormat);
   const all = WALLET_VERSIONS.map((version) => ({
     version,
-    address: createWalletContract(version, publicKey, network).address,
+    address: walletAddress(version, publicKey, network),
   }));
   if (wanted) {
     const match = all.find((candidate) => candidate.address.equals(wanted));

@@ -88,22 +88,59 @@ export function walletVersionByCode(code: Cell): WalletVersion | null {
   return walletVersionByCodeHash(code.hash().toString('hex'));
 }
 
-let v5r1Code: Cell | undefined;
+const codeCells = new Map<WalletVersion, Cell>();
+
+/** The code cell @ton/ton ships for `version`, parsed once (its hash is then computed once too). */
+function walletCode(version: WalletVersion): Cell {
+  let code = codeCells.get(version);
+  if (!code) {
+    code = buildWalletContract(version, Buffer.alloc(32), 'mainnet').init.code;
+    codeCells.set(version, code);
+  }
+  return code;
+}
+
+/** The data cell of a fresh wallet (seqno 0), as @ton/ton's constructors build it. */
+function walletData(version: WalletVersion, publicKey: Buffer, network: Network): Cell {
+  switch (version) {
+    case 'V5R1':
+      return beginCell()
+        .storeUint(1, 1) // signature auth allowed
+        .storeUint(0, 32) // seqno
+        .storeUint(v5r1WalletId(network), 32)
+        .storeBuffer(publicKey, 32)
+        .storeBit(0) // no extensions
+        .endCell();
+    case 'V4R2':
+      return beginCell()
+        .storeUint(0, 32) // seqno
+        .storeUint(DEFAULT_V3_V4_WALLET_ID, 32)
+        .storeBuffer(publicKey, 32)
+        .storeBit(0) // no plugins
+        .endCell();
+    case 'V3R2':
+      return beginCell()
+        .storeUint(0, 32) // seqno
+        .storeUint(DEFAULT_V3_V4_WALLET_ID, 32)
+        .storeBuffer(publicKey, 32)
+        .endCell();
+    default:
+      throw new RangeError(`unknown wallet version ${String(version)}`);
+  }
+}
 
 /**
- * The V5R1 address (workchain 0, subwallet 0) without building a contract object: the same
- * StateInit as @ton/ton's WalletContractV5R1 (asserted in tests) but with the code cell parsed
- * once, ~10× cheaper. Used by the 101-index scan of 12-word seeds.
+ * The address of `version`'s wallet (workchain 0, subwallet 0) without building a contract
+ * object: the same StateInit as @ton/ton's contracts (asserted in tests) with the code cell parsed
+ * once. A contract costs a code BOC parse and its hashing (~1–2 ms of CPU for V4R2 and V5R1), and
+ * listing a new seed's three candidates needs their addresses only. Used by the 101-index scan of
+ * 12-word seeds too.
  */
-export function v5r1Address(publicKey: Buffer, network: Network): Address {
+export function walletAddress(version: WalletVersion, publicKey: Buffer, network: Network): Address {
   if (publicKey.length !== 32) throw new RangeError('an ed25519 public key is 32 bytes');
-  v5r1Code ??= createWalletContract('V5R1', Buffer.alloc(32), 'mainnet').init.code;
-  const data = beginCell()
-    .storeUint(1, 1) // signature auth allowed
-    .storeUint(0, 32) // seqno
-    .storeUint(v5r1WalletId(network), 32)
-    .storeBuffer(publicKey, 32)
-    .storeBit(0) // no extensions
-    .endCell();
-  return contractAddress(0, { code: v5r1Code, data });
+  return contractAddress(0, { code: walletCode(version), data: walletData(version, publicKey, network) });
+}
+
+export function v5r1Address(publicKey: Buffer, network: Network): Address {
+  return walletAddress('V5R1', publicKey, network);
 }

@@ -8,6 +8,8 @@ import {
   resolveWalletOffline,
   v5r1Address,
   v5r1WalletId,
+  walletAddress,
+  WALLET_VERSIONS,
 } from '../../src';
 
 const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncle term abuse';
@@ -154,6 +156,19 @@ describe('resolveWalletOffline', () => {
     });
     // Base64 without selection is fine (spec: the supplied wallet is used directly).
     expect((await resolveWalletOffline({ seed }, 'mainnet')).candidates).toHaveLength(3);
+  });
+});
+
+describe('walletAddress', () => {
+  it("equals @ton/ton's contract address for every version on both networks", () => {
+    for (let i = 0; i < 5; i += 1) {
+      const key = randomBytes(32);
+      for (const version of WALLET_VERSIONS)
+        for (const network of ['mainnet', 'testnet'] as const)
+          expect(walletAddress(version, key, network).toRawString()).toBe(
+            createWalletContract(version, key, network).address.toRawString(),
+          );
+    }
   });
 });
 

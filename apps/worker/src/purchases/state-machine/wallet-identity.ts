@@ -10,6 +10,7 @@ import {
   NETWORK_GLOBAL_ID,
   resolveWalletOffline,
   seedKeyId,
+  walletAddress,
   WALLET_VERSIONS,
   type OfflineWalletResolution,
   type SeedFormat,
@@ -79,10 +80,7 @@ function candidatesOfPublicKey(
   requestedWalletAddress: string | null,
   network: 'mainnet' | 'testnet',
 ): OfflineWalletResolution['candidates'] {
-  const all = WALLET_VERSIONS.map((version) => ({
-    version,
-    address: createWalletContract(version, publicKey, network).address,
-  }));
+  const all = WALLET_VERSIONS.map((version) => ({ version, address: walletAddress(version, publicKey, network) }));
   if (!requestedWalletAddress) return all;
   const match = all.filter((candidate) => candidate.address.toRawString() === requestedWalletAddress);
   if (match.length === 0)
