@@ -16,6 +16,8 @@ export const ADMIN_TOKEN_MIN_CHARS = 32;
 
 export interface GatewayConfig {
   port: number;
+  /** The operator listener: `/metrics`, `/admin`, Bull Board and `/admin/api` (docs/security.md, attack 15). */
+  adminPort: number;
   host: string;
   databaseUrl: string;
   databasePoolSize: number;
@@ -69,6 +71,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const share = (divisor: number): number => Math.max(1, Math.floor(generalMax / divisor));
   const config: GatewayConfig = {
     port: read.port('PORT', 8080),
+    adminPort: read.port('ADMIN_PORT', 8081),
     host: read.string('HOST', '0.0.0.0'),
     databaseUrl: shared.databaseUrl,
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 20, { min: 1, max: 500 }),
@@ -130,6 +133,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters ` +
         '(generate one with `npx starsgate admin-token` or `openssl rand -base64 32`)',
     );
+  if (config.adminPort !== 0 && config.adminPort === config.port)
+    read.problem('ADMIN_PORT must differ from PORT: the operator surfaces have their own listener');
   if (config.expensiveRoutes.keyDerivationsReservedForPurchases >= config.expensiveRoutes.keyDerivationsPerMinute)
     read.problem('KEY_DERIVATIONS_RESERVED_FOR_PURCHASES must be below KEY_DERIVATIONS_PER_MINUTE');
   if (production && !config.sealKey) read.problem('STARSGATE_SEAL_KEY is required when NODE_ENV=production');
