@@ -54,7 +54,7 @@ async function purchase(walletId: string, username: string, key: string): Promis
 }
 
 async function adminGet<T>(pathname: string): Promise<T> {
-  return json<T>(`${stack.gatewayUrl}${pathname}`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+  return json<T>(`${stack.adminUrl}${pathname}`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
 }
 
 async function waitForStatus(id: string, status: string, timeoutMs = 60_000): Promise<void> {
@@ -102,7 +102,7 @@ afterAll(async () => {
 });
 
 test('log in with the admin token', async () => {
-  await page.goto(`${stack.gatewayUrl}/admin`);
+  await page.goto(`${stack.adminUrl}/admin`);
   await page.getByLabel('Your name').fill(OPERATOR);
   await page.getByLabel('Admin token').fill(stack.adminToken);
   await shot('login');
@@ -225,17 +225,17 @@ test('Bull Board lists every queue behind the same login', async () => {
 });
 
 test('logging out ends the session', async () => {
-  await page.goto(`${stack.gatewayUrl}/admin`);
+  await page.goto(`${stack.adminUrl}/admin`);
   const [session] = await page.context().cookies();
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.getByLabel('Admin token').waitFor();
   // The browser's own cookie jar no longer opens the admin API.
-  expect((await page.request.get(`${stack.gatewayUrl}/admin/api/stats`)).status()).toBe(401);
+  expect((await page.request.get(`${stack.adminUrl}/admin/api/stats`)).status()).toBe(401);
   // Nor does the old cookie, replayed: the session is gone on the server.
-  const replayed = await fetch(`${stack.gatewayUrl}/admin/api/stats`, {
+  const replayed = await fetch(`${stack.adminUrl}/admin/api/stats`, {
     headers: { cookie: `${session!.name}=${session!.value}` },
   });
   expect(replayed.status).toBe(401);
-  await page.goto(`${stack.gatewayUrl}/admin/queues`);
+  await page.goto(`${stack.adminUrl}/admin/queues`);
   await page.getByLabel('Admin token').waitFor();
 });
