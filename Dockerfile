@@ -81,8 +81,10 @@ COPY --from=runtime-deps /deps/gateway/node_modules ./node_modules
 # dist/ holds the bundle and the operator dashboard, built with it (dist/admin-ui).
 COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
 USER node
-ENV PORT=8080
+# PORT: the public API; ADMIN_PORT: the operator listener (/metrics, /admin, /admin/api), for monitoring only.
+ENV PORT=8080 ADMIN_PORT=8081
 EXPOSE 8080
+EXPOSE 8081
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "apps/gateway/dist/main.js"]

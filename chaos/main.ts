@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   pool.on('error', () => undefined); // connections cut by the PostgreSQL restart
   const receiver = await WebhookReceiver.start();
   try {
-    const admin = await fetch(`${stack.url}/admin/api/webhook-endpoints`, {
+    const admin = await fetch(`${stack.adminUrl}/admin/api/webhook-endpoints`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${stack.adminToken}`,

@@ -140,14 +140,20 @@ async function main(): Promise<void> {
   process.stdout.write(`[start] the services' environment is in ${envFile} (\`npm run doctor\` uses it)\n`);
   run('gateway', 'apps/gateway/src/main.ts', gatewayEnv, keys.withheldFromGateway);
   run('worker', 'apps/worker/src/main.ts', workerEnv);
-  await waitFor(`http://127.0.0.1:${process.env.PORT ?? '8080'}/readyz`, 60_000);
-  process.stdout.write(`[start] gateway ready at http://127.0.0.1:${process.env.PORT ?? '8080'} — API docs at /docs\n`);
+  const publicUrl = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
+  const adminUrl = `http://127.0.0.1:${process.env.ADMIN_PORT ?? '8081'}`;
+  await waitFor(`${publicUrl}/readyz`, 60_000);
+  process.stdout.write(`[start] gateway ready at ${publicUrl} (public API) — API docs at ${publicUrl}/docs\n`);
+  process.stdout.write(
+    `[start] operator listener at ${adminUrl}: dashboard ${adminUrl}/admin, metrics ${adminUrl}/metrics\n`,
+  );
   if (admin.generatedAt)
     process.stdout.write(
-      `[start] operator API at /admin/api — development token (from ${admin.generatedAt}): ${admin.tokens}\n` +
-        `[start]   STARSGATE_URL=http://127.0.0.1:${process.env.PORT ?? '8080'} STARSGATE_ADMIN_TOKEN=${admin.tokens} npx starsgate stats\n`,
+      `[start] operator API at ${adminUrl}/admin/api — development token (from ${admin.generatedAt}): ${admin.tokens}\n` +
+        `[start]   STARSGATE_URL=${adminUrl} STARSGATE_ADMIN_TOKEN=${admin.tokens} npx starsgate stats\n`,
     );
-  else process.stdout.write('[start] operator API at /admin/api with the tokens of STARSGATE_ADMIN_TOKENS\n');
+  else
+    process.stdout.write(`[start] operator API at ${adminUrl}/admin/api with the tokens of STARSGATE_ADMIN_TOKENS\n`);
 }
 
 main().catch((error: unknown) => {

@@ -29,6 +29,8 @@ export class GatewayClient {
 
   constructor(
     private readonly baseUrl: string,
+    /** The operator listener's URL: where `admin` calls go. */
+    private readonly adminBaseUrl: string,
     private readonly adminToken: string,
   ) {}
 
@@ -66,7 +68,7 @@ export class GatewayClient {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, {
+      response = await fetch(`${options.admin ? this.adminBaseUrl : this.baseUrl}${path}`, {
         method,
         headers,
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),

@@ -119,7 +119,7 @@ async function main(): Promise<number> {
       `stack up: gateway ${stack.url}, sandbox ${stack.sandboxUrl}, database ${run.database.name}, redis ${run.redisServer.url}`,
     );
 
-    const client = new GatewayClient(stack.url, stack.adminToken);
+    const client = new GatewayClient(stack.url, stack.adminUrl, stack.adminToken);
     const receiver = await SoakWebhookReceiver.start();
     run.receiver = receiver;
     const endpoint = await client.call<{ secret: string }>('admin webhooks', 'POST', '/admin/api/webhook-endpoints', {
@@ -147,7 +147,7 @@ async function main(): Promise<number> {
     const metricsUrl = (name: string, kind: ReportedProcess['kind']): string => {
       if (kind === 'sandbox') return `${stack.sandboxUrl}/metrics`;
       const index = Number(name.split('-')[1]) - 1;
-      return kind === 'gateway' ? `${stack.gatewayUrls[index]}/metrics` : `${stack.workerMetricsUrls[index]}/metrics`;
+      return kind === 'gateway' ? `${stack.adminUrls[index]}/metrics` : `${stack.workerMetricsUrls[index]}/metrics`;
     };
     const samplers = new Map(
       stack.processes().map((entry) => {

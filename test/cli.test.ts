@@ -28,7 +28,7 @@ beforeAll(async () => {
   hooks = new WebhookHarness(h);
   hooks.start();
   gateway = operatorGateway(h, TOKEN);
-  server = gateway.app.listen(0, '127.0.0.1');
+  server = gateway.adminApp.listen(0, '127.0.0.1');
   await once(server, 'listening');
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const accepted = await request(gateway.app)

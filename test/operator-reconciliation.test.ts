@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 const resolve = (id: string, body: Record<string, unknown>) =>
-  request(gateway.app).post(`/admin/api/purchases/${id}/resolve`).set('Authorization', `Bearer ${TOKEN}`).send(body);
+  request(gateway.adminApp)
+    .post(`/admin/api/purchases/${id}/resolve`)
+    .set('Authorization', `Bearer ${TOKEN}`)
+    .send(body);
 
 function order(overrides: Partial<PurchaseInput> = {}): PurchaseInput {
   return {

@@ -35,6 +35,10 @@ export const COMPOSE_VARIABLES: EnvironmentVariables = {
       "Password of the apps' DML-only role (starsgate_app), which `migrate` creates on first run with it; the gateway and the worker get a DATABASE_URL built from it. Required. Changing it later needs `ALTER ROLE starsgate_app PASSWORD ...` (migrate never alters an existing role).",
   }),
   STARSGATE_HTTP_PORT: port({ default: 8080, description: 'Host port of the gateway.' }),
+  STARSGATE_ADMIN_PORT: port({
+    default: 8081,
+    description: "Host port of the gateway's operator listener, published on the host's loopback only.",
+  }),
   STARSGATE_SANDBOX_PORT: integer({
     default: 8090,
     minimum: 0,

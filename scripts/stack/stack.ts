@@ -45,11 +45,16 @@ export interface Stack {
   demo: SandboxDemo;
   gateways: ManagedProcess[];
   gatewayUrls: string[];
+  /** Each gateway's operator listener (`/metrics`, `/admin`, `/admin/api`), in the order of `gatewayUrls`. */
+  adminUrls: string[];
   workers: ManagedProcess[];
   workerMetricsUrls: string[];
   /** The proxy's URL (or the first gateway's without a proxy): where clients send requests. */
   url: string;
+  /** Where operator calls go: a round-robin proxy over `adminUrls` (or the first one without a proxy). */
+  adminUrl: string;
   proxy?: RoundRobinProxy;
+  adminProxy?: RoundRobinProxy;
   adminToken: string;
   /** The env every gateway and worker got (DATABASE_URL, REDIS_URL, STARSGATE_SECRET_KEY …). */
   serviceEnv: Record<string, string>;
@@ -121,16 +126,25 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       STARSGATE_FINGERPRINT_KEY: `f1:${randomBytes(32).toString('base64')}`,
     };
     const gatewayUrls: string[] = [];
+    const adminUrls: string[] = [];
     const gateways: ManagedProcess[] = [];
     for (let i = 1; i <= (options.gateways ?? 2); i++) {
-      const port = await freePort();
+      const [port, adminPort] = [await freePort(), await freePort()];
       const url = `http://127.0.0.1:${port}`;
       gatewayUrls.push(url);
+      adminUrls.push(`http://127.0.0.1:${adminPort}`);
       gateways.push(
         nodeProcess(
           `gateway-${i}`,
           'gateway',
-          { ...serviceEnv, ...gatewayKeys, HOST: '127.0.0.1', PORT: String(port), ...options.gatewayEnv },
+          {
+            ...serviceEnv,
+            ...gatewayKeys,
+            HOST: '127.0.0.1',
+            PORT: String(port),
+            ADMIN_PORT: String(adminPort),
+            ...options.gatewayEnv,
+          },
           options.logDir,
           `${url}/readyz`,
         ),
@@ -165,21 +179,25 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     }
 
     const proxy = options.proxy === false ? undefined : await startRoundRobinProxy(() => gatewayUrls);
+    const adminProxy = options.proxy === false ? undefined : await startRoundRobinProxy(() => adminUrls);
     return {
       sandbox,
       sandboxUrl,
       demo,
       gateways,
       gatewayUrls,
+      adminUrls,
       workers,
       workerMetricsUrls,
       url: proxy?.url ?? gatewayUrls[0]!,
+      adminUrl: adminProxy?.url ?? adminUrls[0]!,
       ...(proxy ? { proxy } : {}),
+      ...(adminProxy ? { adminProxy } : {}),
       adminToken,
       serviceEnv,
       processes: () => [sandbox, ...gateways, ...workers],
       stop: async () => {
-        await proxy?.close();
+        await Promise.all([proxy?.close(), adminProxy?.close()]);
         await stopAll();
       },
     };

@@ -121,6 +121,7 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
   const layout = assemble('gateway');
   const env = {
     PORT: String(await freePort()),
+    ADMIN_PORT: String(await freePort()),
     HOST: '127.0.0.1',
     ...backingServices(),
     ...gatewayKeys,
@@ -134,14 +135,14 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
   await waitUntil(() => healthCheck(target('gateway'), layout, env), 60_000, `gateway healthy (${image.output()})`);
   const livez = await fetch(`http://127.0.0.1:${env.PORT}/livez`);
   expect(livez.status).toBe(200);
-  // The dashboard was built with the image: served from dist/ with no esbuild in its node_modules.
+  // The dashboard was built with the image: served (on the operator listener) from dist/ with no esbuild in its node_modules.
   expect(existsSync(path.join(layout.dir, 'node_modules', 'esbuild'))).toBe(false);
   for (const [asset, type] of [
     ['/admin', 'text/html'],
     ['/admin/assets/app.js', 'text/javascript'],
     ['/admin/assets/app.css', 'text/css'],
   ] as const) {
-    const res = await fetch(`http://127.0.0.1:${env.PORT}${asset}`);
+    const res = await fetch(`http://127.0.0.1:${env.ADMIN_PORT}${asset}`);
     expect({ asset, status: res.status, type: res.headers.get('content-type')?.split(';')[0] }).toEqual({
       asset,
       status: 200,

@@ -136,7 +136,12 @@ describe('docker-compose.yml', () => {
 
   it('publishes the ports the apps listen on', () => {
     expect(services.gateway!.environment!.PORT).toBe('8080');
-    expect(services.gateway!.ports).toEqual(['${STARSGATE_HTTP_PORT:-8080}:8080']);
+    expect(services.gateway!.environment!.ADMIN_PORT).toBe('8081');
+    // The operator listener only on the host's loopback (docs/security.md, attack 15).
+    expect(services.gateway!.ports).toEqual([
+      '${STARSGATE_HTTP_PORT:-8080}:8080',
+      '127.0.0.1:${STARSGATE_ADMIN_PORT:-8081}:8081',
+    ]);
     expect(services.sandbox!.environment!.SANDBOX_PORT).toBe('8090');
     expect(services.sandbox!.ports).toEqual(['${STARSGATE_SANDBOX_PORT:-8090}:8090']);
   });

@@ -72,8 +72,10 @@ describe('Dockerfile', () => {
         expect(all(instructions, 'EXPOSE')).toEqual([]);
         continue;
       }
-      expect(all(instructions, 'EXPOSE')).toEqual([String(target.port.number)]);
-      expect(all(instructions, 'ENV').join(' ')).toContain(`${target.port.variable}=${target.port.number}`);
+      const listeners = [target.port, ...(target.operatorPort ? [target.operatorPort] : [])];
+      expect(all(instructions, 'EXPOSE')).toEqual(listeners.map((listener) => String(listener.number)));
+      for (const listener of listeners)
+        expect(all(instructions, 'ENV').join(' ')).toContain(`${listener.variable}=${listener.number}`);
       expect(healthcheck).toContain('/livez');
       expect(healthcheck).toContain(`process.env.${target.port.variable}||${target.port.number}`);
     }

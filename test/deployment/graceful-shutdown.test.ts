@@ -39,6 +39,7 @@ describe('gateway', () => {
     const port = await freePort();
     const gateway = startImage(gatewayTarget, repository, {
       PORT: String(port),
+      ADMIN_PORT: String(await freePort()),
       HOST: '127.0.0.1',
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL!,

@@ -11,6 +11,8 @@ export interface ImageTarget {
   workspace: string;
   /** The HTTP port it listens on (and answers /livez on), with the variable that moves it. */
   port?: { variable: string; number: number };
+  /** A second listener for operators and monitoring only (the gateway's, docs/security.md attack 15). */
+  operatorPort?: { variable: string; number: number };
   /** The bundle the image runs, from the workspace's `build` script. */
   entry: string;
 }
@@ -26,7 +28,12 @@ function builtEntry(workspace: string): string {
 
 export const imageTargets: ImageTarget[] = (
   [
-    { name: 'gateway', workspace: 'apps/gateway', port: { variable: 'PORT', number: 8080 } },
+    {
+      name: 'gateway',
+      workspace: 'apps/gateway',
+      port: { variable: 'PORT', number: 8080 },
+      operatorPort: { variable: 'ADMIN_PORT', number: 8081 },
+    },
     { name: 'worker', workspace: 'apps/worker', port: { variable: 'WORKER_METRICS_PORT', number: 9464 } },
     { name: 'sandbox', workspace: 'apps/sandbox', port: { variable: 'SANDBOX_PORT', number: 8090 } },
     { name: 'migrate', workspace: 'packages/db' },

@@ -144,6 +144,16 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     expect((service.spec as { selector: Record<string, string> }).selector).toEqual(
       (gateway.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels,
     );
+    // The operator listener: declared, where ADMIN_PORT says, behind its own Service.
+    const admin = gatewayContainer.ports!.find((candidate) => candidate.name === 'admin')!;
+    expect(admin.containerPort).toBe(Number(envValue(gatewayContainer, 'ADMIN_PORT')));
+    const adminService = find(objects, 'Service', 'starsgate-gateway-admin');
+    expect(
+      (adminService.spec as { ports: Array<{ targetPort: string }> }).ports.map((entry) => entry.targetPort),
+    ).toEqual(['admin']);
+    expect((adminService.spec as { selector: Record<string, string> }).selector).toEqual(
+      (gateway.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels,
+    );
   });
 
   it('migrates before either app starts: an init container running the migrate image (advisory-locked)', () => {
@@ -266,16 +276,18 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     expect(spec(denyAll).policyTypes.sort()).toEqual(['Egress', 'Ingress']);
     expect(spec(denyAll).ingress ?? []).toEqual([]);
     expect(spec(denyAll).egress ?? []).toEqual([]);
-    // No pod takes ingress from anywhere (a rule without `from`): the gateway only from the ingress
-    // controller and monitoring, so the one X-Forwarded-For hop TRUST_PROXY believes is the ingress's.
+    // No pod takes ingress from anywhere (a rule without `from`): the gateway's public port only from
+    // the ingress controller, so the one X-Forwarded-For hop TRUST_PROXY believes is the ingress's;
+    // its operator port only from monitoring.
     expect(policies.filter((policy) => spec(policy).ingress?.some((rule) => !rule.from))).toEqual([]);
     expect(spec(find(objects, 'NetworkPolicy', 'starsgate-gateway-ingress')).ingress).toEqual([
       {
-        from: [
-          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } },
-          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
-        ],
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
         ports: [{ port: 8080, protocol: 'TCP' }],
+      },
+      {
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+        ports: [{ port: 8081, protocol: 'TCP' }],
       },
     ]);
     // TRUST_PROXY never trusts every hop.
@@ -313,14 +325,23 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
       for (const trigger of scaled.triggers) find(objects, 'TriggerAuthentication', trigger.authenticationRef.name);
     });
 
-    it('has Prometheus scrape the gateway Service on its metrics path', () => {
+    it("has Prometheus scrape the gateway's operator Service on its metrics path, as job starsgate-gateway", () => {
       const monitor = find(objects, 'ServiceMonitor', 'starsgate-gateway').spec as {
+        jobLabel: string;
         selector: { matchLabels: Record<string, string> };
         endpoints: Array<{ port: string; path: string }>;
       };
-      const service = find(objects, 'Service', 'starsgate-gateway');
+      const service = find(objects, 'Service', 'starsgate-gateway-admin');
       expect(service.metadata.labels).toEqual(expect.objectContaining(monitor.selector.matchLabels));
-      expect(monitor.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
+      expect(service.metadata.labels?.[monitor.jobLabel]).toBe('starsgate-gateway');
+      // Only the operator Service: a monitor that also selected the public one would scrape it for nothing.
+      const selected = objects.filter(
+        (object) =>
+          object.kind === 'Service' &&
+          Object.entries(monitor.selector.matchLabels).every(([key, value]) => object.metadata.labels?.[key] === value),
+      );
+      expect(selected.map((object) => object.metadata.name)).toEqual(['starsgate-gateway-admin']);
+      expect(monitor.endpoints).toEqual([expect.objectContaining({ port: 'admin', path: '/metrics' })]);
     });
 
     it('names every Secret key it references in the deployment guide, so an operator knows what to create', () => {

@@ -26,11 +26,11 @@ test.each([
   expect(scrapedTwice(objects)).toEqual([]);
 });
 
-test('production scrapes the gateway http port and the worker metrics port, once each, as jobs starsgate-gateway and starsgate-worker', () => {
+test('production scrapes the gateway operator port and the worker metrics port, once each, as jobs starsgate-gateway and starsgate-worker', () => {
   const scraped = scrapedPorts(production).map(({ pod, port, jobs }) => ({ pod, port, jobs }));
   expect(scraped).toEqual(
     expect.arrayContaining([
-      { pod: 'Deployment/starsgate/starsgate-gateway', port: 8080, jobs: ['starsgate-gateway'] },
+      { pod: 'Deployment/starsgate/starsgate-gateway', port: 8081, jobs: ['starsgate-gateway'] },
       { pod: 'Deployment/starsgate/starsgate-worker', port: 9464, jobs: ['starsgate-worker'] },
     ]),
   );
@@ -50,12 +50,12 @@ spec:
         operator: In
         values: [starsgate-gateway]
   podMetricsEndpoints:
-    - port: http
+    - port: admin
 `) as KubeObject;
   expect(scrapedTwice([...production, podMonitor])).toEqual([
     {
       pod: 'Deployment/starsgate/starsgate-gateway',
-      port: 8080,
+      port: 8081,
       monitors: ['PodMonitor/starsgate/starsgate-gateway', 'ServiceMonitor/starsgate/starsgate-gateway'],
       jobs: ['starsgate/starsgate-gateway', 'starsgate-gateway'],
     },

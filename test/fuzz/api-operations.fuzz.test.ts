@@ -33,7 +33,7 @@ const adminHeaders = (path: string): Array<[string, string]> =>
   path.startsWith('/admin/') ? [['Authorization', `Bearer ${ADMIN_TOKEN}`]] : [];
 
 async function mustAnswer(method: string, path: string, body?: unknown): Promise<any> {
-  const outcome = await jsonRequest(stack.port, method, path, body, adminHeaders(path));
+  const outcome = await jsonRequest(stack.portFor(path), method, path, body, adminHeaders(path));
   if (outcome.kind !== 'answered') throw new Error(`${method} ${path}: ${outcome.kind}`);
   return JSON.parse(outcome.response.text || 'null');
 }

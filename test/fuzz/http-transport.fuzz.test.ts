@@ -97,7 +97,10 @@ test('content types, charsets and content encodings', async () => {
                   Buffer.from(text.slice(20)),
                 ])
               : Buffer.from(text, form === 'latin1' ? 'latin1' : 'utf8');
-      const headers: Array<[string, string]> = [...adminAuth(path), ['Origin', `http://127.0.0.1:${stack.port}`]];
+      const headers: Array<[string, string]> = [
+        ...adminAuth(path),
+        ['Origin', `http://127.0.0.1:${stack.portFor(path)}`],
+      ];
       if (type !== '') headers.push(['Content-Type', type]);
       if (enc === 'gzip') body = gzipSync(body);
       if (enc === 'gzip-bad' || enc === 'deflate-bad') body = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08]), body]);
@@ -174,7 +177,7 @@ test('raw JSON text: duplicate keys, deep nesting, huge values, not JSON at all'
         headers: [
           ['Content-Type', 'application/json'],
           ...adminAuth(path),
-          ['Origin', `http://127.0.0.1:${stack.port}`],
+          ['Origin', `http://127.0.0.1:${stack.portFor(path)}`],
         ],
         body: Buffer.from(text, 'utf8'),
       });
@@ -225,7 +228,7 @@ test('framing: lying Content-Length, chunked bodies, oversized bodies', async ()
       const headers: Array<[string, string]> = [
         ['Content-Type', 'application/json'],
         ...adminAuth(path),
-        ['Origin', `http://127.0.0.1:${stack.port}`],
+        ['Origin', `http://127.0.0.1:${stack.portFor(path)}`],
       ];
       switch (f.kind) {
         case 'longer-than-sent':
@@ -367,7 +370,7 @@ test('headers: Idempotency-Key, Authorization, operator, CSRF, cookies, request 
 
 test('the dashboard session routes: login, session, logout', async () => {
   const origin = fc.constantFrom<Array<[string, string]>>(
-    [['Origin', `http://127.0.0.1:${stack.port}`]],
+    [['Origin', `http://127.0.0.1:${stack.adminPort}`]],
     [['Sec-Fetch-Site', 'same-origin']],
     [['Sec-Fetch-Site', 'cross-site']],
     [['Origin', 'https://evil.example']],

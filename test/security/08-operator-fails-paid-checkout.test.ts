@@ -41,7 +41,10 @@ afterAll(async () => {
 });
 
 const resolve = (id: string, body: Record<string, unknown>) =>
-  request(operator.app).post(`/admin/api/purchases/${id}/resolve`).set('Authorization', `Bearer ${TOKEN}`).send(body);
+  request(operator.adminApp)
+    .post(`/admin/api/purchases/${id}/resolve`)
+    .set('Authorization', `Bearer ${TOKEN}`)
+    .send(body);
 
 /** A checkout the worker sent to reconciliation from awaiting_signature (the chain could not be read after its deadline). */
 async function unreadableCheckout(buyer: CheckoutBuyer, pay: boolean): Promise<string> {

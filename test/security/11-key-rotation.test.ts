@@ -79,7 +79,7 @@ afterAll(async () => {
 
 test('keys rewrap moves every live wallet and webhook secret to the new key while the stack runs', async () => {
   const { port } = receiver.address() as { port: number };
-  const endpoint = await json<{ id: string; secret: string }>(`${stack.gatewayUrl}/admin/api/webhook-endpoints`, {
+  const endpoint = await json<{ id: string; secret: string }>(`${stack.adminUrl}/admin/api/webhook-endpoints`, {
     method: 'POST',
     headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url: `http://127.0.0.1:${port}/hooks`, events: ['purchase.completed'] }),

@@ -34,6 +34,7 @@ async function startGateway(nodeOptions: string): Promise<{ outcome: number | 'r
       NODE_ENV: 'production',
       NODE_OPTIONS: nodeOptions,
       PORT: String(port),
+      ADMIN_PORT: String(await freePort()),
       HOST: '127.0.0.1',
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL!,

@@ -69,7 +69,7 @@ const INTERNAL_URLS = [
 test('the operator API refuses webhook URLs whose host is internal, naming the field', async () => {
   const answers = await Promise.all(
     INTERNAL_URLS.map(async (url) => {
-      const response = await fetch(`${stack.gatewayUrl}/admin/api/webhook-endpoints`, {
+      const response = await fetch(`${stack.adminUrl}/admin/api/webhook-endpoints`, {
         method: 'POST',
         headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ url }),

@@ -101,6 +101,7 @@ describe('production and the sandbox key-encryption key', () => {
         NODE_ENV: 'production',
         LOG_LEVEL: 'info',
         PORT: String(await freePort()),
+        ADMIN_PORT: String(await freePort()),
         WORKER_METRICS_PORT: String(await freePort()),
         DATABASE_URL: database.url,
         FRAGMENT_COOKIES: 'stel_ssid=security-test',

@@ -57,7 +57,12 @@ async function clearGatewayLimits(redisUrl: string): Promise<void> {
 
 export async function startStack(env: Record<string, string> = {}): Promise<RunningStack> {
   await clearGatewayLimits(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  const [gatewayPort, sandboxPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+  const [gatewayPort, adminPort, sandboxPort, metricsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const database = await createTestDatabase();
   const adminToken = `stack-admin-${randomBytes(12).toString('hex')}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
@@ -68,6 +73,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
       ...process.env,
       NODE_ENV: 'development',
       PORT: String(gatewayPort),
+      ADMIN_PORT: String(adminPort),
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_DATA_DIR: 'memory',
       SANDBOX_PRICE_DRIFT: 'off',
@@ -113,7 +119,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
   }
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
-    adminUrl: `http://127.0.0.1:${gatewayPort}`,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}`,
     adminToken,

@@ -13,8 +13,8 @@ export class AdminApiError extends Error {
   }
 }
 
-/** The gateway's operator API as `npm start` runs it. */
-export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8080';
+/** The gateway's operator listener (ADMIN_PORT) as `npm start` runs it. */
+export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
 
 /** The operator API over HTTP: `STARSGATE_URL` and `STARSGATE_ADMIN_TOKEN`. */
 export class AdminClient {

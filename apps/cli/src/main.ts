@@ -14,7 +14,8 @@ import {
   rotateWebhook,
 } from './commands/webhooks';
 
-const USAGE = `starsgate: the operator API from a terminal (STARSGATE_URL, STARSGATE_ADMIN_TOKEN).
+const USAGE = `starsgate: the operator API from a terminal (STARSGATE_URL: the gateway's operator listener,
+default http://127.0.0.1:8081; STARSGATE_ADMIN_TOKEN).
 
   starsgate purchases list [--status S] [--product P] [--payment-method M] [--username U]
                            [--wallet ADDRESS] [--idempotency-key K] [--from ISO] [--to ISO]

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DatabaseHandle, FingerprintKeys, SecretSealing } from '@starsgate/db';
@@ -25,6 +25,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { walletsOpenApi } from './openapi/wallets.openapi';
 import { docsRoutes } from './routes/docs.routes';
 import { healthRoutes, type HealthState } from './routes/health.routes';
+import { metricsRoutes } from './routes/metrics.routes';
 import { purchasesRoutes } from './routes/purchases.routes';
 import { PurchaseIntakeBatcher } from './purchases/purchase-intake-batcher';
 import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
@@ -56,20 +57,40 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
+  /** The public listener (`PORT`): `/api/v1`, the probes, `/openapi.json` and `/docs`. */
   app: Express;
+  /** The operator listener (`ADMIN_PORT`): `/metrics`, the dashboard, Bull Board and `/admin/api` (docs/security.md, attack 15). */
+  adminApp: Express;
   state: HealthState;
   reads: FragmentReads;
 }
 
-/** Builds the app without listening, so tests drive it in-process with supertest. */
+/** Builds both apps without listening, so tests drive them in-process with supertest. */
 export function buildGateway(deps: GatewayDeps): Gateway {
   const state: HealthState = { draining: false };
-  const app = express();
-  app.disable('x-powered-by');
-  // Responses are per-request state (a purchase's status changes); a body hash per response buys nothing.
-  app.set('etag', false);
-  app.set('trust proxy', deps.config.trustProxy);
-  app.set('query parser', 'simple');
+  const app = newApp(deps, state, [
+    underPath(
+      '/api/v1',
+      middlewareChain(
+        cors(deps.config.corsAllowedOrigins),
+        redisRateLimit({
+          redis: deps.redis,
+          windowSeconds: deps.config.rateLimit.windowSeconds,
+          max: deps.config.rateLimit.max,
+          prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:rate-limit:`,
+        }),
+        jsonBody(deps.config.bodyLimitBytes),
+        expensiveRouteLimits({
+          redis: deps.redis,
+          prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:expensive-routes:`,
+          network: deps.config.network,
+          windowSeconds: deps.config.rateLimit.windowSeconds,
+          limits: deps.config.expensiveRoutes,
+        }),
+      ),
+    ),
+  ]);
+  const adminApp = newApp(deps, state, []);
 
   const purchases = new PurchaseRepository(deps.database.db);
   const jobs = new PurchaseJobEnqueuer(deps.queue);
@@ -77,40 +98,6 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const reads = deps.reads ?? createReads(deps);
   const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi, adminOpenApi]);
 
-  // One router layer for all per-request middleware (see middleware-chain.ts).
-  app.use(
-    middlewareChain(
-      // While draining, every response closes its keep-alive connection: clients reconnect to another
-      // replica, and server.close() completes once the in-flight responses are sent instead of waiting
-      // out SHUTDOWN_TIMEOUT_MS on connections that keep sending.
-      (_req, res, next) => {
-        if (state.draining) res.setHeader('Connection', 'close');
-        next();
-      },
-      requestContext(app, deps.logger),
-      accessLog(deps.metrics, deps.logger),
-      underPath(
-        '/api/v1',
-        middlewareChain(
-          cors(deps.config.corsAllowedOrigins),
-          redisRateLimit({
-            redis: deps.redis,
-            windowSeconds: deps.config.rateLimit.windowSeconds,
-            max: deps.config.rateLimit.max,
-            prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:rate-limit:`,
-          }),
-          jsonBody(deps.config.bodyLimitBytes),
-          expensiveRouteLimits({
-            redis: deps.redis,
-            prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:expensive-routes:`,
-            network: deps.config.network,
-            windowSeconds: deps.config.rateLimit.windowSeconds,
-            limits: deps.config.expensiveRoutes,
-          }),
-        ),
-      ),
-    ),
-  );
   const openOrders = { openOrders: new OpenOrders(deps.database.db), caps: deps.config.openOrders };
   // Routers declare full paths so that `req.route.path` is the template metrics are labelled with.
   purchasesRoutes(
@@ -150,13 +137,19 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   );
 
   app.use(availabilityRoutes({ availability: reads.availability, metrics: deps.metrics }));
+  app.use(pricesRoutes({ prices: reads.prices }));
+  // After the API: every router an API request walks past costs it a dispatch, probes are rare.
+  app.use(healthRoutes({ pool: deps.database.pool, redis: deps.redis, state }));
+  app.use(docsRoutes(document));
+
   const queues = deps.webhookQueue ? [deps.queue, deps.webhookQueue] : [deps.queue];
   const authFailures = new AdminAuthFailures(
     deps.redis,
     `${deps.redisKeyPrefix ?? 'starsgate'}:admin-auth-failures:`,
     deps.config.adminAuthFailures,
   );
-  mountAdminUi(app, {
+  adminApp.use(metricsRoutes(deps.metrics.registry));
+  mountAdminUi(adminApp, {
     config: deps.config,
     database: deps.database,
     redis: deps.redis,
@@ -164,7 +157,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     queues,
     authFailures,
   });
-  mountAdminApi(app, {
+  mountAdminApi(adminApp, {
     config: deps.config,
     database: deps.database,
     sealer: deps.sealer,
@@ -174,14 +167,38 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     bullPrefix: deps.queue.opts.prefix ?? 'bull',
     authFailures,
   });
-  app.use(pricesRoutes({ prices: reads.prices }));
-  // After the API: every router an API request walks past costs it a dispatch, probes are rare.
-  app.use(healthRoutes({ pool: deps.database.pool, redis: deps.redis, state, registry: deps.metrics.registry }));
-  app.use(docsRoutes(document));
 
-  app.use(notFound());
-  app.use(errorHandler());
-  return { app, state, reads };
+  for (const each of [app, adminApp]) {
+    each.use(notFound());
+    each.use(errorHandler());
+  }
+  return { app, adminApp, state, reads };
+}
+
+/** An Express app with the settings and per-request middleware both listeners share, then `own`. */
+function newApp(deps: GatewayDeps, state: HealthState, own: RequestHandler[]): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Responses are per-request state (a purchase's status changes); a body hash per response buys nothing.
+  app.set('etag', false);
+  app.set('trust proxy', deps.config.trustProxy);
+  app.set('query parser', 'simple');
+  // One router layer for all per-request middleware (see middleware-chain.ts).
+  app.use(
+    middlewareChain(
+      // While draining, every response closes its keep-alive connection: clients reconnect to another
+      // replica, and server.close() completes once the in-flight responses are sent instead of waiting
+      // out SHUTDOWN_TIMEOUT_MS on connections that keep sending.
+      (_req, res, next) => {
+        if (state.draining) res.setHeader('Connection', 'close');
+        next();
+      },
+      requestContext(app, deps.logger),
+      accessLog(deps.metrics, deps.logger),
+      ...own,
+    ),
+  );
+  return app;
 }
 
 /** The shared read components over the gateway's Redis; the worker's price refresher uses the same prefix. */

@@ -23,6 +23,8 @@ export const ADMIN_TOKEN_MIN_CHARS = 32;
 
 export interface GatewayConfig {
   port: number;
+  /** The operator listener: `/metrics`, `/admin`, Bull Board and `/admin/api` (docs/security.md, attack 15). */
+  adminPort: number;
   host: string;
   databaseUrl: string;
   databasePoolSize: number;
@@ -94,7 +96,15 @@ export const GATEWAY_VARIABLES = {
     description:
       'Gateway only: the key of idempotency fingerprints, "id:base64(32 bytes)[,older-id:base64]", its own secret (never a key that opens secrets). Required in production; development generates one.',
   }),
-  PORT: port({ default: 8080, description: 'Port of the API.' }),
+  PORT: port({
+    default: 8080,
+    description: 'Port of the public API: /api/v1, /livez, /readyz, /openapi.json and /docs.',
+  }),
+  ADMIN_PORT: port({
+    default: 8081,
+    description:
+      'Port of the operator listener: /metrics, /admin (dashboard), Bull Board and /admin/api. Keep it off the public ingress (docs/security.md, attack 15); must differ from PORT.',
+  }),
   HOST: string({ default: '0.0.0.0', description: 'Address the API listens on.' }),
   DATABASE_POOL_SIZE: count(20, 1, 500, 'Connections per gateway process.'),
   BODY_LIMIT_BYTES: count(16_384, 1_024, 1_048_576, 'Largest accepted JSON body, bytes.'),
@@ -190,6 +200,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       .filter((entry) => entry.length > 0);
   const config: GatewayConfig = {
     port: values.PORT,
+    adminPort: values.ADMIN_PORT,
     host: values.HOST,
     databaseUrl: shared.databaseUrl,
     databasePoolSize: values.DATABASE_POOL_SIZE,
@@ -240,6 +251,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters ` +
         '(generate one with `npx starsgate admin-token` or `openssl rand -base64 32`)',
     );
+  if (config.adminPort !== 0 && config.adminPort === config.port)
+    problems.push('ADMIN_PORT must differ from PORT: the operator surfaces have their own listener');
   if (config.expensiveRoutes.keyDerivationsReservedForPurchases >= config.expensiveRoutes.keyDerivationsPerMinute)
     problems.push('KEY_DERIVATIONS_RESERVED_FOR_PURCHASES must be below KEY_DERIVATIONS_PER_MINUTE');
   if (production && !config.sealKey) problems.push('STARSGATE_SEAL_KEY is required when NODE_ENV=production');

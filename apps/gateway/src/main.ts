@@ -72,15 +72,23 @@ async function main(): Promise<void> {
     metrics,
   });
 
-  const server: Server = gateway.app.listen(config.port, config.host);
-  answerMalformedRequests(server, gateway.app);
-  await once(server, 'listening');
+  // Two listeners: the public one, and the operator one that the public ingress never routes (docs/security.md, attack 15).
+  const publicServer: Server = gateway.app.listen(config.port, config.host);
+  const adminServer: Server = gateway.adminApp.listen(config.adminPort, config.host);
+  answerMalformedRequests(publicServer, gateway.app);
+  answerMalformedRequests(adminServer, gateway.adminApp);
+  const servers = [publicServer, adminServer];
+  await Promise.all(servers.map((server) => once(server, 'listening')));
   logger.info('gateway listening', {
     port: config.port,
+    admin_port: config.adminPort,
     host: config.host,
     database: redactUrl(config.databaseUrl),
     network: config.network,
-    admin_api: config.adminTokens.length > 0 ? '/admin/api' : 'disabled (STARSGATE_ADMIN_TOKENS unset)',
+    admin_api:
+      config.adminTokens.length > 0
+        ? `/admin/api on port ${config.adminPort}`
+        : 'disabled (STARSGATE_ADMIN_TOKENS unset)',
   });
 
   const shutdown = async (signal: string): Promise<void> => {
@@ -88,12 +96,12 @@ async function main(): Promise<void> {
     gateway.state.draining = true;
     const deadline = setTimeout(() => {
       logger.warn('shutdown deadline reached: closing remaining connections');
-      server.closeAllConnections();
+      for (const server of servers) server.closeAllConnections();
     }, config.shutdownTimeoutMs).unref();
     // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await closed;
+    const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+    for (const server of servers) server.closeIdleConnections();
+    await Promise.all(closed);
     clearTimeout(deadline);
     await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), redis.quit(), database.close()]);
     await tracing?.shutdown().catch((error: unknown) => logger.warn('trace export at shutdown failed', { error }));

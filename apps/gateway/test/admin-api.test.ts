@@ -23,18 +23,18 @@ const bodies: string[] = [];
 
 const admin = (token = TOKEN) => ({
   get: (path: string) =>
-    request(gateway.app)
+    request(gateway.adminApp)
       .get(path)
       .set('Authorization', `Bearer ${token}`)
       .then((res) => (bodies.push(res.text), res)),
   post: (path: string, body?: object) =>
-    request(gateway.app)
+    request(gateway.adminApp)
       .post(path)
       .set('Authorization', `Bearer ${token}`)
       .send(body)
       .then((res) => (bodies.push(res.text), res)),
   delete: (path: string) =>
-    request(gateway.app)
+    request(gateway.adminApp)
       .delete(path)
       .set('Authorization', `Bearer ${token}`)
       .then((res) => (bodies.push(res.text), res)),
@@ -87,15 +87,18 @@ describe('access', () => {
     async (method, path) => {
       const call = (app: TestGateway['app']) =>
         (request(app) as unknown as Record<string, (p: string) => request.Test>)[method]!(path);
-      const none = await call(gateway.app);
+      const none = await call(gateway.adminApp);
       expect({ status: none.status, code: none.body.code }).toEqual({ status: 401, code: 'ADMIN_TOKEN_REQUIRED' });
       expect(none.body.request_id).toEqual(expect.any(String));
-      const basic = await call(gateway.app).set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`);
+      const basic = await call(gateway.adminApp).set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`);
       expect(basic.status).toBe(401);
-      const wrong = await call(gateway.app).set('Authorization', `Bearer ${TOKEN}x`);
+      const wrong = await call(gateway.adminApp).set('Authorization', `Bearer ${TOKEN}x`);
       expect({ status: wrong.status, code: wrong.body.code }).toEqual({ status: 403, code: 'ADMIN_TOKEN_INVALID' });
-      const disabled = await call(closed.app).set('Authorization', `Bearer ${TOKEN}`);
+      const disabled = await call(closed.adminApp).set('Authorization', `Bearer ${TOKEN}`);
       expect({ status: disabled.status, code: disabled.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+      // The operator API lives on the operator listener only; the public one does not know it (docs/security.md, attack 15).
+      const onPublic = await call(gateway.app).set('Authorization', `Bearer ${TOKEN}`);
+      expect({ status: onPublic.status, code: onPublic.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
     },
   );
 
@@ -419,7 +422,7 @@ describe('webhook endpoints', () => {
 
     expect(
       (
-        await request(gateway.app)
+        await request(gateway.adminApp)
           .delete(`/admin/api/webhook-endpoints/${id}`)
           .set('Authorization', `Bearer ${ROTATED_IN}`)
           .set('Starsgate-Operator', 'alice')

@@ -26,7 +26,10 @@ const keep = <T extends { text: string }>(res: T): T => {
   return res;
 };
 
-async function login(app = gateway.app, token = TOKEN): Promise<{ cookie: string; csrf: string; setCookie: string }> {
+async function login(
+  app = gateway.adminApp,
+  token = TOKEN,
+): Promise<{ cookie: string; csrf: string; setCookie: string }> {
   const res = keep(
     await request(app)
       .post('/admin/login')
@@ -43,7 +46,7 @@ async function login(app = gateway.app, token = TOKEN): Promise<{ cookie: string
 const code = (res: { body: unknown }): string | undefined => (res.body as { code?: string }).code;
 
 const get = async (path: string, cookie: string) =>
-  keep(await request(gateway.app).get(path).set('Host', HOST).set('Cookie', cookie));
+  keep(await request(gateway.adminApp).get(path).set('Host', HOST).set('Cookie', cookie));
 
 beforeAll(async () => {
   // Both gateways share the Redis key prefix, as replicas do; the second one no longer lists TOKEN.
@@ -62,22 +65,22 @@ afterAll(async () => {
 
 describe('login', () => {
   test('the page and its bundle are served; the session endpoint says 401 until login', async () => {
-    const page = keep(await request(gateway.app).get('/admin').set('Host', HOST));
+    const page = keep(await request(gateway.adminApp).get('/admin').set('Host', HOST));
     expect(page.status).toBe(200);
     expect(page.text).toContain('/admin/assets/app.js');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     for (const asset of ['app.js', 'app.css']) {
-      const res = await request(gateway.app).get(`/admin/assets/${asset}`);
+      const res = await request(gateway.adminApp).get(`/admin/assets/${asset}`);
       expect(res.status).toBe(200);
       bodies.push(res.text);
     }
-    expect((await request(gateway.app).get('/admin/assets/nope.js')).status).toBe(404);
-    expect((await request(gateway.app).get('/admin/session')).status).toBe(401);
+    expect((await request(gateway.adminApp).get('/admin/assets/nope.js')).status).toBe(404);
+    expect((await request(gateway.adminApp).get('/admin/session')).status).toBe(401);
   });
 
   test('a wrong token is 403, a missing field 400, a cross-site login 403; none sets a cookie', async () => {
     const attempt = (body: object, origin = ORIGIN) =>
-      request(gateway.app).post('/admin/login').set('Host', HOST).set('Origin', origin).send(body);
+      request(gateway.adminApp).post('/admin/login').set('Host', HOST).set('Origin', origin).send(body);
     const wrong = keep(await attempt({ token: 'not-the-token-0123456789', operator: 'x' }));
     expect([wrong.status, code(wrong)]).toEqual([403, 'ADMIN_TOKEN_INVALID']);
     const missing = keep(await attempt({ token: TOKEN }));
@@ -100,7 +103,7 @@ describe('login', () => {
   });
 
   test('the cookie is Secure on any other host', async () => {
-    const res = await request(gateway.app)
+    const res = await request(gateway.adminApp)
       .post('/admin/login')
       .set('Host', 'ops.example.com')
       .set('Origin', 'http://ops.example.com')
@@ -134,7 +137,7 @@ describe('under a session', () => {
   test('a state change without the CSRF token, with a wrong one, or from another origin is refused', async () => {
     const { cookie, csrf } = await login();
     const resolve = (headers: Record<string, string>) =>
-      request(gateway.app)
+      request(gateway.adminApp)
         .post('/admin/api/purchases/00000000-0000-4000-8000-000000000000/resolve')
         .set({ Host: HOST, Cookie: cookie, ...headers })
         .send({ outcome: 'failed', reason: 'test', operator: 'Olga Ops' });
@@ -163,7 +166,7 @@ describe('under a session', () => {
   test("an action through the session is audited with the session's operator and token id", async () => {
     const { cookie, csrf } = await login();
     const created = keep(
-      await request(gateway.app)
+      await request(gateway.adminApp)
         .post('/admin/api/webhook-endpoints')
         .set({ Host: HOST, Cookie: cookie, Origin: ORIGIN, 'X-CSRF-Token': csrf })
         .send({ url: 'http://127.0.0.1:9/hook' }),
@@ -181,9 +184,9 @@ describe('under a session', () => {
   });
 
   test('Bull Board shows every queue under the session, and sends the session-less to the login', async () => {
-    const redirect = await request(gateway.app).get('/admin/queues').set('Host', HOST).set('Accept', 'text/html');
+    const redirect = await request(gateway.adminApp).get('/admin/queues').set('Host', HOST).set('Accept', 'text/html');
     expect([redirect.status, redirect.headers.location]).toEqual([303, '/admin#/queues']);
-    const api = await request(gateway.app).get('/admin/queues/api/queues').set('Host', HOST);
+    const api = await request(gateway.adminApp).get('/admin/queues/api/queues').set('Host', HOST);
     expect([api.status, code(api)]).toEqual([401, 'ADMIN_TOKEN_REQUIRED']);
 
     const { cookie } = await login();
@@ -195,7 +198,7 @@ describe('under a session', () => {
       'purchases',
       'webhook-deliveries',
     ]);
-    const crossSite = await request(gateway.app)
+    const crossSite = await request(gateway.adminApp)
       .put('/admin/queues/api/queues/purchases/pause')
       .set({ Host: HOST, Cookie: cookie, Origin: 'https://evil.example' });
     expect([crossSite.status, code(crossSite)]).toEqual([403, 'ADMIN_CSRF_REJECTED']);
@@ -233,11 +236,11 @@ describe('under a session', () => {
 
   test('logout ends the session and clears the cookie', async () => {
     const { cookie, csrf } = await login();
-    const refused = await request(gateway.app)
+    const refused = await request(gateway.adminApp)
       .post('/admin/logout')
       .set({ Host: HOST, Cookie: cookie, Origin: ORIGIN });
     expect(refused.status).toBe(403);
-    const out = await request(gateway.app)
+    const out = await request(gateway.adminApp)
       .post('/admin/logout')
       .set({ Host: HOST, Cookie: cookie, Origin: ORIGIN, 'X-CSRF-Token': csrf });
     expect(out.status).toBe(204);
@@ -250,16 +253,16 @@ describe('under a session', () => {
 
   test('a session ends when its token is rotated out (on every replica)', async () => {
     const { cookie } = await login();
-    expect((await request(rotated.app).get('/admin/api/stats').set('Cookie', cookie)).status).toBe(401);
+    expect((await request(rotated.adminApp).get('/admin/api/stats').set('Cookie', cookie)).status).toBe(401);
     expect((await get('/admin/api/stats', cookie)).status).toBe(200);
-    const other = await login(gateway.app, OTHER);
-    expect((await request(rotated.app).get('/admin/api/stats').set('Cookie', other.cookie)).status).toBe(200);
+    const other = await login(gateway.adminApp, OTHER);
+    expect((await request(rotated.adminApp).get('/admin/api/stats').set('Cookie', other.cookie)).status).toBe(200);
   });
 
   test('a bearer token still works beside the session, and a bad cookie is no session', async () => {
-    expect((await request(gateway.app).get('/admin/api/stats').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(
-      200,
-    );
+    expect(
+      (await request(gateway.adminApp).get('/admin/api/stats').set('Authorization', `Bearer ${TOKEN}`)).status,
+    ).toBe(200);
     const forged = await get('/admin/api/stats', 'starsgate_admin=forged-session-id');
     expect([forged.status, code(forged)]).toEqual([401, 'ADMIN_TOKEN_REQUIRED']);
   });

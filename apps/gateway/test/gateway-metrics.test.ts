@@ -11,7 +11,7 @@ const suite = useFragmentGateways({});
 test('an availability miss costs one Fragment look-up; the repeat is a cache hit', async () => {
   const gw = await suite.gateway();
   const body = { product: 'stars', username: '@bob', amount: 50, payment_method: 'gram' };
-  const scrape = async () => parsePrometheusText((await request(gw.app).get('/metrics')).text);
+  const scrape = async () => parsePrometheusText((await request(gw.adminApp).get('/metrics')).text);
   const before = await scrape();
   expect((await request(gw.app).post('/api/v1/availability/check').send(body)).status).toBe(200);
   expect((await request(gw.app).post('/api/v1/availability/check').send(body)).status).toBe(200);

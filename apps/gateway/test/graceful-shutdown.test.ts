@@ -37,6 +37,7 @@ it('on SIGTERM finishes the request in flight, closes its pools and exits 0', as
     env: {
       ...process.env,
       PORT: String(port),
+      ADMIN_PORT: String(port + 1),
       HOST: '127.0.0.1',
       DATABASE_URL: database.url,
       LOG_LEVEL: 'info',

@@ -46,15 +46,18 @@ describe('operations endpoints', () => {
     expect(schema.properties.idempotency_key.pattern).toBe('^[\\x20-\\x7E]{1,128}$');
   });
 
-  it('/docs serves Swagger UI', async () => {
+  it('/docs serves Swagger UI under a Content-Security-Policy that admits only its own origin', async () => {
     const response = await request(gateway.app).get('/docs/').redirects(1);
     expect(response.status).toBe(200);
     expect(response.text).toContain('swagger-ui');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self';");
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
-  it('/metrics exposes request durations by route template', async () => {
+  it('/metrics is on the operator listener only, and exposes request durations by route template', async () => {
     await request(gateway.app).get('/api/v1/purchases/00000000-0000-4000-8000-000000000000');
-    const response = await request(gateway.app).get('/metrics');
+    expect((await request(gateway.app).get('/metrics')).status).toBe(404);
+    const response = await request(gateway.adminApp).get('/metrics');
     expect(response.text).toContain(
       'http_request_duration_seconds_bucket{le="0.001",method="GET",route="/api/v1/purchases/:purchase_id",status_class="4xx"}',
     );

@@ -119,7 +119,7 @@ describe('idempotency', () => {
   });
 
   it('counts replays and conflicts in /metrics', async () => {
-    const metrics = await request(gateway.app).get('/metrics');
+    const metrics = await request(gateway.adminApp).get('/metrics');
     expect(metrics.text).toMatch(/idempotency_replays_total \d+/);
     expect(metrics.text).toMatch(/idempotency_conflicts_total\{kind="key_reused"\} [1-9]/);
     expect(metrics.text).toMatch(

@@ -163,7 +163,7 @@ describe('creation', () => {
       code: 'CHECKOUT_NOT_FOUND',
     });
     await waitForCheckout(gw.app, first.body.checkout_id!, ['awaiting_signature']);
-    const metrics = await request(gw.app).get('/metrics');
+    const metrics = await request(gw.adminApp).get('/metrics');
     expect(metrics.text).toMatch(
       /purchases_created_total\{product="stars",payment_method="gram",mode="client_signed"\} [1-9]/,
     );

@@ -16,7 +16,12 @@ export const ADMIN_TOKEN = 'fuzz-admin-token-0123456789abcdef';
 
 export interface FuzzStack {
   harness: WorkerHarness;
+  /** The public listener. */
   port: number;
+  /** The operator listener (`/admin`, `/admin/api`, `/metrics`). */
+  adminPort: number;
+  /** Where a path is served: the operator listener for the operator surfaces, the public one for the rest. */
+  portFor(path: string): number;
   /** Everything a request could have stored, as one comparable string. */
   snapshot(): Promise<string>;
   close(): Promise<void>;
@@ -35,13 +40,20 @@ const STORED_TABLES = [
   'leases',
 ];
 
+const OPERATOR_PATH = /^\/(admin|metrics)(\/|\?|#|$)/;
+
 export async function startFuzzStack(options: HarnessOptions = {}): Promise<FuzzStack> {
   const harness = await WorkerHarness.start({ worker: false, ...options });
   const gateway = operatorGateway(harness, ADMIN_TOKEN);
   const server: Server = gateway.app.listen(0, '127.0.0.1');
+  const adminServer: Server = gateway.adminApp.listen(0, '127.0.0.1');
   answerMalformedRequests(server, gateway.app);
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  answerMalformedRequests(adminServer, gateway.adminApp);
+  await Promise.all(
+    [server, adminServer].map((each) => new Promise<void>((resolve) => each.once('listening', () => resolve()))),
+  );
   const { port } = server.address() as AddressInfo;
+  const { port: adminPort } = adminServer.address() as AddressInfo;
   const tableDigests = `SELECT ${STORED_TABLES.map(
     (table) =>
       `(SELECT count(*) || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM ${table} t) AS ${table}`,
@@ -50,6 +62,8 @@ export async function startFuzzStack(options: HarnessOptions = {}): Promise<Fuzz
   return {
     harness,
     port,
+    adminPort,
+    portFor: (path) => (OPERATOR_PATH.test(path) ? adminPort : port),
     snapshot: async () => {
       const [{ rows }, jobs, sessionKeys] = await Promise.all([
         harness.database.pool.query<Record<string, string>>(tableDigests),
@@ -62,8 +76,8 @@ export async function startFuzzStack(options: HarnessOptions = {}): Promise<Fuzz
       return [...tables, queue, sessions].join('\n');
     },
     close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      for (const each of [server, adminServer]) each.closeAllConnections();
+      await Promise.all([server, adminServer].map((each) => new Promise((resolve) => each.close(resolve))));
       await harness.close();
     },
   };

@@ -31,7 +31,7 @@ export async function probe(
 ): Promise<RawResponse & { error?: ErrorBody }> {
   const description = describeRequest(spec.method, spec.path, spec.body, options.extra);
   const before = await stack.snapshot();
-  const outcome = await rawRequest(stack.port, spec, options);
+  const outcome = await rawRequest(stack.portFor(spec.path), spec, options);
   const response = checkAnswer(outcome, description, { head: options.head });
   bump(statusHistogram, property, response.status);
   if (response.error) bump(codeHistogram, property, response.error.code);

@@ -44,7 +44,7 @@ export async function buyStars(
 }
 
 export async function adminGet<T>(stack: RunningStack, pathname: string): Promise<T> {
-  return json<T>(`${stack.gatewayUrl}${pathname}`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+  return json<T>(`${stack.adminUrl}${pathname}`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
 }
 
 export async function waitForStatus(

@@ -2,7 +2,6 @@ import { Router } from 'express';
 import type { Pool } from 'pg';
 import type { Redis } from 'ioredis';
 import { migrationsApplied } from '@starsgate/db';
-import type { Registry } from 'prom-client';
 
 export interface HealthState {
   draining: boolean;
@@ -17,7 +16,7 @@ async function check(name: string, probe: () => Promise<boolean>): Promise<[stri
 }
 
 /** `/livez`: the process and its event loop. `/readyz`: every dependency a request needs. */
-export function healthRoutes(deps: { pool: Pool; redis: Redis; state: HealthState; registry: Registry }): Router {
+export function healthRoutes(deps: { pool: Pool; redis: Redis; state: HealthState }): Router {
   const router = Router();
 
   router.get('/livez', (_req, res) => {
@@ -36,10 +35,6 @@ export function healthRoutes(deps: { pool: Pool; redis: Redis; state: HealthStat
     res
       .status(ready ? 200 : 503)
       .json({ status: ready ? 'ok' : deps.state.draining ? 'draining' : 'unavailable', checks });
-  });
-
-  router.get('/metrics', async (_req, res) => {
-    res.type(deps.registry.contentType).send(await deps.registry.metrics());
   });
 
   return router;

@@ -15,6 +15,8 @@ import type { WorkerHarness } from './worker-harness';
 
 export interface CheckoutGateway {
   app: Express;
+  /** The operator listener's app (`/metrics`, `/admin/api`). */
+  adminApp: Express;
   logLines: string[];
   redis: Redis;
   close(): Promise<void>;
@@ -49,6 +51,7 @@ export function startCheckoutGateway(h: WorkerHarness, env: Record<string, strin
   });
   return {
     app: gateway.app,
+    adminApp: gateway.adminApp,
     logLines,
     redis,
     close: async () => {

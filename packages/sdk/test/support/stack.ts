@@ -68,7 +68,8 @@ async function waitFor(url: string, timeoutMs: number, alive: () => boolean): Pr
 export async function startStack(): Promise<Stack> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'starsgate-sdk-'));
-  const [sandboxPort, gatewayPort] = [await freePort(), await freePort()];
+  // The gateway's operator listener (ADMIN_PORT) gets a free port too: stacks run side by side.
+  const [sandboxPort, gatewayPort, adminPort] = [await freePort(), await freePort(), await freePort()];
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const children: ChildProcess[] = [];
@@ -131,6 +132,7 @@ export async function startStack(): Promise<Stack> {
     const gateway = run('gateway', 'apps/gateway/src/main.ts', {
       ...common,
       PORT: String(gatewayPort),
+      ADMIN_PORT: String(adminPort),
       HOST: '127.0.0.1',
       RATE_LIMIT_MAX: '100000',
     });
