@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { developmentKeyRingFile, parseKeyRing, sealKeyOf } from '@starsgate/db';
+import { waitForHttp } from '@starsgate/platform/testing';
 
 const root = path.resolve(__dirname, '..');
 const useSandbox = !process.env.FRAGMENT_BASE_URL && !process.env.TONCENTER_URL;
@@ -29,20 +30,6 @@ function run(name: string, entry: string, env: NodeJS.ProcessEnv, withheld: read
   });
   children.push(child);
   return child;
-}
-
-async function waitFor(url: string, timeoutMs: number): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return response;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 /**
@@ -100,7 +87,7 @@ async function main(): Promise<void> {
   const upstream: NodeJS.ProcessEnv = {};
   if (useSandbox) {
     run('sandbox', 'apps/sandbox/src/main.ts', { SANDBOX_PORT: sandboxPort });
-    const demo = (await (await waitFor(`${sandboxUrl}/demo`, 120_000)).json()) as {
+    const demo = (await (await waitForHttp(`${sandboxUrl}/demo`, { timeoutMs: 120_000 })).json()) as {
       usdt?: { master?: string };
       fragment?: { cookies?: string; receivingAddresses?: Record<string, string> };
       fragment_linked_wallet?: { address?: string; mode?: string } | null;
@@ -137,7 +124,7 @@ async function main(): Promise<void> {
     keys.withheldFromGateway,
   );
   run('worker', 'apps/worker/src/main.ts', { ...upstream, ...keys.worker });
-  await waitFor(`http://127.0.0.1:${process.env.PORT ?? '8080'}/readyz`, 60_000);
+  await waitForHttp(`http://127.0.0.1:${process.env.PORT ?? '8080'}/readyz`, { timeoutMs: 60_000 });
   process.stdout.write(`[start] gateway ready at http://127.0.0.1:${process.env.PORT ?? '8080'} — API docs at /docs\n`);
   if (admin.generatedAt)
     process.stdout.write(
