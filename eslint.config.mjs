@@ -1,5 +1,5 @@
-// Type-aware lint for every workspace. Formatting is Prettier's job (eslint-config-prettier
-// turns off the rules that would fight it).
+// Type-aware lint for every workspace, and plain lint for the .mjs build scripts. Formatting is
+// Prettier's job (eslint-config-prettier turns off the rules that would fight it).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
@@ -13,7 +13,6 @@ export default tseslint.config(
       '**/.turbo/**',
       '**/coverage/**',
       '**/*.js',
-      '**/*.mjs',
       '**/*.cjs',
     ],
   },
@@ -50,6 +49,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // The build scripts run as plain Node ESM (no TypeScript program holds them): the same rules
+    // without type information, and Node's globals.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'module',
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly' },
     },
   },
   prettier,

@@ -14,4 +14,5 @@ module.exports = {
   maxWorkers: 2,
   setupFiles: ['<rootDir>/jest.setup.js'],
   globalSetup: '<rootDir>/jest.global-setup.js',
+  globalTeardown: '<rootDir>/jest.global-teardown.js',
 };

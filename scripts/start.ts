@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { developmentKeyRingFile, parseKeyRing, sealKeyOf } from '@starsgate/db';
 import { loadEnvFile } from '@starsgate/platform/environment';
+import { waitForHttp } from '@starsgate/platform/testing';
 import { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './stack/sandbox-env-file';
 
 const root = path.resolve(__dirname, '..');
@@ -34,20 +35,6 @@ function run(name: string, entry: string, env: NodeJS.ProcessEnv, withheld: read
   });
   children.push(child);
   return child;
-}
-
-async function waitFor(url: string, timeoutMs: number): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return response;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 /**
@@ -103,7 +90,7 @@ async function main(): Promise<void> {
   const upstream: NodeJS.ProcessEnv = {};
   if (useSandbox) {
     run('sandbox', 'apps/sandbox/src/main.ts', { SANDBOX_PORT: sandboxPort });
-    const demo = (await (await waitFor(`${sandboxUrl}/demo`, 120_000)).json()) as {
+    const demo = (await (await waitForHttp(`${sandboxUrl}/demo`, { timeoutMs: 120_000 })).json()) as {
       usdt?: { master?: string };
       fragment?: { cookies?: string; receivingAddresses?: Record<string, string> };
       fragment_linked_wallet?: { address?: string; mode?: string } | null;
@@ -142,7 +129,7 @@ async function main(): Promise<void> {
   run('worker', 'apps/worker/src/main.ts', workerEnv);
   const publicUrl = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
   const adminUrl = `http://127.0.0.1:${process.env.ADMIN_PORT ?? '8081'}`;
-  await waitFor(`${publicUrl}/readyz`, 60_000);
+  await waitForHttp(`${publicUrl}/readyz`, { timeoutMs: 60_000 });
   process.stdout.write(`[start] gateway ready at ${publicUrl} (public API) — API docs at ${publicUrl}/docs\n`);
   process.stdout.write(
     `[start] operator listener at ${adminUrl}: dashboard ${adminUrl}/admin, metrics ${adminUrl}/metrics\n`,

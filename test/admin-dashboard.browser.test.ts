@@ -2,20 +2,18 @@
  * The operator dashboard in headless Chromium (Debian's, driven by playwright-core) on the
  * running stack: log in, watch the pipeline numbers move while purchases run, open the
  * reconciliation case a sandbox fault produced, resolve it with the paying transaction, see the
- * operator's entry in the timeline, open Bull Board, log out. Screenshots go to SCREENSHOTS_DIR
- * (the README's come from `SCREENSHOTS_DIR=docs/screenshots`).
+ * operator's entry in the timeline, open Bull Board, log out. Screenshots go to a temporary
+ * folder (`screenshotPath`); `npm run screenshots` sends them to the README's docs/screenshots/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { adminTokenId } from '@starsgate/gateway';
+import { screenshotPath, waitFor } from '@starsgate/platform/testing';
 import { startStack, type RunningStack } from './support/running-stack';
 
 jest.setTimeout(300_000);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.resolve(process.env.SCREENSHOTS_DIR ?? path.join(tmpdir(), 'starsgate-screenshots'));
 const OPERATOR = 'Olga Ops';
 
 let stack: RunningStack;
@@ -59,32 +57,23 @@ async function adminGet<T>(pathname: string): Promise<T> {
 }
 
 async function waitForStatus(id: string, status: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await adminGet<{ status: string }>(`/admin/api/purchases/${id}`);
-    if (row.status === status) return;
-    if (Date.now() > deadline) throw new Error(`purchase ${id} is ${row.status}, not ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  let last = '';
+  await waitFor(
+    async () => {
+      last = (await adminGet<{ status: string }>(`/admin/api/purchases/${id}`)).status;
+      return last === status;
+    },
+    { timeoutMs, intervalMs: 250, what: () => `purchase ${id} to be ${status} (it is ${last})` },
+  );
 }
 
 const count = async (status: string): Promise<number> =>
   Number(await page.locator(`[data-testid=count-${status}]`).innerText());
 
-/** Polls `check` (a read of the page) until it holds. */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
-
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+const shot = (name: string) => page.screenshot({ path: screenshotPath(name) });
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  mkdirSync(SHOTS, { recursive: true });
   stack = await startStack({ CONFIRMING_MAX_AGE_MS: '8000', POLL_INTERVAL_MS: '300' });
   wallets = (await json<{ wallets: DemoWallet[] }>(`${stack.sandboxUrl}/demo`)).wallets;
   // Fragment's simulated delivery within a second, so a purchase ends while the test watches.
@@ -117,7 +106,11 @@ test('log in with the admin token', async () => {
 });
 
 test('the pipeline numbers move by themselves while purchases run', async () => {
-  await until('the counts to load', async () => Number.isInteger(await count('completed')), 20_000);
+  await waitFor(async () => Number.isInteger(await count('completed')), {
+    timeoutMs: 20_000,
+    intervalMs: 300,
+    what: 'the counts to load',
+  });
   const before = await count('completed');
   const ids = await Promise.all([
     purchase('bip39-0', '@alice', `browser-1-${Date.now()}`),
@@ -125,22 +118,22 @@ test('the pipeline numbers move by themselves while purchases run', async () => 
     purchase('ton24-v4r2', '@carol', `browser-3-${Date.now()}`),
   ]);
   // No reload: the page refreshes itself every 5 s.
-  await until(
-    'the completed count to grow',
-    async () => (await count('completed')) >= before + ids.length,
-    90_000,
-  ).catch(async (error: unknown) => {
+  await waitFor(async () => (await count('completed')) >= before + ids.length, {
+    timeoutMs: 90_000,
+    intervalMs: 300,
+    what: 'the completed count to grow',
+  }).catch(async (error: unknown) => {
     const rows = await Promise.all(
       ids.map((id) => adminGet<{ status: string; events: unknown[] }>(`/admin/api/purchases/${id}`)),
     );
     throw new Error(`${String(error)}; purchases: ${JSON.stringify(rows)}\n${stack.output().slice(-3000)}`);
   });
   expect(await count('completed')).toBe(before + ids.length);
-  await until(
-    'a Fragment session reported valid',
-    async () => (await page.locator('[data-testid=fragment-session-0]').innerText()).includes('valid'),
-    20_000,
-  );
+  await waitFor(async () => (await page.locator('[data-testid=fragment-session-0]').innerText()).includes('valid'), {
+    timeoutMs: 20_000,
+    intervalMs: 300,
+    what: 'a Fragment session reported valid',
+  });
   await shot('pipeline');
 });
 
@@ -179,11 +172,11 @@ test('a sandbox fault leaves a reconciliation case; the console resolves it and 
   await form.getByLabel(/Reason/).fill('Fragment shows the 50 Stars delivered to @dave; checked by hand.');
   await form.getByRole('button', { name: 'Resolve as completed' }).click();
 
-  await until(
-    'the case to show completed',
-    async () => (await page.locator('[data-testid=detail-status]').innerText()) === 'completed',
-    20_000,
-  );
+  await waitFor(async () => (await page.locator('[data-testid=detail-status]').innerText()) === 'completed', {
+    timeoutMs: 20_000,
+    intervalMs: 300,
+    what: 'the case to show completed',
+  });
   const timeline = await page.locator('[data-testid=timeline]').innerText();
   expect(timeline).toContain('reconciliation_required → completed');
   expect(timeline).toContain(`token:${adminTokenId(stack.adminToken)} (operator: ${OPERATOR})`);
@@ -211,7 +204,11 @@ test('order search finds purchases by username and opens one with its timeline',
 test('dark theme', async () => {
   await page.getByRole('link', { name: 'Pipeline' }).click();
   await page.getByLabel('Theme').selectOption('dark');
-  await until('the dark theme', async () => (await page.locator('html').getAttribute('data-theme')) === 'dark', 5_000);
+  await waitFor(async () => (await page.locator('html').getAttribute('data-theme')) === 'dark', {
+    timeoutMs: 5_000,
+    intervalMs: 300,
+    what: 'the dark theme',
+  });
   await page.locator('[data-testid=throughput-chart] canvas').waitFor();
   await shot('pipeline-dark');
   await page.getByLabel('Theme').selectOption('light');

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import type { Gateway } from '@starsgate/gateway';
+import { waitFor } from '@starsgate/platform/testing';
 import { FAST_WEBHOOKS, WebhookHarness, WorkerHarness } from '@starsgate/worker/testing';
 import { operatorGateway } from './support/operator-gateway';
 
@@ -52,14 +53,6 @@ afterAll(async () => {
   await hooks?.close();
   await h?.close();
 });
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 function starsgate(
   args: string[],
@@ -166,8 +159,9 @@ test('webhooks add, list (masked), rotate, remove; deliveries list and retry', a
       idempotency_key: `cli-hook-${Date.now()}`,
     });
   await h.waitFor(accepted.body.purchase_id as string);
-  await waitUntil(async () =>
-    (await starsgate(['deliveries', 'list', '--state', 'failed'])).stdout.includes('purchase.completed'),
+  await waitFor(
+    async () => (await starsgate(['deliveries', 'list', '--state', 'failed'])).stdout.includes('purchase.completed'),
+    { timeoutMs: 30_000, intervalMs: 200, what: 'a failed purchase.completed delivery' },
   );
 
   const deliveries = await starsgate(['deliveries', 'list', '--endpoint', endpoint.id, '--json']);

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { waitFor } from '@starsgate/platform/testing';
 import { startStack, type Stack } from '../scripts/stack';
 
 interface OtlpValue {
@@ -69,16 +70,6 @@ class OtlpReceiver {
 }
 
 const attribute = (span: OtlpSpan, key: string) => span.attributes?.find((a) => a.key === key)?.value;
-
-async function eventually<T>(read: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('tracing: one purchase, one trace', () => {
   const receiver = new OtlpReceiver();
@@ -155,14 +146,13 @@ describe('tracing: one purchase, one trace', () => {
     expect(status).toBe('completed');
 
     // The POST's server span, as the gateway exported it.
-    const post = await eventually(
+    const post = await waitFor(
       () =>
         receiver.spans.find(
           (span) =>
             span.service === 'starsgate-gateway' && attribute(span, 'starsgate.request_id')?.stringValue === requestId,
         ),
-      10_000,
-      'the POST span',
+      { timeoutMs: 10_000, intervalMs: 200, what: 'the POST span' },
     );
     const jobs = () =>
       receiver.spans.filter(
@@ -170,13 +160,9 @@ describe('tracing: one purchase, one trace', () => {
       );
     // The job that saw `completed` written has ended and been exported once a job of a later
     // version (or none) is left: wait for the signing and the broadcast at least.
-    await eventually(
-      () =>
-        receiver.spans.some((span) => span.name === 'purchase.broadcast' && span.traceId === post.traceId)
-          ? true
-          : undefined,
-      15_000,
-      'the broadcast span',
+    await waitFor(
+      () => receiver.spans.some((span) => span.name === 'purchase.broadcast' && span.traceId === post.traceId),
+      { timeoutMs: 15_000, intervalMs: 200, what: 'the broadcast span' },
     );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 

@@ -1,12 +1,11 @@
 /** Process launcher for whole-system runs (chaos, soak): see stack.ts. */
-export { freePort } from './free-port';
+export { freePort, sleep, waitForHttp } from '@starsgate/platform/testing';
 export { ManagedProcess, type ProcessKind, type ProcessSpec } from './managed-process';
 export { PostgresCluster, type ClusterOptions } from './postgres-cluster';
 export { RedisServer } from './redis-server';
 export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 export { upstreamEnv, type SandboxDemo } from './service-env';
 export { ENTRYPOINTS, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack';
-export { sleep, waitForHttp } from './wait-for-http';
 export { WebhookEndpoint, type VerifiedWebhookEvent } from './webhook-endpoint';
 export {
   readToncenterTraffic,

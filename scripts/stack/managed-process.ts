@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, openSync } from 'node:fs';
-import { waitForHttp } from './wait-for-http';
+import { waitForHttp } from '@starsgate/platform/testing';
 
 export type ProcessKind = 'gateway' | 'worker' | 'sandbox' | 'redis';
 

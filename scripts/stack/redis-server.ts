@@ -4,8 +4,8 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { sleep } from '@starsgate/platform/testing';
 import { ManagedProcess } from './managed-process';
-import { sleep } from './wait-for-http';
 
 const run = promisify(execFile);
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from './free-port';
+import { freePort } from '@starsgate/platform/testing';
 import { ManagedProcess } from './managed-process';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 import { upstreamEnv, type SandboxDemo } from './service-env';

@@ -9,17 +9,16 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '@starsgate/db/testing';
 import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
+import { freePort, waitFor } from '@starsgate/platform/testing';
 import { root } from './repo-root';
 import { exampleValues } from './env-example';
 import { imageTargets, type ImageTarget } from './image-targets';
 import {
   assembleImage,
   buildApps,
-  freePort,
   healthCheck,
   readOnlyRootAvailable,
   startImage,
-  waitUntil,
   type ImageLayout,
   type RunningImage,
 } from './image-layout';
@@ -132,7 +131,11 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
   expect(healthCheck(target('gateway'), layout, env)).toBe(false);
   const image = startImage(target('gateway'), layout, env, { readOnlyRoot: true });
   running.push(image);
-  await waitUntil(() => healthCheck(target('gateway'), layout, env), 60_000, `gateway healthy (${image.output()})`);
+  await waitFor(() => healthCheck(target('gateway'), layout, env), {
+    timeoutMs: 60_000,
+    intervalMs: 250,
+    what: `gateway healthy (${image.output()})`,
+  });
   const livez = await fetch(`http://127.0.0.1:${env.PORT}/livez`);
   expect(livez.status).toBe(200);
   // The dashboard was built with the image: served (on the operator listener) from dist/ with no esbuild in its node_modules.
@@ -168,11 +171,11 @@ test(`worker${readOnly}: starts in production mode, takes the queue, and stops o
     { readOnlyRoot: true },
   );
   running.push(image);
-  await waitUntil(
-    () => image.output().includes('"message":"worker started"'),
-    60_000,
-    `worker started (${image.output()})`,
-  );
+  await waitFor(() => image.output().includes('"message":"worker started"'), {
+    timeoutMs: 60_000,
+    intervalMs: 250,
+    what: `worker started (${image.output()})`,
+  });
   await expectCleanStop(image);
   expect(image.output()).toContain('"message":"stopped"');
 });
@@ -188,7 +191,11 @@ test(`sandbox${readOnly}: HEALTHCHECK passes on /livez, and its demo values are 
   };
   const image = startImage(target('sandbox'), layout, env, { readOnlyRoot: true, writable: [volume] });
   running.push(image);
-  await waitUntil(() => healthCheck(target('sandbox'), layout, env), 120_000, `sandbox healthy (${image.output()})`);
+  await waitFor(() => healthCheck(target('sandbox'), layout, env), {
+    timeoutMs: 120_000,
+    intervalMs: 250,
+    what: `sandbox healthy (${image.output()})`,
+  });
   // The demo shop page was built with the image (dist/checkout), no esbuild at run time.
   expect(existsSync(path.join(layout.dir, 'node_modules', 'esbuild'))).toBe(false);
   const page = await fetch(`http://127.0.0.1:${env.SANDBOX_PORT}/demo/checkout/app.js`);

@@ -6,9 +6,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
+import { freePort, waitFor } from '@starsgate/platform/testing';
 import { assertPaidOnceAndDelivered, WorkerHarness } from '@starsgate/worker/testing';
 import { root } from './repo-root';
-import { buildApps, freePort, startImage, waitUntil, type ImageLayout, type RunningImage } from './image-layout';
+import { buildApps, startImage, type ImageLayout, type RunningImage } from './image-layout';
 import { imageTargets } from './image-targets';
 
 jest.setTimeout(240_000);
@@ -53,11 +54,11 @@ describe('gateway', () => {
     });
     running.push(gateway);
     const url = `http://127.0.0.1:${port}`;
-    await waitUntil(
-      async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200,
-      60_000,
-      `gateway ready (${gateway.output()})`,
-    );
+    await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      what: `gateway ready (${gateway.output()})`,
+    });
 
     const accepted: string[] = [];
     const statuses = new Map<number, number>();
@@ -95,7 +96,7 @@ describe('gateway', () => {
       }
     };
     const clients = Array.from({ length: 24 }, (_, worker) => client(worker));
-    await waitUntil(() => accepted.length >= 200, 120_000, 'load under way');
+    await waitFor(() => accepted.length >= 200, { timeoutMs: 120_000, intervalMs: 250, what: 'load under way' });
     signalledAt = Date.now();
     gateway.child.kill('SIGTERM');
     const exit = await gateway.exited;
@@ -145,13 +146,12 @@ describe('worker', () => {
     const first = startImage(workerTarget, repository, h.env);
     running.push(first);
     // Mid-purchase: a payment is being signed, broadcast or confirmed.
-    await waitUntil(
+    await waitFor(
       async () =>
         (await Promise.all(ids.map((id) => h.find(id)))).some((row) =>
           ['sending', 'submitted', 'confirming'].includes(row.status),
         ),
-      120_000,
-      `a purchase mid-payment (${first.output()})`,
+      { timeoutMs: 120_000, intervalMs: 250, what: `a purchase mid-payment (${first.output()})` },
     );
     const signalledAt = Date.now();
     first.child.kill('SIGTERM');

@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { freePort } from '@starsgate/platform/testing';
 import { effectiveInstructions, readDockerfile } from '../deployment/dockerfile';
-import { freePort } from '../support/running-stack';
 
 jest.setTimeout(120_000);
 

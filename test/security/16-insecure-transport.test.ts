@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { freePort } from '../support/running-stack';
+import { freePort } from '@starsgate/platform/testing';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'node_modules/.bin/starsgate');

@@ -3,7 +3,7 @@
  * Fragment simulator: a first check is a miss and one Fragment look-up, a repeat is a hit.
  */
 import request from 'supertest';
-import { parsePrometheusText, sampleSum } from '@starsgate/platform';
+import { parsePrometheusText, sampleSum } from '@starsgate/platform/testing';
 import { useFragmentGateways } from './support/fragment-sandbox';
 
 const suite = useFragmentGateways({});

@@ -77,19 +77,4 @@ export async function putJson(url: string, payload: unknown): Promise<{ status: 
   return { status: res.status, body: await res.json() };
 }
 
-/** Polls `fn` until it returns a truthy value. */
-export async function until<T>(
-  fn: () => Promise<T | null | undefined | false>,
-  timeoutMs = 10_000,
-  everyMs = 50,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

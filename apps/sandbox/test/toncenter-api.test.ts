@@ -2,9 +2,10 @@ import { Address, beginCell, Cell, internal, loadMessage, SendMode, toNano } fro
 import { TonClient, WalletContractV5R1 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
 import { randomBytes } from 'node:crypto';
+import { waitFor } from '@starsgate/platform/testing';
 import { startSandbox, type StartedSandbox } from '../src';
 import { jettonTransferBody } from '../src/chain/usdt-jetton';
-import { demo, getJson, gramTo, postJson, putJson, sleep, until, v5r1Wallet, type SigningWallet } from './helpers';
+import { demo, getJson, gramTo, postJson, putJson, sleep, v5r1Wallet, type SigningWallet } from './helpers';
 
 const BLOCK_MS = 500;
 let sb: StartedSandbox;
@@ -126,7 +127,7 @@ describe('toncenter v2 shapes (raw fetch)', () => {
     }
     // By normalized hash in base64url and by raw hash in hex: the same transaction.
     const normUrl = Buffer.from(sent.body.result.hash_norm, 'base64').toString('base64url');
-    const found = await until(async () => {
+    const found = await waitFor(async () => {
       const r = await getJson(`${v3}/transactionsByMessage?msg_hash=${normUrl}&direction=in`);
       return r.body.transactions.length ? r.body : null;
     });
@@ -226,7 +227,7 @@ describe('through @ton/ton TonClient (jsonRPC)', () => {
       messages: [gramTo(to, toNano('0.5'))],
       sendMode: SendMode.PAY_GAS_SEPARATELY,
     });
-    await until(async () => (await client.getBalance(to)) === toNano('0.5'));
+    await waitFor(async () => (await client.getBalance(to)) === toNano('0.5'));
     const txs = await client.getTransactions(payer.address, { limit: 5 });
     expect(txs[0]?.outMessages.get(0)?.info.dest?.toString()).toBe(to.toString());
     expect(await wallet.getSeqno()).toBe(seqno + 1);

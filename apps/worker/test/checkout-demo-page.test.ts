@@ -1,19 +1,19 @@
 /**
  * The sandbox's /demo/checkout page in headless Chromium: a person's click path through a
  * client-signed checkout (create, see order, price and countdown, pay with the in-page sandbox
- * wallet, follow to completed) against the real gateway, worker and sandbox. Saves the screenshot
- * the README shows (docs/screenshots/checkout.png).
+ * wallet, follow to completed) against the real gateway, worker and sandbox. Saves a screenshot
+ * of the completed page in a temporary folder; `npm run screenshots` sends it to the README's
+ * docs/screenshots/checkout.png.
  */
 import type { Server } from 'node:http';
-import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { screenshotPath } from '@starsgate/platform/testing';
 import { startCheckoutGateway, type CheckoutGateway } from './support/checkout-gateway';
 import { WorkerHarness } from './support/worker-harness';
 
 jest.setTimeout(180_000);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOT = path.resolve(__dirname, '../../../docs/screenshots/checkout.png');
 
 let h: WorkerHarness;
 let gw: CheckoutGateway;
@@ -60,7 +60,7 @@ test('a buyer creates a checkout, sees order, price and countdown, pays with the
   await pay.click();
 
   await page.locator('[data-field="status"][data-status="completed"]').waitFor({ timeout: 60_000 });
-  await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  await page.screenshot({ path: screenshotPath('checkout'), fullPage: true });
   expect(problems).toEqual([]);
   expect(await page.locator('#problem').isHidden()).toBe(true);
 

@@ -5,6 +5,7 @@
  * beside the new one; the events survive a worker SIGKILL between the status change and the delivery.
  */
 import { purchaseView } from '@starsgate/domain';
+import { waitFor } from '@starsgate/platform/testing';
 import { WebhookHarness, FAST_WEBHOOKS } from './support/webhook-harness';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { spawnWorker } from './support/worker-process';
@@ -51,13 +52,8 @@ async function statusChanges(id: string): Promise<string[]> {
  * What `read` finds, polled for up to 5 s: the worker records a delivery's outcome once the
  * receiver's answer has reached it, a moment after the receiver saw the request.
  */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 100; i += 1) {
-    const found = await read();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('not recorded within 5 s');
+function eventually<T>(read: () => Promise<T | undefined>) {
+  return waitFor(read, { timeoutMs: 5_000, intervalMs: 50, what: 'the delivery to be recorded' });
 }
 
 /** Each event once (by id), in sequence order: what a receiver that deduplicates sees. */

@@ -3,9 +3,8 @@
  * WORKER_METRICS_PORT; its series move by exactly what real purchases did against the sandbox.
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { WebhookEndpoints } from '@starsgate/db';
-import { parsePrometheusText, sampleSum, type Sample } from '@starsgate/platform';
+import { freePort, parsePrometheusText, sampleSum, waitForHttp, type Sample } from '@starsgate/platform/testing';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
 
@@ -17,31 +16,10 @@ let base: string;
 let receiver: Server;
 let received = 0;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 async function scrape(): Promise<Sample[]> {
   const response = await fetch(`${base}/metrics`);
   expect(response.status).toBe(200);
   return parsePrometheusText(await response.text());
-}
-
-async function waitForListener(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/livez`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`worker metrics listener never came up: ${worker.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 beforeAll(async () => {
@@ -64,7 +42,9 @@ beforeAll(async () => {
     WORKER_METRICS_HOST: '127.0.0.1',
     WEBHOOK_DRAIN_INTERVAL_MS: '200',
   });
-  await waitForListener();
+  await waitForHttp(`${base}/livez`).catch((error: unknown) => {
+    throw new Error(`worker metrics listener never came up: ${String(error)}\n${worker.stderr()}`);
+  });
 });
 
 afterAll(async () => {

@@ -5,7 +5,6 @@ export * from './process/service-lifecycle';
 export * from './queue/webhook-queue';
 export * from './observability/upstream-metrics';
 export * from './observability/upstream-health-key';
-export * from './observability/prometheus-text';
 export * from './rate-limit/shared-token-bucket';
 export * from './rate-limit/chain-rate-metrics';
 export * from './rate-limit/chain-pacer';

@@ -3,7 +3,3 @@ export type Network = 'mainnet' | 'testnet';
 
 /** TON global ids: used in the V5R1 wallet_id and in TON Connect's `network` field. */
 export const NETWORK_GLOBAL_ID: Readonly<Record<Network, number>> = { mainnet: -239, testnet: -3 };
-
-export function isNetwork(value: unknown): value is Network {
-  return value === 'mainnet' || value === 'testnet';
-}

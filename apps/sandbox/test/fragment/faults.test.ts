@@ -1,8 +1,9 @@
 import { beginCell, internal, SendMode, storeMessage, external, toNano } from '@ton/core';
 import request from 'supertest';
+import { waitFor } from '@starsgate/platform/testing';
 import { buildCommentCell, decodePayload, readComment } from '../../src/fragment/comment-payload';
 import { OP_TRANSFER_NOTIFICATION } from '../../src/fragment/jetton-payload';
-import { createHarness, type Harness, type Json, loggedInClient, type TestClient, waitFor } from './harness';
+import { createHarness, type Harness, type Json, loggedInClient, type TestClient } from './harness';
 import { Payer } from './payer';
 
 const sync = { mode: 'new', lv: 'false', dh: '1' };
@@ -169,7 +170,9 @@ describe('fault switches, observable over HTTP', () => {
     await expect(c.raw('confirmReq', { id: link.confirm_params.id, boc }).timeout(300)).rejects.toThrow(/Timeout/i);
     await new Promise((r) => setTimeout(r, 700));
     expect((await c.api('updateStarsBuyState', sync)).mode).toBe('processing'); // a normal done would be at ~250 ms
-    await waitFor(async () => ((await c.api('updateStarsBuyState', sync)).mode === 'done' ? true : undefined), 5_000);
+    await waitFor(async () => ((await c.api('updateStarsBuyState', sync)).mode === 'done' ? true : undefined), {
+      timeoutMs: 5_000,
+    });
     expect(h.sim.stats().deliveredOrders.filter((d) => d.quantity === 56)).toHaveLength(1);
   });
 

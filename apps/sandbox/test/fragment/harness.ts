@@ -109,19 +109,3 @@ export async function loggedInClient(h: Harness, path = '/stars/buy'): Promise<T
   await client.page(path);
   return client;
 }
-
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-export async function waitFor<T>(
-  fn: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
-  stepMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error('waitFor timed out');
-    await sleep(stepMs);
-  }
-}

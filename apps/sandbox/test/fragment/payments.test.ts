@@ -1,8 +1,9 @@
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import request from 'supertest';
+import { waitFor } from '@starsgate/platform/testing';
 import { readComment } from '../../src/fragment/comment-payload';
 import { buildJettonTransfer, parseJettonTransfer } from '../../src/fragment/jetton-payload';
-import { createHarness, type Harness, type Json, loggedInClient, type TestClient, waitFor } from './harness';
+import { createHarness, type Harness, type Json, loggedInClient, type TestClient } from './harness';
 import { Payer } from './payer';
 
 /** search → sync → init → link for one order; returns init and link answers. */
@@ -55,8 +56,7 @@ async function pollState(
       });
       return until(s) ? s : undefined;
     },
-    timeoutMs,
-    100,
+    { timeoutMs, intervalMs: 100 },
   );
 }
 

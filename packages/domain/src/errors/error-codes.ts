@@ -372,7 +372,3 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
-
-export function isErrorCode(value: string): value is ErrorCode {
-  return Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
-}

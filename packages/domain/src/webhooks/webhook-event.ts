@@ -1,9 +1,6 @@
 import { checkoutView, type CheckoutViewSource } from '../purchases/checkout-view';
 import { purchaseView, type PurchaseViewSource } from '../purchases/purchase-view';
 
-/** Event types an endpoint may subscribe to: `purchase.<status>` and `checkout.<status>`. */
-export const WEBHOOK_EVENT_PREFIXES = ['purchase', 'checkout'] as const;
-
 function isCheckout(row: PurchaseViewSource | CheckoutViewSource): row is CheckoutViewSource {
   return (row as { mode?: unknown }).mode === 'client_signed';
 }

@@ -11,7 +11,6 @@ export interface LoggerOptions {
   transports?: winston.transport[];
 }
 
-const MESSAGE = Symbol.for('message');
 const LEVEL = Symbol.for('level');
 const SPLAT = Symbol.for('splat');
 
@@ -62,5 +61,3 @@ export function createLogger(options: LoggerOptions): Logger {
   });
   return logger;
 }
-
-export { MESSAGE as LOG_LINE };

@@ -7,11 +7,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase } from '@starsgate/db/testing';
+import { freePort, waitForHttp } from '@starsgate/platform/testing';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -39,32 +38,6 @@ interface DemoInfo {
   fragment: { cookies: string; receivingAddresses: Record<string, string> };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, timeoutMs: number, alive: () => boolean): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (!alive()) throw new Error(`the process behind ${url} exited`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return response;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await sleep(250);
-  }
-}
-
 export async function startStack(): Promise<Stack> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'starsgate-sdk-'));
@@ -90,6 +63,7 @@ export async function startStack(): Promise<Stack> {
     return child;
   };
   const alive = (child: ChildProcess) => () => child.exitCode === null && child.signalCode === null;
+  const exited = (child: ChildProcess) => () => (alive(child)() ? undefined : 'the process behind it exited');
 
   const close = async (): Promise<void> => {
     await Promise.all(
@@ -114,7 +88,9 @@ export async function startStack(): Promise<Stack> {
       SANDBOX_BLOCK_MS: '200',
       SANDBOX_PRICE_DRIFT: 'off',
     });
-    const demo = (await (await waitFor(`${sandboxUrl}/demo`, 180_000, alive(sandbox))).json()) as DemoInfo;
+    const demo = (await (
+      await waitForHttp(`${sandboxUrl}/demo`, { timeoutMs: 180_000, gaveUp: exited(sandbox) })
+    ).json()) as DemoInfo;
     const common = {
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL ?? `${process.env.TEST_REDIS_BASE ?? 'redis://127.0.0.1:6379'}/0`,
@@ -141,7 +117,10 @@ export async function startStack(): Promise<Stack> {
       POLL_INTERVAL_MS: '250',
       SWEEP_INTERVAL_MS: '1000',
     });
-    await waitFor(`${gatewayUrl}/readyz`, 120_000, () => alive(gateway)() && alive(worker)());
+    await waitForHttp(`${gatewayUrl}/readyz`, {
+      timeoutMs: 120_000,
+      gaveUp: () => exited(gateway)() ?? exited(worker)(),
+    });
     return { gatewayUrl, sandboxUrl, wallets: demo.wallets, output: (name) => outputs[name], close };
   } catch (error) {
     await close();

@@ -1,4 +1,3 @@
 export * from './seed-format';
 export * from './ed25519';
 export * from './derive-key-pair';
-export { clearKeyCache, keyCacheContents, keyCacheSize } from './key-cache';

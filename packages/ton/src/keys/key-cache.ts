@@ -35,7 +35,7 @@ export function putCachedPublicKey(key: string, publicKey: Buffer, now = Date.no
   while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
 }
 
-/** Drop every cached public key; for tests and for an operator "forget keys" hook. */
+/** Drop every cached public key (tests start from an empty cache). */
 export function clearKeyCache(): void {
   entries.clear();
 }

@@ -2,4 +2,4 @@ export * from './address';
 export * from './wallet-contracts';
 export * from './resolve-offline';
 export * from './resolve-wallet';
-export { clearResolutionCache, isResolutionCached } from './offline-resolution-cache';
+export { isResolutionCached } from './offline-resolution-cache';

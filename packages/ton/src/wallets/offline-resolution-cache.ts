@@ -51,7 +51,3 @@ export function isResolutionCached(input: WalletSelection, network: Network, now
   const entry = entries.get(offlineResolutionKey(input, network));
   return entry !== undefined && entry.expiresAt > now;
 }
-
-export function clearResolutionCache(): void {
-  entries.clear();
-}

@@ -8,16 +8,8 @@ import {
 } from '@ton/crypto';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { randomBytes } from 'node:crypto';
-import {
-  clearKeyCache,
-  deriveKeyPair,
-  derivePublicKey,
-  keyCacheContents,
-  keyCacheSize,
-  keyPairFromSeed,
-  seedKeyId,
-  signEd25519,
-} from '../../src';
+import { deriveKeyPair, derivePublicKey, keyPairFromSeed, seedKeyId, signEd25519 } from '../../src';
+import { clearKeyCache, keyCacheContents, keyCacheSize } from '../../src/testing';
 
 const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncle term abuse';
 

@@ -43,7 +43,8 @@ export interface PolicyInput {
   ownQueryId: bigint;
 }
 
-function parseAddress(text: string): Address | null {
+/** The address `text` names, or null when it is not one. */
+export function parseAddress(text: string): Address | null {
   try {
     return Address.parse(text);
   } catch {

@@ -5,7 +5,7 @@ import { compareFunds, readBalances, type Balances, type FundsShortfall } from '
 import { checkFundsByPriceBook } from './price-precheck';
 import { awaitSignature, resolveCheckoutWallet } from './checkout-signature';
 import { ownQueryId } from './payer-jetton-transfer';
-import { checkPaymentPolicy } from './payment-policy';
+import { checkPaymentPolicy, parseAddress } from './payment-policy';
 import { outflow } from './payment-request';
 import { sendStep, type AcceptedRequest } from './send-step';
 import { sharedCall } from './shared-call';
@@ -96,7 +96,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
       nowSeconds: Math.floor(deps.now() / 1000),
       ownQueryId: ownQueryId(row.id),
     });
-    const fragmentFrom = addressOrNull(order.transaction.from);
+    const fragmentFrom = parseAddress(order.transaction.from);
     if (!fragmentFrom?.equals(wallet.address)) {
       deps.fragmentFrom.report({
         purchaseId: row.id,
@@ -223,13 +223,4 @@ function recentBalances(
     { now: deps.now(), notBefore: row.createdAt.getTime(), maxAgeMs: 1_000 },
     () => readBalances(deps.chain, wallet, jettonWallet),
   );
-}
-
-export function addressOrNull(text: string | null): Address | null {
-  if (!text) return null;
-  try {
-    return Address.parse(text);
-  } catch {
-    return null;
-  }
 }
