@@ -255,7 +255,7 @@ test('the public API docs render under their Content-Security-Policy, which the 
   await docs.locator('.swagger-ui .info .title').waitFor();
   await docs.locator('.opblock-summary-path', { hasText: '/api/v1/purchases' }).first().click();
   await docs.locator('.opblock-body').first().waitFor();
-  await docs.screenshot({ path: path.join(SHOTS, 'api-docs.png') });
+  await docs.screenshot({ path: screenshotPath('api-docs') });
   expect(violations).toEqual([]);
   await docs.close();
 });
