@@ -4,7 +4,7 @@
  * load. Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or the traces endpoint) is set.
  */
 import path from 'node:path';
-import { loadEnvFile } from '@starsgate/platform/environment';
+import { loadEnvFile } from '@starsgate/config';
 import { startTracing } from '@starsgate/platform/start-tracing';
 
 loadEnvFile(path.resolve('.env'));
