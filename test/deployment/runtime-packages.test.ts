@@ -57,7 +57,7 @@ test.each(imageTargets.map((target) => [target.name, target.workspace]))(
   },
 );
 
-test('the migrate image carries what migrating needs, not the services\' runtime (tracing, queues, logging)', () => {
+test("the migrate image carries what migrating needs, not the services' runtime (tracing, queues, logging)", () => {
   const migrate = imageTargets.find((target) => target.name === 'migrate')!;
   const services = /^(@opentelemetry\/|bullmq$|ioredis$|winston$|prom-client$|express$)/;
   expect(packages[migrate.workspace]!.filter((entry) => services.test(packageName(entry)))).toEqual([]);
