@@ -23,6 +23,7 @@ COPY apps/cli/package.json apps/cli/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/worker/package.json apps/worker/
 COPY apps/sandbox/package.json apps/sandbox/
+COPY packages/config/package.json packages/config/
 COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/fragment/package.json packages/fragment/

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { developmentKeyRingFile, parseKeyRing, sealKeyOf } from '@starsgate/db';
-import { loadEnvFile } from '@starsgate/platform/environment';
+import { loadEnvFile } from '@starsgate/config';
 import { waitForHttp } from '@starsgate/platform/testing';
 import { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './stack/sandbox-env-file';
 

@@ -34,6 +34,30 @@ function table(header: string[], rows: string[][]): string {
   ].join('\n');
 }
 
+/** A profile's functions by self time (shares of the busy time; "total" includes callees). */
+function selfTimeTable(
+  rows: ReadonlyArray<{
+    name: string;
+    location?: string;
+    origin: string;
+    selfMicros: number;
+    selfShare: number;
+    totalShare: number;
+  }>,
+): string {
+  return table(
+    ['function', 'where', 'owner', 'self ms', 'self', 'total'],
+    rows.map((row) => [
+      `\`${row.name}\``,
+      row.location ? `\`${row.location}\`` : '',
+      row.origin,
+      (row.selfMicros / 1000).toFixed(0),
+      `${(row.selfShare * 100).toFixed(1)} %`,
+      `${(row.totalShare * 100).toFixed(1)} %`,
+    ]),
+  );
+}
+
 /**
  * Each run beside the references measured at the same route and connection count: the bare
  * handler (the ceiling of Node + Express) and, for POST, the floor (the least a durable intake does).
@@ -205,19 +229,7 @@ function costTables(result: BenchResult): string[] {
       '',
       `![Flame graph of the ${profile.process}, ${profile.phase}](${profile.flameGraph})`,
       '',
-      table(
-        ['function', 'where', 'owner', 'self ms', 'self', 'total'],
-        profile.top
-          .slice(0, 10)
-          .map((row) => [
-            `\`${row.name}\``,
-            row.location ? `\`${row.location}\`` : '',
-            row.origin,
-            (row.selfMicros / 1000).toFixed(0),
-            `${(row.selfShare * 100).toFixed(1)} %`,
-            `${(row.totalShare * 100).toFixed(1)} %`,
-          ]),
-      ),
+      selfTimeTable(profile.top.slice(0, 10)),
       '',
     );
   return out;
@@ -543,17 +555,7 @@ export function renderMarkdown(data: ReportData, charts: ChartFiles): string {
       '',
       'Functions with the most self time (shares of the busy time; "total" includes callees):',
       '',
-      table(
-        ['function', 'where', 'owner', 'self ms', 'self', 'total'],
-        profile.top.map((row) => [
-          `\`${row.name}\``,
-          row.location ? `\`${row.location}\`` : '',
-          row.origin,
-          (row.selfMicros / 1000).toFixed(0),
-          `${(row.selfShare * 100).toFixed(1)} %`,
-          `${(row.totalShare * 100).toFixed(1)} %`,
-        ]),
-      ),
+      selfTimeTable(profile.top),
       '',
     );
   } else push(missing('profile', data));

@@ -1,4 +1,4 @@
-import type { EnvironmentVariable } from '@starsgate/platform/environment';
+import type { EnvironmentVariable } from '@starsgate/config';
 import type { CatalogEntry } from './process-variables';
 
 /** "integer from 1 to 500", "one of strict, chain", "true or false", "a postgres: URL", "text". */

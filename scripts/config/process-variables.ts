@@ -12,7 +12,7 @@ import {
   type EnvironmentVariable,
   type EnvironmentVariables,
   type ProcessName,
-} from '@starsgate/platform/environment';
+} from '@starsgate/config';
 import { SANDBOX_VARIABLES } from '@starsgate/sandbox';
 import { WORKER_VARIABLES } from '@starsgate/worker';
 

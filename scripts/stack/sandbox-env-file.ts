@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SHARED_VARIABLES } from '@starsgate/platform/environment';
+import { SHARED_VARIABLES } from '@starsgate/platform';
 
 /** Where `npm start` leaves the environment it gave the services: `$STARSGATE_DATA_DIR/sandbox.env`. */
 export const SANDBOX_ENV_FILE = 'sandbox.env';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import type { ProcessName } from '@starsgate/platform/environment';
+import type { ProcessName } from '@starsgate/config';
 import { deployedVariables } from '../../scripts/config/process-variables';
 import { dockerfileTargets } from './dockerfile';
 import { documentedVariables, exampleValues } from './env-example';

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PURCHASE_QUEUE } from '@starsgate/platform';
-import type { ProcessName } from '@starsgate/platform/environment';
+import type { ProcessName } from '@starsgate/config';
 import { deployedVariables } from '../../scripts/config/process-variables';
 import { dockerfileTargets } from './dockerfile';
 import { root } from './repo-root';

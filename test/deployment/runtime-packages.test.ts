@@ -57,6 +57,12 @@ test.each(imageTargets.map((target) => [target.name, target.workspace]))(
   },
 );
 
+test("the migrate image carries what migrating needs, not the services' runtime (tracing, queues, logging)", () => {
+  const migrate = imageTargets.find((target) => target.name === 'migrate')!;
+  const services = /^(@opentelemetry\/|bullmq$|ioredis$|winston$|prom-client$|express$)/;
+  expect(packages[migrate.workspace]!.filter((entry) => services.test(packageName(entry)))).toEqual([]);
+});
+
 test('the images install what the Dockerfile cuts for them, from a production-only install', () => {
   const stage = readDockerfile().stages.find((candidate) => candidate.name === 'runtime-deps')!;
   const runs = stage.instructions.filter((instruction) => instruction.keyword === 'RUN').map((run) => run.argument);

@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 const admin = (pathname: string, init: { method?: string; body?: unknown } = {}) =>
-  fetch(`${stack.gatewayUrl}${pathname}`, {
+  fetch(`${stack.adminUrl}${pathname}`, {
     method: init.method ?? 'GET',
     headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -112,7 +112,7 @@ test('a resolution names the token that made it, not the body: the body says ali
 test('a webhook change is recorded with the token identity, in its own transaction', async () => {
   const url = 'http://127.0.0.1:9/hooks';
   const create = () =>
-    fetch(`${stack.gatewayUrl}/admin/api/webhook-endpoints`, {
+    fetch(`${stack.adminUrl}/admin/api/webhook-endpoints`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${stack.adminToken}`,
@@ -147,7 +147,7 @@ test('a webhook change is recorded with the token identity, in its own transacti
 });
 
 test('Bull Board refuses retry, clean and pause by default, even to a logged-in dashboard session', async () => {
-  const origin = stack.gatewayUrl;
+  const origin = stack.adminUrl;
   const login = await fetch(`${origin}/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },

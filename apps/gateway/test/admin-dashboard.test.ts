@@ -203,7 +203,7 @@ describe('under a session', () => {
       .set({ Host: HOST, Cookie: cookie, Origin: 'https://evil.example' });
     expect([crossSite.status, code(crossSite)]).toEqual([403, 'ADMIN_CSRF_REJECTED']);
     for (const path of ['/admin/queues/api/queues/purchases/pause', '/admin/queues/api/queues/pause']) {
-      const sameSite = await request(gateway.app).put(path).set({ Host: HOST, Cookie: cookie, Origin: ORIGIN });
+      const sameSite = await request(gateway.adminApp).put(path).set({ Host: HOST, Cookie: cookie, Origin: ORIGIN });
       expect([sameSite.status, code(sameSite)]).toEqual([405, 'ADMIN_QUEUES_READ_ONLY']);
     }
     expect(await gateway.queue.isPaused()).toBe(false);
@@ -212,9 +212,9 @@ describe('under a session', () => {
   test('BULL_BOARD_WRITABLE=true: a Bull Board change runs, recorded with the session token as actor', async () => {
     const writable = await createTestGateway({ STARSGATE_ADMIN_TOKENS: TOKEN, BULL_BOARD_WRITABLE: 'true' });
     try {
-      const { cookie } = await login(writable.app);
+      const { cookie } = await login(writable.adminApp);
       const change = (verb: string) =>
-        request(writable.app)
+        request(writable.adminApp)
           .put(`/admin/queues/api/queues/purchases/${verb}`)
           .set({ Host: HOST, Cookie: cookie, Origin: ORIGIN });
       expect((await change('pause')).status).toBe(200);

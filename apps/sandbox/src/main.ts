@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadEnvFile } from '@starsgate/platform/environment';
+import { loadEnvFile } from '@starsgate/config';
 import { mountProcessMetrics } from './process-metrics';
 import { startSandbox } from './server';
 import { DEFAULT_INDEX_LIMITS } from './chain/transaction-index';

@@ -1,4 +1,4 @@
-import { finishConfig, integer, port, readEnvironment, string } from '@starsgate/platform/environment';
+import { finishConfig, integer, port, readEnvironment, string } from '@starsgate/config';
 import { parseFaultConfig, type ChainFaultConfig } from './chain/chain-faults';
 import type { FragmentConfigPatch } from './fragment';
 

@@ -4,56 +4,28 @@
  * purchase from before that key was stored a scope no request computes), and afterwards the same
  * key is free for another payer but still taken within its own.
  */
-import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { Client } from 'pg';
-import { migrateDatabase, MIGRATIONS_FOLDER } from '../src/migrate';
-import { TEST_DATABASE_ADMIN_URL } from '../src/testing';
+import { migrateDatabase } from '../src/migrate';
+import { databaseBeforeMigration, type DatabaseBeforeMigration } from './support/database-before-migration';
 
 const BEFORE = '0010_idempotency-scope-per-payer';
 const PUBLIC_KEY = 'ab'.repeat(32);
 const PAYER = `0:${'cd'.repeat(32)}`;
-let url: string;
-let name: string;
-let earlier: string;
+let before: DatabaseBeforeMigration;
 
 beforeAll(async () => {
-  name = `starsgate_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const target = new URL(TEST_DATABASE_ADMIN_URL);
-  target.pathname = `/${name}`;
-  url = target.toString();
-  earlier = mkdtempSync(path.join(tmpdir(), 'starsgate-migrations-'));
-  cpSync(MIGRATIONS_FOLDER, earlier, { recursive: true });
-  const journalPath = path.join(earlier, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((entry) => entry.tag === BEFORE),
-  );
-  writeFileSync(journalPath, JSON.stringify(journal));
-  const admin = new Client({ connectionString: TEST_DATABASE_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
+  before = await databaseBeforeMigration(BEFORE);
 });
 
-afterAll(async () => {
-  rmSync(earlier, { recursive: true, force: true });
-  const admin = new Client({ connectionString: TEST_DATABASE_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
-});
+afterAll(() => before.drop());
 
 it('gives every existing row its payer scope, then lets another payer use the same key', async () => {
-  const client = new Client({ connectionString: url });
+  const client = new Client({ connectionString: before.url });
   await client.connect();
   try {
-    await migrate(drizzle(client), { migrationsFolder: earlier });
+    await migrate(drizzle(client), { migrationsFolder: before.earlierMigrations });
     const insert = (mode: string, key: string, payerPublicKey: string | null, payerAddress: string | null) =>
       client.query<{ id: string }>(
         `INSERT INTO purchases (id, mode, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount,
@@ -65,7 +37,7 @@ it('gives every existing row its payer scope, then lets another payer use the sa
     const legacy = (await insert('server_signed', 'order-1000', null, null)).rows[0]!.id;
     const checkout = (await insert('client_signed', 'order-1001', null, PAYER)).rows[0]!.id;
 
-    await migrateDatabase(url);
+    await migrateDatabase(before.url);
 
     const scopes = await client.query<{ id: string; idempotency_scope: string }>(
       'SELECT id, idempotency_scope FROM purchases',

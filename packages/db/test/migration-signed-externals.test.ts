@@ -4,54 +4,26 @@
  * gets an external of its own.
  */
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { Client } from 'pg';
-import { migrateDatabase, MIGRATIONS_FOLDER } from '../src/migrate';
-import { TEST_DATABASE_ADMIN_URL } from '../src/testing';
+import { migrateDatabase } from '../src/migrate';
+import { databaseBeforeMigration, type DatabaseBeforeMigration } from './support/database-before-migration';
 
 const BEFORE = '0003_signed-externals';
-let url: string;
-let name: string;
-let earlier: string;
+let before: DatabaseBeforeMigration;
 
 beforeAll(async () => {
-  name = `starsgate_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const target = new URL(TEST_DATABASE_ADMIN_URL);
-  target.pathname = `/${name}`;
-  url = target.toString();
-  // The migrations as they were before signed_externals.
-  earlier = mkdtempSync(path.join(tmpdir(), 'starsgate-migrations-'));
-  cpSync(MIGRATIONS_FOLDER, earlier, { recursive: true });
-  const journalPath = path.join(earlier, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((entry) => entry.tag === BEFORE),
-  );
-  writeFileSync(journalPath, JSON.stringify(journal));
-  const admin = new Client({ connectionString: TEST_DATABASE_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
+  before = await databaseBeforeMigration(BEFORE);
 });
 
-afterAll(async () => {
-  rmSync(earlier, { recursive: true, force: true });
-  const admin = new Client({ connectionString: TEST_DATABASE_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
-});
+afterAll(() => before.drop());
 
 it('moves each batch BOC to signed_externals and keeps every purchase pointing at its external', async () => {
-  const client = new Client({ connectionString: url });
+  const client = new Client({ connectionString: before.url });
   await client.connect();
   try {
-    await migrate(drizzle(client), { migrationsFolder: earlier });
+    await migrate(drizzle(client), { migrationsFolder: before.earlierMigrations });
     const batch = randomUUID();
     const insert = (id: string, batchId: string | null, boc: string | null, seqno: number | null) =>
       client.query(
@@ -66,7 +38,7 @@ it('moves each batch BOC to signed_externals and keeps every purchase pointing a
     await insert(alone, null, 'te6alone', 6);
     await insert(unsigned, null, null, null);
 
-    await migrateDatabase(url);
+    await migrateDatabase(before.url);
 
     const externals = await client.query(
       'SELECT batch_id, wallet_address, boc, normalized_hash, seqno, valid_until, message_count FROM signed_externals ORDER BY seqno',

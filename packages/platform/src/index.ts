@@ -1,4 +1,5 @@
-export * from './config/environment';
+export * from '@starsgate/config';
+export * from './config/shared-config';
 export * from './logging';
 export * from './queue/purchase-queue';
 export * from './process/service-lifecycle';

@@ -1,4 +1,4 @@
-import { DATABASE_URL_VARIABLE, finishConfig, readEnvironment, url } from '@starsgate/platform/environment';
+import { DATABASE_URL_VARIABLE, finishConfig, readEnvironment, url } from '@starsgate/config';
 
 /** Every variable the migrate CLI reads. */
 export const MIGRATE_VARIABLES = {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadEnvFile } from '@starsgate/platform/environment';
+import { loadEnvFile } from '@starsgate/config';
 import { migrateDatabase } from '../migrate';
 import { grantServiceRole, serviceRoleOf } from '../service-role';
 import { loadMigrateConfig } from './migrate-config';

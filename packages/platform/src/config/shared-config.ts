@@ -1,5 +1,4 @@
-import { DATABASE_URL_VARIABLE } from './environment/database-url';
-import { integer, string, url, type EnvironmentValues } from './environment/variables';
+import { DATABASE_URL_VARIABLE, integer, string, url, type EnvironmentValues } from '@starsgate/config';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** BullMQ's own default key prefix. */

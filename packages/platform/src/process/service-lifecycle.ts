@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config-error';
+import { ConfigError } from '@starsgate/config';
 import type { Logger } from '../logging/logger';
 
 /** Runs `stop` once on the first SIGTERM or SIGINT; a second signal exits at once. */

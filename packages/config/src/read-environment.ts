@@ -1,5 +1,5 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import { ConfigError, redactUrl } from '../config-error';
+import { ConfigError, redactUrl } from './config-error';
 import {
   ANNOTATION_KEYWORDS,
   type EnvironmentValues,
