@@ -28,6 +28,7 @@ interface FloorOrder {
 }
 
 const FINGERPRINT_KEY = randomUUID();
+const FLOOR_PAYER_SCOPE = 'floor-payer';
 
 export function floorApp(pool: Pool, queue: ReturnType<typeof createPurchaseQueue>): express.Express {
   const app = express();
@@ -39,14 +40,17 @@ export function floorApp(pool: Pool, queue: ReturnType<typeof createPurchaseQueu
     const fingerprint = createHmac('sha256', FINGERPRINT_KEY).update(JSON.stringify(order)).digest('hex');
     const { rows } = await pool.query<{ id: string }>(
       `INSERT INTO ${FLOOR_TABLE}
-         (id, idempotency_key, request_fingerprint, fingerprint_key_id, status, product, username, amount,
-          payment_method, seed_format, account_index)
-       VALUES ($1, $2, $3, 'floor', 'queued', $4, $5, $6, $7, 'bip39_12', $8)
+         (id, idempotency_key, idempotency_scope, request_fingerprint, fingerprint_key_id, status, product, username,
+          amount, payment_method, seed_format, account_index)
+       VALUES ($1, $2, $3, $4, 'floor', 'queued', $5, $6, $7, $8, 'bip39_12', $9)
        ON CONFLICT DO NOTHING
        RETURNING id`,
       [
         randomUUID(),
         key,
+        // Keys are scoped to the payer (docs/security.md, attack 5); the floor derives no key, so
+        // every order is one payer's, the bench's single test phrase.
+        FLOOR_PAYER_SCOPE,
         fingerprint,
         order.product ?? 'stars',
         order.username ?? '@alice',
