@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
   boolean,
+  commaList,
   finishConfig,
   integer,
   port,
@@ -193,11 +194,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const shared = sharedConfig(values);
   // The expensive routes' per-client limits default to a share of the general one (600 → 60 and 30).
   const share = (divisor: number): number => Math.max(1, Math.floor(values.RATE_LIMIT_MAX / divisor));
-  const list = (value: string | undefined): string[] =>
-    (value ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry.length > 0);
   const config: GatewayConfig = {
     port: values.PORT,
     adminPort: values.ADMIN_PORT,
@@ -226,11 +222,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       keyDerivationsReservedForPurchases: values.KEY_DERIVATIONS_RESERVED_FOR_PURCHASES,
     },
     trustProxy: trustProxyOf(values.TRUST_PROXY, problems),
-    corsAllowedOrigins: list(values.CORS_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/$/, '')),
+    corsAllowedOrigins: commaList(values.CORS_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/$/, '')),
     idempotencyLockTimeoutMs: values.IDEMPOTENCY_LOCK_TIMEOUT_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     reads: readsConfig(values, problems, production, shared),
-    adminTokens: list(values.STARSGATE_ADMIN_TOKENS),
+    adminTokens: commaList(values.STARSGATE_ADMIN_TOKENS),
     adminAuthFailures: {
       windowSeconds: values.ADMIN_AUTH_FAILURE_WINDOW_SECONDS,
       perClient: values.ADMIN_AUTH_FAILURES_PER_CLIENT,

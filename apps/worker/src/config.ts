@@ -4,6 +4,7 @@ import { loadKeyRing, type KeyRing } from '@starsgate/db';
 import { splitCookieSets } from '@starsgate/fragment';
 import {
   boolean,
+  commaList,
   FRAGMENT_COOKIES_VARIABLE,
   finishConfig,
   integer,
@@ -312,10 +313,7 @@ export function loadWorkerConfig(
   };
 
   const receivers: string[] = [];
-  for (const entry of (values.FRAGMENT_RECEIVING_ADDRESSES ?? '')
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
+  for (const entry of commaList(values.FRAGMENT_RECEIVING_ADDRESSES)) {
     try {
       receivers.push(Address.parse(entry).toRawString());
     } catch {

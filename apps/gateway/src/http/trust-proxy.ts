@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { string } from '@starsgate/platform';
+import { commaList, string } from '@starsgate/platform';
 
 /** Express's `trust proxy`: no proxy, the number of proxies in front, or the proxies' addresses. */
 export type TrustProxy = false | number | string[];
@@ -39,10 +39,7 @@ export function trustProxyOf(value: string | undefined, problems: string[]): Tru
     if (hops > 10) problems.push(`TRUST_PROXY must be a hop count of 0-10 (got ${raw})`);
     return hops === 0 ? false : Math.min(hops, 10);
   }
-  const entries = raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry.length > 0);
+  const entries = commaList(raw);
   const invalid = entries.filter((entry) => !isAddressOrCidr(entry));
   if (invalid.length > 0)
     problems.push(

@@ -2,7 +2,7 @@ export const PAYMENT_METHODS = ['gram', 'usdt'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** How people name the currencies. */
-export const PAYMENT_METHOD_NAMES: Readonly<Record<PaymentMethod, string>> = { gram: 'GRAM', usdt: 'USDT' };
+export const PAYMENT_METHOD_NAMES = { gram: 'GRAM', usdt: 'USDT' } as const satisfies Record<PaymentMethod, string>;
 
 /**
  * Accepted spellings of a payment method. `ton`/`usdt_ton` are Fragment's wire names and

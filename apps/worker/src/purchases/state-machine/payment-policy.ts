@@ -1,5 +1,12 @@
 import { Address } from '@ton/core';
-import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS, type Product, type PaymentMethod } from '@starsgate/domain';
+import {
+  GRAM_DECIMALS,
+  parseUnits,
+  PAYMENT_METHOD_NAMES,
+  USDT_DECIMALS,
+  type Product,
+  type PaymentMethod,
+} from '@starsgate/domain';
 import {
   decodeCommentPayload,
   type DecodedComment,
@@ -72,7 +79,7 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
   const violations: PolicyViolation[] = [];
   const flag = (check: string, message: string) => violations.push({ check, message });
   const allowed = new Set(config.fragmentReceivingAddresses);
-  const currency = input.paymentMethod === 'usdt' ? 'USDT' : 'GRAM';
+  const currency = PAYMENT_METHOD_NAMES[input.paymentMethod];
 
   const from = parseAddress(tx.from);
   const fromIsPayer = !!from && from.equals(input.payer);
