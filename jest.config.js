@@ -9,7 +9,7 @@ module.exports = {
   transform: { '^.+\\.ts$': tsJest },
   // ESM-ready sources (packages/sdk) import './x.js'; under jest that is the .ts file beside it.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/{apps,packages}/*/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  testMatch: ['<rootDir>/{apps,packages,tools}/*/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testTimeout: 60_000,
   maxWorkers: 2,
   setupFiles: ['<rootDir>/jest.setup.js'],

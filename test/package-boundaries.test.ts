@@ -10,7 +10,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
 const WORKSPACE_GLOBS = ['apps', 'packages'];
-const ROOT_FOLDERS = ['bench', 'chaos', 'scripts', 'soak', 'test'];
+const ROOT_FOLDERS = ['scripts', 'test', 'tools'];
 
 interface Manifest {
   name: string;

@@ -127,7 +127,7 @@ describe('Dockerfile', () => {
       '.env',
       '**/test',
       'test',
-      'bench',
+      'tools',
       'node_modules',
       '**/node_modules',
       '**/dist',
