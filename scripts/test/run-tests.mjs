@@ -27,6 +27,8 @@ const turbo = spawn(
     'test:security',
     `--concurrency=${concurrency}`,
     '--summarize',
+    // Every workspace's tests run even when another's fail, as one jest run did: all failures at once.
+    '--continue=dependencies-successful',
     '--output-logs=new-only',
     '--log-order=grouped',
     ...process.argv.slice(2),
