@@ -3,7 +3,7 @@
  * The tests step of `npm test`: every workspace's `test` task and the root's cross-cutting suites
  * (`test:root`, `test:security`) through turbo, so an unchanged workspace's tests come from turbo's
  * cache, then a table of each task's time from turbo's run summary. Exits with turbo's code.
- *   TEST_CONCURRENCY  how many jest runs at once (default 3; each has 2 workers, test:security 3,
+ *   TEST_CONCURRENCY  how many jest runs at once (default 4; each has 2 workers, test:security 3,
  *                     and every worker needs a Redis database of its own, 15 at most: jest.redis-database.js)
  * Extra arguments go to turbo (e.g. --filter=@starsgate/worker, --force).
  */
@@ -14,7 +14,7 @@ import { printTimeTable } from './time-table.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const runsDir = path.join(root, '.turbo', 'runs');
-const concurrency = process.env.TEST_CONCURRENCY ?? '3';
+const concurrency = process.env.TEST_CONCURRENCY ?? '4';
 const started = Date.now();
 
 const turbo = spawn(

@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz`: the whole fuzz suite (test/fuzz) with many more cases than `npm test` runs.
+ * `npm run fuzz`: the whole fuzz suite (tools/fuzz/test) with many more cases than `npm test` runs.
  * FUZZ_RUNS multiplies every property's CI case count (default 20); FUZZ_SEED picks the seed
  * (random unless given). Prints the seed first, so a failure can be replayed with
  * `FUZZ_SEED=<seed> FUZZ_RUNS=<runs> npm run fuzz`, and the cases run per property at the end.
