@@ -5,8 +5,8 @@
  * job, and a parked purchase waits for the sender's wake-up, with the sweeper as its fallback.
  */
 import { purchaseJobId } from '@starsgate/platform';
-import { HeldPurchase } from '../src/purchases/state-machine/held-purchase';
-import { batchLeaseOwner, wakeNextSender, walletLeaseName } from '../src/purchases/state-machine/wallet-lease';
+import { HeldPurchase } from '../src/purchases/persistence/held-purchase';
+import { batchLeaseOwner, wakeNextSender, walletLeaseName } from '../src/purchases/wallet/wallet-lease';
 import { Sweeper } from '../src/sweeper/sweeper';
 import { WorkerHarness } from './support/worker-harness';
 

@@ -7,8 +7,8 @@
  * - several Fragment login sessions each create and confirm their own orders.
  */
 import { WorkerHarness } from './support/worker-harness';
-import { observeDelivery } from '../src/purchases/state-machine/delivery-check';
-import { paymentRequestOf } from '../src/purchases/state-machine/payment-request';
+import { observeDelivery } from '../src/purchases/delivery/delivery-check';
+import { paymentRequestOf } from '../src/purchases/policy/payment-request';
 
 jest.setTimeout(180_000);
 

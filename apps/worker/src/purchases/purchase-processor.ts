@@ -11,16 +11,16 @@ import {
   withLogContext,
   type PurchaseJobData,
 } from '@starsgate/platform';
-import { awaitingSignatureStep } from './state-machine/checkout-signature';
-import { confirmingStep, submittedStep } from './state-machine/confirm-step';
-import { crashAt } from './state-machine/crash-points';
-import { prepareStep } from './state-machine/prepare-step';
-import { recoverSendingStep } from './state-machine/recover-step';
-import { sendStep } from './state-machine/send-step';
-import type { StepDeps } from './state-machine/step-deps';
-import { HeldPurchase, LeaseLostError } from './state-machine/held-purchase';
+import { awaitingSignatureStep } from './steps/awaiting-signature';
+import { confirmingStep, submittedStep } from './steps/confirming';
+import { crashAt } from './crash-points';
+import { prepareStep } from './steps/preparing';
+import { recoverSendingStep } from './steps/sending';
+import { sendStep } from './wallet/wallet-sender';
+import type { StepDeps } from './step-deps';
+import { HeldPurchase, LeaseLostError } from './persistence/held-purchase';
 
-export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
+export type { StepDeps as PurchaseProcessorDeps } from './step-deps';
 
 /** How logs name a row: a checkout by its public `checkout_id`, a purchase by its `purchase_id`. */
 function rowIds(row: Pick<PurchaseRow, 'id' | 'mode'>): { purchase_id: string } | { checkout_id: string } {

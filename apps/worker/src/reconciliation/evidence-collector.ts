@@ -8,11 +8,11 @@ import {
   type SendTransactionRequest,
   type TransactionScan,
 } from '@starsgate/ton';
-import { signedAfterLt } from '../purchases/state-machine/chain-lookup';
-import { observeDelivery } from '../purchases/state-machine/delivery-check';
-import { paymentRequestOf } from '../purchases/state-machine/payment-request';
-import type { StepDeps } from '../purchases/state-machine/step-deps';
-import { errorBody } from '../purchases/state-machine/held-purchase';
+import { signedAfterLt } from '../purchases/chain/chain-lookup';
+import { observeDelivery } from '../purchases/delivery/delivery-check';
+import { paymentRequestOf } from '../purchases/policy/payment-request';
+import type { StepDeps } from '../purchases/step-deps';
+import { errorBody } from '../purchases/persistence/held-purchase';
 
 export const EVIDENCE_COLLECTOR = 'evidence-collector';
 

@@ -2,8 +2,8 @@ import type { Transaction } from '@ton/core';
 import { lookalikeKey, type PurchaseChanges } from '@starsgate/db';
 import { findPaymentMessage, judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
-import { paymentRequestOf } from './payment-request';
-import type { StepDeps } from './step-deps';
+import { paymentRequestOf } from '../policy/payment-request';
+import type { StepDeps } from '../step-deps';
 import {
   completeAll,
   dropStaleJobs,
@@ -11,7 +11,7 @@ import {
   moveAll,
   rescheduleAll,
   type BatchWriteOptions,
-} from './held-purchase';
+} from '../persistence/held-purchase';
 
 export interface ChainEvidence {
   tx_hash: string;

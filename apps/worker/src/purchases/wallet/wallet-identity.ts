@@ -18,9 +18,9 @@ import {
   type WalletKeyPair,
   type WalletVersion,
 } from '@starsgate/ton';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './held-purchase';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
+import type { HeldPurchase } from '../persistence/held-purchase';
 
 /** How long one chain answer to "which version of this wallet is deployed" serves other purchases. */
 const VERSION_REUSE_MS = 30_000;

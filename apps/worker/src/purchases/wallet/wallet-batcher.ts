@@ -1,9 +1,9 @@
 import { Address } from '@ton/core';
 import { MAX_MESSAGES, type WalletKeyPair, type WalletVersion } from '@starsgate/ton';
-import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
-import { minSignableValidUntil, outflow, paymentRequestOf } from './payment-request';
-import type { StepDeps } from './step-deps';
-import { dropStaleJobs, HeldPurchase } from './held-purchase';
+import { compareFunds, readBalances, type FundsShortfall } from '../policy/funds-check';
+import { minSignableValidUntil, outflow, paymentRequestOf } from '../policy/payment-request';
+import type { StepDeps } from '../step-deps';
+import { dropStaleJobs, HeldPurchase } from '../persistence/held-purchase';
 import { openKeyPair, openSeedKeyId, SecretUnavailableError } from './wallet-identity';
 
 export interface Batch {

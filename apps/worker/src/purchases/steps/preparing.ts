@@ -1,18 +1,18 @@
 import type { Product, PaymentMethod } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
-import { compareFunds, readBalances, type Balances, type FundsShortfall } from './funds-check';
-import { checkFundsByPriceBook } from './price-precheck';
-import { awaitSignature, resolveCheckoutWallet } from './checkout-signature';
-import { ownQueryId } from './payer-jetton-transfer';
-import { checkPaymentPolicy, parseAddress } from './payment-policy';
-import { outflow } from './payment-request';
-import { sendStep, type AcceptedRequest } from './send-step';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './held-purchase';
-import { classifyPreSignError } from './upstream-errors';
-import { resolvePayerWallet, SecretUnavailableError, tonConnectAccount } from './wallet-identity';
+import { compareFunds, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
+import { checkFundsByPriceBook } from '../policy/price-precheck';
+import { awaitSignature, resolveCheckoutWallet } from './awaiting-signature';
+import { ownQueryId } from '../policy/payer-jetton-transfer';
+import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
+import { outflow } from '../policy/payment-request';
+import { sendStep, type AcceptedRequest } from '../wallet/wallet-sender';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import { classifyPreSignError } from '../upstream/upstream-errors';
+import { resolvePayerWallet, SecretUnavailableError, tonConnectAccount } from '../wallet/wallet-identity';
 
 const FRAGMENT_METHOD: Record<string, FragmentPaymentMethod> = { gram: 'ton', usdt: 'usdt_ton' };
 

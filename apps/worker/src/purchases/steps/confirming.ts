@@ -8,16 +8,16 @@ import {
   settleDeliveries,
   settlePaidBatch,
   type ChainEvidence,
-} from './batch-settlement';
-import { pollOwnTransaction, watchForLanding } from './chain-lookup';
-import { crashAt } from './crash-points';
-import { landingEstimate } from './landing-estimate';
-import { paymentRequestOf } from './payment-request';
-import { handleUnseen } from './recover-step';
-import { releaseWallet } from './wallet-lease';
-import { signedBocOf } from './signed-external';
-import type { StepDeps } from './step-deps';
-import { rescheduleAll, type HeldPurchase } from './held-purchase';
+} from '../delivery/batch-settlement';
+import { pollOwnTransaction, watchForLanding } from '../chain/chain-lookup';
+import { crashAt } from '../crash-points';
+import { landingEstimate } from '../chain/landing-estimate';
+import { paymentRequestOf } from '../policy/payment-request';
+import { handleUnseen } from './sending';
+import { releaseWallet } from '../wallet/wallet-lease';
+import { signedBocOf } from '../chain/signed-external';
+import type { StepDeps } from '../step-deps';
+import { rescheduleAll, type HeldPurchase } from '../persistence/held-purchase';
 
 /**
  * Fragment's confirm for one purchase: its order, the batch's external BOC (read from storage

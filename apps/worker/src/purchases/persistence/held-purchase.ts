@@ -1,7 +1,7 @@
 import { assertWorkerMove, ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
 import type { Fence, HeldLease, PurchaseChanges, PurchaseRow, SealedSecret } from '@starsgate/db';
 import { backoffMs, enqueuePurchases, purchaseJobId } from '@starsgate/platform';
-import type { StepDeps } from './step-deps';
+import type { StepDeps } from '../step-deps';
 
 /** The row was claimed or changed by someone else: stop without side effects. */
 export class LeaseLostError extends Error {

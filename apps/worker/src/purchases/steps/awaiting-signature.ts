@@ -9,12 +9,12 @@ import {
   type CheckoutPaymentScan,
   type SendTransactionRequest,
 } from '@starsgate/ton';
-import { crashAt } from './crash-points';
-import { paymentRequestOf } from './payment-request';
-import { payloadCell, type AcceptedRequest } from './send-step';
-import type { StepDeps } from './step-deps';
-import { enqueueNext, LeaseLostError, type HeldPurchase } from './held-purchase';
-import type { PayerWallet } from './wallet-identity';
+import { crashAt } from '../crash-points';
+import { paymentRequestOf } from '../policy/payment-request';
+import { payloadCell, type AcceptedRequest } from '../wallet/wallet-sender';
+import type { StepDeps } from '../step-deps';
+import { enqueueNext, LeaseLostError, type HeldPurchase } from '../persistence/held-purchase';
+import type { PayerWallet } from '../wallet/wallet-identity';
 
 /**
  * The buyer's wallet of a checkout, as prepareStep needs it (Fragment's order is made for its

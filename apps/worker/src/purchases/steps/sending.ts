@@ -1,10 +1,10 @@
 import { Address } from '@ton/core';
 import { ChainRequestError } from '@starsgate/ton';
-import { findOwnTransaction } from './chain-lookup';
-import { broadcastExternal, signedBocOf } from './signed-external';
-import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './held-purchase';
-import { releaseWallet } from './wallet-lease';
+import { findOwnTransaction } from '../chain/chain-lookup';
+import { broadcastExternal, signedBocOf } from '../chain/signed-external';
+import type { StepDeps } from '../step-deps';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import { releaseWallet } from '../wallet/wallet-lease';
 
 /**
  * Broadcasts the persisted BOC again. Only ever these bytes: identical bytes are idempotent on
