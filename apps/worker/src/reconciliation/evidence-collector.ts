@@ -12,7 +12,7 @@ import { signedAfterLt } from '../purchases/chain/chain-lookup';
 import { observeDelivery } from '../purchases/delivery/delivery-check';
 import { paymentRequestOf } from '../purchases/policy/payment-request';
 import type { StepDeps } from '../purchases/step-deps';
-import { errorBody } from '../purchases/persistence/held-purchase';
+import { errorBody } from '../purchases/persistence/purchase-failure';
 
 export const EVIDENCE_COLLECTOR = 'evidence-collector';
 

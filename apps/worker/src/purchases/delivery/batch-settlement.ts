@@ -4,14 +4,9 @@ import { findPaymentMessage, judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
 import { paymentRequestOf } from '../policy/payment-request';
 import type { StepDeps } from '../step-deps';
-import {
-  completeAll,
-  dropStaleJobs,
-  HeldPurchase,
-  moveAll,
-  rescheduleAll,
-  type BatchWriteOptions,
-} from '../persistence/held-purchase';
+import { completeAll, moveAll, rescheduleAll, type BatchWriteOptions } from '../persistence/batch-writes';
+import { HeldPurchase } from '../persistence/held-purchase';
+import { dropStaleJobs } from '../persistence/purchase-jobs';
 
 export interface ChainEvidence {
   tx_hash: string;

@@ -1,3 +1,4 @@
+import { Cell } from '@ton/core';
 import type { Product } from '@starsgate/domain';
 import type { TonConnectAccount } from '@starsgate/fragment';
 
@@ -49,4 +50,11 @@ export function minSignableValidUntil(nowMs: number, minValiditySeconds: number)
 /** GRAM that leaves the wallet with this message, and USDT that leaves its jetton wallet. */
 export function outflow(request: PaymentRequest): { gram: bigint; usdt: bigint } {
   return { gram: BigInt(request.message.amount), usdt: request.jetton ? BigInt(request.jetton.amount) : 0n };
+}
+
+/** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
+export function payloadCell(payload: string): Cell {
+  const [cell] = Cell.fromBoc(Buffer.from(payload, 'base64url'));
+  if (!cell) throw new Error('payload BOC has no root cell');
+  return cell;
 }

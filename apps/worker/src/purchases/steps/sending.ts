@@ -1,136 +1,52 @@
-import { Address } from '@ton/core';
-import { ChainRequestError } from '@starsgate/ton';
+import { crashAt } from '../crash-points';
 import { findOwnTransaction } from '../chain/chain-lookup';
-import { broadcastExternal, signedBocOf } from '../chain/signed-external';
-import type { StepDeps } from '../step-deps';
+import { watchBatchLanding } from '../chain/landing-watch';
+import { landingEstimate } from '../chain/landing-estimate';
+import { broadcastExternal } from '../chain/signed-external';
+import { handleUnseen, rebroadcast } from '../chain/unseen-external';
+import type { NextStep, SignedBatch } from '../next-step';
+import { moveAll, rescheduleAll } from '../persistence/batch-writes';
 import type { HeldPurchase } from '../persistence/held-purchase';
-import { releaseWallet } from '../wallet/wallet-lease';
+import type { StepDeps } from '../step-deps';
 
 /**
- * Broadcasts the persisted BOC again. Only ever these bytes: identical bytes are idempotent on
- * chain (same seqno), a new signature never is. Returns whether the provider accepted it.
+ * `sending`, right after the wallet's sender persisted the batch (`preparing` hands it on in the
+ * same job): broadcast the persisted bytes. Accepted: the sender watches for the batch's landing
+ * while the members move to `submitted`, and hands them on to be confirmed with Fragment. Refused
+ * or unanswered: they stay `sending` and their own jobs recover (sendingStep).
  */
-export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promise<{ ok: boolean; error?: string }> {
-  const boc = await signedBocOf(deps, purchase.row);
+export async function broadcastSignedBatch(
+  deps: StepDeps,
+  members: HeldPurchase[],
+  signed: SignedBatch,
+): Promise<NextStep | undefined> {
+  const { config } = deps;
+  const leader = members[0]!;
+  let broadcastError: string | undefined;
+  const broadcastAt = deps.now();
+  landingEstimate(deps).broadcast(signed.batchId, broadcastAt);
   try {
-    await broadcastExternal(deps, purchase.row.batchId!, boc);
-    return { ok: true };
+    await broadcastExternal(deps, signed.batchId, signed.boc);
   } catch (error) {
-    // A refusal (e.g. seqno already used because it landed) is judged by the lookup, not here.
-    return {
-      ok: false,
-      error: `${error instanceof ChainRequestError ? 'rejected' : 'unavailable'}: ${(error as Error).message}`,
-    };
+    broadcastError = (error as Error).message;
   }
-}
+  crashAt(config, 'after_broadcast_before_confirm');
 
-/**
- * The signed external is not (yet) seen on chain. Before `valid_until` it can still land: keep
- * rebroadcasting the same bytes. After `valid_until` + margin it provably cannot land (the wallet
- * rejects an expired message), so: seqno past ours or unchanged without our message, the history
- * read down to the signing point → NOT_EXECUTED; a scan that stopped short of it, or a chain that
- * cannot answer past the step's maximum age → reconciliation_required.
- */
-export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepMaxAgeMs: number): Promise<void> {
-  const row = purchase.row;
-  const nowMs = deps.now();
-  const validUntilMs = row.validUntil! * 1000;
-  if (nowMs <= validUntilMs) {
-    await rebroadcast(deps, purchase);
-    await purchase.reschedule(deps.config.pollIntervalMs);
-    return;
+  if (broadcastError !== undefined) {
+    // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
+    await rescheduleAll(deps, members, config.pollIntervalMs, {}, 'broadcast failed; will rebroadcast the same BOC', {
+      error: broadcastError,
+    });
+    return undefined;
   }
-  if (nowMs <= validUntilMs + deps.config.validUntilMarginMs) {
-    await purchase.reschedule(
-      Math.min(deps.config.pollIntervalMs, validUntilMs + deps.config.validUntilMarginMs - nowMs + 1),
-    );
-    return;
-  }
-  const wallet = Address.parse(row.walletAddress!);
-  try {
-    const seqno = await deps.chain.getSeqno(wallet);
-    // Read the seqno first, then look again: a landing between the two reads is then seen.
-    const landed = await findOwnTransaction(deps, row);
-    if (landed.outcome === 'found') {
-      await purchase.reschedule(0);
-      return;
-    }
-    // A scan that stopped before the signing point proves nothing: the payment may be buried under newer transactions.
-    if (landed.outcome === 'inconclusive') {
-      await purchase.reconcile(
-        {
-          code: 'OUTCOME_UNKNOWN',
-          message: `The signed transaction expired, but the wallet's history could not be read back to its signing (${landed.reason}): whether it executed is unknown.`,
-        },
-        {
-          expiry_check: {
-            scan: 'inconclusive',
-            scan_reason: landed.reason,
-            scanned_down_to_lt: landed.scannedDownToLt,
-            seqno_now: seqno,
-            seqno_signed: row.seqno,
-            normalized_hash: row.normalizedHash,
-            valid_until: row.validUntil,
-          },
-        },
-        'expired; the scan for our message was inconclusive',
-      );
-      return;
-    }
-    if (seqno < row.seqno!) {
-      await purchase.reconcile(
-        {
-          code: 'OUTCOME_UNKNOWN',
-          message: `The wallet seqno ${seqno} is below the signed seqno ${row.seqno}: the chain view is inconsistent.`,
-        },
-        {
-          expiry_check: {
-            seqno_now: seqno,
-            seqno_signed: row.seqno,
-            normalized_hash: row.normalizedHash,
-            valid_until: row.validUntil,
-          },
-        },
-        'expired, seqno below ours',
-      );
-      return;
-    }
-    await purchase.fail(
-      {
-        code: 'NOT_EXECUTED',
-        message: `The signed transaction expired at ${new Date(validUntilMs).toISOString()} without executing; nothing left the wallet.`,
-        details: [
-          {
-            normalized_hash: row.normalizedHash,
-            seqno_signed: row.seqno,
-            seqno_now: seqno,
-            valid_until: row.validUntil,
-          },
-        ],
-      },
-      seqno > row.seqno!
-        ? 'expired; the wallet seqno moved past ours without our message'
-        : 'expired; the wallet seqno never moved',
-    );
-    await releaseWallet(deps, purchase);
-  } catch (error) {
-    if (nowMs - row.stepStartedAt.getTime() > stepMaxAgeMs) {
-      await purchase.reconcile(
-        { code: 'OUTCOME_UNKNOWN' },
-        {
-          expiry_check: {
-            error: (error as Error).message,
-            normalized_hash: row.normalizedHash,
-            seqno_signed: row.seqno,
-            valid_until: row.validUntil,
-          },
-        },
-        'the chain could not answer after the signed message expired',
-      );
-      return;
-    }
-    await purchase.retry('chain lookup failed after expiry', { error: (error as Error).message });
-  }
+  const landed = watchBatchLanding(deps, leader, broadcastAt);
+  // Recorded while Fragment's confirms are in flight: they read only the payment requests.
+  const recorded = moveAll(deps, members, { status: 'submitted', stepStartedAt: new Date(deps.now()) }, 'broadcast', {
+    batch_id: signed.batchId,
+  });
+  // Awaited by the `submitted` step after its confirms; a rejection meanwhile must not count as unhandled.
+  recorded.catch(() => undefined);
+  return { status: 'submitted', held: members, handoff: { boc: signed.boc, broadcastAt, landed, recorded } };
 }
 
 /**
@@ -138,7 +54,7 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
  * (crash, lost lease, provider error). Look it up first; otherwise rebroadcast the same bytes
  * while they are valid; after expiry, prove non-execution (handleUnseen).
  */
-export async function recoverSendingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+export async function sendingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const row = purchase.row;
   let landed: boolean;
   try {

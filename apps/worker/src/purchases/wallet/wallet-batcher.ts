@@ -3,7 +3,8 @@ import { MAX_MESSAGES, type WalletKeyPair, type WalletVersion } from '@starsgate
 import { compareFunds, readBalances, type FundsShortfall } from '../policy/funds-check';
 import { minSignableValidUntil, outflow, paymentRequestOf } from '../policy/payment-request';
 import type { StepDeps } from '../step-deps';
-import { dropStaleJobs, HeldPurchase } from '../persistence/held-purchase';
+import { HeldPurchase } from '../persistence/held-purchase';
+import { dropStaleJobs } from '../persistence/purchase-jobs';
 import { openKeyPair, openSeedKeyId, SecretUnavailableError } from './wallet-identity';
 
 export interface Batch {

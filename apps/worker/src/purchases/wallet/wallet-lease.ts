@@ -1,5 +1,6 @@
 import type { HeldLease } from '@starsgate/db';
-import { dropStaleJobs, enqueueNext, type HeldPurchase } from '../persistence/held-purchase';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import { dropStaleJobs, enqueueNext } from '../persistence/purchase-jobs';
 import { sharedCall } from '../shared-call';
 import type { StepDeps } from '../step-deps';
 
