@@ -12,7 +12,6 @@ import {
   type ChainEvidence,
 } from '../delivery/batch-settlement';
 import type { HeldPurchase } from '../persistence/held-purchase';
-import { paymentRequestOf } from '../policy/payment-request';
 import type { StepDeps } from '../step-deps';
 import { releaseWallet } from '../wallet/wallet-lease';
 
@@ -38,7 +37,7 @@ function messageHash(message: Message): string {
 export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   crashAt(deps.config, 'during_confirming');
   const row = purchase.row;
-  const request = paymentRequestOf(row.paymentRequest)!;
+  const request = row.paymentRequest!;
   const { config } = deps;
   const age = deps.now() - row.stepStartedAt.getTime();
   const evidence = (row.evidence as Record<string, unknown> | null) ?? {};

@@ -6,7 +6,7 @@ import { compareFunds, readBalances, type Balances, type FundsShortfall } from '
 import { checkFundsByPriceBook } from '../policy/price-precheck';
 import { ownQueryId } from '../policy/payer-jetton-transfer';
 import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
-import { minSignableValidUntil, outflow, payloadCell, paymentRequestOf } from '../policy/payment-request';
+import { minSignableValidUntil, outflow, payloadCell } from '../policy/payment-request';
 import { signForWallet, type AcceptedRequest } from '../wallet/wallet-sender';
 import { sharedCall } from '../shared-call';
 import type { StepDeps } from '../step-deps';
@@ -37,7 +37,7 @@ export async function preparingStep(deps: StepDeps, purchase: HeldPurchase): Pro
 /** A parked purchase whose accepted request is stored: to the wallet's sender while the request can still be signed. */
 async function sendAccepted(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
   const { config } = deps;
-  const request = paymentRequestOf(purchase.row.paymentRequest)!;
+  const request = purchase.row.paymentRequest!;
   if (deps.now() - purchase.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
     await purchase.fail(
       {
@@ -251,7 +251,7 @@ async function offerToBuyer(
   accepted: AcceptedRequest,
   payer: { lastLt: bigint; seqno: number },
 ): Promise<void> {
-  const request = paymentRequestOf(accepted.changes.paymentRequest)!;
+  const request = accepted.changes.paymentRequest!;
   const now = Math.floor(deps.now() / 1000);
   const validUntil = Math.min(request.validUntil, now + TONCONNECT_MAX_VALIDITY_SECONDS);
   const transaction = buildSendTransactionRequest({

@@ -3,7 +3,6 @@ import { landingEstimate } from '../chain/landing-estimate';
 import { signedBocOf } from '../chain/signed-external';
 import { scheduleBatchPoll, settlePaidBatch } from '../delivery/batch-settlement';
 import type { BroadcastBatch, NextStep } from '../next-step';
-import { paymentRequestOf } from '../policy/payment-request';
 import { rescheduleAll } from '../persistence/batch-writes';
 import type { HeldPurchase } from '../persistence/held-purchase';
 import type { StepDeps } from '../step-deps';
@@ -17,7 +16,7 @@ async function confirmWithFragment(
   purchase: HeldPurchase,
   boc?: string,
 ): Promise<'confirmed' | 'not_requested'> {
-  const request = paymentRequestOf(purchase.row.paymentRequest)!;
+  const request = purchase.row.paymentRequest!;
   // Fragment's own script calls no confirm when the link answer named no method.
   if (request.confirmMethod === undefined) return 'not_requested';
   return deps.fragment.session(request.fragmentSession).confirm({
@@ -132,8 +131,7 @@ export async function confirmBroadcastBatch(
     },
     reason: 'confirmed with Fragment',
   };
-  const paidOnChain =
-    tx && confirmed.length > 0 && !confirmed.some((member) => paymentRequestOf(member.row.paymentRequest)!.jetton);
+  const paidOnChain = tx && confirmed.length > 0 && !confirmed.some((member) => member.row.paymentRequest!.jetton);
   const settled = await Promise.allSettled([
     paidOnChain
       ? settlePaidBatch(deps, confirmed, tx, toConfirming)

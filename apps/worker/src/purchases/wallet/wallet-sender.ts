@@ -6,7 +6,7 @@ import { inSpan } from '@starsgate/platform';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
 import { crashAt } from '../crash-points';
 import type { SignedBatch } from '../next-step';
-import { payloadCell, paymentRequestOf } from '../policy/payment-request';
+import { payloadCell } from '../policy/payment-request';
 import type { StepDeps } from '../step-deps';
 import { rescheduleAll } from '../persistence/batch-writes';
 import type { HeldPurchase } from '../persistence/held-purchase';
@@ -70,7 +70,7 @@ export async function signForWallet(
       }
       const wallet = Address.parse(walletRaw);
       const seqno = await deps.chain.getSeqno(wallet);
-      const requests = batch.members.map((member) => paymentRequestOf(member.row.paymentRequest)!);
+      const requests = batch.members.map((member) => member.row.paymentRequest!);
       const validUntil = Math.min(...requests.map((r) => r.validUntil));
       const contract = createWalletContract(
         leader.row.walletVersion as WalletVersion,
