@@ -5,7 +5,7 @@ export { loadPriceRefresherConfig } from './prices/price-refresher';
 export { createPurchaseProcessor } from './purchases/purchase-processor';
 export type { PurchaseProcessorDeps } from './purchases/purchase-processor';
 export { startPurchaseWorker } from './purchases/purchase-worker';
-export { sharedCallObserver } from './purchases/state-machine/shared-call';
+export { sharedCallObserver } from './purchases/shared-call';
 export { Sweeper } from './sweeper/sweeper';
 export { createWorkerMetrics } from './observability/worker-metrics';
 export type { WorkerMetrics } from './observability/worker-metrics';

@@ -37,11 +37,11 @@ import { demoFragmentCookies, type FragmentConfigPatch } from '@starsgate/sandbo
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
 import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
 import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
-import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
+import type { StepDeps } from '../../src/purchases/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
 import { createWorkerMetrics } from '../../src/observability/worker-metrics';
-import { FragmentFromReporter } from '../../src/purchases/state-machine/fragment-from-reporter';
-import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstream-format';
+import { FragmentFromReporter } from '../../src/purchases/upstream/fragment-from-reporter';
+import { UpstreamFormatReporter } from '../../src/purchases/upstream/upstream-format';
 
 /** For suites outside this workspace that drive the worker as a process (the deployment tests). */
 export { assertPaidOnceAndDelivered } from './assert-paid-once';

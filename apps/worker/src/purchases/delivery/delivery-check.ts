@@ -9,8 +9,8 @@ import {
   type HistoryRow,
 } from '@starsgate/fragment';
 import type { PurchaseRow } from '@starsgate/db';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
 
 /** Rows of the account's history may be stamped by a clock this far behind ours. */
 export const CLOCK_SKEW_MS = 60_000;

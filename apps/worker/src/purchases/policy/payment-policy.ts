@@ -4,8 +4,9 @@ import {
   parseUnits,
   PAYMENT_METHOD_NAMES,
   USDT_DECIMALS,
-  type Product,
   type PaymentMethod,
+  type PaymentRequest,
+  type Product,
 } from '@starsgate/domain';
 import {
   decodeCommentPayload,
@@ -15,7 +16,6 @@ import {
 } from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
 import { throughPayerJettonWallet } from './payer-jetton-transfer';
-import type { PaymentRequest } from './payment-request';
 
 export interface PolicyViolation {
   check: string;
