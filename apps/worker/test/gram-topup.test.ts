@@ -49,7 +49,11 @@ test('a 3 GRAM top-up ends completed: exactly 3 GRAM paid once with the top-up c
   const done = await h.waitFor(created.id);
   expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: null });
 
-  const request = done.paymentRequest as { currency: string; quote: string; message: { amount: string; payload: string } };
+  const request = done.paymentRequest as {
+    currency: string;
+    quote: string;
+    message: { amount: string; payload: string };
+  };
   expect(request.currency).toBe('GRAM');
   expect(request.quote).toBe('3000000000');
   expect(request.message.amount).toBe('3000000000');
