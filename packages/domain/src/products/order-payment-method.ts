@@ -1,11 +1,21 @@
 import { AppError } from '../errors/app-error';
-import { normalizePaymentMethod, PAYMENT_METHOD_NAMES, type PaymentMethod } from './payment-methods';
-import { PRODUCT_REGISTRY, type Product } from './product-registry';
+import { normalizePaymentMethod, PAYMENT_METHOD_NAMES, PAYMENT_METHODS, type PaymentMethod } from './payment-methods';
+import { PRODUCT_REGISTRY, PRODUCTS, type Product } from './product-registry';
 
 /** Whether `product` can be paid in `method` (its description's `paymentMethods`). */
 export function offersPaymentMethod(product: Product, method: PaymentMethod): boolean {
   return (PRODUCT_REGISTRY[product].paymentMethods as readonly PaymentMethod[]).includes(method);
 }
+
+/** `` GRAM top-up: `gram` only. ``: the products not sold in every currency (the API's descriptions). */
+export const PAYMENT_METHOD_RESTRICTIONS = PRODUCTS.filter(
+  (product) => PRODUCT_REGISTRY[product].paymentMethods.length < PAYMENT_METHODS.length,
+)
+  .map((product) => {
+    const { title, paymentMethods } = PRODUCT_REGISTRY[product];
+    return `${title}: ${paymentMethods.map((method) => `\`${method}\``).join(' or ')} only.`;
+  })
+  .join(' ');
 
 /**
  * The canonical payment method of an order, refused before anything is stored when the product is
