@@ -12,7 +12,7 @@ import type { FragmentProduct } from './types';
 /** How a product's history rows read (history-parsing.ts). */
 export interface HistoryRowReader {
   /** The quantity cell's text → Stars count, Premium months, top-up GRAM. */
-  readQuantity(text: string): number | undefined;
+  readQuantity: (text: string) => number | undefined;
   /** What the quantity is called in a format error: `Stars quantity`. */
   quantityName: string;
   /** The quantity is itself GRAM (a top-up's `.icon-ton` cell): not to be skipped as the price. */
@@ -55,7 +55,7 @@ export interface ProductRoutes {
    * How the success screen names the order's amount, as a pattern over the lower-cased text with
    * separators dropped (order-status-text.ts): `50 telegram stars were sent to @alice.`
    */
-  statusTextAmount(amount: number): string;
+  statusTextAmount: (amount: number) => string;
 }
 
 export const ROUTES: Record<FragmentProduct, ProductRoutes> = {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, orderPaymentMethod, type CreateCheckoutRequest } from '@starsgate/domain';
+import { orderPaymentMethod, type CreateCheckoutRequest } from '@starsgate/domain';
 import type { CheckoutRepository, FingerprintKeys, PurchaseRow } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveCheckoutPayer, type ChainClient, type Network } from '@starsgate/ton';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, orderPaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
+import { orderPaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
 import type { FingerprintKeys, IntakeRow, PurchaseRepository, SecretSealing } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
