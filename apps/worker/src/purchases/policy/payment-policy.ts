@@ -113,7 +113,8 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
   if (decoded) {
     if (decoded.product !== input.product)
       flag('payload_product', `payload is for ${decoded.product}, the order is for ${input.product}`);
-    if (decoded.quantity !== input.quantity)
+    // A comment that names no amount (the top-up's) leaves it to the quote check below.
+    if (decoded.quantity !== undefined && decoded.quantity !== input.quantity)
       flag('payload_quantity', `payload quantity ${decoded.quantity} differs from the order's ${input.quantity}`);
   }
 
