@@ -111,12 +111,10 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
   const metrics = parts.metrics ?? createWorkerMetrics();
   const health = new UpstreamHealth(Math.max(1, config.fragmentCookies.length), metrics);
   const upstreams =
-    parts.upstreams ??
-    own(createUpstreams(config, logger, { metrics, health }), (built) => built.close());
+    parts.upstreams ?? own(createUpstreams(config, logger, { metrics, health }), (built) => built.close());
   const vault = new SecretVault(config.keyRing);
   const leases = new LeaseRepository(database.db);
-  const priceRefresher =
-    parts.prices === undefined && config.prices.enabled ? startOwnPriceRefresher() : undefined;
+  const priceRefresher = parts.prices === undefined && config.prices.enabled ? startOwnPriceRefresher() : undefined;
   const prices = parts.prices ?? priceRefresher?.refresher.reads.prices;
 
   const deps: StepDeps = {

@@ -9,11 +9,17 @@ import type { Product, PaymentMethod } from '@starsgate/domain';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Address } from '@ton/core';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { FingerprintKeys, generateRingEntry, LeaseRepository, PurchaseRepository, type PurchaseRow, type SecretVault } from '@starsgate/db';
+import {
+  FingerprintKeys,
+  generateRingEntry,
+  LeaseRepository,
+  PurchaseRepository,
+  type PurchaseRow,
+  type SecretVault,
+} from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { createFragmentReads, decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
 import {
