@@ -9,7 +9,7 @@ import path from 'node:path';
 import { generateRingEntry } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { createRedisConnection } from '@starsgate/platform';
-import { freePort } from '@starsgate/platform/testing';
+import { freePort, waitFor } from '@starsgate/platform/testing';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -102,13 +102,17 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
     await database.drop();
   };
 
-  const deadline = Date.now() + 180_000;
-  while (!output.includes('[start] gateway ready')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`the stack did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  try {
+    await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error('npm start exited');
+        return output.includes('[start] gateway ready');
+      },
+      { timeoutMs: 180_000, intervalMs: 250, what: '[start] gateway ready' },
+    );
+  } catch (error) {
+    await stop();
+    throw new Error(`the stack did not start (${(error as Error).message}):\n${output}`, { cause: error });
   }
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
