@@ -24,7 +24,7 @@ export type GatewayParts = Partial<Omit<GatewayDeps, 'config'>>;
 export interface CreatedGateway extends Gateway {
   /** Every part the gateway runs on, whether built here or passed in. */
   deps: GatewayDeps;
-  /** Closes the connections built here (queues, Redis, PostgreSQL); the ones passed in stay open. */
+  /** Closes the connections built here (queues, Redis, PostgreSQL), never failing; the ones passed in stay open. */
   close(): Promise<void>;
 }
 
@@ -102,7 +102,8 @@ export function createGateway(config: GatewayConfig, parts: GatewayParts = {}): 
     ...buildGateway(deps),
     deps,
     close: async () => {
-      await Promise.allSettled(owned.map((close) => close()));
+      // Last built, first closed: the queues before the Redis and PostgreSQL connections under them.
+      for (const close of [...owned].reverse()) await close().catch(() => undefined);
     },
   };
 
