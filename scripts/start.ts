@@ -3,14 +3,14 @@
  * funded demo wallets + Fragment simulator) unless real upstreams are configured, then the
  * gateway and the worker pointed at it. Ctrl-C stops all three.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { developmentKeyRingFile, parseKeyRing, sealKeyOf } from '@starsgate/db';
+import { developmentKeyRingFile } from '@starsgate/db';
 import { loadEnvFile } from '@starsgate/config';
-import { waitForHttp } from '@starsgate/platform/testing';
 import { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './stack/sandbox-env-file';
+import { serviceKeys } from './stack/service-keys';
+import { startStack, type Stack } from './stack/stack';
 
 const root = path.resolve(__dirname, '..');
 // Before anything reads the environment: `.env` when present (what is already set wins).
@@ -18,24 +18,11 @@ loadEnvFile(path.join(root, '.env'));
 const useSandbox = !process.env.FRAGMENT_BASE_URL && !process.env.TONCENTER_URL;
 const sandboxPort = process.env.SANDBOX_PORT ?? '8090';
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-const children: ChildProcess[] = [];
 const dataDir = (): string => path.resolve(root, process.env.STARSGATE_DATA_DIR ?? '.data');
-
-function run(name: string, entry: string, env: NodeJS.ProcessEnv, withheld: readonly string[] = []): ChildProcess {
-  const childEnv = { ...process.env, ...env };
-  for (const variable of withheld) delete childEnv[variable];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
-    cwd: root,
-    env: childEnv,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  child.on('exit', (code, signal) => {
-    process.stderr.write(`[start] ${name} exited (${signal ?? code})\n`);
-    if (!stopping) stop(code ?? 1);
-  });
-  children.push(child);
-  return child;
-}
+// The services' own defaults (apps/gateway/src/config.ts, apps/worker/src/config.ts), to know where they answer.
+const port = process.env.PORT ?? '8080';
+const adminPort = process.env.ADMIN_PORT ?? '8081';
+const workerMetricsPort = process.env.WORKER_METRICS_PORT ?? '9464';
 
 /**
  * The operator API's token under `npm start`: STARSGATE_ADMIN_TOKENS when set, otherwise a
@@ -51,34 +38,18 @@ function adminTokens(): { tokens: string; generatedAt?: string } {
   return { tokens: readFileSync(file, 'utf8').trim(), generatedAt: file };
 }
 
-/**
- * The keys each service gets: the worker the ring that opens secrets (STARSGATE_SECRET_KEY, or the
- * development ring in $STARSGATE_DATA_DIR/secret-key), the gateway only its public half, as in
- * production (docs/security.md). A ring whose first key is a legacy symmetric one has no
- * public half: the gateway then keeps STARSGATE_SECRET_KEY (development tolerates it, with a warning).
- */
-function serviceKeys(): { worker: NodeJS.ProcessEnv; gateway: NodeJS.ProcessEnv; withheldFromGateway: string[] } {
-  const ringValue = process.env.STARSGATE_SECRET_KEY || readFileSync(developmentKeyRingFile(dataDir()), 'utf8').trim();
-  const ring = parseKeyRing(ringValue);
-  if (ring.keys.get(ring.primaryId)!.kind !== 'x25519') return { worker: {}, gateway: {}, withheldFromGateway: [] };
-  return {
-    worker: { STARSGATE_SECRET_KEY: ringValue },
-    gateway: { STARSGATE_SEAL_KEY: process.env.STARSGATE_SEAL_KEY || sealKeyOf(ring) },
-    withheldFromGateway: ['STARSGATE_SECRET_KEY'],
-  };
+/** The worker's ring: STARSGATE_SECRET_KEY, or the development ring in $STARSGATE_DATA_DIR/secret-key. */
+function keyRing(): string {
+  return process.env.STARSGATE_SECRET_KEY || readFileSync(developmentKeyRingFile(dataDir()), 'utf8').trim();
 }
 
+let stack: Stack | undefined;
 let stopping = false;
 function stop(code: number): void {
   if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 5_000).unref();
-  Promise.all(
-    children.map(
-      (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve))),
-    ),
-  ).then(
+  (stack?.stop() ?? Promise.resolve()).then(
     () => process.exit(code),
     () => process.exit(1),
   );
@@ -87,49 +58,64 @@ process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
 async function main(): Promise<void> {
-  const upstream: NodeJS.ProcessEnv = {};
+  const admin = adminTokens();
+  const keys = serviceKeys(keyRing(), process.env.STARSGATE_SEAL_KEY);
+  stack = await startStack({
+    from: 'source',
+    // The services read the rest of their configuration (DATABASE_URL, REDIS_URL …) from here.
+    baseEnv: process.env,
+    sandbox: useSandbox,
+    gateways: 1,
+    workers: 1,
+    proxy: false,
+    bullmqPrefix: null,
+    ports: {
+      sandbox: Number(sandboxPort),
+      gateway: Number(port),
+      admin: Number(adminPort),
+      workerMetrics: Number(workerMetricsPort),
+    },
+    keys,
+    adminToken: admin.tokens,
+    serviceEnv: {
+      ...(useSandbox
+        ? {
+            // The sandbox's toncenter has no request limit (docs/ton.md §9).
+            TONCENTER_RPS: process.env.TONCENTER_RPS ?? '0',
+            // The sandbox's /demo/checkout page calls the gateway from the sandbox's origin.
+            CORS_ALLOWED_ORIGINS: process.env.CORS_ALLOWED_ORIGINS ?? `${sandboxUrl},http://localhost:${sandboxPort}`,
+          }
+        : {}),
+      // A webhook receiver on this machine keeps working; other private addresses stay refused.
+      WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? 'loopback',
+    },
+    // Where they listen is the operator's choice (HOST, WORKER_METRICS_HOST), as in production.
+    gatewayEnv: { HOST: process.env.HOST ?? '0.0.0.0' },
+    workerEnv: { WORKER_METRICS_HOST: process.env.WORKER_METRICS_HOST ?? '0.0.0.0' },
+    onUnexpectedExit: (child, code) => {
+      process.stderr.write(`[start] ${child.name} exited (${code})\n`);
+      stop(code ?? 1);
+    },
+  });
   if (useSandbox) {
-    run('sandbox', 'apps/sandbox/src/main.ts', { SANDBOX_PORT: sandboxPort });
-    const demo = (await (await waitForHttp(`${sandboxUrl}/demo`, { timeoutMs: 120_000 })).json()) as {
-      usdt?: { master?: string };
-      fragment?: { cookies?: string; receivingAddresses?: Record<string, string> };
-      fragment_linked_wallet?: { address?: string; mode?: string } | null;
-    };
-    upstream.TONCENTER_URL = `${sandboxUrl}/toncenter`;
-    // The sandbox's toncenter has no request limit (docs/ton.md §9).
-    upstream.TONCENTER_RPS = process.env.TONCENTER_RPS ?? '0';
-    // The sandbox's /demo/checkout page calls the gateway from the sandbox's origin.
-    upstream.CORS_ALLOWED_ORIGINS ??= `${sandboxUrl},http://localhost:${sandboxPort}`;
-    upstream.FRAGMENT_BASE_URL = `${sandboxUrl}/fragment`;
-    if (demo.usdt?.master) upstream.USDT_MASTER_ADDRESS = demo.usdt.master;
-    if (demo.fragment?.cookies) upstream.FRAGMENT_COOKIES = demo.fragment.cookies;
-    if (demo.fragment?.receivingAddresses)
-      upstream.FRAGMENT_RECEIVING_ADDRESSES = Object.values(demo.fragment.receivingAddresses).join(',');
     process.stdout.write(`[start] sandbox up at ${sandboxUrl} — demo wallets and usernames: ${sandboxUrl}/demo\n`);
     // The simulator's default (linked) mode: Fragment names the wallet linked to its account as
     // transaction.from, and the worker pays from the purchase's own wallet (docs/fragment-protocol.md §17).
-    if (demo.fragment_linked_wallet?.address)
+    const linked = (stack.demo as { fragment_linked_wallet?: { address?: string; mode?: string } | null })
+      .fragment_linked_wallet;
+    if (linked?.address)
       process.stdout.write(
-        `[start] Fragment's linked wallet ${demo.fragment_linked_wallet.address} (transaction.from, ${demo.fragment_linked_wallet.mode ?? 'linked'} mode)\n`,
+        `[start] Fragment's linked wallet ${linked.address} (transaction.from, ${linked.mode ?? 'linked'} mode)\n`,
       );
     process.stdout.write(
-      `[start] demo shop (client-signed checkout): ${sandboxUrl}/demo/checkout?gateway=http://127.0.0.1:${process.env.PORT ?? '8080'}\n`,
+      `[start] demo shop (client-signed checkout): ${sandboxUrl}/demo/checkout?gateway=http://127.0.0.1:${port}\n`,
     );
   }
-  const admin = adminTokens();
-  // A webhook receiver on this machine keeps working; other private addresses stay refused.
-  upstream.WEBHOOK_ALLOW_PRIVATE = process.env.WEBHOOK_ALLOW_PRIVATE ?? 'loopback';
-  const keys = serviceKeys();
-  const gatewayEnv = { ...upstream, ...keys.gateway, STARSGATE_ADMIN_TOKENS: admin.tokens };
-  const workerEnv = { ...upstream, ...keys.worker };
   const envFile = path.join(dataDir(), SANDBOX_ENV_FILE);
-  writeSandboxEnvFile(envFile, { ...gatewayEnv, ...workerEnv }, process.env);
+  writeSandboxEnvFile(envFile, { ...stack.serviceEnv, ...keys.gateway, ...keys.worker }, process.env);
   process.stdout.write(`[start] the services' environment is in ${envFile} (\`npm run doctor\` uses it)\n`);
-  run('gateway', 'apps/gateway/src/main.ts', gatewayEnv, keys.withheldFromGateway);
-  run('worker', 'apps/worker/src/main.ts', workerEnv);
-  const publicUrl = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
-  const adminUrl = `http://127.0.0.1:${process.env.ADMIN_PORT ?? '8081'}`;
-  await waitForHttp(`${publicUrl}/readyz`, { timeoutMs: 60_000 });
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
   process.stdout.write(`[start] gateway ready at ${publicUrl} (public API) — API docs at ${publicUrl}/docs\n`);
   process.stdout.write(
     `[start] operator listener at ${adminUrl}: dashboard ${adminUrl}/admin, metrics ${adminUrl}/metrics\n`,

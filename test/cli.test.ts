@@ -177,3 +177,35 @@ test('webhooks add, list (masked), rotate, remove; deliveries list and retry', a
   expect(again.code).toBe(1);
   expect(again.stderr).toContain('WEBHOOK_ENDPOINT_NOT_FOUND');
 });
+
+test('a GRAM top-up: listed by --product gram, shown with what it paid in GRAM', async () => {
+  const accepted = await request(gateway.app)
+    .post('/api/v1/purchases')
+    .send({
+      product: 'gram',
+      username: '@dave',
+      amount: 2,
+      payment_method: 'gram',
+      seed: h.wallet('base64-v5r1').seed,
+      idempotency_key: `cli-gram-${Date.now()}`,
+    });
+  expect(accepted.status).toBe(202);
+  const id = accepted.body.purchase_id as string;
+  expect((await h.waitFor(id)).status).toBe('completed');
+
+  const list = await starsgate(['purchases', 'list', '--product', 'gram', '--json']);
+  expect(list.code).toBe(0);
+  expect(
+    (JSON.parse(list.stdout) as { data: Array<{ purchase_id: string }> }).data.map((row) => row.purchase_id),
+  ).toEqual([id]);
+  const shown = JSON.parse((await starsgate(['purchases', 'show', id, '--json'])).stdout) as {
+    product: string;
+    amount: number;
+    paid_amount: { quote: string; quote_human: string };
+  };
+  expect(shown).toMatchObject({
+    product: 'gram',
+    amount: 2,
+    paid_amount: { quote: '2000000000', quote_human: '2 GRAM' },
+  });
+});

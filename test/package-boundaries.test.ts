@@ -156,7 +156,7 @@ describe('package boundaries', () => {
       "import type { FragmentConfigPatch } from '@starsgate/sandbox/src/fragment';",
       "const sdk = require(`left-pad/${'x'}`);",
       "import { readFileSync } from 'node:fs';",
-      "import { HeldPurchase } from '../src/purchases/state-machine/held-purchase';",
+      "import { HeldPurchase } from '../src/purchases/persistence/held-purchase';",
       "import { Sweeper } from '@starsgate/worker';",
     ].join('\n');
     const declared = new Set(['@starsgate/sandbox', '@starsgate/worker']);

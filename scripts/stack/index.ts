@@ -1,11 +1,12 @@
-/** Process launcher for whole-system runs (chaos, soak): see stack.ts. */
+/** The one stack launcher (chaos, soak, `npm start`, the SDKs' and deployment tests): see stack.ts. */
 export { freePort, sleep, waitForHttp } from '@starsgate/platform/testing';
 export { ManagedProcess, type ProcessKind, type ProcessSpec } from './managed-process';
 export { PostgresCluster, type ClusterOptions } from './postgres-cluster';
 export { RedisServer } from './redis-server';
 export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 export { upstreamEnv, type SandboxDemo } from './service-env';
-export { ENTRYPOINTS, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack';
+export { ENTRYPOINTS, REPO_ROOT, SOURCE_ENTRYPOINTS, startStack, type Stack, type StackOptions } from './stack';
+export { generatedServiceKeys, serviceKeys, type ServiceKeys } from './service-keys';
 export { WebhookEndpoint, type VerifiedWebhookEvent } from './webhook-endpoint';
 export {
   readToncenterTraffic,

@@ -16,10 +16,13 @@ export interface ProcessSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  logFile: string;
+  /** Where stdout and stderr are appended; absent, they go to the launcher's own (`npm start`). */
+  logFile?: string;
   /** Answers 2xx once the process serves (e.g. the gateway's /readyz). */
   readyUrl?: string;
   readyTimeoutMs?: number;
+  /** Hears every exit; `expected` when someone asked for it (stop, SIGKILL, `expectExit`). */
+  onExit?: (exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean }) => void;
 }
 
 const live = new Set<ManagedProcess>();
@@ -56,22 +59,23 @@ export class ManagedProcess {
   }
 
   private note(line: string): void {
-    appendFileSync(this.spec.logFile, `[launcher ${new Date().toISOString()}] ${this.name}: ${line}\n`);
+    if (this.spec.logFile)
+      appendFileSync(this.spec.logFile, `[launcher ${new Date().toISOString()}] ${this.name}: ${line}\n`);
   }
 
   /** Spawns the process and waits until it is ready (readyUrl) or throws if it exits first. */
   async start(): Promise<void> {
     if (this.running) throw new Error(`${this.name} is already running`);
-    const fd = openSync(this.spec.logFile, 'a');
+    const fd = this.spec.logFile ? openSync(this.spec.logFile, 'a') : undefined;
     let child: ChildProcess;
     try {
       child = spawn(this.spec.command, this.spec.args, {
         cwd: this.spec.cwd,
         env: this.spec.env,
-        stdio: ['ignore', fd, fd],
+        stdio: ['ignore', fd ?? 'inherit', fd ?? 'inherit'],
       });
     } finally {
-      closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
     this.child = child;
     this.starts += 1;
@@ -85,6 +89,7 @@ export class ManagedProcess {
         if (!this.expectingExit) this.unexpectedExits += 1;
         this.note(`exited (${signal ?? `code ${code}`})${this.expectingExit ? '' : ' unexpectedly'}`);
         resolve();
+        this.spec.onExit?.({ code, signal, expected: this.expectingExit });
       });
     });
     if (this.spec.readyUrl) {

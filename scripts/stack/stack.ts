@@ -1,8 +1,10 @@
 /**
- * The service as separate OS processes from the built artifacts (`npm run build`): one sandbox,
- * N gateways, M workers, each with its own log file under `logDir`, and a round-robin proxy in
- * front of the gateways. PostgreSQL and Redis are the caller's (see postgres-cluster.ts and
- * redis-server.ts for private ones).
+ * The one stack launcher: one sandbox, N gateways, M workers as separate OS processes, each a
+ * ManagedProcess (its own log file under `logDir`, or the launcher's terminal), and a round-robin
+ * proxy in front of the gateways. It runs the built artifacts (`npm run build`: chaos, soak,
+ * the deployment tests) or the sources through tsx (`npm start`, the SDKs' integration tests).
+ * PostgreSQL and Redis are the caller's (see postgres-cluster.ts and redis-server.ts for private
+ * ones).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -10,8 +12,8 @@ import path from 'node:path';
 import { freePort } from '@starsgate/platform/testing';
 import { ManagedProcess } from './managed-process';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
+import { generatedServiceKeys, type ServiceKeys } from './service-keys';
 import { upstreamEnv, type SandboxDemo } from './service-env';
-import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 
@@ -21,14 +23,45 @@ export const ENTRYPOINTS = {
   sandbox: 'apps/sandbox/dist/main.js',
 } as const;
 
+/** The same processes from their sources, run through tsx (no build needed). */
+export const SOURCE_ENTRYPOINTS = {
+  gateway: 'apps/gateway/src/main.ts',
+  worker: 'apps/worker/src/main.ts',
+  sandbox: 'apps/sandbox/src/main.ts',
+} as const;
+
+type ServiceKind = keyof typeof ENTRYPOINTS;
+
 export interface StackOptions {
-  logDir: string;
-  databaseUrl: string;
-  redisUrl: string;
+  /** `build` (default): the bundles in `dist/`, run as deployed; `source`: `src/main.ts` through tsx. */
+  from?: 'build' | 'source';
+  /** One log file per process here; absent, every process writes to the launcher's stdout and stderr. */
+  logDir?: string;
+  /** Absent: the services read DATABASE_URL and REDIS_URL from `baseEnv`. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  /**
+   * What every process inherits before the launcher's own variables (default: PATH and HOME only,
+   * so a run depends on nothing else of the caller's environment).
+   */
+  baseEnv?: NodeJS.ProcessEnv;
   gateways?: number;
   workers?: number;
-  /** BullMQ key prefix (default: a fresh one). */
-  bullmqPrefix?: string;
+  /** BullMQ key prefix (default: a fresh one; `null`: the services' own, from `baseEnv` or their default). */
+  bullmqPrefix?: string | null;
+  /**
+   * Start the sandbox and point the services at it (default true). `false`: the services' upstream
+   * variables come from `baseEnv` and `serviceEnv` (real Fragment and toncenter).
+   */
+  sandbox?: boolean;
+  /** Fixed ports (default: free ones); with one gateway and one worker. */
+  ports?: { sandbox?: number; gateway?: number; admin?: number; workerMetrics?: number };
+  /** The keys each service gets (default: fresh ones, service-keys.ts). */
+  keys?: ServiceKeys;
+  /** The operator API's token (default: a fresh one). */
+  adminToken?: string;
+  /** Hears a process that exited without being asked to (`npm start` then stops the rest). */
+  onUnexpectedExit?: (process: ManagedProcess, code: number | null) => void;
   /** Extra env of the sandbox (SANDBOX_FAULTS, SANDBOX_SEED, SANDBOX_BLOCK_MS …). */
   sandboxEnv?: Record<string, string>;
   /** Extra env of both the gateways and the workers (LOG_LEVEL, time limits …). */
@@ -56,80 +89,106 @@ export interface Stack {
   proxy?: RoundRobinProxy;
   adminProxy?: RoundRobinProxy;
   adminToken: string;
-  /** The env every gateway and worker got (DATABASE_URL, REDIS_URL, STARSGATE_SECRET_KEY …). */
+  /** The env every gateway and worker got besides their keys (DATABASE_URL, REDIS_URL, upstreams …). */
   serviceEnv: Record<string, string>;
+  /** The keys each service got on top of `serviceEnv`. */
+  keys: ServiceKeys;
   processes(): ManagedProcess[];
   stop(): Promise<void>;
 }
 
-function nodeProcess(
-  name: string,
-  kind: 'gateway' | 'worker' | 'sandbox',
-  env: Record<string, string>,
-  logDir: string,
-  readyUrl: string,
-): ManagedProcess {
-  return new ManagedProcess({
-    name,
-    kind,
-    command: process.execPath,
-    args: [path.join(REPO_ROOT, ENTRYPOINTS[kind])],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env },
-    cwd: REPO_ROOT,
-    logFile: path.join(logDir, `${name}.log`),
-    readyUrl,
-  });
-}
+/**
+ * What a run of the built artifacts gets unless told otherwise: the services as deployed, the
+ * sandbox's state in memory. A run from source keeps the caller's (development) defaults.
+ */
+const BUILD_DEFAULTS = {
+  service: { NODE_ENV: 'production', LOG_LEVEL: 'info' },
+  sandbox: { SANDBOX_DATA_DIR: 'memory' },
+} as const;
 
 export async function startStack(options: StackOptions): Promise<Stack> {
-  for (const entry of Object.values(ENTRYPOINTS))
-    if (!existsSync(path.join(REPO_ROOT, entry))) throw new Error(`${entry} is missing: run \`npm run build\` first`);
-  mkdirSync(options.logDir, { recursive: true });
+  const from = options.from ?? 'build';
+  const entrypoints = from === 'build' ? ENTRYPOINTS : SOURCE_ENTRYPOINTS;
+  if (from === 'build')
+    for (const entry of Object.values(ENTRYPOINTS))
+      if (!existsSync(path.join(REPO_ROOT, entry))) throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  if (options.logDir) mkdirSync(options.logDir, { recursive: true });
+  const baseEnv = options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' };
+  const defaults = from === 'build' ? BUILD_DEFAULTS : { service: {}, sandbox: {} };
+  const keys = options.keys ?? generatedServiceKeys();
 
-  const sandboxPort = await freePort();
+  const nodeProcess = (
+    name: string,
+    kind: ServiceKind,
+    env: Record<string, string>,
+    readyUrl: string | undefined,
+    withheld: readonly string[] = [],
+  ): ManagedProcess => {
+    const processEnv: NodeJS.ProcessEnv = { ...baseEnv, ...env };
+    for (const variable of withheld) delete processEnv[variable];
+    const managed: ManagedProcess = new ManagedProcess({
+      name,
+      kind,
+      command: process.execPath,
+      args: from === 'build' ? [path.join(REPO_ROOT, entrypoints[kind])] : ['--import', 'tsx', entrypoints[kind]],
+      env: processEnv,
+      cwd: REPO_ROOT,
+      ...(options.logDir ? { logFile: path.join(options.logDir, `${name}.log`) } : {}),
+      ...(readyUrl ? { readyUrl } : {}),
+      // tsx compiles each entry on its first start.
+      ...(from === 'source' ? { readyTimeoutMs: 180_000 } : {}),
+      onExit: ({ code, expected }) => {
+        if (!expected) options.onUnexpectedExit?.(managed, code);
+      },
+    });
+    return managed;
+  };
+
+  const withSandbox = options.sandbox !== false;
+  const sandboxPort = options.ports?.sandbox ?? (await freePort());
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const sandbox = nodeProcess(
     'sandbox',
     'sandbox',
-    { SANDBOX_PORT: String(sandboxPort), SANDBOX_DATA_DIR: 'memory', ...options.sandboxEnv },
-    options.logDir,
+    { SANDBOX_PORT: String(sandboxPort), ...defaults.sandbox, ...options.sandboxEnv },
     `${sandboxUrl}/demo`,
   );
-  const started: ManagedProcess[] = [sandbox];
+  const started: ManagedProcess[] = [];
   const stopAll = async (): Promise<void> => {
     await Promise.all(started.filter((p) => p.kind !== 'sandbox').map((p) => p.stop()));
     await sandbox.stop();
   };
 
   try {
-    await sandbox.start();
-    const demo = (await (await fetch(`${sandboxUrl}/demo`)).json()) as SandboxDemo;
-    const adminToken = `chaos-admin-${randomBytes(16).toString('hex')}`;
+    let demo: SandboxDemo = {};
+    if (withSandbox) {
+      started.push(sandbox);
+      await sandbox.start();
+      demo = (await (await fetch(`${sandboxUrl}/demo`)).json()) as SandboxDemo;
+    }
+    const adminToken = options.adminToken ?? `chaos-admin-${randomBytes(16).toString('hex')}`;
+    const bullmqPrefix =
+      options.bullmqPrefix === null ? undefined : (options.bullmqPrefix ?? `stack-${randomBytes(4).toString('hex')}`);
     const serviceEnv: Record<string, string> = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: options.databaseUrl,
-      REDIS_URL: options.redisUrl,
-      BULLMQ_PREFIX: options.bullmqPrefix ?? `stack-${randomBytes(4).toString('hex')}`,
+      ...defaults.service,
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+      ...(bullmqPrefix ? { BULLMQ_PREFIX: bullmqPrefix } : {}),
       STARSGATE_ADMIN_TOKENS: adminToken,
       // The runs' webhook receivers listen on this machine's loopback, as `npm start`'s may.
       WEBHOOK_ALLOW_PRIVATE: 'loopback',
-      ...upstreamEnv(sandboxUrl, demo),
+      ...(withSandbox ? upstreamEnv(sandboxUrl, demo) : {}),
       ...options.serviceEnv,
     };
 
-    // As in production: the worker opens secrets, the gateway only seals to its public key.
-    const secretKey = generateRingEntry('s1');
-    const workerKeys = { STARSGATE_SECRET_KEY: secretKey };
-    const gatewayKeys = {
-      STARSGATE_SEAL_KEY: sealKeyOf(parseKeyRing(secretKey)),
-      STARSGATE_FINGERPRINT_KEY: `f1:${randomBytes(32).toString('base64')}`,
-    };
     const gatewayUrls: string[] = [];
     const adminUrls: string[] = [];
     const gateways: ManagedProcess[] = [];
     for (let i = 1; i <= (options.gateways ?? 2); i++) {
-      const [port, adminPort] = [await freePort(), await freePort()];
+      const [port, adminPort] = [
+        options.ports?.gateway ?? (await freePort()),
+        options.ports?.admin ?? (await freePort()),
+      ];
       const url = `http://127.0.0.1:${port}`;
       gatewayUrls.push(url);
       adminUrls.push(`http://127.0.0.1:${adminPort}`);
@@ -139,37 +198,33 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           'gateway',
           {
             ...serviceEnv,
-            ...gatewayKeys,
+            ...keys.gateway,
             HOST: '127.0.0.1',
             PORT: String(port),
             ADMIN_PORT: String(adminPort),
             ...options.gatewayEnv,
           },
-          options.logDir,
           `${url}/readyz`,
+          keys.withheldFromGateway,
         ),
       );
     }
     const workerMetricsUrls: string[] = [];
     const workers: ManagedProcess[] = [];
     for (let i = 1; i <= (options.workers ?? 3); i++) {
-      const port = await freePort();
+      const port = options.ports?.workerMetrics ?? (await freePort());
       const url = `http://127.0.0.1:${port}`;
       workerMetricsUrls.push(url);
+      const env = {
+        ...serviceEnv,
+        ...keys.worker,
+        WORKER_METRICS_HOST: '127.0.0.1',
+        WORKER_METRICS_PORT: String(port),
+        ...options.workerEnv,
+      };
+      // A worker whose metrics listener is off has no /readyz to wait for.
       workers.push(
-        nodeProcess(
-          `worker-${i}`,
-          'worker',
-          {
-            ...serviceEnv,
-            ...workerKeys,
-            WORKER_METRICS_HOST: '127.0.0.1',
-            WORKER_METRICS_PORT: String(port),
-            ...options.workerEnv,
-          },
-          options.logDir,
-          `${url}/readyz`,
-        ),
+        nodeProcess(`worker-${i}`, 'worker', env, env.WORKER_METRICS_PORT === '0' ? undefined : `${url}/readyz`),
       );
     }
     // One at a time: the first start migrates the database, and two cores start faster in turn.
@@ -195,7 +250,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...(adminProxy ? { adminProxy } : {}),
       adminToken,
       serviceEnv,
-      processes: () => [sandbox, ...gateways, ...workers],
+      keys,
+      processes: () => [...(withSandbox ? [sandbox] : []), ...gateways, ...workers],
       stop: async () => {
         await Promise.all([proxy?.close(), adminProxy?.close()]);
         await stopAll();

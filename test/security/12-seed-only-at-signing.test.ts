@@ -57,8 +57,10 @@ test.each([
     const done = await h.waitFor(stored.id);
     expect(done.status).toBe('completed');
     expect(openings.length).toBeGreaterThan(0);
-    // Signing is the send step's batch assembly (it derives the key pair); resolving the payer wallet is not.
-    const outsideSigning = openings.filter((stack) => !/\bsendStep\b/.test(stack) || /resolvePayerWallet/.test(stack));
+    // Signing is the wallet sender's batch assembly (it derives the key pair); resolving the payer wallet is not.
+    const outsideSigning = openings.filter(
+      (stack) => !/\bsignForWallet\b/.test(stack) || /resolvePayerWallet/.test(stack),
+    );
     expect(outsideSigning).toEqual([]);
   },
 );

@@ -1,6 +1,7 @@
 /**
- * The whole product as `npm start` runs it (sandbox, gateway, worker: scripts/start.ts) on free
- * ports, a fresh database and this jest worker's Redis under a fresh BullMQ prefix.
+ * `npm start` itself (scripts/start.ts, which starts the sandbox, gateway and worker through the
+ * stack launcher, scripts/stack) on free ports, a fresh database and this jest worker's Redis under
+ * a fresh BullMQ prefix: the suites that hold `npm start` to what it promises.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { generateRingEntry } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { createRedisConnection } from '@starsgate/platform';
-import { freePort } from '@starsgate/platform/testing';
+import { freePort, waitFor } from '@starsgate/platform/testing';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -101,13 +102,17 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
     await database.drop();
   };
 
-  const deadline = Date.now() + 180_000;
-  while (!output.includes('[start] gateway ready')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`the stack did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  try {
+    await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error('npm start exited');
+        return output.includes('[start] gateway ready');
+      },
+      { timeoutMs: 180_000, intervalMs: 250, what: '[start] gateway ready' },
+    );
+  } catch (error) {
+    await stop();
+    throw new Error(`the stack did not start (${(error as Error).message}):\n${output}`, { cause: error });
   }
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,

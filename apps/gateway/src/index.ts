@@ -1,5 +1,6 @@
 /** What other workspaces may use of the gateway: building it in-process (benches, tests). */
-export { buildGateway } from './app';
+export { createGateway } from './create-gateway';
+export type { CreatedGateway, GatewayParts } from './create-gateway';
 export type { Gateway, GatewayDeps } from './app';
 export { loadGatewayConfig } from './config';
 export type { GatewayConfig } from './config';

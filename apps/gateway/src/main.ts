@@ -2,75 +2,18 @@
 import { tracing } from './instrument';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { connectDatabase, loadFingerprintKeys, loadSealer, migrateDatabase } from '@starsgate/db';
-import {
-  closeQueue,
-  createLogger,
-  createPurchaseQueue,
-  createRedisConnection,
-  createToncenterPacer,
-  createWebhookQueue,
-  onTerminationSignals,
-  redactUrl,
-  refuseMemoryDumps,
-  runMain,
-} from '@starsgate/platform';
-import { ToncenterChainClient } from '@starsgate/ton';
-import { buildGateway } from './app';
+import { migrateDatabase } from '@starsgate/db';
+import { onTerminationSignals, redactUrl, refuseMemoryDumps, runMain } from '@starsgate/platform';
 import { loadGatewayConfig } from './config';
-import { createGatewayMetrics } from './observability/metrics';
+import { createGateway } from './create-gateway';
 import { answerMalformedRequests } from './http/malformed-requests';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   refuseMemoryDumps(config.production);
-  const logger = createLogger({ service: 'gateway', level: config.logLevel });
   await migrateDatabase(config.databaseUrl);
-  const database = connectDatabase(config.databaseUrl, {
-    applicationName: 'starsgate-gateway',
-    max: config.databasePoolSize,
-    lockTimeoutMs: config.idempotencyLockTimeoutMs,
-    onError: (error) => logger.warn('idle PostgreSQL connection lost', { error }),
-  });
-  const redis = createRedisConnection(config.redisUrl);
-  const queue = createPurchaseQueue(config.redisUrl, config.bullPrefix, (error) =>
-    logger.warn('queue connection error', { error }),
-  );
-  const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
-    logger.warn('webhook queue connection error', { error }),
-  );
-  const sealer = loadSealer({
-    sealKey: config.sealKey,
-    secretKey: config.secretKey,
-    dataDir: config.dataDir,
-    production: config.production,
-    warn: (message) => logger.warn(message),
-  });
-  const fingerprints = loadFingerprintKeys({
-    value: config.fingerprintKey,
-    dataDir: config.dataDir,
-    allowGenerated: !config.production,
-    warn: (message) => logger.warn(message),
-  });
-  const metrics = createGatewayMetrics();
-  const pacer = createToncenterPacer(config.toncenter, redis, metrics.chainRate);
-  const chain = new ToncenterChainClient({
-    baseUrl: config.toncenter.url,
-    apiKey: config.toncenter.apiKey,
-    ...(pacer ? { pacer } : {}),
-  });
-  const gateway = buildGateway({
-    config,
-    logger,
-    database,
-    redis,
-    queue,
-    webhookQueue,
-    sealer,
-    fingerprints,
-    chain,
-    metrics,
-  });
+  const gateway = createGateway(config);
+  const { logger } = gateway.deps;
 
   // Two listeners: the public one, and the operator one that the public ingress never routes (docs/security.md, attack 15).
   const publicServer: Server = gateway.app.listen(config.port, config.host);
@@ -103,7 +46,7 @@ async function main(): Promise<void> {
     for (const server of servers) server.closeIdleConnections();
     await Promise.all(closed);
     clearTimeout(deadline);
-    await Promise.allSettled([closeQueue(queue), closeQueue(webhookQueue), redis.quit(), database.close()]);
+    await gateway.close();
     await tracing?.shutdown().catch((error: unknown) => logger.warn('trace export at shutdown failed', { error }));
     logger.info('stopped');
     logger.end();

@@ -19,7 +19,7 @@ import {
   type PrivateAddressAllowance,
 } from '@starsgate/platform';
 import { priceRefresherConfig, PRICE_REFRESHER_VARIABLES, type PriceRefresherConfig } from './prices/price-refresher';
-import { ALL_CRASH_POINTS, type CrashPoint } from './purchases/state-machine/crash-points';
+import { ALL_CRASH_POINTS, type CrashPoint } from './purchases/crash-points';
 
 export interface StepMaxAges {
   /** queued/preparing: from the step start until a payment request is accepted. */

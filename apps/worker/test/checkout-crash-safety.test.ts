@@ -3,7 +3,7 @@
  * checkout's signed external, status `submitted`) and before confirming it with Fragment: the
  * restarted worker confirms once and completes the checkout, paid once, delivered once.
  */
-import { CHECKOUT_CRASH_POINTS } from '../src/purchases/state-machine/crash-points';
+import { CHECKOUT_CRASH_POINTS } from '../src/purchases/crash-points';
 import { CheckoutBuyer } from './support/checkout-buyer';
 import { post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './support/checkout-gateway';
 import { CRASH_TEST_ENV, exitWithin, WorkerFleet } from './support/worker-process';

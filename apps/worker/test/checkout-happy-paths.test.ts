@@ -101,6 +101,11 @@ describe.each(['linked', 'echo'] as const)('%s mode', (mode) => {
       order: { product: 'premium', amount: 6, payment_method: 'usdt' },
       version: 'V4R2',
     },
+    {
+      label: 'GRAM top-up, V5R1 payer',
+      order: { product: 'gram', amount: 2, payment_method: 'gram' },
+      version: 'V5R1',
+    },
   ] as const)('$label: signed in the wallet, submitted, completed with one delivery', async ({ order, version }) => {
     const buyer = await CheckoutBuyer.create(h, { version });
     const id = await createCheckout(buyer, order);

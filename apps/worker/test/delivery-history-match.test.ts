@@ -3,7 +3,7 @@
  * recipient and its quantity, as Fragment writes them (thousands separators, "1 year").
  */
 import type { HistoryRow } from '@starsgate/fragment';
-import { deliveriesNaming, refListed } from '../src/purchases/state-machine/delivery-check';
+import { deliveriesNaming, refListed } from '../src/purchases/delivery/delivery-check';
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -22,7 +22,9 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  h.sandbox.fragment!.configure({ faults: { historyMarkup: 'table', done: 'normal' } });
+  h.sandbox.fragment!.configure({
+    faults: { historyMarkup: 'table', done: 'normal', methods: { updateStarsBuyState: { errorRate: 0 } } },
+  });
   Object.assign(h.deps.config, { deliveryProof: 'strict' });
 });
 
@@ -35,6 +37,14 @@ async function completionEvent(id: string): Promise<{ reason: string; data: Reco
   return rows[0]!;
 }
 
+/** Waits until the worker saw the purchase's payment on chain (Fragment saw it too, in the same block). */
+async function paidOnChain(id: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; (await h.find(id)).transactionHash === null;) {
+    if (Date.now() > deadline) throw new Error(`purchase ${id} not paid on chain`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const order = (username: string, amount: number) => ({
   product: 'stars' as const,
   amount,
@@ -44,7 +54,13 @@ const order = (username: string, amount: number) => ({
 });
 
 test('strict, the history as Fragment shows it: completed with history_listed evidence', async () => {
-  const row = await h.waitFor((await h.createPurchase(order('@alice', 61))).id);
+  // Once paid, the status screen cannot be read, so only the history can vouch (a look that read a
+  // history from before the delivery and then the status screen would complete on state_done).
+  h.sandbox.fragment!.configure({ faults: { done: 'slow' }, slowDoneDelayMs: 1_000 });
+  const created = await h.createPurchase(order('@alice', 61));
+  await paidOnChain(created.id);
+  h.sandbox.fragment!.configure({ faults: { methods: { updateStarsBuyState: { errorRate: 1 } } } });
+  const row = await h.waitFor(created.id);
   expect(row.status).toBe('completed');
   const event = await completionEvent(row.id);
   expect(event.data.evidence).toContain('history_listed');
@@ -83,4 +99,25 @@ test('chain, the same changed markup: completed on chain_settled', async () => {
   expect(event.data.evidence).not.toContain('history_listed');
   expect(row.evidence).toMatchObject({ chain: { settled: true }, confirm: { ok: true }, delivery: { mode: 'chain' } });
   expect((row.evidence as { delivery: { proof: string[] } }).delivery.proof).toContain('chain_settled');
+});
+
+test('strict, an identical earlier order delivered after this one was created: its history row does not vouch for this one', async () => {
+  // A: paid, its delivery held back a few seconds; then made an order of three minutes ago.
+  h.sandbox.fragment!.configure({ faults: { done: 'slow' }, slowDoneDelayMs: 2_500 });
+  const earlier = await h.createPurchase(order('@dave', 64));
+  await paidOnChain(earlier.id);
+  await new Promise((resolve) => setTimeout(resolve, 500)); // A's order is processing: its delivery is timed
+  await h.database.pool.query(`UPDATE purchases SET created_at = created_at - interval '3 minutes' WHERE id = $1`, [
+    earlier.id,
+  ]);
+  // B: the same recipient and quantity, paid, never delivered by Fragment.
+  h.sandbox.fragment!.configure({ faults: { done: 'never' } });
+  const later = await h.waitFor((await h.createPurchase(order('@dave', 64))).id);
+  const earlierRef = (await h.find(earlier.id)).fragmentRef;
+  const delivered = h.sandbox.fragment!.stats().deliveredOrders;
+  // Fragment delivered A (after B was created, so its row lies in B's window), never B.
+  expect(delivered.filter((d) => d.username === 'dave').map((d) => d.ref)).toEqual([earlierRef]);
+  expect(later.transactionHash).not.toBeNull();
+  expect(later.status).toBe('reconciliation_required');
+  expect((later.error as { code: string }).code).toBe('DELIVERY_UNCONFIRMED');
 });

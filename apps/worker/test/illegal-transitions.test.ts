@@ -3,8 +3,9 @@
  * the table does not have throws IllegalTransitionError before anything is written.
  */
 import { IllegalTransitionError } from '@starsgate/domain';
-import { HeldPurchase, moveAll } from '../src/purchases/state-machine/held-purchase';
-import { batchLeaseOwner, walletLeaseName } from '../src/purchases/state-machine/wallet-lease';
+import { moveAll } from '../src/purchases/persistence/batch-writes';
+import { HeldPurchase } from '../src/purchases/persistence/held-purchase';
+import { batchLeaseOwner, walletLeaseName } from '../src/purchases/wallet/wallet-lease';
 import { WorkerHarness } from './support/worker-harness';
 
 let h: WorkerHarness;

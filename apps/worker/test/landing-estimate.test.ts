@@ -1,4 +1,4 @@
-import { LandingEstimate } from '../src/purchases/state-machine/landing-estimate';
+import { LandingEstimate } from '../src/purchases/chain/landing-estimate';
 
 describe('LandingEstimate', () => {
   it('uses the poll interval until it has seen a few landings', () => {

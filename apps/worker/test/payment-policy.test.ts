@@ -3,7 +3,7 @@ import { Address, Cell } from '@ton/core';
 import type { FragmentTransaction } from '@starsgate/fragment';
 import { buildJettonTransferBody, parseJettonTransferBody } from '@starsgate/ton';
 import { buildCommentCell, buildJettonTransfer, encodePayload } from '@starsgate/sandbox/fragment';
-import { checkPaymentPolicy, type PolicyInput } from '../src/purchases/state-machine/payment-policy';
+import { checkPaymentPolicy, type PolicyInput } from '../src/purchases/policy/payment-policy';
 
 const addr = () => new Address(0, randomBytes(32));
 const payer = addr();

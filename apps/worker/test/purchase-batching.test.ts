@@ -4,9 +4,10 @@
  * once, the member that finds the batch's transaction settles its unheld siblings in the same
  * job, and a parked purchase waits for the sender's wake-up, with the sweeper as its fallback.
  */
+import type { PaymentRequest } from '@starsgate/domain';
 import { purchaseJobId } from '@starsgate/platform';
-import { HeldPurchase } from '../src/purchases/state-machine/held-purchase';
-import { batchLeaseOwner, wakeNextSender, walletLeaseName } from '../src/purchases/state-machine/wallet-lease';
+import { HeldPurchase } from '../src/purchases/persistence/held-purchase';
+import { batchLeaseOwner, wakeNextSender, walletLeaseName } from '../src/purchases/wallet/wallet-lease';
 import { Sweeper } from '../src/sweeper/sweeper';
 import { WorkerHarness } from './support/worker-harness';
 
@@ -189,7 +190,8 @@ it('parks without a job of its own: the sender wakes it, and only a missed wake-
   const entered = await purchase.enterWalletSender(
     { name: walletLeaseName(wallet), owner: batchLeaseOwner('next'), ttlMs: 30_000 },
     60_000,
-    { walletAddress: wallet, paymentRequest: { ref: 'r' } },
+    // A stand-in request: parking stores it and reads nothing of it.
+    { walletAddress: wallet, paymentRequest: { ref: 'r' } as PaymentRequest },
   );
   expect(entered).toEqual({ lease: null, lost: false });
   const parkedJob = purchaseJobId(created.id, purchase.row.version);

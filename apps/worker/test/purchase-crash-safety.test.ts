@@ -6,7 +6,7 @@
  * CRASH_TEST_N sets the number of purchases of the random-kill run (issue: 100). The CI default
  * of 16 keeps this file near 90 s; `CRASH_TEST_N=100 npx jest apps/worker/test/purchase-crash-safety.test.ts`.
  */
-import { CRASH_POINTS } from '../src/purchases/state-machine/crash-points';
+import { CRASH_POINTS } from '../src/purchases/crash-points';
 import { CRASH_TEST_ENV, exitWithin, WorkerFleet } from './support/worker-process';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
 import { assertPaidOnceAndDelivered } from './support/assert-paid-once';

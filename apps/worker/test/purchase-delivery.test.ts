@@ -7,8 +7,7 @@
  * - several Fragment login sessions each create and confirm their own orders.
  */
 import { WorkerHarness } from './support/worker-harness';
-import { observeDelivery } from '../src/purchases/state-machine/delivery-check';
-import { paymentRequestOf } from '../src/purchases/state-machine/payment-request';
+import { observeDelivery } from '../src/purchases/delivery/delivery-check';
 
 jest.setTimeout(180_000);
 
@@ -33,7 +32,7 @@ describe('delivery by account history', () => {
     });
     const completed = await h.waitFor(first.id);
     expect(completed.status).toBe('completed');
-    const session = h.deps.fragment.session(paymentRequestOf(completed.paymentRequest)!.fragmentSession);
+    const session = h.deps.fragment.session(completed.paymentRequest!.fragmentSession);
     expect(await observeDelivery(h.deps, completed, session, 0)).toMatchObject({
       delivered: true,
       via: 'history_listed',
@@ -84,7 +83,7 @@ describe('delivery by account history', () => {
         expect((await h.waitFor(later.id)).status).toBe('completed');
       }
       const pagesBefore = h.sandbox.fragment!.stats().calls['getPremiumHistory'] ?? 0;
-      const session = h.deps.fragment.session(paymentRequestOf(first.paymentRequest)!.fragmentSession);
+      const session = h.deps.fragment.session(first.paymentRequest!.fragmentSession);
       const seen = await observeDelivery(h.deps, first, session, Date.now());
       expect(seen).toMatchObject({ delivered: true, via: 'history_listed' });
       // The look read from the top to the newest row already kept (and past the rows sharing its
@@ -111,7 +110,7 @@ describe('history in the old load-more shape', () => {
       expect(newer.status).toBe('completed');
       // The older delivery is a page down: reaching it takes a "load more", answered the old way.
       h.sandbox.fragment!.configure({ faults: { historyLoadMore: 'legacy' } });
-      const session = h.deps.fragment.session(paymentRequestOf(older.paymentRequest)!.fragmentSession);
+      const session = h.deps.fragment.session(older.paymentRequest!.fragmentSession);
       const seen = await observeDelivery(h.deps, older, session, Date.now());
       expect(seen.historyFormatError).toMatch(/^getPremiumHistory: answer without the table's body and foot/);
       // The rows past the first page were not read, so the history cannot vouch for the older order
@@ -154,7 +153,7 @@ describe('wallet send queue', () => {
     expect(new Set(rows.map((r) => r.seqno)).size).toBe(4);
     for (const row of rows) expect(h.deliveredCount(row.fragmentRef)).toBe(1);
     // The orders were spread over the login sessions and each was confirmed by its own.
-    const sessions = new Set(rows.map((r) => paymentRequestOf(r.paymentRequest)!.fragmentSession));
+    const sessions = new Set(rows.map((r) => r.paymentRequest!.fragmentSession));
     expect(sessions.size).toBeGreaterThan(1);
     for (const row of rows) {
       const events = await h.purchases.events(row.id);

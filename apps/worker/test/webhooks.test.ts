@@ -93,6 +93,24 @@ test('every status change of a purchase is one signed event, in sequence order, 
   expect(outbox.rows[0]!.n).toBe(changes.length);
 });
 
+test('a GRAM top-up: its events name product gram and the whole GRAM, ending in purchase.completed', async () => {
+  const created = await h.createPurchase(order({ product: 'gram', amount: 2 }));
+  const row = await h.waitFor(created.id);
+  expect(row.status).toBe('completed');
+  const changes = await statusChanges(created.id);
+  await receiver.waitFor(() => deduplicated(created.id).length === changes.length);
+  const events = deduplicated(created.id);
+  expect(events.map((event) => event.type)).toEqual(changes.map((status) => `purchase.${status}`));
+  expect(events[events.length - 1]!.data).toMatchObject({
+    status: 'completed',
+    product: 'gram',
+    amount: 2,
+    payment_method: 'gram',
+  });
+  for (const request of receiver.forPurchase(created.id))
+    expect(receiver.verifiedBy(request, endpoint.secret)).toBe(true);
+});
+
 test('a failed purchase: its events too, ending in purchase.failed with the error', async () => {
   const created = await h.createPurchase(order({ username: '@nobody_here_123' }));
   const row = await h.waitFor(created.id);

@@ -3,7 +3,12 @@
  * applyMany over several held rows (events, evidence merge, lost fences, secret destruction).
  */
 import { randomUUID } from 'node:crypto';
-import { lookalikeKey, PurchaseTransitions } from '../src/repositories/purchase-transitions';
+import {
+  LOOKALIKE_OPEN_LOOKBACK_MS,
+  lookalikeKey,
+  mayBeDeliveredSince,
+  PurchaseTransitions,
+} from '../src/repositories/purchase-transitions';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 let database: TestDatabase;
@@ -205,6 +210,33 @@ describe('paidLookalikesSince', () => {
     const byKey = await transitions.paidLookalikesSince(orders, since);
     expect(orders.map((order) => byKey.get(lookalikeKey(order))?.length ?? 0)).toEqual([2, 1, 0]);
     expect(await Promise.all(orders.map((order) => transitions.countPaidLookalikes(order, since)))).toEqual([2, 1, 0]);
-    expect(await transitions.countPaidLookalikes(orders[0]!, new Date(Date.now() + 60_000))).toBe(0);
+    // Still waiting for Fragment, they may be delivered after a later time; once completed, not.
+    const later = new Date(Date.now() + 60_000);
+    expect(await transitions.countPaidLookalikes(orders[0]!, later)).toBe(2);
+    await database.pool.query(`UPDATE purchases SET completed_at = now() WHERE lower(username) = '@lookalike'`);
+    expect(await transitions.countPaidLookalikes(orders[0]!, later)).toBe(0);
+  });
+
+  it('counts an older look-alike while its delivery may still fall after `since`, not once it completed before', async () => {
+    const order = { product: 'stars', username: '@older', amount: 79 };
+    const since = new Date(Date.now() - 60_000);
+    const make = async (createdAgoMs: number, completedAgoMs: number | null) => {
+      const id = await insertPurchase(completedAgoMs === null ? 'confirming' : 'completed');
+      await database.pool.query(
+        `UPDATE purchases SET username = $2, amount = $3, transaction_hash = $4,
+           created_at = now() - make_interval(secs => $5::float / 1000),
+           completed_at = CASE WHEN $6::float IS NULL THEN NULL ELSE now() - make_interval(secs => $6::float / 1000) END
+         WHERE id = $1`,
+        [id, order.username, order.amount, 'cd'.repeat(32), createdAgoMs, completedAgoMs],
+      );
+    };
+    await make(3 * 60_000, null); // created before `since`, still waiting for Fragment: counted
+    await make(4 * 60_000, 10_000); // completed after `since`: its row may lie in the window, counted
+    await make(5 * 60_000, 2 * 60_000); // completed before `since`: its row lies before the window
+    await make(LOOKALIKE_OPEN_LOOKBACK_MS + 5 * 60_000, null); // older than the lookback
+    expect(await transitions.countPaidLookalikes(order, since)).toBe(2);
+    const lookalikes = (await transitions.paidLookalikesSince([order], since)).get(lookalikeKey(order)) ?? [];
+    expect(lookalikes).toHaveLength(3);
+    expect(lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since))).toHaveLength(2);
   });
 });

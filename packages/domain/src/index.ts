@@ -2,6 +2,7 @@ export * from './availability/availability-texts';
 export * from './errors';
 export * from './products';
 export * from './purchases/checkout-status';
+export * from './purchases/payment-request';
 export * from './purchases/purchase-status';
 export * from './schemas';
 export * from './validation/validator';

@@ -1,10 +1,13 @@
 import {
+  assertOperatorMove,
   assertWorkerMove,
+  canOperatorMove,
   canTransition,
   canWorkerMove,
   CLIENT_SIGNED_LIFECYCLE,
   IllegalTransitionError,
   isTerminalStatus,
+  operatorResolvableStatuses,
   PURCHASE_LIFECYCLES,
   PURCHASE_STATUSES,
   SERVER_SIGNED_LIFECYCLE,
@@ -63,6 +66,20 @@ describe('the server-signed lifecycle', () => {
     expect(() => assertWorkerMove('preparing', 'submitted')).toThrow('cannot move from preparing to submitted');
     expect(() => assertWorkerMove('queued', 'bogus')).toThrow(IllegalTransitionError);
     expect(() => assertWorkerMove('queued', 'preparing', 'no_such_mode')).toThrow(IllegalTransitionError);
+  });
+
+  it('operator moves come from the table: only a reconciliation case, to completed or failed, in either mode', () => {
+    for (const mode of ['server_signed', 'client_signed']) {
+      expect(operatorResolvableStatuses(mode)).toEqual(['reconciliation_required']);
+      expect(canOperatorMove('reconciliation_required', 'completed', mode)).toBe(true);
+      expect(canOperatorMove('reconciliation_required', 'failed', mode)).toBe(true);
+      expect(canOperatorMove('confirming', 'failed', mode)).toBe(false);
+      expect(canOperatorMove('completed', 'failed', mode)).toBe(false);
+    }
+    expect(canOperatorMove('reconciliation_required', 'completed', 'no_such_mode')).toBe(false);
+    expect(operatorResolvableStatuses('no_such_mode')).toEqual([]);
+    expect(() => assertOperatorMove('reconciliation_required', 'failed', 'client_signed')).not.toThrow();
+    expect(() => assertOperatorMove('sending', 'failed')).toThrow(IllegalTransitionError);
   });
 
   it('every status and every move of every mode is a known status', () => {

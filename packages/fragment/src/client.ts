@@ -21,7 +21,7 @@
  *
  * Credentials: cookies go on the wire only; logs carry method names, statuses and timings.
  */
-import { GRAM_DECIMALS } from '@starsgate/domain';
+import { GRAM_DECIMALS, parseUnits } from '@starsgate/domain';
 import { createHash } from 'node:crypto';
 import { parseAmountToNano } from './amounts';
 import { ApiSession, assertPageUsable } from './api-session';
@@ -119,7 +119,8 @@ export class FragmentClient {
   private readonly syncMaxAgeMs: number;
   private readonly configuredSessionId: string;
   private readonly configuredAccountId: string;
-  private readonly syncedAt: Record<FragmentProduct, number> = { stars: 0, premium: 0 };
+  /** When this session last synced each product's flow (0: never). */
+  private readonly syncedAt: Partial<Record<FragmentProduct, number>> = {};
 
   constructor(options: FragmentClientOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
@@ -192,7 +193,8 @@ export class FragmentClient {
       const routes = ROUTES[product];
       const query = username.trim().replace(/^@/, '');
       if (query === '') throw new TypeError('username is required');
-      const json = await this.api.read(product, routes.search, { query, [routes.amountField]: String(amount) });
+      const fields = routes.searchSendsAmount ? { query, [routes.amountField]: String(amount) } : { query };
+      const json = await this.api.read(product, routes.search, fields);
       raiseBusinessError(json, routes.search);
       const found = json.found;
       const recipient = found && typeof found === 'object' ? (found as Record<string, unknown>).recipient : undefined;
@@ -280,18 +282,27 @@ export class FragmentClient {
         throw new TypeError('paymentMethod must be ton or usdt_ton');
       if (!recipient) throw new TypeError('recipient is required');
       const routes = ROUTES[product];
+      // A product whose init names no payment method is paid in GRAM alone (the top-up).
+      if (!routes.initSendsPaymentMethod && paymentMethod !== 'ton')
+        throw new FragmentError('PAYMENT_METHOD_UNAVAILABLE', `Fragment ${routes.init}: paid in GRAM only`, {
+          method: routes.init,
+        });
       const flow = this.flows[product];
       flow.recipient = recipient;
       flow.amount = amount;
       for (let attempt = 0; ; attempt++) {
-        if (attempt > 0 || Date.now() - this.syncedAt[product] > this.syncMaxAgeMs) {
+        if (attempt > 0 || Date.now() - (this.syncedAt[product] ?? 0) > this.syncMaxAgeMs) {
           await this.updateState(product);
           if (product === 'stars') await this.updateStarsPrices(amount);
         }
         const json = await this.api.call(
           product,
           routes.init,
-          { recipient, [routes.amountField]: String(amount), payment_method: paymentMethod },
+          {
+            recipient,
+            [routes.amountField]: String(amount),
+            ...(routes.initSendsPaymentMethod ? { payment_method: paymentMethod } : {}),
+          },
           'write',
         );
         try {
@@ -306,7 +317,15 @@ export class FragmentClient {
           }
           throw error;
         }
-        return parseInitAnswer(json, routes.init);
+        const answer = parseInitAnswer(json, routes.init);
+        const faceValue = parseUnits(String(amount), GRAM_DECIMALS);
+        if (routes.pricedAtFaceValue && parseAmountToNano(answer.amount, GRAM_DECIMALS) !== faceValue)
+          throw new FragmentError(
+            'UNEXPECTED_RESPONSE',
+            `Fragment ${routes.init}: invoice of ${answer.amount} GRAM for a ${amount} GRAM top-up`,
+            { method: routes.init },
+          );
+        return answer;
       }
     });
   }

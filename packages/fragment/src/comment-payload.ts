@@ -10,6 +10,7 @@
 import { Cell, type Slice } from '@ton/core';
 // The TEP-74 decoder alone (packages/ton owns jetton bodies); its index also loads key derivation.
 import { JETTON_OP, parseJettonTransferBody } from '@starsgate/ton';
+import { ROUTES } from './routes';
 import type { FragmentProduct } from './types';
 
 export class FragmentPayloadError extends Error {
@@ -37,17 +38,19 @@ export interface DecodedComment {
   /** The 9-character `Ref#` code: Fragment's key for matching the payment to the order. */
   ref: string;
   product: FragmentProduct;
-  /** Stars: number of stars. Premium: months (3, 6 or 12; "1 year" → 12). */
-  quantity: number;
+  /**
+   * Stars: number of stars. Premium: months (3, 6 or 12; "1 year" → 12). Absent when the comment
+   * names no amount (a GRAM top-up: the payment's value is the amount).
+   */
+  quantity?: number;
   /** Present when the payload is a jetton transfer carrying the comment. */
   jetton?: JettonTransferInfo;
 }
 
 const TEXT_COMMENT_OP = 0;
 
-const STARS_COMMENT = /^(\d+) Telegram Stars \n\nRef#([A-Za-z0-9]{9})$/;
-const PREMIUM_COMMENT = /^Telegram Premium for (3 months|6 months|1 year) \n\nRef#([A-Za-z0-9]{9})$/;
-const PREMIUM_MONTHS: Record<string, number> = { '3 months': 3, '6 months': 6, '1 year': 12 };
+/** `<what> \n\nRef#<9>`: every product's comment; `<what>` is read by the product's routes. */
+const ORDER_COMMENT = /^(.+) \n\nRef#([A-Za-z0-9]{9})$/s;
 
 function parseBoc(payload: string): Cell {
   if (!/^[A-Za-z0-9_\-+/]+=*$/.test(payload)) throw new FragmentPayloadError('payload is not base64/base64url');
@@ -107,17 +110,15 @@ function jettonFromCell(cell: Cell): { jetton: JettonTransferInfo; forward: Cell
 
 /** Parses the comment text into product, quantity and Ref#; throws if it is not Fragment's form. */
 export function parseCommentText(text: string): Omit<DecodedComment, 'jetton'> {
-  const stars = STARS_COMMENT.exec(text);
-  if (stars) {
-    const quantity = Number(stars[1]);
-    if (!Number.isSafeInteger(quantity)) throw new FragmentPayloadError('star quantity out of range');
-    return { text, ref: stars[2] ?? '', product: 'stars', quantity };
+  const match = ORDER_COMMENT.exec(text);
+  if (match) {
+    const [, what = '', ref = ''] = match;
+    for (const product of Object.keys(ROUTES) as FragmentProduct[]) {
+      const read = ROUTES[product].readComment(what);
+      if (read) return { text, ref, product, ...read };
+    }
   }
-  const premium = PREMIUM_COMMENT.exec(text);
-  if (premium) {
-    return { text, ref: premium[2] ?? '', product: 'premium', quantity: PREMIUM_MONTHS[premium[1] ?? ''] ?? 0 };
-  }
-  throw new FragmentPayloadError(`comment is not a Stars or Premium order: ${JSON.stringify(text)}`);
+  throw new FragmentPayloadError(`comment is not a known product's order: ${JSON.stringify(text)}`);
 }
 
 /**

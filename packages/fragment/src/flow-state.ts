@@ -14,10 +14,10 @@ export interface FlowState {
 
 export function newFlowStates(): Record<FragmentProduct, FlowState> {
   const now = String(Math.floor(Date.now() / 1000));
-  return {
-    stars: { mode: 'new', lv: 'false', dh: now },
-    premium: { mode: 'new', lv: 'false', dh: now },
-  };
+  const states = {} as Record<FragmentProduct, FlowState>;
+  for (const product of Object.keys(ROUTES) as FragmentProduct[])
+    states[product] = { mode: 'new', lv: 'false', dh: now };
+  return states;
 }
 
 /** Adopts `lv`/`dh` of an answer (or a page's state); fields it lacks stay as they were. */

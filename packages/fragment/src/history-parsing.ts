@@ -1,8 +1,9 @@
 /**
- * Fragment's purchase history (`/stars/history`, `/premium/history`, protocol reference
- * "Corrections and evidence, 2026-11-23"): a table whose rows are Recipient | Stars (a bare number
- * with separators, `1,000`) | Price | Date, or for Premium Recipient | Duration (`3 months`,
- * `1 year`) | Price | Date, the date in `time[datetime]`.
+ * Fragment's purchase history (`/stars/history`, `/premium/history`, `/ads/history?type=topup`,
+ * protocol reference "Corrections and evidence, 2026-11-23" and "…2026-11-26"): a table whose rows
+ * are Recipient | Stars (a bare number with separators, `1,000`) | Price | Date, for Premium
+ * Recipient | Duration (`3 months`, `1 year`) | Price | Date, for a GRAM top-up the recipient and
+ * the whole GRAM in an `.icon-ton` cell; the date in `time[datetime]`.
  *
  * Read tolerantly: cells are found by what a person sees in them (an @handle, a number, a
  * duration, a date, a `Ref#`), helped by the header's words when there is one, never by exact
@@ -10,9 +11,9 @@
  * marker, makes the page `unrecognized`: the caller reports an upstream-format error instead of
  * reading it as "not delivered yet".
  */
-import { fragmentInteger } from './amounts';
 import { parseHistoryDateText } from './history-dates';
 import { htmlToText, unescapeHtml } from './html-parsing';
+import { ROUTES } from './routes';
 import type { FragmentProduct } from './types';
 
 /** One delivered order as its history row shows it. */
@@ -95,22 +96,6 @@ function columnsOf(headerCells: Cell[]): Map<Column, number> {
   return columns;
 }
 
-/** `1,000` / `1 000` / `50` / `1,000 Stars` → 1000 (amounts.ts reads the number). */
-export function parseStarsQuantity(text: string): number | undefined {
-  const bare = text.replace(/\s*(?:telegram\s+)?stars?\b|⭐️?|\u2b50\ufe0f?/gi, '').trim();
-  const value = fragmentInteger(bare);
-  return value !== undefined && value > 0 ? value : undefined;
-}
-
-/** `3 months` → 3, `1 year` / `a year` / `12 months` → 12. */
-export function parsePremiumDuration(text: string): number | undefined {
-  const months = /^(\d{1,2})\s*(?:months?|mo\.?)$/i.exec(text.trim());
-  if (months) return Number(months[1]);
-  const years = /^(\d|one|a)\s*years?$/i.exec(text.trim());
-  if (years) return 12 * (/^\d$/.test(years[1]!) ? Number(years[1]) : 1);
-  return undefined;
-}
-
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 /**
@@ -163,8 +148,10 @@ function readRow(
 ): HistoryRow | string {
   const { cells } = row;
   const text = cells.map((cell) => cell.text.trim()).join(' | ');
-  const quantityOf = product === 'stars' ? parseStarsQuantity : parsePremiumDuration;
-  const isPrice = (cell: Cell) => PRICE_MARKUP.test(cell.html) || /\b(?:TON|GRAM|USDT)\b/.test(cell.text);
+  const { readQuantity: quantityOf, quantityName, quantityIsMoney } = ROUTES[product].historyRows;
+  // A top-up's quantity is itself GRAM: its cell is not skipped as the price.
+  const isPrice = (cell: Cell) =>
+    !quantityIsMoney && (PRICE_MARKUP.test(cell.html) || /\b(?:TON|GRAM|USDT)\b/.test(cell.text));
   let recipientIndex = columns.get('recipient');
   if (recipientIndex === undefined) {
     const byHandle = cells.findIndex((cell) => /@[A-Za-z0-9_]{3,}/.test(cell.text));
@@ -180,7 +167,7 @@ function readRow(
   const quantity = quantityIndex >= 0 ? quantityOf(cells[quantityIndex]!.text) : undefined;
   const deliveredAt = dateOf(row.html, cells, columns.get('date'), now);
   if (!recipientCell || recipientCell.text.trim() === '') return `no recipient in "${text}"`;
-  if (quantity === undefined) return `no ${product === 'stars' ? 'Stars quantity' : 'Premium duration'} in "${text}"`;
+  if (quantity === undefined) return `no ${quantityName} in "${text}"`;
   if (deliveredAt === undefined) return `no date in "${text}"`;
   if (typeof deliveredAt === 'string') return `${deliveredAt} in "${text}"`;
   const ref = /Ref#\s*([A-Za-z0-9_-]+)/i.exec(text)?.[1];

@@ -33,12 +33,11 @@ export {
 export {
   parseHistoryMore,
   parseHistoryPage,
-  parsePremiumDuration,
-  parseStarsQuantity,
   type HistoryPage,
   type HistoryRow,
   type HistoryShape,
 } from './history-parsing';
+export { parsePremiumDuration, parseStarsQuantity, parseTopupAmount } from './product-readers';
 export type { HistoryCursor, HistoryRead, HistoryReadOptions } from './history-read';
 export { parseHistoryDateText } from './history-dates';
 export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';

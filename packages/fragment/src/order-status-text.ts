@@ -1,3 +1,4 @@
+import { ROUTES } from './routes';
 import type { FragmentProduct } from './types';
 
 interface OrderMatcher {
@@ -14,13 +15,9 @@ function matcherOf(order: { product: FragmentProduct; username: string; amount: 
   const key = `${order.product}:${handle}:${order.amount}`;
   let matcher = matchers.get(key);
   if (!matcher) {
-    const duration = order.amount === 12 ? '(?:1 year|12 months)' : `${order.amount} months`;
     matcher = {
       handle: new RegExp(`@${handle}(?![a-z0-9_])`),
-      amount:
-        order.product === 'stars'
-          ? new RegExp(`(?<![0-9])${order.amount} telegram stars`)
-          : new RegExp(`telegram premium for ${duration}`),
+      amount: new RegExp(ROUTES[order.product].statusTextAmount(order.amount)),
     };
     if (matchers.size >= MAX_MATCHERS) matchers.clear();
     matchers.set(key, matcher);

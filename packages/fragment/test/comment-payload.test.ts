@@ -4,6 +4,8 @@ import { decodeCommentPayload, FragmentPayloadError, parseCommentText } from '..
 // docs/fragment-protocol.md §6.2 fixtures (Fragment's layout: 35 text bytes in the root, rest in a ref).
 const STARS_50 = 'te6ccgEBAQEAJwAASgAAAAA1MCBUZWxlZ3JhbSBTdGFycyAKClJlZiNTSU1URVNUMDE';
 const PREMIUM_6 = 'te6ccgEBAgEANgABTgAAAABUZWxlZ3JhbSBQcmVtaXVtIGZvciA2IG1vbnRocyAKClJlZgEAFCNTSU1URVNUMDM';
+// A real top-up payload from pyfragment's tests (docs/fragment-protocol.md §18): root `… top up \n\nRef#k1zCE`, ref `Y1wx`.
+const TOPUP = 'te6ccgEBAgEAMAABTgAAAABUZWxlZ3JhbSBhY2NvdW50IHRvcCB1cCAKClJlZiNrMXpDRQEACFkxd3g';
 
 describe('decodeCommentPayload', () => {
   it('decodes the one-cell Stars fixture', () => {
@@ -23,6 +25,14 @@ describe('decodeCommentPayload', () => {
       ref: 'SIMTEST03',
       product: 'premium',
       quantity: 6,
+    });
+  });
+
+  it('decodes the two-cell GRAM top-up vector, whose comment names no amount', () => {
+    expect(decodeCommentPayload(TOPUP)).toEqual({
+      text: 'Telegram account top up \n\nRef#k1zCEY1wx',
+      ref: 'k1zCEY1wx',
+      product: 'gram',
     });
   });
 
@@ -64,7 +74,7 @@ describe('decodeCommentPayload', () => {
     expect(() => decodeCommentPayload('te6ccgEB')).toThrow(FragmentPayloadError);
     // pyfragment issue #1: the last Ref# character dropped → must not pass as a valid order comment.
     const truncated = beginCell().storeUint(0, 32).storeStringTail('50 Telegram Stars \n\nRef#SIMTEST0').endCell();
-    expect(() => decodeCommentPayload(truncated.toBoc().toString('base64url'))).toThrow(/not a Stars or Premium order/);
+    expect(() => decodeCommentPayload(truncated.toBoc().toString('base64url'))).toThrow(/not a known product's order/);
   });
 });
 
@@ -77,8 +87,13 @@ describe('parseCommentText', () => {
     expect(parseCommentText(text)).toEqual({ text, ref: 'AbC123xyz', product, quantity });
   });
 
+  it('reads a GRAM top-up comment, which names no amount (docs/fragment-protocol.md §18)', () => {
+    const text = 'Telegram account top up \n\nRef#AbC123xyz';
+    expect(parseCommentText(text)).toEqual({ text, ref: 'AbC123xyz', product: 'gram' });
+  });
+
   it.each([
-    'Telegram account top up \n\nRef#AbC123xyz', // ads top-up is not ours
+    'Telegram account top up\n\nRef#AbC123xyz', // the top-up's space before the newlines too
     '50 Telegram Stars\n\nRef#AbC123xyz', // the space before the newlines is part of Fragment's text
     'Telegram Premium for 12 months \n\nRef#AbC123xyz',
     '50 Telegram Stars \n\nRef#AbC123xyz ',

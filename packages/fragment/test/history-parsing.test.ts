@@ -22,6 +22,34 @@ const when = (iso = AT) =>
 const table = (what: string, rows: string) =>
   `<section class="tm-section"><table class="table tm-table tm-table-fixed"><thead><tr><th>Recipient</th><th>${what}</th><th>Price</th><th>Date</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 
+describe('GRAM top-up history (/ads/history?type=topup, docs/fragment-protocol.md §18)', () => {
+  const link = (handle: string) =>
+    `<td><div class="table-cell"><a href="https://t.me/${handle}" class="table-cell-value tm-value tm-inline-nowrap">@${handle}</a></div></td>`;
+  const gram = (amount: string) =>
+    `<td><div class="table-cell"><div class="table-cell-value tm-value icon-before icon-ton">${amount}</div></div></td>`;
+
+  it('reads the recipient link and the whole GRAM of its .icon-ton cell, with or without a header', () => {
+    const rows = `<tr>${link('alice')}${gram('1,000')}${when()}</tr><tr>${link('Bob_2')}${gram('25')}${when('2026-11-21T22:40:00+00:00')}</tr>`;
+    for (const html of [
+      `<table><thead><tr><th>Recipient</th><th>Amount</th><th>Date</th></tr></thead><tbody>${rows}</tbody></table>`,
+      `<table>${rows}</table>`,
+    ]) {
+      const page = parseHistoryPage('gram', html);
+      expect(page.shape).toBe('listed');
+      expect(page.rows).toEqual([
+        expect.objectContaining({ recipient: 'alice', quantity: 1000, deliveredAt: Date.parse(AT) }),
+        expect.objectContaining({ recipient: 'bob_2', quantity: 25 }),
+      ]);
+    }
+  });
+
+  it('a fractional amount is no top-up row: the page is unrecognized, not read as 0', () => {
+    const page = parseHistoryPage('gram', `<table><tr>${link('alice')}${gram('2.5')}${when()}</tr></table>`);
+    expect(page.shape).toBe('unrecognized');
+    expect(page.problem).toMatch(/no top-up amount/);
+  });
+});
+
 describe('Stars history', () => {
   it('reads Recipient | Stars | Price | Date rows as the public parsers do', () => {
     const html = table(

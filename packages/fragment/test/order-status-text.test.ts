@@ -16,6 +16,12 @@ describe('statusTextNamesOrder', () => {
     ['Telegram Premium for 6 months were sent to @bob.', { product: 'premium', username: '@bob', amount: 3 }, false],
     ['Telegram Premium for 3 months were sent to @bob.', { product: 'premium', username: '@bob', amount: 3 }, true],
     ['', { product: 'stars', username: '@alice', amount: 50 }, false],
+    // GRAM top-up: no capture of its screen; the amount with its coin under either name (§18).
+    ['25 TON were sent to @alice.', { product: 'gram', username: '@alice', amount: 25 }, true],
+    ['1,000 GRAM were sent to @alice.', { product: 'gram', username: '@alice', amount: 1000 }, true],
+    ['125 TON were sent to @alice.', { product: 'gram', username: '@alice', amount: 25 }, false],
+    ['0.25 TON were sent to @alice.', { product: 'gram', username: '@alice', amount: 25 }, false],
+    ['25 Telegram Stars were sent to @alice.', { product: 'gram', username: '@alice', amount: 25 }, false],
   ] as const)('%j names %j: %s', (text, order, expected) => {
     expect(statusTextNamesOrder(text, order)).toBe(expected);
   });

@@ -1,4 +1,4 @@
-/** The one polling helper, `freePort` and `waitForHttp` that tests, benches and the stack launchers share. */
+/** The one polling helper, `freePort` and `waitForHttp` that tests, benches and the stack launcher share. */
 import { createServer, type Server } from 'node:http';
 import { freePort, waitFor, waitForHttp } from '../src/testing';
 

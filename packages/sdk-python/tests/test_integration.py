@@ -5,7 +5,15 @@ from typing import Any, Dict
 
 import pytest
 
-from starsgate import AsyncClient, Client, PurchaseStatus, TopUpRequiredError, WalletSelectionRequiredError, to_decimal
+from starsgate import (
+    AsyncClient,
+    Client,
+    PurchaseStatus,
+    TopUpRequiredError,
+    ValidationError,
+    WalletSelectionRequiredError,
+    to_decimal,
+)
 
 
 def wallet(stack: Dict[str, Any], wallet_id: str) -> Dict[str, Any]:
@@ -55,3 +63,29 @@ def test_top_up_required_and_wallet_selection_are_typed(stack):
         with pytest.raises(WalletSelectionRequiredError) as selection:
             sg.resolve_wallet(bip39)
         assert bip39 not in str(selection.value) and selection.value.status_code == 400
+
+
+def test_the_sync_client_tops_up_gram_and_usdt_is_refused(stack):
+    seed = wallet(stack, "base64-v5r1")["seed"]
+    with Client(stack["gateway_url"]) as sg:
+        assert sg.check_gram_availability("@alice", 2).available
+        assert sg.check_gram_availability("@news_channel", 2).code == "RECIPIENT_INELIGIBLE"
+        assert sg.get_gram_price(2).prices.gram == "2"
+        accepted = sg.buy_gram("@alice", 2, seed)
+        purchase = sg.wait(accepted.purchase_id, timeout=150, poll_interval=0.25)
+        with pytest.raises(ValidationError) as refused:
+            sg.buy_gram("@alice", 2, seed, payment_method="usdt")
+    assert purchase.status is PurchaseStatus.COMPLETED, purchase.error
+    assert purchase.product.value == "gram" and purchase.amount == 2
+    assert refused.value.code == "PAYMENT_METHOD_UNAVAILABLE" and refused.value.status_code == 400
+    assert refused.value.action == "Use payment_method=gram."
+
+
+async def test_the_async_client_tops_up_gram(stack):
+    v4 = wallet(stack, "ton24-v4r2")
+    async with AsyncClient(stack["gateway_url"]) as sg:
+        assert (await sg.check_gram_availability("@bob", 1)).available
+        accepted = await sg.buy_gram("@bob", 1, v4["seed"])
+        purchase = await sg.wait(accepted.purchase_id, timeout=150, poll_interval=0.25)
+    assert purchase.is_completed, purchase.error
+    assert purchase.username == "@bob" and purchase.transaction_hash

@@ -40,6 +40,9 @@ type OrderFields = { username: string; payment_method: PaymentMethodInput };
 type WalletFields = Pick<CreatePurchaseRequest, 'seed' | 'wallet_address' | 'account_index'>;
 export type BuyStarsParams = OrderFields & WalletFields & { amount: number; idempotency_key?: string };
 export type BuyPremiumParams = OrderFields & WalletFields & { months: number; idempotency_key?: string };
+/** A GRAM top-up is paid in GRAM only: `payment_method` may be left out. */
+export type BuyGramParams = Omit<OrderFields, 'payment_method'> &
+  WalletFields & { amount: number; payment_method?: 'gram' | 'ton'; idempotency_key?: string };
 
 const TRANSACTION_WAIT: WaitOptions<Checkout> = { timeoutMs: 60_000, pollIntervalMs: 1_000 };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -139,6 +142,11 @@ export class Starsgate {
     return this.checkAvailability({ product: 'premium', amount: months, ...params });
   }
 
+  /** Can this user receive `amount` whole GRAM on their Telegram balance (paid in GRAM)? */
+  checkGramAvailability({ username, amount }: { username: string; amount: number }): Promise<AvailabilityResult> {
+    return this.checkAvailability({ product: 'gram', username, amount, payment_method: 'gram' });
+  }
+
   getPrices(): Promise<PriceList> {
     return this.call({ method: 'GET', path: '/api/v1/prices', replaySafe: true });
   }
@@ -153,6 +161,11 @@ export class Starsgate {
 
   getPremiumPrice(months: number): Promise<PriceQuote> {
     return this.getQuote('premium', months);
+  }
+
+  /** A top-up's price is its amount in GRAM; `usdt` is only its worth. */
+  getGramPrice(amount: number): Promise<PriceQuote> {
+    return this.getQuote('gram', amount);
   }
 
   // -- wallets and purchases (server side only: they carry a seed) ----------------------------
@@ -190,6 +203,22 @@ export class Starsgate {
     return this.createPurchase({
       product: 'premium',
       amount: months,
+      ...params,
+      idempotency_key: idempotency_key ?? newIdempotencyKey(),
+    });
+  }
+
+  /** `createPurchase` for a GRAM top-up of `amount` whole GRAM to the user's Telegram balance. */
+  buyGram({
+    amount,
+    idempotency_key,
+    payment_method,
+    ...params
+  }: BuyGramParams): Promise<PurchaseAccepted & Replayable> {
+    return this.createPurchase({
+      product: 'gram',
+      amount,
+      payment_method: payment_method ?? 'gram',
       ...params,
       idempotency_key: idempotency_key ?? newIdempotencyKey(),
     });

@@ -1,4 +1,10 @@
-export { Starsgate, type StarsgateOptions, type BuyStarsParams, type BuyPremiumParams } from './client.js';
+export {
+  Starsgate,
+  type StarsgateOptions,
+  type BuyStarsParams,
+  type BuyPremiumParams,
+  type BuyGramParams,
+} from './client.js';
 export { ROUTES } from './routes.js';
 export { SDK_VERSION as VERSION } from './core/http.js';
 export {

@@ -90,3 +90,40 @@ it('a 12-word seed without a selection is a typed WALLET_SELECTION_REQUIRED', as
   expect(error).toMatchObject({ code: 'WALLET_SELECTION_REQUIRED', status: 400 });
   expect(String(error)).not.toContain(wallet('bip39-0').seed);
 });
+
+it('checks, prices and buys a GRAM top-up (buyGram) to completed; usdt is a typed 400 PAYMENT_METHOD_UNAVAILABLE', async () => {
+  const seed = wallet('base64-v5r1').seed;
+  expect(await sdk.checkGramAvailability({ username: '@alice', amount: 2 })).toMatchObject({
+    available: true,
+    code: 'AVAILABLE',
+    product: 'gram',
+    payment_method: 'gram',
+  });
+  expect(await sdk.checkGramAvailability({ username: '@news_channel', amount: 2 })).toMatchObject({
+    available: false,
+    code: 'RECIPIENT_INELIGIBLE',
+  });
+  expect((await sdk.getGramPrice(2)).prices.gram).toBe('2');
+
+  const accepted = await sdk.buyGram({ username: '@alice', amount: 2, seed });
+  expect(accepted).toMatchObject({ status: 'queued', replayed: false });
+  const purchase = await sdk.wait(accepted.purchase_id, { pollIntervalMs: 250, timeoutMs: 120_000 });
+  expect(purchase).toMatchObject({ status: 'completed', product: 'gram', amount: 2, payment_method: 'gram' });
+
+  const refused = await sdk
+    .createPurchase({
+      product: 'gram',
+      username: '@alice',
+      amount: 2,
+      payment_method: 'usdt',
+      seed,
+      idempotency_key: `sdk-usdt-${Date.now()}`,
+    })
+    .catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(ValidationError);
+  expect(refused).toMatchObject({
+    code: 'PAYMENT_METHOD_UNAVAILABLE',
+    status: 400,
+    action: 'Use payment_method=gram.',
+  });
+}, 180_000);

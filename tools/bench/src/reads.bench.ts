@@ -23,11 +23,11 @@ import express from 'express';
 import autocannon, { type Result as AutocannonResult } from 'autocannon';
 import { FingerprintKeys, generateRingEntry, parseKeyRing, parseSealKey, sealKeyOf } from '@starsgate/db';
 import { createTestDatabase } from '@starsgate/db/testing';
-import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
+import { createLogger } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
 import { startSandbox } from '@starsgate/sandbox';
 import { demoFragmentCookies } from '@starsgate/sandbox/fragment';
-import { buildGateway, createGatewayMetrics, loadGatewayConfig } from '@starsgate/gateway';
+import { createGateway, loadGatewayConfig } from '@starsgate/gateway';
 import { connectionCounts, httpRun, writeBenchJson, type BenchRun, type BenchTarget } from './support/bench-json';
 
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     fragment: { latency: { minMs: 0, maxMs: 0 } },
   });
   const database = await createTestDatabase();
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const config = loadGatewayConfig({
     ...process.env,
     DATABASE_URL: database.url,
@@ -74,20 +75,13 @@ async function main(): Promise<void> {
     FRAGMENT_COOKIES: demoFragmentCookies(SEED),
     RATE_LIMIT_MAX: '1000000',
     LOG_LEVEL: 'warn',
+    BULLMQ_PREFIX: prefix,
   });
-  const logger = createLogger({ service: 'gateway', level: 'warn' });
-  const redis = createRedisConnection(config.redisUrl);
-  const prefix = `bench-${randomBytes(4).toString('hex')}`;
-  const queue = createPurchaseQueue(createRedisConnection(config.redisUrl), prefix);
-  const gateway = buildGateway({
-    config,
-    logger,
+  const gateway = createGateway(config, {
+    logger: createLogger({ service: 'gateway', level: 'warn' }),
     database,
-    redis,
-    queue,
     sealer: parseSealKey(sealKeyOf(parseKeyRing(generateRingEntry('b1')))),
     fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
-    metrics: createGatewayMetrics(),
     // Forward-compatible with the wallet resolver's dependency; unused by the read routes.
     chain: new ToncenterChainClient({ baseUrl: `${sandbox.url}/toncenter` }),
     redisKeyPrefix: prefix,
@@ -226,8 +220,7 @@ async function main(): Promise<void> {
     plain.server.closeAllConnections();
     await new Promise<void>((resolve) => gw.server.close(() => resolve()));
     await new Promise<void>((resolve) => plain.server.close(() => resolve()));
-    await closeQueue(queue);
-    await redis.quit();
+    await gateway.close();
     await database.drop();
     await sandbox.close();
   }

@@ -1,5 +1,5 @@
 import { Cell } from '@ton/core';
-import { coinOf, humanAmount, purchaseView } from '@starsgate/domain';
+import { coinOf, humanAmount, purchaseView, type PaymentRequest } from '@starsgate/domain';
 import type { PurchaseEventRow, PurchaseRow, SignedExternalRow } from '@starsgate/db';
 
 /** A purchase in the operator's listing: the public view plus what an operator searches by. */
@@ -16,17 +16,8 @@ export function adminPurchaseSummary(row: PurchaseRow) {
   };
 }
 
-interface StoredPaymentRequest {
-  currency?: string;
-  quote?: string;
-  message?: { address?: string; amount?: string };
-  jetton?: { amount?: string; destination?: string };
-  fragmentSession?: string;
-  fragmentFrom?: string;
-}
-
 /** What Fragment asked to be paid: base units for machines, and the same amounts as people read them. */
-function paidAmount(request: StoredPaymentRequest) {
+function paidAmount(request: PaymentRequest) {
   const coin = coinOf(request.currency);
   return {
     currency: request.currency ?? null,
@@ -57,7 +48,7 @@ export function adminPurchaseDetail(
   events: readonly PurchaseEventRow[],
   external: SignedExternalRow | undefined,
 ) {
-  const request = row.paymentRequest as StoredPaymentRequest | null;
+  const request = row.paymentRequest;
   return {
     ...adminPurchaseSummary(row),
     wallet_version: row.walletVersion,

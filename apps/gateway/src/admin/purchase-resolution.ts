@@ -1,5 +1,11 @@
 import { Address, type Transaction } from '@ton/core';
-import { AppError, type ErrorDetail, type ResolvePurchaseRequest } from '@starsgate/domain';
+import {
+  AppError,
+  canOperatorMove,
+  operatorResolvableStatuses,
+  type ErrorDetail,
+  type ResolvePurchaseRequest,
+} from '@starsgate/domain';
 import { checkoutSinceLt, type AdminPurchaseReads, type PurchaseRow, type PurchaseTransitions } from '@starsgate/db';
 import {
   findPaymentTransaction,
@@ -10,7 +16,6 @@ import {
   type ChainClient,
   type Network,
   type PaymentProof,
-  type RequestedPayment,
   type SendTransactionRequest,
 } from '@starsgate/ton';
 import { actorIdentity, type AdminActor } from './admin-auth';
@@ -60,7 +65,7 @@ function proofEvidence(tx: Transaction, proof: PaymentProof & { paid: true }) {
 
 /** `completed` only with a transaction of the payer wallet that paid this purchase's Fragment request. */
 async function proveCompleted(deps: ResolutionDeps, row: PurchaseRow, hash: string) {
-  const request = row.paymentRequest as RequestedPayment | null;
+  const request = row.paymentRequest;
   if (!request || !row.walletAddress)
     throw mismatch([
       { field: 'transaction_hash', message: 'cannot pay this purchase: it never got a Fragment request' },
@@ -124,7 +129,7 @@ async function proveCheckoutNotPaid(deps: ResolutionDeps, row: PurchaseRow, tran
 
 /** `failed` is refused while the chain shows this purchase's payment executed, may still execute, or cannot tell. */
 async function proveNotPaid(deps: ResolutionDeps, row: PurchaseRow) {
-  const request = row.paymentRequest as RequestedPayment | null;
+  const request = row.paymentRequest;
   const transaction = row.checkoutTransaction as SendTransactionRequest | null;
   if (request && row.walletAddress && !row.normalizedHash && transaction)
     return proveCheckoutNotPaid(deps, row, transaction);
@@ -168,9 +173,10 @@ export async function resolvePurchase(
 ): Promise<PurchaseRow> {
   const row = await deps.reads.find(id);
   if (!row) throw AppError.field('PURCHASE_NOT_FOUND', 'purchase_id');
-  if (row.status !== 'reconciliation_required')
+  // The lifecycle's operator moves decide which statuses an operator may resolve, and to what.
+  if (!canOperatorMove(row.status, input.outcome, row.mode))
     throw new AppError('PURCHASE_NOT_IN_RECONCILIATION', {
-      message: `The purchase is ${row.status}; only reconciliation_required can be resolved.`,
+      message: `The purchase is ${row.status}; only ${operatorResolvableStatuses(row.mode).join(' or ')} can be resolved.`,
       details: [{ field: 'status', message: `is ${row.status}` }],
     });
   const now = new Date();

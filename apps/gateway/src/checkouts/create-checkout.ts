@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, normalizePaymentMethod, type CreateCheckoutRequest } from '@starsgate/domain';
+import { orderPaymentMethod, type CreateCheckoutRequest } from '@starsgate/domain';
 import type { CheckoutRepository, FingerprintKeys, PurchaseRow } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveCheckoutPayer, type ChainClient, type Network } from '@starsgate/ton';
@@ -29,9 +29,7 @@ export async function createCheckout(
   input: CreateCheckoutRequest,
   context: { requestId: string; log: Logger },
 ): Promise<{ checkout: PurchaseRow; replayed: boolean }> {
-  const paymentMethod = normalizePaymentMethod(input.payment_method);
-  if (!paymentMethod)
-    throw AppError.field('VALIDATION_FAILED', 'payment_method', 'payment_method must be gram or usdt');
+  const paymentMethod = orderPaymentMethod(input.product, input.payment_method);
   const payer = parseWalletAddress(input.payer_address, deps.network, 'payer_address');
   const order: LogicalOrder = {
     route: 'checkouts',

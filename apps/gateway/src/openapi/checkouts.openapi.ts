@@ -53,7 +53,7 @@ export const checkoutsOpenApi: OpenApiContribution = {
           ...CLIENT_ERRORS,
           '429': OPEN_ORDERS_429,
           '400': errorResponse(
-            'Invalid request. Besides VALIDATION_FAILED, UNKNOWN_FIELD, INVALID_AMOUNT and INVALID_WALLET_ADDRESS: SEED_NOT_ACCEPTED (a seed, mnemonic, private_key or secret_key field; its value is never stored or logged), CHECKOUT_PAYER_KEY_REQUIRED (the payer wallet is not deployed: send payer_public_key and payer_state_init), CHECKOUT_PAYER_STATE_INIT_MISMATCH, CHECKOUT_PAYER_WALLET_UNSUPPORTED.',
+            'Invalid request. Besides VALIDATION_FAILED, UNKNOWN_FIELD, INVALID_AMOUNT, PAYMENT_METHOD_UNAVAILABLE and INVALID_WALLET_ADDRESS: SEED_NOT_ACCEPTED (a seed, mnemonic, private_key or secret_key field; its value is never stored or logged), CHECKOUT_PAYER_KEY_REQUIRED (the payer wallet is not deployed: send payer_public_key and payer_state_init), CHECKOUT_PAYER_STATE_INIT_MISMATCH, CHECKOUT_PAYER_WALLET_UNSUPPORTED.',
           ),
           '503': errorResponse(
             'SERVICE_UNAVAILABLE: Redis or the chain provider (read to identify the payer wallet) cannot be reached; nothing was stored. Retry after `Retry-After` seconds with the same key.',

@@ -26,7 +26,7 @@ const errorResponse = (description: string) => ({ description, content: json(ref
 
 export const CLIENT_ERRORS = {
   '400': errorResponse(
-    'Invalid request: fix the field named in `details`. Codes: VALIDATION_FAILED, UNKNOWN_FIELD, MALFORMED_JSON, INVALID_AMOUNT and the wallet codes.',
+    'Invalid request: fix the field named in `details`. Codes: VALIDATION_FAILED, UNKNOWN_FIELD, MALFORMED_JSON, INVALID_AMOUNT, PAYMENT_METHOD_UNAVAILABLE (the product is not sold in that currency) and the wallet codes.',
   ),
   '413': errorResponse('Body too large (PAYLOAD_TOO_LARGE).'),
   '415': errorResponse('Body is not application/json (UNSUPPORTED_MEDIA_TYPE).'),

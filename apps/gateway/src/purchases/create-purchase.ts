@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, normalizePaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
+import { orderPaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
 import type { FingerprintKeys, IntakeRow, PurchaseRepository, SecretSealing } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
@@ -35,9 +35,7 @@ export async function createPurchase(
   input: CreatePurchaseRequest,
   context: { requestId: string; log: Logger },
 ): Promise<CreatePurchaseResult> {
-  const paymentMethod = normalizePaymentMethod(input.payment_method);
-  if (!paymentMethod)
-    throw AppError.field('VALIDATION_FAILED', 'payment_method', 'payment_method must be gram or usdt');
+  const paymentMethod = orderPaymentMethod(input.product, input.payment_method);
   const requestedAddress =
     input.wallet_address === undefined ? null : parseWalletAddress(input.wallet_address, deps.network);
   const order = {

@@ -4,16 +4,11 @@ import type { Queue } from 'bullmq';
 import { FingerprintKeys, SecretVault, generateRingEntry, parseKeyRing, parseSealKey, sealKeyOf } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { ToncenterChainClient } from '@starsgate/ton';
-import {
-  closeQueue,
-  createPurchaseQueue,
-  createRedisConnection,
-  createWebhookQueue,
-  type PurchaseJobData,
-} from '@starsgate/platform';
-import { buildGateway, type Gateway } from '../../src/app';
+import type { PurchaseJobData } from '@starsgate/platform';
+import type { Gateway } from '../../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
-import { createGatewayMetrics, type GatewayMetrics } from '../../src/observability/metrics';
+import { createGateway } from '../../src/create-gateway';
+import type { GatewayMetrics } from '../../src/observability/metrics';
 import { capturingLogger } from './log-capture';
 
 export { capturingLogger } from './log-capture';
@@ -39,6 +34,7 @@ export async function createTestGateway(
   options: { redisKeyPrefix?: string } = {},
 ): Promise<TestGateway> {
   const database = await createTestDatabase();
+  const bullPrefix = `test-${randomBytes(4).toString('hex')}`;
   const config = loadGatewayConfig({
     ...process.env,
     DATABASE_URL: database.url,
@@ -46,31 +42,21 @@ export async function createTestGateway(
     // Webhook receivers in these tests listen on loopback.
     WEBHOOK_ALLOW_PRIVATE: 'loopback',
     ...env,
+    // Its queues' own keys in this jest worker's Redis database.
+    BULLMQ_PREFIX: bullPrefix,
   });
   const { logger, lines: logLines } = capturingLogger();
-  const redis = createRedisConnection(config.redisUrl);
-  const bullPrefix = `test-${randomBytes(4).toString('hex')}`;
-  const queue = createPurchaseQueue(config.redisUrl, bullPrefix);
-  const webhookQueue = createWebhookQueue(config.redisUrl, bullPrefix);
   const ring = parseKeyRing(generateRingEntry('t1'));
   const vault = new SecretVault(ring);
-  const sealer = parseSealKey(sealKeyOf(ring));
-  const fingerprints = new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`);
-  const metrics = createGatewayMetrics();
-  const chain = new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 });
-  const gateway = buildGateway({
-    config,
+  const gateway = createGateway(config, {
     logger,
     database,
-    redis,
-    queue,
-    webhookQueue,
-    sealer,
-    fingerprints,
-    metrics,
-    chain,
+    sealer: parseSealKey(sealKeyOf(ring)),
+    fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
+    chain: new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 }),
     redisKeyPrefix: options.redisKeyPrefix ?? bullPrefix,
   });
+  const { redis, queue, metrics } = gateway.deps;
   return {
     ...gateway,
     database,
@@ -82,9 +68,7 @@ export async function createTestGateway(
     logLines,
     bullPrefix,
     close: async () => {
-      await Promise.all([closeQueue(queue), closeQueue(webhookQueue)]);
-      // A Redis that cannot be reached refuses QUIT too (redis-outage.test.ts): then drop the connection.
-      await redis.quit().catch(() => redis.disconnect());
+      await gateway.close();
       await database.drop();
     },
   };

@@ -11,12 +11,13 @@ import {
   type MethodResult,
   type SimulatorContext,
 } from './methods/context';
-import { initBuyStarsRequest, initGiftPremiumRequest } from './methods/init';
-import { getBuyStarsLink, getGiftPremiumLink } from './methods/link';
-import { searchPremiumGiftRecipient, searchStarsRecipient } from './methods/search';
+import { initAdsTopupRequest, initBuyStarsRequest, initGiftPremiumRequest } from './methods/init';
+import { getAdsTopupLink, getBuyStarsLink, getGiftPremiumLink } from './methods/link';
+import { searchAdsTopupRecipient, searchPremiumGiftRecipient, searchStarsRecipient } from './methods/search';
 import {
   repeatPremium,
   repeatStars,
+  updateAdsTopupState,
   updatePremiumState,
   updateStarsBuyState,
   updateStarsPrices,
@@ -27,13 +28,17 @@ import type { CallCounter } from './stats';
 export const METHODS: Record<string, MethodHandler> = {
   searchStarsRecipient,
   searchPremiumGiftRecipient,
+  searchAdsTopupRecipient,
   updateStarsBuyState,
   updatePremiumState,
+  updateAdsTopupState,
   updateStarsPrices,
   initBuyStarsRequest,
   initGiftPremiumRequest,
+  initAdsTopupRequest,
   getBuyStarsLink,
   getGiftPremiumLink,
+  getAdsTopupLink,
   confirmReq,
   getStarsHistory,
   getPremiumHistory,

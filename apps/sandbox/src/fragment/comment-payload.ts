@@ -5,11 +5,14 @@ export const ROOT_TEXT_BYTES = 35;
 /** Max bytes in a continuation cell (1023 bits / 8). */
 const CELL_TEXT_BYTES = 127;
 
-export type CommentProduct = { product: 'stars'; quantity: number } | { product: 'premium'; months: 3 | 6 | 12 };
+export type CommentProduct =
+  { product: 'stars'; quantity: number } | { product: 'premium'; months: 3 | 6 | 12 } | { product: 'gram' };
 
 /** Comment text per docs/fragment-protocol.md §6.1 (note the space before the two newlines). */
 export function commentText(item: CommentProduct, ref: string): string {
   if (item.product === 'stars') return `${item.quantity} Telegram Stars \n\nRef#${ref}`;
+  // The top-up's comment names no amount (docs/fragment-protocol.md §18, pyfragment's vector).
+  if (item.product === 'gram') return `Telegram account top up \n\nRef#${ref}`;
   const period = item.months === 12 ? '1 year' : `${item.months} months`;
   return `Telegram Premium for ${period} \n\nRef#${ref}`;
 }

@@ -15,6 +15,7 @@ export const FragmentErrors = {
   invalidQuantity: (min: number, max: number) =>
     `Please enter a number of Stars between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}.`,
   invalidMonths: 'Please choose a subscription period.',
+  invalidAmount: 'Amount is invalid',
   requestNotFound: 'Request not found. Please try again.',
   requestExpired: 'This request has expired. Please try again.',
   requestProcessed: 'This request has already been paid.',

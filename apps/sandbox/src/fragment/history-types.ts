@@ -6,7 +6,7 @@ import type { Product } from './sessions';
  * Which table a `getPremiumHistory` call continues is told by it alone, so a client that does not
  * send the page's own `type` gets the wrong rows or none.
  */
-export const HISTORY_TYPES: Record<Product, string> = { stars: 'stars', premium: '' };
+export const HISTORY_TYPES: Record<Product, string> = { stars: 'stars', premium: '', gram: 'topup' };
 
 export function historyProductOfType(type: string): Product | undefined {
   return (Object.keys(HISTORY_TYPES) as Product[]).find((product) => HISTORY_TYPES[product] === type);

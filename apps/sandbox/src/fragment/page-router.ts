@@ -3,7 +3,15 @@ import { parseCookies, setCookie } from './cookies';
 import type { SimulatorContext } from './methods/context';
 import { dataHash } from './methods/state';
 import { historyStyle, historyTableHtml } from './history-html';
-import { PAGE_PATHS, type PageContext, type PageKind, renderAjax, renderDocument } from './pages';
+import {
+  isHistoryPage,
+  PAGE_PATHS,
+  PAGE_PRODUCTS,
+  type PageContext,
+  type PageKind,
+  renderAjax,
+  renderDocument,
+} from './pages';
 import type { CallCounter } from './stats';
 
 function isAjax(req: Request): boolean {
@@ -27,8 +35,8 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
     const auth = sim.sessions.auth(cookies);
     const cfg = sim.config();
     const rate = sim.prices.tonRateMicro();
-    const product = kind === 'premium' || kind === 'premiumHistory' ? 'premium' : 'stars';
-    const historyPage = kind === 'starsHistory' || kind === 'premiumHistory';
+    const product = PAGE_PRODUCTS[kind] ?? 'stars';
+    const historyPage = isHistoryPage(kind);
     // History needs a Telegram login; Fragment answers a page it will not show with 302
     // (docs/fragment-protocol.md §3.2).
     if (historyPage && !auth.loggedIn) {

@@ -4,21 +4,40 @@ import type { Order } from './orders';
 import { formatUsd, PREMIUM_MONTHS, type PremiumMonths, type PriceBook, splitTon } from './pricing';
 import type { Product } from './sessions';
 
-export type PageKind = 'home' | 'stars' | 'premium' | 'starsHistory' | 'premiumHistory';
+export type PageKind = 'home' | 'stars' | 'premium' | 'topup' | 'starsHistory' | 'premiumHistory' | 'topupHistory';
+
+/** The product each product or history page belongs to. */
+export const PAGE_PRODUCTS: Partial<Record<PageKind, Product>> = {
+  stars: 'stars',
+  premium: 'premium',
+  topup: 'gram',
+  starsHistory: 'stars',
+  premiumHistory: 'premium',
+  topupHistory: 'gram',
+};
+const HISTORY_PAGES: ReadonlySet<PageKind> = new Set(['starsHistory', 'premiumHistory', 'topupHistory']);
+
+export function isHistoryPage(kind: PageKind): boolean {
+  return HISTORY_PAGES.has(kind);
+}
 
 export const PAGE_PATHS: Record<PageKind, string> = {
   home: '/',
   stars: '/stars/buy',
   premium: '/premium/gift',
+  topup: '/ads/topup',
   starsHistory: '/stars/history',
   premiumHistory: '/premium/history',
+  topupHistory: '/ads/history',
 };
 const TITLES: Record<PageKind, string> = {
   home: 'Fragment',
   stars: 'Buy Telegram Stars',
   premium: 'Gift Telegram Premium',
+  topup: 'Top Up Telegram Account',
   starsHistory: 'Telegram Stars History',
   premiumHistory: 'Telegram Premium History',
+  topupHistory: 'Top-up History',
 };
 
 /** Stars packages listed on /stars/buy (input[name="stars"]). */
@@ -93,7 +112,10 @@ export function premiumOptionsHtml(prices: PriceBook): string {
   }).join('');
 }
 
-function productForm(kind: 'stars' | 'premium', ctx: PageContext): string {
+function productForm(kind: 'stars' | 'premium' | 'topup', ctx: PageContext): string {
+  if (kind === 'topup') {
+    return `<section class="tm-section tm-main-ads-topup"><h2 class="tm-section-header">Top Up Telegram Account</h2><form class="js-topup-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-amount-input" name="amount" min="1" placeholder="Enter amount in TON"></div><button type="submit" class="btn btn-primary btn-block js-topup-btn">Top Up</button></form></section>`;
+  }
   if (kind === 'stars') {
     return `<section class="tm-section tm-main-stars-buy"><h2 class="tm-section-header">Buy Telegram Stars</h2><form class="js-stars-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-stars-quantity" name="quantity" min="50" max="${ctx.starsMax}" placeholder="Enter the amount of Stars"></div><div class="tm-form-radio-items js-stars-options">${starsOptionsHtml(ctx.prices, ctx.starsMax)}</div><button type="submit" class="btn btn-primary btn-block js-stars-buy-btn">Buy Stars</button></form></section>`;
   }
@@ -106,16 +128,28 @@ const PAGE_NAMES: Record<PageKind, string> = {
   home: 'Main',
   stars: 'StarsBuy',
   premium: 'PremiumGift',
+  topup: 'AdsTopup',
   starsHistory: 'StarsHistory',
   premiumHistory: 'PremiumHistory',
+  topupHistory: 'AdsHistory',
 };
 
-/** "50 Telegram Stars", "Telegram Premium for 1 year": the order's title as Fragment words it. */
-export function orderTitle(order: Order): string {
+/**
+ * "50 Telegram Stars", "Telegram Premium for 1 year", "25 TON": the order's title as Fragment words
+ * it (the top-up's is not captured; its amount with its coin).
+ */
+export function orderTitle(order: Pick<Order, 'product' | 'quantity'>): string {
+  if (order.product === 'gram') return `${order.quantity.toLocaleString('en-US')} TON`;
   return order.product === 'stars'
     ? `${order.quantity.toLocaleString('en-US')} Telegram Stars`
     : `Telegram Premium for ${order.quantity === 12 ? '1 year' : `${order.quantity} months`}`;
 }
+
+const REPEAT_BUTTONS: Record<Product, string> = {
+  stars: 'Buy More Stars',
+  premium: 'Gift More Premium',
+  gram: 'Top Up More',
+};
 
 function historySection(title: string, tableHtml: string): string {
   return `<section class="tm-section tm-history"><h2 class="tm-section-header">${escapeHtml(title)}</h2>${tableHtml}</section>`;
@@ -127,14 +161,15 @@ export function renderPage(ctx: PageContext): RenderedPage {
   if (ctx.dead) main = LOGGED_OUT_MAIN;
   else if (ctx.kind === 'home')
     main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
-  else if (ctx.kind === 'stars' || ctx.kind === 'premium') main = productForm(ctx.kind, ctx);
+  else if (ctx.kind === 'stars' || ctx.kind === 'premium' || ctx.kind === 'topup') main = productForm(ctx.kind, ctx);
   else main = historySection(TITLES[ctx.kind], ctx.historyHtml ?? '');
   const state: Record<string, unknown> = { tonRate: '__TON_RATE__' };
   if (loggedOut) state['unAuth'] = true;
-  if (ctx.kind === 'stars' || ctx.kind === 'premium')
+  const product = PAGE_PRODUCTS[ctx.kind];
+  if (product && !isHistoryPage(ctx.kind))
     Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
-  if (ctx.kind === 'starsHistory' || ctx.kind === 'premiumHistory') {
-    const type = HISTORY_TYPES[ctx.kind === 'starsHistory' ? 'stars' : 'premium'];
+  if (product && isHistoryPage(ctx.kind)) {
+    const type = HISTORY_TYPES[product];
     if (type !== '') state['type'] = type;
   }
   const pageName = PAGE_NAMES[ctx.kind];
@@ -199,6 +234,6 @@ export function flowHtml(product: Product, order: Order | undefined, formHtml: s
     case 'failed':
       return `<div class="tm-section tm-status-error js-${product}-error"><div class="tm-status-title">Payment failed</div><div class="tm-status-text">We couldn&#39;t process your payment for ${what(order)}. Please contact support with Ref#${order.ref}.</div></div>`;
     case 'done':
-      return `<div class="tm-section tm-status-success js-${product}-done"><div class="tm-status-title">Success!</div><div class="tm-status-text">${what(order)} were sent to ${who}.</div><button class="btn btn-primary js-repeat-btn">${product === 'stars' ? 'Buy More Stars' : 'Gift More Premium'}</button></div>`;
+      return `<div class="tm-section tm-status-success js-${product}-done"><div class="tm-status-title">Success!</div><div class="tm-status-text">${what(order)} were sent to ${who}.</div><button class="btn btn-primary js-repeat-btn">${REPEAT_BUTTONS[product]}</button></div>`;
   }
 }

@@ -67,6 +67,21 @@ export class PriceBook {
     return parseDecimal(this.config().starPriceUsd, USD_SCALE) * BigInt(quantity);
   }
 
+  /**
+   * A GRAM top-up: Fragment invoices the whole GRAM asked (docs/fragment-protocol.md §18); its USD
+   * worth at `rateMicro` only fills the USDT fields no top-up is paid in.
+   */
+  topupQuote(gram: number, rateMicro = this.tonRateMicro()): Quote {
+    const usdMicro = BigInt(gram) * rateMicro;
+    return {
+      usdMicro,
+      tonNano: BigInt(gram) * 1_000_000_000n,
+      tonText: String(gram),
+      usdtUnits: usdMicro,
+      usdtText: formatDecimal(usdMicro, USD_SCALE),
+    };
+  }
+
   premiumUsdMicro(months: PremiumMonths): bigint {
     return parseDecimal(this.config().premiumPricesUsd[String(months) as '3' | '6' | '12'], USD_SCALE);
   }

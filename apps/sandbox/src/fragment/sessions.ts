@@ -1,4 +1,4 @@
-import type { Product } from '@starsgate/domain';
+import { PRODUCTS, type Product } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentSimulatorConfig } from './config';
 import type { SeededRandom } from './random';
@@ -81,7 +81,7 @@ export class SessionStore {
         hashIssuedAt: now,
         tonProof: this.random.hex(9, 'ton-proof'),
         recipients: new Map(),
-        flows: { stars: { lv: 0 }, premium: { lv: 0 } },
+        flows: Object.fromEntries(PRODUCTS.map((product) => [product, { lv: 0 }])) as Record<Product, FlowState>,
         createdAt: now,
       };
       this.sessions.set(ssid, session);

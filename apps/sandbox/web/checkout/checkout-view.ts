@@ -1,5 +1,12 @@
 import type { Checkout } from './gateway-api';
 
+/** How the page names an order (the browser bundle carries no copy of the domain's registry). */
+const ORDER_LABELS: Readonly<Record<string, (amount: number) => string>> = {
+  stars: (amount) => `${amount} Telegram Stars`,
+  premium: (months) => `Telegram Premium, ${months} months`,
+  gram: (amount) => `${amount} GRAM top-up`,
+};
+
 /** Fills the checkout card from its template (index.html) and keeps it current. */
 export class CheckoutView {
   private readonly fields = new Map<string, HTMLElement>();
@@ -22,12 +29,8 @@ export class CheckoutView {
   show(checkout: Checkout): void {
     this.set('checkout_id', checkout.checkout_id);
     this.set('username', checkout.username);
-    this.set(
-      'order',
-      checkout.product === 'stars'
-        ? `${checkout.amount} Telegram Stars`
-        : `Telegram Premium, ${checkout.amount} months`,
-    );
+    const label = ORDER_LABELS[checkout.product];
+    this.set('order', label ? label(checkout.amount) : `${checkout.product} × ${checkout.amount}`);
     if (checkout.prices?.gram) this.set('price', `${checkout.prices.gram} GRAM`);
     if (checkout.prices?.usdt) this.set('price', `${checkout.prices.usdt} USDT`);
     const status = this.fields.get('status')!;

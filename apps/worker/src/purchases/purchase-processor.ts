@@ -11,38 +11,69 @@ import {
   withLogContext,
   type PurchaseJobData,
 } from '@starsgate/platform';
-import { awaitingSignatureStep } from './state-machine/checkout-signature';
-import { confirmingStep, submittedStep } from './state-machine/confirm-step';
-import { crashAt } from './state-machine/crash-points';
-import { prepareStep } from './state-machine/prepare-step';
-import { recoverSendingStep } from './state-machine/recover-step';
-import { sendStep } from './state-machine/send-step';
-import type { StepDeps } from './state-machine/step-deps';
-import { HeldPurchase, LeaseLostError } from './state-machine/held-purchase';
+import { crashAt } from './crash-points';
+import type { NextStep } from './next-step';
+import type { StepDeps } from './step-deps';
+import { awaitingSignatureStep } from './steps/awaiting-signature';
+import { awaitDeliveries, confirmingStep } from './steps/confirming';
+import { preparingStep } from './steps/preparing';
+import { broadcastSignedBatch, sendingStep } from './steps/sending';
+import { confirmBroadcastBatch, submittedStep } from './steps/submitted';
+import { HeldPurchase } from './persistence/held-purchase';
+import { LeaseLostError } from './persistence/lease-lost-error';
 
-export type { StepDeps as PurchaseProcessorDeps } from './state-machine/step-deps';
+export type { StepDeps as PurchaseProcessorDeps } from './step-deps';
 
 /** How logs name a row: a checkout by its public `checkout_id`, a purchase by its `purchase_id`. */
 function rowIds(row: Pick<PurchaseRow, 'id' | 'mode'>): { purchase_id: string } | { checkout_id: string } {
   return row.mode === 'client_signed' ? { checkout_id: row.id } : { purchase_id: row.id };
 }
 
-/** Runs the step the row's state calls for. Each step ends by releasing or by a terminal write. */
+/**
+ * The state machine's dispatcher: the step of the claimed row's status runs (each status has
+ * its file in steps/, the only place that handles it). A step that ends holding purchases which
+ * moved on hands them back, and the step of their new status runs them in the same job. Each
+ * step ends by releasing, by a terminal write, or by handing on. The claim itself moves a
+ * `queued` purchase to `preparing`.
+ */
 async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+  let next = await runStatusStep(deps, purchase);
+  while (next) next = await continueWith(deps, next);
+}
+
+/** A claimed row: the step of its status. */
+async function runStatusStep(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
   switch (purchase.row.status) {
-    // The claim itself moves a queued purchase to `preparing`.
     case 'preparing':
-      return purchase.row.paymentRequest ? sendStep(deps, purchase) : prepareStep(deps, purchase);
+      return preparingStep(deps, purchase);
     case 'awaiting_signature':
-      return awaitingSignatureStep(deps, purchase);
+      await awaitingSignatureStep(deps, purchase);
+      return undefined;
     case 'sending':
-      return recoverSendingStep(deps, purchase);
+      await sendingStep(deps, purchase);
+      return undefined;
     case 'submitted':
-      return submittedStep(deps, purchase);
+      await submittedStep(deps, purchase);
+      return undefined;
     case 'confirming':
-      return confirmingStep(deps, purchase);
+      await confirmingStep(deps, purchase);
+      return undefined;
     default:
       await purchase.reschedule(deps.config.retryMaxMs, {}, `unknown status ${purchase.row.status}`);
+      return undefined;
+  }
+}
+
+/** Purchases a step handed on, still held by this job: the step of their new status, with its handoff. */
+async function continueWith(deps: StepDeps, next: NextStep): Promise<NextStep | undefined> {
+  switch (next.status) {
+    case 'sending':
+      return broadcastSignedBatch(deps, next.held, next.handoff);
+    case 'submitted':
+      return confirmBroadcastBatch(deps, next.held, next.handoff);
+    case 'confirming':
+      await awaitDeliveries(deps, next.held);
+      return undefined;
   }
 }
 

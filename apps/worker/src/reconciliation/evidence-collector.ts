@@ -1,4 +1,5 @@
 import { Address } from '@ton/core';
+import { assertOperatorMove } from '@starsgate/domain';
 import { checkoutSinceLt, type AdminPurchaseReads, type PurchaseChanges, type PurchaseRow } from '@starsgate/db';
 import {
   findPaymentTransaction,
@@ -8,11 +9,10 @@ import {
   type SendTransactionRequest,
   type TransactionScan,
 } from '@starsgate/ton';
-import { signedAfterLt } from '../purchases/state-machine/chain-lookup';
-import { observeDelivery } from '../purchases/state-machine/delivery-check';
-import { paymentRequestOf } from '../purchases/state-machine/payment-request';
-import type { StepDeps } from '../purchases/state-machine/step-deps';
-import { errorBody } from '../purchases/state-machine/held-purchase';
+import { signedAfterLt } from '../purchases/chain/chain-lookup';
+import { observeDelivery } from '../purchases/delivery/delivery-check';
+import type { StepDeps } from '../purchases/step-deps';
+import { errorBody } from '../purchases/persistence/purchase-failure';
 
 export const EVIDENCE_COLLECTOR = 'evidence-collector';
 
@@ -46,7 +46,7 @@ function expectedMessages(row: PurchaseRow): number {
 
 /** Paid on chain: conclusive only once Fragment shows the order delivered. */
 async function judgePaid(deps: StepDeps, row: PurchaseRow, proof: PaymentProof & { paid: true }): Promise<Finding> {
-  const request = paymentRequestOf(row.paymentRequest)!;
+  const request = row.paymentRequest!;
   const txHash = proof.tx.hash().toString('hex');
   const chain = {
     paid: true,
@@ -132,7 +132,7 @@ async function examineUnsubmittedCheckout(deps: StepDeps, row: PurchaseRow): Pro
 }
 
 async function examine(deps: StepDeps, row: PurchaseRow): Promise<Finding> {
-  const request = paymentRequestOf(row.paymentRequest);
+  const request = row.paymentRequest;
   if (request && row.walletAddress && !row.normalizedHash && row.checkoutTransaction)
     return examineUnsubmittedCheckout(deps, row);
   if (!request || !row.walletAddress || !row.normalizedHash)
@@ -181,6 +181,8 @@ export async function collectEvidence(
       finding = { observed: { error: (error as Error).message } };
     }
     const collector = { checked_at: checkedAt.toISOString(), ...finding.observed };
+    // The collector settles a case on an operator's terms: only along the lifecycle's operator moves.
+    if (finding.settle) assertOperatorMove(row.status, finding.settle.changes.status!, row.mode);
     const written = await deps.transitions.applyUnheld(
       { id: row.id, version: row.version },
       EVIDENCE_COLLECTOR,

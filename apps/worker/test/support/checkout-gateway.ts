@@ -5,11 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { Express } from 'express';
-import { createRedisConnection } from '@starsgate/platform';
 import { FingerprintKeys, parseKeyRing, parseSealKey, sealKeyOf } from '@starsgate/db';
 import type { Redis } from 'ioredis';
 import type { SendTransactionRequest } from '@starsgate/ton';
-import { buildGateway, createGatewayMetrics, loadGatewayConfig } from '@starsgate/gateway';
+import { createGateway, loadGatewayConfig } from '@starsgate/gateway';
 import { capturingLogger } from '@starsgate/gateway/testing';
 import type { WorkerHarness } from './worker-harness';
 
@@ -36,16 +35,12 @@ export function startCheckoutGateway(h: WorkerHarness, env: Record<string, strin
     ...env,
   });
   const { logger, lines: logLines } = capturingLogger();
-  const redis = createRedisConnection(config.redisUrl);
-  const gateway = buildGateway({
-    config,
+  const gateway = createGateway(config, {
     logger,
     database: h.database,
-    redis,
     queue: h.queue,
     sealer: parseSealKey(sealKeyOf(parseKeyRing(h.env.STARSGATE_SECRET_KEY!))),
     fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
-    metrics: createGatewayMetrics(),
     chain: h.chain,
     redisKeyPrefix: `gw-${randomBytes(3).toString('hex')}`,
   });
@@ -53,10 +48,8 @@ export function startCheckoutGateway(h: WorkerHarness, env: Record<string, strin
     app: gateway.app,
     adminApp: gateway.adminApp,
     logLines,
-    redis,
-    close: async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    redis: gateway.deps.redis,
+    close: () => gateway.close(),
   };
 }
 

@@ -1,25 +1,24 @@
 /**
  * The real worker against real upstreams: a sandbox (local chain + Fragment simulator) on a free
  * port, a fresh migrated PostgreSQL database, this jest worker's Redis database under a fresh
- * BullMQ prefix. Purchases are inserted exactly as the gateway stores them (same repository,
- * same offline wallet resolution, same sealed secret) and enqueued.
+ * BullMQ prefix, both assembled by their composition roots (`createWorker`, `createGateway`).
+ * Purchases enter through the real gateway's intake (`POST /api/v1/purchases`), which stores and
+ * enqueues them.
  */
 import type { Product, PaymentMethod } from '@starsgate/domain';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Address } from '@ton/core';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Address } from '@ton/core';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
-  CheckoutRepository,
-  LeaseRepository,
+  FingerprintKeys,
   generateRingEntry,
-  parseKeyRing,
+  LeaseRepository,
   PurchaseRepository,
-  PurchaseTransitions,
-  SecretVault,
-  UpstreamFormatErrorRepository,
   type PurchaseRow,
+  type SecretVault,
 } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { createFragmentReads, decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
@@ -28,20 +27,18 @@ import {
   createLogger,
   createPurchaseQueue,
   createRedisConnection,
-  enqueuePurchase,
   type PurchaseJobData,
 } from '@starsgate/platform';
-import { resolveWalletOffline, ToncenterChainClient, type ChainClient } from '@starsgate/ton';
+import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
+import { createGateway, loadGatewayConfig, type CreatedGateway, type GatewayParts } from '@starsgate/gateway';
 import { parseIndexed, startSandbox, type DemoWallet, type StartedSandbox } from '@starsgate/sandbox';
 import { demoFragmentCookies, type FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
+import { createWorker } from '../../src/create-worker';
 import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
 import { startPurchaseWorker } from '../../src/purchases/purchase-worker';
-import type { StepDeps } from '../../src/purchases/state-machine/step-deps';
+import type { StepDeps } from '../../src/purchases/step-deps';
 import { Sweeper } from '../../src/sweeper/sweeper';
-import { createWorkerMetrics } from '../../src/observability/worker-metrics';
-import { FragmentFromReporter } from '../../src/purchases/state-machine/fragment-from-reporter';
-import { UpstreamFormatReporter } from '../../src/purchases/state-machine/upstream-format';
 
 /** For suites outside this workspace that drive the worker as a process (the deployment tests). */
 export { assertPaidOnceAndDelivered } from './assert-paid-once';
@@ -87,11 +84,26 @@ export interface PurchaseInput {
   account_index?: number;
 }
 
+/** The intake gateway admits every purchase a test sends: its per-client limits are not under test here. */
+const INTAKE_LIMITS: Record<string, string> = {
+  RATE_LIMIT_MAX: '1000000',
+  OPEN_ORDERS_PER_PAYER: '10000000',
+  OPEN_ORDERS_TOTAL: '10000000',
+  KEY_DERIVATIONS_PER_MINUTE: '1000000',
+};
+
+interface Intake {
+  url: string;
+  close(): Promise<void>;
+}
+
 export class WorkerHarness {
   worker?: Worker<PurchaseJobData>;
   sweeper?: Sweeper;
   private warmUp: Promise<unknown> = Promise.resolve();
   private readonly connections: Redis[] = [];
+  private readonly gateways: CreatedGateway[] = [];
+  private intakes = new Map<'enqueued' | 'not enqueued', Promise<Intake>>();
   private constructor(
     private readonly upstream: StartedSandbox | RemoteUpstream,
     readonly database: TestDatabase,
@@ -156,10 +168,7 @@ export class WorkerHarness {
     const redis = createRedisConnection(env.REDIS_URL!);
     const queueConnection = createRedisConnection(env.REDIS_URL!);
     const queue = createPurchaseQueue(queueConnection, bullPrefix);
-    const vault = new SecretVault(parseKeyRing(secretKeyEnv));
     const chain = new ToncenterChainClient({ baseUrl: config.toncenterUrl });
-    const logger = createLogger({ service: 'worker-test', level: env.LOG_LEVEL });
-    const metrics = createWorkerMetrics();
     const fragment = new FragmentSessionPool(
       config.fragmentCookies.map(
         (cookies) =>
@@ -171,32 +180,22 @@ export class WorkerHarness {
           }),
       ),
     );
-
-    const deps: StepDeps = {
-      config,
-      transitions: new PurchaseTransitions(database.db),
-      checkouts: new CheckoutRepository(database.db),
-      leases: new LeaseRepository(database.db),
-      vault,
-      chain,
-      fragment,
+    const { deps } = createWorker(config, {
+      logger: createLogger({ service: 'worker-test', level: env.LOG_LEVEL }),
+      database,
+      queue,
+      upstreams: { chain, fragment },
       // The price book the funds pre-check reads (docs/security.md, attack 4), as the worker's main wires it.
       prices: createFragmentReads({ fragment: fragment.clients[0]!, redis, prefix: `${bullPrefix}:reads:` }).prices,
-      queue,
-      logger,
-      upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),
-      fragmentFrom: new FragmentFromReporter(logger, metrics),
       workerId: `test-${randomBytes(3).toString('hex')}`,
-      now: Date.now,
-      sleep,
-    };
+    });
     const harness = new WorkerHarness(
       sandbox,
       database,
       redis,
       queue,
       bullPrefix,
-      vault,
+      deps.vault,
       secretKeyEnv,
       env,
       config,
@@ -268,40 +267,70 @@ export class WorkerHarness {
     return wallet;
   }
 
-  /** Stores a purchase exactly as the gateway does, then enqueues it (unless told not to). */
+  /**
+   * The real gateway (`createGateway`) over this harness's database, Redis, queue, key ring and
+   * chain, closed with the harness. `env` adds to the gateway's configuration (e.g. admin tokens).
+   */
+  gateway(env: Record<string, string> = {}, parts: GatewayParts = {}): CreatedGateway {
+    const gateway = createGateway(loadGatewayConfig({ ...this.env, ...env }), {
+      logger: createLogger({ service: 'gateway', level: this.env.LOG_LEVEL }),
+      database: this.database,
+      redis: this.redis,
+      queue: this.queue,
+      sealer: this.vault,
+      fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
+      chain: this.chain,
+      redisKeyPrefix: `${this.bullPrefix}:gateway-${randomBytes(3).toString('hex')}`,
+      ...parts,
+    });
+    this.gateways.push(gateway);
+    return gateway;
+  }
+
+  /**
+   * Accepts a purchase through the gateway's intake (`POST /api/v1/purchases`), which stores it
+   * and enqueues its job. `enqueue: false`: the gateway's queue is one no worker consumes (under
+   * another prefix), so the purchase waits as if its enqueue had been lost.
+   */
   async createPurchase(input: PurchaseInput, options: { enqueue?: boolean } = {}): Promise<PurchaseRow> {
-    const wallet = await resolveWalletOffline(
-      { seed: input.seed, wallet_address: input.wallet_address, account_index: input.account_index },
-      'mainnet',
-    );
-    const requested = input.wallet_address ? Address.parse(input.wallet_address) : null;
-    const single = wallet.candidates.length === 1 ? wallet.candidates[0] : undefined;
-    const matching = requested ? wallet.candidates.find((c) => c.address.equals(requested)) : single;
-    const result = await this.purchases.insertOrGetByKey(
-      {
-        id: randomUUID(),
-        idempotencyKey: `test-${randomUUID()}`,
-        idempotencyScope: wallet.publicKey.toString('hex'),
-        requestFingerprint: randomBytes(32).toString('hex'),
-        fingerprintKeyId: this.vault.primaryKeyId,
-        status: 'queued',
-        product: input.product,
-        username: input.username,
-        amount: input.amount,
-        paymentMethod: input.payment_method,
-        seedFormat: wallet.seedFormat,
-        accountIndex: wallet.accountIndex,
-        requestedWalletAddress: requested?.toRawString() ?? null,
-        walletAddress: matching?.address.toRawString() ?? null,
-        walletVersion: matching?.version ?? null,
-        payerPublicKey: wallet.publicKey.toString('hex'),
+    const intake = await this.intake(options.enqueue === false ? 'not enqueued' : 'enqueued');
+    const response = await fetch(`${intake.url}/api/v1/purchases`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...input, idempotency_key: `test-${randomUUID()}` }),
+    });
+    const body = (await response.json()) as { purchase_id?: string };
+    if (response.status !== 202 || !body.purchase_id)
+      throw new Error(`the gateway refused the purchase (${response.status}): ${JSON.stringify(body)}`);
+    return this.find(body.purchase_id);
+  }
+
+  private intake(kind: 'enqueued' | 'not enqueued'): Promise<Intake> {
+    let intake = this.intakes.get(kind);
+    if (!intake) {
+      intake = this.startIntake(kind);
+      this.intakes.set(kind, intake);
+    }
+    return intake;
+  }
+
+  private async startIntake(kind: 'enqueued' | 'not enqueued'): Promise<Intake> {
+    const unconsumed =
+      kind === 'not enqueued' ? createPurchaseQueue(this.env.REDIS_URL!, `${this.bullPrefix}-unconsumed`) : undefined;
+    const gateway = this.gateway(INTAKE_LIMITS, unconsumed ? { queue: unconsumed } : {});
+    const server = gateway.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        if (unconsumed) {
+          await unconsumed.obliterate({ force: true }).catch(() => undefined);
+          await closeQueue(unconsumed);
+        }
       },
-      (purchaseId) => this.vault.seal(purchaseId, input.seed),
-      { fromStatus: null, toStatus: 'queued', actor: 'test', reason: 'purchase accepted' },
-    );
-    if (options.enqueue !== false)
-      await enqueuePurchase(this.queue, result.purchase.id, result.purchase.version, 0, { newPurchase: true });
-    return result.purchase;
+    };
   }
 
   async find(id: string): Promise<PurchaseRow> {
@@ -380,6 +409,8 @@ export class WorkerHarness {
 
   async close(): Promise<void> {
     await this.stopWorker();
+    for (const intake of this.intakes.values()) await (await intake).close();
+    await Promise.all(this.gateways.map((gateway) => gateway.close()));
     await this.queue.obliterate({ force: true }).catch(() => undefined);
     await closeQueue(this.queue);
     await this.redis.quit();

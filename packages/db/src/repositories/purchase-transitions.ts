@@ -61,6 +61,31 @@ export function lookalikeKey(order: Pick<PurchaseRow, 'product' | 'username' | '
   return `${order.username.toLowerCase()}|${order.product}|${order.amount}`;
 }
 
+/** A paid look-alike of an order: when it was created and, once it was, completed. */
+export interface PaidLookalike {
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/**
+ * How far back an uncompleted paid look-alike is still expected to be delivered by Fragment. An
+ * order created before a purchase but delivered after it adds a history row in that purchase's
+ * window, so it must be counted, or its row would vouch for the purchase too.
+ */
+export const LOOKALIKE_OPEN_LOOKBACK_MS = 24 * 60 * 60_000;
+
+/**
+ * Whether a paid look-alike's delivery may be listed at or after `since`: created since then, or
+ * created earlier (within the lookback) and not completed before then. A look-alike completed
+ * before `since` was delivered before it: its row lies outside the window.
+ */
+export function mayBeDeliveredSince(lookalike: PaidLookalike, since: Date): boolean {
+  const at = since.getTime();
+  if (lookalike.createdAt.getTime() >= at) return true;
+  if (lookalike.createdAt.getTime() < at - LOOKALIKE_OPEN_LOOKBACK_MS) return false;
+  return lookalike.completedAt === null || lookalike.completedAt.getTime() >= at;
+}
+
 function eventData(event: TransitionEvent | undefined, index: number): string | null {
   const data = event?.dataPerRow ? event.dataPerRow[index] : event?.data;
   return data === undefined ? null : JSON.stringify(data);
@@ -355,41 +380,49 @@ export class PurchaseTransitions {
   }
 
   /**
-   * Our purchases of the same product and quantity for the same recipient, created since `since`,
-   * that were paid on chain and not failed. A history that names the recipient and quantity but
-   * not the order can be trusted only when it holds at least this many matching rows.
+   * Our paid, not failed purchases of the same product and quantity for the same recipient whose
+   * delivery may be listed in Fragment's history at or after `since` (see `mayBeDeliveredSince`). A
+   * history that names the recipient and quantity but not the order can be trusted only when it
+   * holds at least this many matching rows since then.
    */
   async countPaidLookalikes(order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>, since: Date): Promise<number> {
-    return (await this.paidLookalikesSince([order], since)).get(lookalikeKey(order))?.length ?? 0;
+    const lookalikes = (await this.paidLookalikesSince([order], since)).get(lookalikeKey(order)) ?? [];
+    return lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since)).length;
   }
 
   /**
-   * `countPaidLookalikes` for many orders with one query: when each paid look-alike created since
-   * `since` was created, by order key (`lookalikeKey`); callers count per purchase.
+   * The paid look-alikes of many orders with one query, by order key (`lookalikeKey`): every one
+   * that may be delivered at or after `since`, and older ones a later `since` excludes, so callers
+   * count per purchase with `mayBeDeliveredSince`.
    */
   async paidLookalikesSince(
     orders: ReadonlyArray<Pick<PurchaseRow, 'product' | 'username' | 'amount'>>,
     since: Date,
-  ): Promise<Map<string, Date[]>> {
-    const byKey = new Map<string, Date[]>();
+  ): Promise<Map<string, PaidLookalike[]>> {
+    const byKey = new Map<string, PaidLookalike[]>();
     if (orders.length === 0) return byKey;
     const result = await this.db.$client.query<{
       username: string;
       product: string;
       amount: number;
       created_at: Date;
+      completed_at: Date | null;
     }>({
       ...PAID_LOOKALIKES,
       values: [
         orders.map((o) => o.username.toLowerCase()),
         orders.map((o) => o.product),
         orders.map((o) => o.amount),
-        since.toISOString(),
+        new Date(since.getTime() - LOOKALIKE_OPEN_LOOKBACK_MS).toISOString(),
       ],
     });
     for (const row of result.rows) {
       const key = lookalikeKey(row);
-      byKey.set(key, [...(byKey.get(key) ?? []), new Date(row.created_at)]);
+      const lookalike: PaidLookalike = {
+        createdAt: new Date(row.created_at),
+        completedAt: row.completed_at === null ? null : new Date(row.completed_at),
+      };
+      byKey.set(key, [...(byKey.get(key) ?? []), lookalike]);
     }
     return byKey;
   }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { PaymentRequest } from '@starsgate/domain';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   PAYMENT_METHOD_LIST,
@@ -68,7 +69,7 @@ export const purchases = pgTable(
     fragmentRef: text('fragment_ref'),
     quoteNano: bigint('quote_nano', { mode: 'bigint' }),
     /** The exact payment Fragment asked for: destination, amount, payload, validUntil. */
-    paymentRequest: jsonb('payment_request'),
+    paymentRequest: jsonb('payment_request').$type<PaymentRequest>(),
 
     /** The signed external paying this purchase (its BOC is in signed_externals), set before the first broadcast. */
     normalizedHash: text('normalized_hash'),

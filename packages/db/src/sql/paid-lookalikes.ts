@@ -2,13 +2,13 @@ import type { NamedStatement } from './named-statement';
 
 /**
  * PurchaseTransitions.paidLookalikesSince. $1 lower-case usernames, $2 products, $3 amounts (one
- * entry per order), $4 since. Our purchases of the same recipient, product and quantity, created
- * since $4, paid on chain and not failed.
+ * entry per order), $4 the earliest creation time looked at. Our purchases of the same recipient,
+ * product and quantity, created since $4, paid on chain and not failed, with when each completed.
  */
 export const PAID_LOOKALIKES: NamedStatement = {
   name: 'purchase_paid_lookalikes',
   text: `
-  SELECT lower(username) AS username, product, amount, created_at FROM purchases
+  SELECT lower(username) AS username, product, amount, created_at, completed_at FROM purchases
   WHERE (lower(username), product, amount) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::int[]))
     AND created_at >= $4::timestamptz AND transaction_hash IS NOT NULL AND status <> 'failed'`,
 };

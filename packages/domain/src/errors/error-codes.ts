@@ -35,7 +35,8 @@ export const ERROR_CATALOGUE = {
   INVALID_AMOUNT: {
     status: 400,
     message: 'The amount is not valid for this product.',
-    action: 'Stars: an integer from 50 to 1000000. Premium: 3, 6 or 12 months.',
+    action:
+      'Stars: an integer from 50 to 1000000. Premium: 3, 6 or 12 months. GRAM top-up: whole GRAM from 1 to 1000000.',
   },
 
   // Purchases and idempotency

@@ -1,4 +1,5 @@
 import { acceptsAmount, amountSchemaOf, type ProductDescription } from './product-description';
+import { gram } from './gram';
 import { premium } from './premium';
 import { stars } from './stars';
 
@@ -6,7 +7,7 @@ import { stars } from './stars';
  * Every product the service sells, described once. Adding a product is a new description here and
  * its Fragment routes in `@starsgate/fragment` (docs/architecture.md, "Add a product").
  */
-export const PRODUCT_REGISTRY = { stars, premium } as const;
+export const PRODUCT_REGISTRY = { stars, premium, gram } as const;
 
 export type Product = keyof typeof PRODUCT_REGISTRY;
 export const PRODUCTS = Object.keys(PRODUCT_REGISTRY) as [Product, ...Product[]];
@@ -32,7 +33,7 @@ export function productLabel(product: Product, amount: number): string {
 export const AMOUNT_DESCRIPTION = `${PRODUCTS.map((product) => PRODUCT_REGISTRY[product].amountDescription).join('. ')}.`;
 
 const quoted = PRODUCTS.map((product) => `\`${product}\``);
-/** `` `stars` or `premium`. `` */
+/** `` `stars`, `premium` or `gram`. `` */
 export const PRODUCT_DESCRIPTION = `${[quoted.slice(0, -1).join(', '), quoted.at(-1)].filter(Boolean).join(' or ')}.`;
 
 /** JSON Schema: each product's amount rule (INVALID_AMOUNT), one if/then per product. */

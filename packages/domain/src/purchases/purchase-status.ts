@@ -114,6 +114,22 @@ export function canWorkerMove(from: PurchaseStatus, to: PurchaseStatus, mode: Pu
   return (PURCHASE_LIFECYCLES[mode].workerMoves[from] ?? []).includes(to);
 }
 
+/**
+ * Whether an operator may move a purchase of `mode` from `from` to `to` (resolving a case the
+ * worker could not decide). Takes plain strings: rows store their status and mode as text.
+ */
+export function canOperatorMove(from: string, to: string, mode: string = 'server_signed'): boolean {
+  const lifecycle = PURCHASE_LIFECYCLES[mode as PurchaseMode] as PurchaseLifecycle | undefined;
+  return (lifecycle?.operatorMoves[from as PurchaseStatus] ?? []).includes(to as PurchaseStatus);
+}
+
+/** The statuses of `mode` an operator may move a purchase out of, in lifecycle order. */
+export function operatorResolvableStatuses(mode: string = 'server_signed'): PurchaseStatus[] {
+  const lifecycle = PURCHASE_LIFECYCLES[mode as PurchaseMode] as PurchaseLifecycle | undefined;
+  if (!lifecycle) return [];
+  return lifecycle.statuses.filter((status) => (lifecycle.operatorMoves[status] ?? []).length > 0);
+}
+
 /** A write that would move a purchase along a move its lifecycle does not have: a bug, never bad input. */
 export class IllegalTransitionError extends Error {
   constructor(
@@ -138,4 +154,12 @@ export function assertWorkerMove(from: string, to: string, mode: string = 'serve
     (PURCHASE_STATUSES as readonly string[]).includes(to);
   if (!known || !canWorkerMove(from as PurchaseStatus, to as PurchaseStatus, mode as PurchaseMode))
     throw new IllegalTransitionError(from, to, mode);
+}
+
+/**
+ * Throws IllegalTransitionError unless an operator (or the evidence collector on an operator's
+ * terms) may move a purchase of `mode` from `from` to `to`.
+ */
+export function assertOperatorMove(from: string, to: string, mode: string = 'server_signed'): void {
+  if (!canOperatorMove(from, to, mode)) throw new IllegalTransitionError(from, to, mode);
 }

@@ -4,6 +4,7 @@ import {
   AMOUNT_DESCRIPTION,
   IDEMPOTENCY_KEY_PATTERN,
   PAYMENT_METHOD_ALIASES,
+  PAYMENT_METHOD_RESTRICTIONS,
   PRODUCT_DESCRIPTION,
   PRODUCTS,
   USERNAME_PATTERN,
@@ -24,8 +25,7 @@ export const amountField = {
 export const paymentMethodField = {
   type: 'string',
   enum: Object.keys(PAYMENT_METHOD_ALIASES),
-  description:
-    '`gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.',
+  description: `\`gram\` or \`usdt\`. The aliases \`ton\` (gram), \`usdt_ton\` and \`usdt_gram\` (usdt) are accepted and stored in canonical form. ${PAYMENT_METHOD_RESTRICTIONS} Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).`,
 } as const;
 export const idempotencyKeyField = {
   type: 'string',

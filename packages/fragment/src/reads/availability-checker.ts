@@ -3,7 +3,8 @@
  *
  * A check answers one of the spec's codes or fails with a ReadError; it never guesses
  * `AVAILABLE`. Order of work for one check:
- *   1. payment method switched off by configuration → PAYMENT_METHOD_UNAVAILABLE, no upstream call;
+ *   1. payment method not sold for the product (its registry description) or switched off by
+ *      configuration → PAYMENT_METHOD_UNAVAILABLE, no upstream call;
  *   2. in-process cache (≤ 1 s), then the Redis cache (positive and negative answers, own TTLs);
  *   3. on a miss, one single-flighted Fragment search per (product, username) across all
  *      callers and replicas, after taking one call from the read budgets (global + username);
@@ -15,7 +16,7 @@
  * served and misses answer RATE_LIMITED.
  */
 import type { Redis } from 'ioredis';
-import type { AvailabilityCode, PaymentMethod, Product } from '@starsgate/domain';
+import { offersPaymentMethod, type AvailabilityCode, type PaymentMethod, type Product } from '@starsgate/domain';
 import { FRAGMENT_ERROR_KINDS } from '../error-kinds';
 import { FragmentError } from '../errors';
 import { silentLogger, type FragmentLogger } from '../transport';
@@ -108,7 +109,10 @@ export class AvailabilityChecker {
   }
 
   async check(query: AvailabilityQuery): Promise<AvailabilityAnswer> {
-    if (isPaymentMethodDisabled(this.disabled, query.product, query.paymentMethod)) {
+    if (
+      !offersPaymentMethod(query.product, query.paymentMethod) ||
+      isPaymentMethodDisabled(this.disabled, query.product, query.paymentMethod)
+    ) {
       return { code: 'PAYMENT_METHOD_UNAVAILABLE', checkedAt: this.now(), source: 'config' };
     }
     const username = query.username.replace(/^@/, '').toLowerCase();

@@ -7,6 +7,7 @@
  *   prices:stars:<N>        Fragment's own price for N Stars (`updateStarsPrices`) + fetchedAt,
  *                           fresh for `quoteTtlMs`, kept `keepLastKnownMs` as last known.
  *   prices:premium          the three Premium prices from `/premium/gift` + fetchedAt.
+ *   (a GRAM top-up is priced at its amount: no entry; its USDT worth uses the list's tonRate)
  *   prices:upstream-down    set for `failureBackoffMs` after a failed fetch, so a broken Fragment
  *                           is not asked again on every request; stale values are served meanwhile.
  *
@@ -19,11 +20,12 @@
  * gateway whose list is older than `staleAfterMs` refreshes it itself (single-flighted).
  */
 import type { Redis } from 'ioredis';
-import type { Product } from '@starsgate/domain';
+import { GRAM_DECIMALS, parseUnits, type Product } from '@starsgate/domain';
 import type { FragmentClient } from '../client';
+import { ROUTES } from '../routes';
 import { silentLogger, type FragmentLogger } from '../transport';
 import type { PremiumMonths, PriceQuote } from '../types';
-import { formatGram, formatUsdt, gramNanoForUsd, starsUsdMicro, usdToUsdtUnits } from './price-math';
+import { formatGram, formatUsdt, gramNanoForUsd, starsUsdMicro, usdtUnitsForGram, usdToUsdtUnits } from './price-math';
 import { ReadError, toReadError, withReadDeadline } from './read-errors';
 import type { ReadLimiter } from './read-limits';
 import { LocalTtlCache, RedisJsonCache } from './redis-cache';
@@ -218,12 +220,16 @@ export class PriceBook {
 
   // ------------------------------------------------------------------ exact quotes
 
-  /** An exact quote for `amount` Stars or Premium months (validated by the caller). */
+  /** An exact quote for `amount` Stars, Premium months or top-up GRAM (validated by the caller). */
   async quote(product: Product, amount: number): Promise<QuoteAnswer> {
     const memoryKey = `quote:${product}:${amount}`;
     const remembered = this.memory.get(memoryKey) as QuoteAnswer | undefined;
     if (remembered) return remembered;
-    const answer = product === 'stars' ? await this.starsQuote(amount) : await this.premiumQuote(amount);
+    const answer = ROUTES[product].pricedAtFaceValue
+      ? await this.faceValueQuote(product, amount)
+      : product === 'stars'
+        ? await this.starsQuote(amount)
+        : await this.premiumQuote(amount);
     const age = this.now() - answer.updatedAt;
     this.memory.set(memoryKey, answer, answer.stale ? this.failureBackoffMs : this.quoteTtlMs - age);
     return answer;
@@ -283,6 +289,24 @@ export class PriceBook {
     const best = candidates.filter((c): c is StoredQuote => !!c).sort((a, b) => b.fetchedAt - a.fetchedAt)[0];
     if (!best) throw new PricesUnavailableError();
     return this.answer('premium', months, best, true);
+  }
+
+  /**
+   * A product priced at its amount (the GRAM top-up): the GRAM price is `amount` exactly, asked of
+   * no one; the USDT figure is its worth at the list's tonRate (as stale as the list).
+   */
+  private async faceValueQuote(product: Product, amount: number): Promise<QuoteAnswer> {
+    let list = await this.cache.get<StoredPriceList>('prices:list');
+    const stale = !list || this.now() - list.fetchedAt >= this.staleAfterMs;
+    if (stale && !(await this.upstreamDown()))
+      list = (await this.withDeadline(this.refreshList()).catch(() => undefined)) ?? list;
+    if (!list) throw new PricesUnavailableError();
+    const value: StoredQuote = {
+      gramNano: parseUnits(String(amount), GRAM_DECIMALS).toString(),
+      usdtUnits: usdtUnitsForGram(amount, list.tonRate).toString(),
+      fetchedAt: list.fetchedAt,
+    };
+    return this.answer(product, amount, value, this.now() - list.fetchedAt >= this.staleAfterMs);
   }
 
   private answer(product: Product, amount: number, stored: StoredQuote, stale: boolean): QuoteAnswer {

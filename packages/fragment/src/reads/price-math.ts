@@ -59,6 +59,12 @@ export function starsUsdMicro(referenceUsdMicro: bigint, referenceQuantity: numb
   return ceilDiv(referenceUsdMicro * BigInt(quantity), BigInt(referenceQuantity));
 }
 
+/** What `gram` whole GRAM are worth in USDT units at a USD-per-TON rate, rounded up to a unit. */
+export function usdtUnitsForGram(gram: number, tonRate: string): bigint {
+  const rate = parseDecimal(tonRate);
+  return ceilDiv(BigInt(gram) * rate.units * 10n ** BigInt(USDT_DECIMALS), 10n ** BigInt(rate.scale));
+}
+
 export function formatGram(nano: bigint): string {
   return formatUnits(nano, GRAM_DECIMALS);
 }

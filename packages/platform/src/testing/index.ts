@@ -1,5 +1,5 @@
 /**
- * `@starsgate/platform/testing`: what tests, benches and the local stack launchers share, kept out
+ * `@starsgate/platform/testing`: what tests, benches and the stack launcher share, kept out
  * of the services' entry point: free ports, polling, /metrics parsing, where screenshots go.
  */
 export { freePort } from './free-port';

@@ -125,6 +125,10 @@ class Client:
     def check_premium_availability(self, username: str, months: int, payment_method: StrOrEnum) -> AvailabilityCheck:
         return self.check_availability("premium", username, months, payment_method)
 
+    def check_gram_availability(self, username: str, amount: int) -> AvailabilityCheck:
+        """Can this user receive `amount` whole GRAM on their Telegram balance (paid in GRAM)?"""
+        return self.check_availability("gram", username, amount, "gram")
+
     def get_prices(self) -> PriceList:
         return self._call(ops.get_prices(), PriceList)
 
@@ -140,6 +144,10 @@ class Client:
 
     def get_premium_price(self, months: int) -> PriceQuote:
         return self.get_quote("premium", months)
+
+    def get_gram_price(self, amount: int) -> PriceQuote:
+        """A top-up's price is its amount in GRAM; `usdt` is only its worth."""
+        return self.get_quote("gram", amount)
 
     # -- wallets and purchases ------------------------------------------------------------------
 
@@ -196,6 +204,21 @@ class Client:
         return self.create_purchase(
             "premium", username, months, payment_method, seed, key, wallet_address, account_index
         )
+
+    def buy_gram(
+        self,
+        username: str,
+        amount: int,
+        seed: str,
+        wallet_address: Optional[str] = None,
+        account_index: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        payment_method: StrOrEnum = "gram",
+    ) -> PurchaseAccepted:
+        """`create_purchase` for a GRAM top-up: `amount` whole GRAM (1 to 1,000,000) to a Telegram user's
+        balance, paid in GRAM only (another method: 400 PAYMENT_METHOD_UNAVAILABLE)."""
+        key = idempotency_key or str(uuid.uuid4())
+        return self.create_purchase("gram", username, amount, payment_method, seed, key, wallet_address, account_index)
 
     def get_purchase(self, purchase_id: str) -> Purchase:
         return self._call(ops.get_purchase(purchase_id), Purchase)

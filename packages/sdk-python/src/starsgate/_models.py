@@ -115,6 +115,7 @@ class _Model(BaseModel):
 class Product(str, Enum):
     STARS = "stars"
     PREMIUM = "premium"
+    GRAM = "gram"
 
 
 class PaymentMethod(str, Enum):

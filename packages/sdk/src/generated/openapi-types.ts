@@ -16,7 +16,7 @@ export interface AdminPurchaseDetail {
     | 'reconciliation_required'
     | 'awaiting_signature'
     | 'expired';
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   username: string;
   amount: number;
   payment_method: 'gram' | 'usdt';
@@ -182,7 +182,7 @@ export interface AdminPurchaseSummary {
     | 'reconciliation_required'
     | 'awaiting_signature'
     | 'expired';
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   username: string;
   amount: number;
   payment_method: 'gram' | 'usdt';
@@ -299,19 +299,19 @@ export interface AdminStats {
  */
 export interface AvailabilityCheckRequest {
   /**
-   * `stars` or `premium`.
+   * `stars`, `premium` or `gram`.
    */
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
   amount: number;
   /**
-   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.
+   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
   payment_method: 'gram' | 'ton' | 'usdt' | 'usdt_ton' | 'usdt_gram';
 }
@@ -338,7 +338,7 @@ export interface AvailabilityResult {
    * What the shop should do next, as human text.
    */
   action: string;
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   /**
    * As sent.
    */
@@ -368,7 +368,7 @@ export interface Checkout {
     | 'failed'
     | 'expired'
     | 'reconciliation_required';
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   username: string;
   amount: number;
   payment_method: 'gram' | 'usdt';
@@ -462,19 +462,19 @@ export interface CheckoutAccepted {
  */
 export interface CreateCheckoutRequest {
   /**
-   * `stars` or `premium`.
+   * `stars`, `premium` or `gram`.
    */
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
   amount: number;
   /**
-   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.
+   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
   payment_method: 'gram' | 'ton' | 'usdt' | 'usdt_ton' | 'usdt_gram';
   /**
@@ -500,19 +500,19 @@ export interface CreateCheckoutRequest {
  */
 export interface CreatePurchaseRequest {
   /**
-   * `stars` or `premium`.
+   * `stars`, `premium` or `gram`.
    */
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
   amount: number;
   /**
-   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form.
+   * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
   payment_method: 'gram' | 'ton' | 'usdt' | 'usdt_ton' | 'usdt_gram';
   /**
@@ -703,7 +703,7 @@ export interface PricePair {
  * Informational, not reserved: a fresh invoice is priced when a purchase starts.
  */
 export interface PriceQuote {
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   amount: number;
   prices: PricePair;
   /**
@@ -740,7 +740,7 @@ export interface Purchase {
     | 'reconciliation_required'
     | 'awaiting_signature'
     | 'expired';
-  product: 'stars' | 'premium';
+  product: 'stars' | 'premium' | 'gram';
   username: string;
   amount: number;
   payment_method: 'gram' | 'usdt';

@@ -1,16 +1,18 @@
 /**
  * The whole product from source, as `npm start` runs it, for the SDKs' integration tests: the
  * sandbox (local chain + Fragment simulator), the gateway and the worker as child processes on free
- * ports, over a fresh migrated database and a fresh BullMQ prefix. The TypeScript test imports
- * `startStack`; the Python tests run `stack-cli.ts`.
+ * ports, started by the repository's one stack launcher (scripts/stack, run as its CLI: a workspace
+ * imports no root folder), over a fresh migrated database and a fresh BullMQ prefix. The
+ * TypeScript test imports `startStack`; the Python tests run `stack-cli.ts`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { createTestDatabase } from '@starsgate/db/testing';
-import { freePort, waitForHttp } from '@starsgate/platform/testing';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -32,100 +34,86 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-interface DemoInfo {
-  wallets: DemoWalletInfo[];
-  usdt: { master: string };
-  fragment: { cookies: string; receivingAddresses: Record<string, string> };
-}
+/** Each process's log file, by the launcher's process names. */
+const LOG_FILES = { sandbox: 'sandbox.log', gateway: 'gateway-1.log', worker: 'worker-1.log' } as const;
 
 export async function startStack(): Promise<Stack> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'starsgate-sdk-'));
-  // The gateway's operator listener (ADMIN_PORT) gets a free port too: stacks run side by side.
-  const [sandboxPort, gatewayPort, adminPort] = [await freePort(), await freePort(), await freePort()];
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const children: ChildProcess[] = [];
-  const outputs = { sandbox: '', gateway: '', worker: '' };
-
-  const run = (name: keyof typeof outputs, entry: string, env: Record<string, string>): ChildProcess => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (chunk: Buffer) => {
-      outputs[name] = (outputs[name] + chunk.toString('utf8')).slice(-2_000_000);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    children.push(child);
-    return child;
+  const logDir = path.join(dataDir, 'logs');
+  const output = (name: keyof typeof LOG_FILES): string => {
+    try {
+      return readFileSync(path.join(logDir, LOG_FILES[name]), 'utf8').slice(-2_000_000);
+    } catch {
+      return '';
+    }
   };
-  const alive = (child: ChildProcess) => () => child.exitCode === null && child.signalCode === null;
-  const exited = (child: ChildProcess) => () => (alive(child)() ? undefined : 'the process behind it exited');
-
-  const close = async (): Promise<void> => {
-    await Promise.all(
-      children.map(async (child) => {
-        if (!alive(child)()) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const forced = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(forced);
-      }),
-    );
+  const cleanUp = async (): Promise<void> => {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  try {
-    const sandbox = run('sandbox', 'apps/sandbox/src/main.ts', {
-      SANDBOX_PORT: String(sandboxPort),
+  const options = {
+    from: 'source',
+    logDir,
+    baseEnv: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', STARSGATE_DATA_DIR: dataDir },
+    databaseUrl: database.url,
+    redisUrl: process.env.REDIS_URL ?? `${process.env.TEST_REDIS_BASE ?? 'redis://127.0.0.1:6379'}/0`,
+    bullmqPrefix: `sdk-${randomBytes(4).toString('hex')}`,
+    gateways: 1,
+    workers: 1,
+    proxy: false,
+    sandboxEnv: {
       SANDBOX_DATA_DIR: 'memory',
       SANDBOX_SEED: `sdk-${randomBytes(3).toString('hex')}`,
       SANDBOX_BLOCK_MS: '200',
       SANDBOX_PRICE_DRIFT: 'off',
-    });
-    const demo = (await (
-      await waitForHttp(`${sandboxUrl}/demo`, { timeoutMs: 180_000, gaveUp: exited(sandbox) })
-    ).json()) as DemoInfo;
-    const common = {
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env.REDIS_URL ?? `${process.env.TEST_REDIS_BASE ?? 'redis://127.0.0.1:6379'}/0`,
-      BULLMQ_PREFIX: `sdk-${randomBytes(4).toString('hex')}`,
-      STARSGATE_SECRET_KEY: `t1:${randomBytes(32).toString('base64')}`,
-      STARSGATE_DATA_DIR: dataDir,
-      TONCENTER_URL: `${sandboxUrl}/toncenter`,
-      // The sandbox's toncenter has no request limit.
-      TONCENTER_RPS: '0',
-      FRAGMENT_BASE_URL: `${sandboxUrl}/fragment`,
-      FRAGMENT_COOKIES: demo.fragment.cookies,
-      USDT_MASTER_ADDRESS: demo.usdt.master,
-      FRAGMENT_RECEIVING_ADDRESSES: Object.values(demo.fragment.receivingAddresses).join(','),
+    },
+    gatewayEnv: { RATE_LIMIT_MAX: '100000' },
+    workerEnv: { POLL_INTERVAL_MS: '250', SWEEP_INTERVAL_MS: '1000' },
+  };
+  const launcher = spawn(process.execPath, ['--import', 'tsx', 'scripts/stack/stack-cli.ts', JSON.stringify(options)], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let launcherErrors = '';
+  launcher.stderr.on('data', (chunk: Buffer) => {
+    launcherErrors = (launcherErrors + chunk.toString('utf8')).slice(-5_000);
+  });
+  const exited = once(launcher, 'exit');
+  const stopLauncher = async (): Promise<void> => {
+    if (launcher.exitCode !== null || launcher.signalCode !== null) return;
+    launcher.stdin.end();
+    const forced = setTimeout(() => launcher.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(forced);
+  };
+
+  try {
+    const [line] = (await Promise.race([
+      once(createInterface({ input: launcher.stdout }), 'line'),
+      exited.then(() => {
+        throw new Error(`the stack launcher exited: ${launcherErrors}`);
+      }),
+    ])) as [string];
+    const stack = JSON.parse(line) as { url: string; sandboxUrl: string; demo: { wallets: DemoWalletInfo[] } };
+    return {
+      gatewayUrl: stack.url,
+      sandboxUrl: stack.sandboxUrl,
+      wallets: stack.demo.wallets,
+      output,
+      close: async () => {
+        await stopLauncher();
+        await cleanUp();
+      },
     };
-    const gateway = run('gateway', 'apps/gateway/src/main.ts', {
-      ...common,
-      PORT: String(gatewayPort),
-      ADMIN_PORT: String(adminPort),
-      HOST: '127.0.0.1',
-      RATE_LIMIT_MAX: '100000',
-    });
-    const worker = run('worker', 'apps/worker/src/main.ts', {
-      ...common,
-      POLL_INTERVAL_MS: '250',
-      SWEEP_INTERVAL_MS: '1000',
-    });
-    await waitForHttp(`${gatewayUrl}/readyz`, {
-      timeoutMs: 120_000,
-      gaveUp: () => exited(gateway)() ?? exited(worker)(),
-    });
-    return { gatewayUrl, sandboxUrl, wallets: demo.wallets, output: (name) => outputs[name], close };
   } catch (error) {
-    await close();
-    throw new Error(`${(error as Error).message}\n${Object.values(outputs).join('\n').slice(-5_000)}`, {
-      cause: error,
-    });
+    const printed = Object.keys(LOG_FILES)
+      .map((name) => output(name as keyof typeof LOG_FILES))
+      .join('\n')
+      .slice(-5_000);
+    await stopLauncher();
+    await cleanUp();
+    throw new Error(`${(error as Error).message}\n${printed}`, { cause: error });
   }
 }

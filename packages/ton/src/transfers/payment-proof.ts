@@ -1,14 +1,15 @@
 import { Address, beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
+import type { PaymentRequest } from '@starsgate/domain';
 import type { ChainClient, TransactionScan } from '../chain/chain-client';
 import { judgeJettonTransfer, judgeWalletTransaction } from './judge-outcome';
 
-/** What a Fragment request asks the payer wallet to send (the worker's stored `payment_request`). */
-export interface RequestedPayment {
-  /** The one internal message: destination (raw), nanoGRAM value, payload (base64url BOC). */
-  message: { address: string; amount: string; payload: string };
-  /** USDT: the payer's jetton wallet (the message's destination) and the transfer's query id. */
-  jetton?: { jettonWallet: string; queryId: string };
-}
+/**
+ * What a Fragment request asks the payer wallet to send: the parts of the stored `payment_request`
+ * a proof reads (the one internal message; for USDT, the payer's jetton wallet and the query id).
+ */
+export type RequestedPayment = Pick<PaymentRequest, 'message'> & {
+  jetton?: Pick<NonNullable<PaymentRequest['jetton']>, 'jettonWallet' | 'queryId'>;
+};
 
 export interface PaymentMismatch {
   field: string;

@@ -8,9 +8,9 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { FingerprintKeys, generateRingEntry, parseKeyRing, parseSealKey, sealKeyOf } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { closeQueue, createLogger, createPurchaseQueue, createRedisConnection } from '@starsgate/platform';
+import { createLogger } from '@starsgate/platform';
 import { ToncenterChainClient } from '@starsgate/ton';
-import { buildGateway, createGatewayMetrics, loadGatewayConfig, type Gateway } from '@starsgate/gateway';
+import { createGateway, loadGatewayConfig, type Gateway, type GatewayDeps } from '@starsgate/gateway';
 
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -83,7 +83,7 @@ export interface BenchGateway {
   gateway: Gateway;
   database: TestDatabase;
   /** The gateway's purchase queue (the floor server enqueues on it too). */
-  queue: ReturnType<typeof createPurchaseQueue>;
+  queue: GatewayDeps['queue'];
   url: string;
   close(): Promise<void>;
 }
@@ -100,21 +100,17 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
     KEY_DERIVATIONS_PER_MINUTE: '1000000',
     LOG_LEVEL: 'warn',
     ...env,
+    BULLMQ_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
   });
-  const redis = createRedisConnection(config.redisUrl);
-  const queue = createPurchaseQueue(config.redisUrl, `bench-${randomBytes(4).toString('hex')}`);
-  const gateway = buildGateway({
-    config,
+  const gateway = createGateway(config, {
     logger: createLogger({ service: 'gateway', level: 'warn' }),
     database,
-    redis,
-    queue,
     sealer: parseSealKey(sealKeyOf(parseKeyRing(generateRingEntry('b1')))),
     fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),
-    metrics: createGatewayMetrics(),
     chain: new ToncenterChainClient({ baseUrl: config.toncenter.url }),
     redisKeyPrefix: `bench-${randomBytes(4).toString('hex')}`,
   });
+  const { queue } = gateway.deps;
   const { server, url } = await listen(gateway.app);
   return {
     gateway,
@@ -125,8 +121,7 @@ export async function startBenchGateway(env: Record<string, string> = {}): Promi
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await queue.obliterate({ force: true });
-      await closeQueue(queue);
-      await redis.quit();
+      await gateway.close();
       await database.drop();
     },
   };

@@ -2,6 +2,7 @@ import { buildCommentCell, commentText } from '../comment-payload';
 import { FragmentErrors } from '../errors';
 import { groupThousands } from '../decimal';
 import { escapeHtml } from '../html';
+import { orderTitle } from '../pages';
 import { EVM_METHODS, type Order, type PaymentMethodName, TON_CONNECT_METHODS } from '../orders';
 import { PREMIUM_MONTHS, type PremiumMonths } from '../pricing';
 import type { Product } from '../sessions';
@@ -10,12 +11,15 @@ import { resolveRecipient } from './search';
 import { parseCount } from './state';
 
 const METHODS: readonly string[] = [...TON_CONNECT_METHODS, ...EVM_METHODS];
+/** No public evidence of Fragment's top-up maximum; clients cap at 999,999 or 1,000,000,000 (§18). */
+const TOPUP_MAX = 1_000_000_000;
 
 function init(call: CallContext, product: Product): Record<string, unknown> {
   const { sim, session, auth, body } = call;
   const cfg = sim.config();
   if (!auth.loggedIn) return fail(FragmentErrors.accessDenied);
-  const method = body['payment_method'];
+  // The top-up's init names no payment method: it is paid in GRAM (docs/fragment-protocol.md §18).
+  const method = product === 'gram' ? 'ton' : body['payment_method'];
   if (!method || !METHODS.includes(method)) return fail(FragmentErrors.accessDenied);
   const paymentMethod = method as PaymentMethodName;
   const tonConnect = paymentMethod === 'ton' || paymentMethod === 'usdt_ton';
@@ -27,7 +31,12 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
 
   let quantity: number;
   let usdMicro: bigint;
-  if (product === 'stars') {
+  if (product === 'gram') {
+    const n = parseCount(body['amount']);
+    if (!n || n < 1 || n > TOPUP_MAX) return fail(FragmentErrors.invalidAmount);
+    quantity = n;
+    usdMicro = 0n;
+  } else if (product === 'stars') {
     const n = parseCount(body['quantity']);
     if (!n || n < cfg.starsMin || n > cfg.starsMax)
       return fail(FragmentErrors.invalidQuantity(cfg.starsMin, cfg.starsMax));
@@ -56,10 +65,10 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
     return fail(FragmentErrors.priceChanged);
   }
 
-  const quote = sim.prices.quote(usdMicro, rate);
+  const quote = product === 'gram' ? sim.prices.topupQuote(quantity, rate) : sim.prices.quote(usdMicro, rate);
   const ref = sim.orders.newRef();
   const comment = commentText(
-    product === 'stars' ? { product, quantity } : { product, months: quantity as PremiumMonths },
+    product === 'premium' ? { product, months: quantity as PremiumMonths } : { product, quantity },
     ref,
   );
   const chainNow = sim.chain.now();
@@ -76,7 +85,8 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
     amountText: paymentMethod === 'ton' ? quote.tonText : quote.usdtText,
     comment,
     commentCell: buildCommentCell(comment),
-    receiver: product === 'stars' ? sim.receivers.stars : sim.receivers.premium,
+    // No evidence names a top-up wallet (§18): the sandbox's top-ups go to the Stars wallet.
+    receiver: product === 'premium' ? sim.receivers.premium : sim.receivers.stars,
     queryId: sim.random.uint64(),
     createdAt: sim.clock(),
     expiresAt: chainNow + cfg.validitySeconds,
@@ -88,10 +98,7 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
   flow.currentReqId = order.reqId;
   flow.lv += 1;
 
-  const title =
-    product === 'stars'
-      ? `${quantity.toLocaleString('en-US')} Telegram Stars`
-      : `Telegram Premium for ${quantity === 12 ? '1 year' : `${quantity} months`}`;
+  const title = orderTitle(order);
   const currency = paymentMethod === 'ton' ? 'icon-ton' : 'icon-usdt';
   // Written for people, as Fragment does: large amounts with thousands separators (`1,000.5`).
   const amount = groupThousands(order.amountText);
@@ -108,3 +115,4 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
 
 export const initBuyStarsRequest: MethodHandler = (call) => init(call, 'stars');
 export const initGiftPremiumRequest: MethodHandler = (call) => init(call, 'premium');
+export const initAdsTopupRequest: MethodHandler = (call) => init(call, 'gram');

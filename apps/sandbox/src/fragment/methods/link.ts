@@ -4,6 +4,7 @@ import { FragmentErrors } from '../errors';
 import { buildJettonTransfer } from '../jetton-payload';
 import type { Order } from '../orders';
 import { parseDecimal } from '../decimal';
+import { PRODUCT_REGISTRY } from '@starsgate/domain';
 import type { Product } from '../sessions';
 import { type CallContext, fail, type MethodHandler } from './context';
 
@@ -49,7 +50,7 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
   if (cfg.faults.needVerify) {
     return {
       need_verify: true,
-      popup: `<div class="popup-body"><section><h2>Verification required</h2><p>To buy ${product === 'stars' ? 'Telegram Stars' : 'Telegram Premium'}, please verify your identity at <a href="https://fragment.com/kyc/account">fragment.com/kyc/account</a>.</p></section></div>`,
+      popup: `<div class="popup-body"><section><h2>Verification required</h2><p>To buy ${PRODUCT_REGISTRY[product].title}, please verify your identity at <a href="https://fragment.com/kyc/account">fragment.com/kyc/account</a>.</p></section></div>`,
     };
   }
   // The legacy QR mode (docs/fragment-protocol.md §5.4) is not simulated.
@@ -122,3 +123,4 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
 
 export const getBuyStarsLink: MethodHandler = (call) => link(call, 'stars');
 export const getGiftPremiumLink: MethodHandler = (call) => link(call, 'premium');
+export const getAdsTopupLink: MethodHandler = (call) => link(call, 'gram');

@@ -54,6 +54,13 @@ export const searchStarsRecipient: MethodHandler = (call) => {
   return found(call, entry);
 };
 
+/** The top-up's search takes the query alone; channels, bots and unknown names all get "not a user" (§18). */
+export const searchAdsTopupRecipient: MethodHandler = (call) => {
+  const entry = lookup(call);
+  if (!entry || entry.kind !== 'user') return fail(FragmentErrors.notAUser);
+  return found(call, entry);
+};
+
 export const searchPremiumGiftRecipient: MethodHandler = (call) => {
   const entry = lookup(call);
   if (!entry) return fail(FragmentErrors.notFound);

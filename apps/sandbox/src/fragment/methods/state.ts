@@ -48,7 +48,12 @@ function stateResponse(call: CallContext, product: Product): Record<string, unkn
   const order = currentOrder(sim, session, product);
   const mode = modeOf(order);
   const cfg = sim.config();
-  const options = product === 'stars' ? starsOptionsHtml(sim.prices, cfg.starsMax) : premiumOptionsHtml(sim.prices);
+  const options =
+    product === 'stars'
+      ? starsOptionsHtml(sim.prices, cfg.starsMax)
+      : product === 'premium'
+        ? premiumOptionsHtml(sim.prices)
+        : '';
   const form = `<div class="tm-form-radio-items js-${product}-options">${options}</div>`;
   const out: Record<string, unknown> = {
     mode,
@@ -70,6 +75,7 @@ function stateResponse(call: CallContext, product: Product): Record<string, unkn
 
 export const updateStarsBuyState: MethodHandler = (call) => stateResponse(call, 'stars');
 export const updatePremiumState: MethodHandler = (call) => stateResponse(call, 'premium');
+export const updateAdsTopupState: MethodHandler = (call) => stateResponse(call, 'gram');
 
 /** Parses a positive integer form value; undefined when absent/invalid. */
 export function parseCount(value: string | undefined): number | undefined {

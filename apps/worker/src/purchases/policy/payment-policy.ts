@@ -4,8 +4,9 @@ import {
   parseUnits,
   PAYMENT_METHOD_NAMES,
   USDT_DECIMALS,
-  type Product,
   type PaymentMethod,
+  type PaymentRequest,
+  type Product,
 } from '@starsgate/domain';
 import {
   decodeCommentPayload,
@@ -15,7 +16,6 @@ import {
 } from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
 import { throughPayerJettonWallet } from './payer-jetton-transfer';
-import type { PaymentRequest } from './payment-request';
 
 export interface PolicyViolation {
   check: string;
@@ -113,7 +113,8 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
   if (decoded) {
     if (decoded.product !== input.product)
       flag('payload_product', `payload is for ${decoded.product}, the order is for ${input.product}`);
-    if (decoded.quantity !== input.quantity)
+    // A comment that names no amount (the top-up's) leaves it to the quote check below.
+    if (decoded.quantity !== undefined && decoded.quantity !== input.quantity)
       flag('payload_quantity', `payload quantity ${decoded.quantity} differs from the order's ${input.quantity}`);
   }
 

@@ -1,27 +1,81 @@
 import type { Product, PaymentMethod } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
-import { compareFunds, readBalances, type Balances, type FundsShortfall } from './funds-check';
-import { checkFundsByPriceBook } from './price-precheck';
-import { awaitSignature, resolveCheckoutWallet } from './checkout-signature';
-import { ownQueryId } from './payer-jetton-transfer';
-import { checkPaymentPolicy, parseAddress } from './payment-policy';
-import { outflow } from './payment-request';
-import { sendStep, type AcceptedRequest } from './send-step';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './held-purchase';
-import { classifyPreSignError } from './upstream-errors';
-import { resolvePayerWallet, SecretUnavailableError, tonConnectAccount } from './wallet-identity';
+import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
+import { compareFunds, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
+import { checkFundsByPriceBook } from '../policy/price-precheck';
+import { ownQueryId } from '../policy/payer-jetton-transfer';
+import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
+import { minSignableValidUntil, outflow, payloadCell } from '../policy/payment-request';
+import { signForWallet, type AcceptedRequest } from '../wallet/wallet-sender';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import { classifyPreSignError } from '../upstream/upstream-errors';
+import {
+  resolveCheckoutWallet,
+  resolvePayerWallet,
+  SecretUnavailableError,
+  tonConnectAccount,
+} from '../wallet/wallet-identity';
+import type { NextStep } from '../next-step';
 
 const FRAGMENT_METHOD: Record<string, FragmentPaymentMethod> = { gram: 'ton', usdt: 'usdt_ton' };
 
 /**
- * `preparing`: resolve the payer wallet, create the Fragment order (search → sync → init →
- * link), and accept its payment request only if the policy and the balances allow it. Nothing is
+ * `preparing` has two halves. Without a payment request: resolve the payer wallet, create the
+ * Fragment order (search → sync → init → link), and accept its payment request only if the policy
+ * and the balances allow it (prepareOrder). With one accepted (stored, or just now): a checkout
+ * offers it to the buyer's wallet (`awaiting_signature`); a server-signed purchase goes to its
+ * wallet's sender, which signs and persists a batch (`sending`) that this job hands on to be
+ * broadcast.
+ */
+export async function preparingStep(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
+  return purchase.row.paymentRequest ? sendAccepted(deps, purchase) : prepareOrder(deps, purchase);
+}
+
+/** A parked purchase whose accepted request is stored: to the wallet's sender while the request can still be signed. */
+async function sendAccepted(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
+  const { config } = deps;
+  const request = purchase.row.paymentRequest!;
+  if (deps.now() - purchase.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
+    await purchase.fail(
+      {
+        code: 'STEP_TIMED_OUT',
+        message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.`,
+      },
+      'step timed out',
+    );
+    return undefined;
+  }
+  if (request.validUntil < minSignableValidUntil(deps.now(), config.minValiditySeconds)) {
+    // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
+    await purchase.reschedule(
+      0,
+      {
+        paymentRequest: null,
+        fragmentReqId: null,
+        fragmentRef: null,
+        quoteNano: null,
+        stepStartedAt: new Date(deps.now()),
+      },
+      'payment request expired before signing; preparing a fresh one',
+    );
+    return undefined;
+  }
+  return toSending(await signForWallet(deps, purchase));
+}
+
+/** The batch the wallet's sender signed and persisted, handed on to `sending` in this job. */
+function toSending(batch: Awaited<ReturnType<typeof signForWallet>>): NextStep | undefined {
+  return batch && { status: 'sending', held: batch.members, handoff: batch.signed };
+}
+
+/**
+ * The first half of `preparing`: the Fragment order and its accepted payment request. Nothing is
  * signed here: the same job hands the accepted request to its wallet's sender, which stores it.
  */
-export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
+async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
   const row = purchase.row;
   const { config } = deps;
   if (deps.now() - row.stepStartedAt.getTime() > config.maxAges.preparingMs) {
@@ -32,7 +86,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
       },
       'step timed out',
     );
-    return;
+    return undefined;
   }
   const product = row.product as Product;
   const paymentMethod = row.paymentMethod as PaymentMethod;
@@ -59,7 +113,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
           topUpRequired(early.details),
           'insufficient funds by the price book; Fragment was not asked',
         );
-        return;
+        return undefined;
       }
     }
 
@@ -118,7 +172,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
         'payment request rejected by policy',
         { fragment_req_id: order.init.reqId },
       );
-      return;
+      return undefined;
     }
 
     stage = 'funds';
@@ -129,7 +183,7 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
     const funds = compareFunds(balances, need, config.gramFeeReserveNano);
     if (!funds.ok) {
       await purchase.fail(topUpRequired(funds.details), 'insufficient funds');
-      return;
+      return undefined;
     }
 
     accepted = {
@@ -159,12 +213,12 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
         { code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' },
         'secret unavailable',
       );
-      return;
+      return undefined;
     }
     const outcome = classifyPreSignError(error);
     if (outcome.kind === 'fail') {
       await purchase.fail({ code: outcome.code, message: outcome.message }, `${stage} failed`);
-      return;
+      return undefined;
     }
     // An init whose answer was lost may have created an order upstream; without our signature it
     // cannot be paid, so a fresh search+init is safe. Recorded for the audit trail.
@@ -173,16 +227,60 @@ export async function prepareStep(deps: StepDeps, purchase: HeldPurchase): Promi
       { cause: outcome.reason },
       outcome.minDelayMs,
     );
-    return;
+    return undefined;
   }
   // A checkout's transaction is signed by the buyer's wallet: it waits for that signature.
   if (checkout) {
-    await awaitSignature(deps, purchase, accepted, payer);
-    return;
+    await offerToBuyer(deps, purchase, accepted, payer);
+    return undefined;
   }
   // Still holding the claim: go straight to the wallet's sender rather than through another job;
   // it stores the accepted request with its first write.
-  await sendStep(deps, purchase, accepted);
+  return toSending(await signForWallet(deps, purchase, accepted));
+}
+
+/**
+ * The end of `preparing` for a checkout: the payment request Fragment made (accepted by the policy
+ * and the funds check) becomes the TON Connect transaction the buyer signs, valid until Fragment's
+ * deadline and at most TON Connect's 5 minutes. The checkout then waits for the signed BOC, and
+ * its own jobs watch the payer's account meanwhile.
+ */
+async function offerToBuyer(
+  deps: StepDeps,
+  purchase: HeldPurchase,
+  accepted: AcceptedRequest,
+  payer: { lastLt: bigint; seqno: number },
+): Promise<void> {
+  const request = accepted.changes.paymentRequest!;
+  const now = Math.floor(deps.now() / 1000);
+  const validUntil = Math.min(request.validUntil, now + TONCONNECT_MAX_VALIDITY_SECONDS);
+  const transaction = buildSendTransactionRequest({
+    network: deps.config.network,
+    from: Address.parseRaw(accepted.changes.walletAddress!),
+    validUntil,
+    now,
+    messages: [
+      {
+        to: Address.parse(request.message.address),
+        // A jetton wallet is a contract (bounceable); Fragment's receiving address is paid as the server-signed path pays it.
+        bounce: request.jetton !== undefined,
+        amount: BigInt(request.message.amount),
+        payload: payloadCell(request.message.payload),
+      },
+    ],
+  });
+  await purchase.reschedule(
+    deps.config.pollIntervalMs,
+    {
+      ...accepted.changes,
+      status: 'awaiting_signature',
+      checkoutTransaction: transaction,
+      validUntil,
+      evidence: purchase.evidenceWith({ checkout: { since_lt: payer.lastLt.toString(), seqno: payer.seqno } }),
+    },
+    'transaction prepared; waiting for the buyer to sign',
+    { ...(accepted.data as object), valid_until: validUntil },
+  );
 }
 
 /** The payer's USDT jetton wallet: a pure function of master and owner, so one lookup serves a while. */

@@ -3,11 +3,11 @@ import type { CheckoutRepository, LeaseRepository, PurchaseTransitions, SecretVa
 import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
-import type { WorkerConfig } from '../../config';
-import type { TransitionMetrics } from '../../observability/transition-metrics';
-import type { FragmentFromReporter } from './fragment-from-reporter';
-import type { PriceQuoter } from './price-precheck';
-import type { UpstreamFormatReporter } from './upstream-format';
+import type { WorkerConfig } from '../config';
+import type { TransitionMetrics } from '../observability/transition-metrics';
+import type { FragmentFromReporter } from './upstream/fragment-from-reporter';
+import type { PriceQuoter } from './policy/price-precheck';
+import type { UpstreamFormatReporter } from './upstream/upstream-format';
 
 /** Everything a step may touch. Built once per worker process. */
 export interface StepDeps {

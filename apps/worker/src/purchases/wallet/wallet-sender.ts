@@ -1,27 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { Address, Cell } from '@ton/core';
+import { Address } from '@ton/core';
 import type { PurchaseChanges } from '@starsgate/db';
 import { assertWorkerMove } from '@starsgate/domain';
 import { inSpan } from '@starsgate/platform';
 import { buildSignedExternal, createWalletContract, type WalletVersion } from '@starsgate/ton';
-import { confirmBatch, watchBatchLanding } from './confirm-step';
-import { crashAt } from './crash-points';
-import { landingEstimate } from './landing-estimate';
-import { minSignableValidUntil, paymentRequestOf } from './payment-request';
-import { broadcastExternal } from './signed-external';
-import type { StepDeps } from './step-deps';
-import { LeaseLostError, moveAll, rescheduleAll, type HeldPurchase } from './held-purchase';
+import { crashAt } from '../crash-points';
+import type { SignedBatch } from '../next-step';
+import { payloadCell } from '../policy/payment-request';
+import type { StepDeps } from '../step-deps';
+import { rescheduleAll } from '../persistence/batch-writes';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import { LeaseLostError } from '../persistence/lease-lost-error';
 import { assembleBatch } from './wallet-batcher';
 import { batchLeaseOwner, freeWallet, walletLeaseName } from './wallet-lease';
 
-/** Fragment's payload exactly as returned (base64url or base64): the cell we sign, never re-encoded. */
-export function payloadCell(payload: string): Cell {
-  const [cell] = Cell.fromBoc(Buffer.from(payload, 'base64url'));
-  if (!cell) throw new Error('payload BOC has no root cell');
-  return cell;
-}
-
-/** A payment request prepareStep accepted and has not stored yet: the sender stores it with its first write. */
+/** A payment request the `preparing` step accepted and has not stored yet: the sender stores it with its first write. */
 export interface AcceptedRequest {
   changes: PurchaseChanges;
   reason: string;
@@ -29,42 +22,20 @@ export interface AcceptedRequest {
 }
 
 /**
- * The wallet's sender: holds the wallet lease (one in-flight external per wallet across all
- * replicas), signs one external for every ready purchase of the wallet, persists it for all of
- * them before broadcasting, broadcasts, then confirms each with Fragment (confirmBatch). A busy
- * wallet parks the purchase until the holder wakes it; nobody waits holding a worker slot.
- * `accepted` is the request prepareStep just accepted, stored by the statement that takes the
- * wallet or parks: either way, one write.
+ * The wallet's sender, the end of `preparing` for a server-signed purchase: holds the wallet
+ * lease (one in-flight external per wallet across all replicas), signs one external for every
+ * ready purchase of the wallet and persists it for all of them (they move to `sending`) before
+ * anything is broadcast. Returns that batch, still held, for the `sending` step; nothing when
+ * this job ends here. A busy wallet parks the purchase until the holder wakes it; nobody waits
+ * holding a worker slot. `accepted` is the request `preparing` just accepted, stored by the
+ * statement that takes the wallet or parks: either way, one write.
  */
-export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: AcceptedRequest): Promise<void> {
+export async function signForWallet(
+  deps: StepDeps,
+  leader: HeldPurchase,
+  accepted?: AcceptedRequest,
+): Promise<{ members: HeldPurchase[]; signed: SignedBatch } | undefined> {
   const { config } = deps;
-  const request = paymentRequestOf(accepted ? accepted.changes.paymentRequest : leader.row.paymentRequest)!;
-  if (!accepted && deps.now() - leader.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
-    await leader.fail(
-      {
-        code: 'STEP_TIMED_OUT',
-        message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.`,
-      },
-      'step timed out',
-    );
-    return;
-  }
-  if (!accepted && request.validUntil < minSignableValidUntil(deps.now(), config.minValiditySeconds)) {
-    // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
-    await leader.reschedule(
-      0,
-      {
-        paymentRequest: null,
-        fragmentReqId: null,
-        fragmentRef: null,
-        quoteNano: null,
-        stepStartedAt: new Date(deps.now()),
-      },
-      'payment request expired before signing; preparing a fresh one',
-    );
-    return;
-  }
-
   const batchId = randomUUID();
   const walletRaw = (accepted?.changes.walletAddress ?? leader.row.walletAddress)!;
   // Becomes the wallet's sender, storing the accepted request with the same statement, or parks
@@ -80,7 +51,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
     if (lease) await freeWallet(deps, lease, walletRaw);
     throw new LeaseLostError(leader.row.id);
   }
-  if (!lease) return;
+  if (!lease) return undefined;
 
   let persisted = false;
   try {
@@ -95,11 +66,11 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
           },
           'insufficient funds at signing',
         );
-        return;
+        return undefined;
       }
       const wallet = Address.parse(walletRaw);
       const seqno = await deps.chain.getSeqno(wallet);
-      const requests = batch.members.map((member) => paymentRequestOf(member.row.paymentRequest)!);
+      const requests = batch.members.map((member) => member.row.paymentRequest!);
       const validUntil = Math.min(...requests.map((r) => r.validUntil));
       const contract = createWalletContract(
         leader.row.walletVersion as WalletVersion,
@@ -157,39 +128,7 @@ export async function sendStep(deps: StepDeps, leader: HeldPurchase, accepted?: 
       persisted = true;
       rows.forEach((row, index) => batch.members[index]!.adopt(row));
       crashAt(config, 'after_persist_before_broadcast');
-
-      let broadcastError: string | undefined;
-      const broadcastAt = deps.now();
-      landingEstimate(deps).broadcast(batchId, broadcastAt);
-      try {
-        await broadcastExternal(deps, batchId, signed.boc);
-      } catch (error) {
-        broadcastError = (error as Error).message;
-      }
-      crashAt(config, 'after_broadcast_before_confirm');
-
-      if (broadcastError === undefined) {
-        const landed = watchBatchLanding(deps, leader, broadcastAt);
-        // Recorded while Fragment's confirms are in flight: they read only the payment requests.
-        const submitted = moveAll(
-          deps,
-          batch.members,
-          { status: 'submitted', stepStartedAt: new Date(deps.now()) },
-          'broadcast',
-          { batch_id: batchId },
-        );
-        await confirmBatch(deps, batch.members, signed.boc, broadcastAt, landed, submitted);
-      } else {
-        // Stays `sending`: the recovery path rebroadcasts these same bytes or proves expiry.
-        await rescheduleAll(
-          deps,
-          batch.members,
-          config.pollIntervalMs,
-          {},
-          'broadcast failed; will rebroadcast the same BOC',
-          { error: broadcastError },
-        );
-      }
+      return { members: batch.members, signed: { batchId, boc: signed.boc } };
     } catch (error) {
       // Nothing persisted: the other members go back to waiting at once rather than at lease expiry.
       if (!persisted) await rescheduleAll(deps, batch.members.slice(1), 0).catch(() => undefined);

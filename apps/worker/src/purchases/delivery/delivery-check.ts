@@ -9,8 +9,8 @@ import {
   type HistoryRow,
 } from '@starsgate/fragment';
 import type { PurchaseRow } from '@starsgate/db';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
 
 /** Rows of the account's history may be stamped by a clock this far behind ours. */
 export const CLOCK_SKEW_MS = 60_000;
@@ -53,7 +53,7 @@ export interface DeliveryObservation {
   historyFormatError?: string;
 }
 
-/** Our paid look-alikes of an order created since a time (one query each, or a group's shared read). */
+/** Our paid look-alikes of an order whose delivery may fall since a time (one query each, or a group's shared read). */
 export type LookalikeCounter = (row: PurchaseRow, since: Date) => Promise<number>;
 
 interface HistoryOrder {
@@ -106,9 +106,9 @@ export function refListed(history: HistoryRow[], order: HistoryOrder, since: num
  * Whether Fragment delivered this purchase's order (docs/fragment-protocol.md §8.3), by two signals:
  * 1. The account's history (read back to the order's time). A row showing the order's Ref# vouches
  *    alone; rows naming recipient and quantity only tell identical orders apart by count: those
- *    since this purchase was created must be at least as many as our own paid look-alikes since
- *    then (this one included). A page of unknown shape is reported (upstreamFormat), and its
- *    readable rows still count.
+ *    since this purchase was created must be at least as many as our own paid look-alikes whose
+ *    delivery may fall since then (this one included, and an earlier one not yet completed then).
+ *    A page of unknown shape is reported (upstreamFormat), and its readable rows still count.
  * 2. The session's status screen: `done`, and naming this order. It shows the session's latest
  *    order only, so it vouches only when there is no paid look-alike to confuse it with, and it
  *    is asked only when the history does not vouch.

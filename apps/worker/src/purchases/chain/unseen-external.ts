@@ -1,10 +1,10 @@
 import { Address } from '@ton/core';
 import { ChainRequestError } from '@starsgate/ton';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import type { StepDeps } from '../step-deps';
+import { releaseWallet } from '../wallet/wallet-lease';
 import { findOwnTransaction } from './chain-lookup';
 import { broadcastExternal, signedBocOf } from './signed-external';
-import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './held-purchase';
-import { releaseWallet } from './wallet-lease';
 
 /**
  * Broadcasts the persisted BOC again. Only ever these bytes: identical bytes are idempotent on
@@ -131,45 +131,4 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
     }
     await purchase.retry('chain lookup failed after expiry', { error: (error as Error).message });
   }
-}
-
-/**
- * A purchase found in `sending`: its BOC was persisted, but whether it was broadcast is unknown
- * (crash, lost lease, provider error). Look it up first; otherwise rebroadcast the same bytes
- * while they are valid; after expiry, prove non-execution (handleUnseen).
- */
-export async function recoverSendingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
-  const row = purchase.row;
-  let landed: boolean;
-  try {
-    // Inconclusive is not landed: the same bytes are rebroadcast while valid, and handleUnseen judges expiry.
-    landed = (await findOwnTransaction(deps, row)).outcome === 'found';
-  } catch (error) {
-    await purchase.retry('chain lookup failed while recovering a send', { error: (error as Error).message });
-    return;
-  }
-  if (landed) {
-    await purchase.reschedule(
-      0,
-      { status: 'submitted', stepStartedAt: new Date(deps.now()) },
-      'found on chain while recovering the send',
-    );
-    return;
-  }
-  if (deps.now() <= row.validUntil! * 1000) {
-    const result = await rebroadcast(deps, purchase);
-    if (result.ok) {
-      await purchase.reschedule(
-        0,
-        { status: 'submitted', stepStartedAt: new Date(deps.now()) },
-        'rebroadcast the persisted BOC',
-      );
-    } else {
-      await purchase.reschedule(deps.config.pollIntervalMs, {}, 'rebroadcast failed; will retry the same BOC', {
-        error: result.error,
-      });
-    }
-    return;
-  }
-  await handleUnseen(deps, purchase, deps.config.maxAges.confirmingMs);
 }

@@ -1,9 +1,10 @@
 import { Address } from '@ton/core';
 import { MAX_MESSAGES, type WalletKeyPair, type WalletVersion } from '@starsgate/ton';
-import { compareFunds, readBalances, type FundsShortfall } from './funds-check';
-import { minSignableValidUntil, outflow, paymentRequestOf } from './payment-request';
-import type { StepDeps } from './step-deps';
-import { dropStaleJobs, HeldPurchase } from './held-purchase';
+import { compareFunds, readBalances, type FundsShortfall } from '../policy/funds-check';
+import { minSignableValidUntil, outflow } from '../policy/payment-request';
+import type { StepDeps } from '../step-deps';
+import { HeldPurchase } from '../persistence/held-purchase';
+import { dropStaleJobs } from '../persistence/purchase-jobs';
 import { openKeyPair, openSeedKeyId, SecretUnavailableError } from './wallet-identity';
 
 export interface Batch {
@@ -45,7 +46,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
   const members: HeldPurchase[] = [leader];
   const minValidUntil = minSignableValidUntil(deps.now(), config.minValiditySeconds);
   for (const other of others) {
-    const request = paymentRequestOf(other.row.paymentRequest);
+    const request = other.row.paymentRequest;
     if (!request || request.validUntil < minValidUntil || other.row.walletVersion !== leader.row.walletVersion) {
       await other.reschedule(0);
       continue;
@@ -72,14 +73,14 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
 
   // One balance snapshot for the whole external; members that do not fit wait for a later one.
   const payer = Address.parse(wallet);
-  const needsUsdt = members.some((m) => paymentRequestOf(m.row.paymentRequest)?.jetton);
+  const needsUsdt = members.some((m) => m.row.paymentRequest?.jetton);
   const jettonWallet = needsUsdt ? await deps.chain.getJettonWalletAddress(config.usdtMaster, payer) : undefined;
   const balances = await readBalances(deps.chain, payer, jettonWallet);
   const fitted: HeldPurchase[] = [];
   let gram = 0n;
   let usdt = 0n;
   for (const member of members) {
-    const flow = outflow(paymentRequestOf(member.row.paymentRequest)!);
+    const flow = outflow(member.row.paymentRequest!);
     const funds = compareFunds(balances, { gram: gram + flow.gram, usdt: usdt + flow.usdt }, config.gramFeeReserveNano);
     if (funds.ok) {
       fitted.push(member);

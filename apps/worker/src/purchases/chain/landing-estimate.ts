@@ -1,4 +1,4 @@
-import type { StepDeps } from './step-deps';
+import type { StepDeps } from '../step-deps';
 
 const SAMPLES = 21;
 const MIN_SAMPLES = 3;

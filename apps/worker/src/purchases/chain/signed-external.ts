@@ -1,6 +1,6 @@
 import type { PurchaseRow } from '@starsgate/db';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
 import { inSpan } from '@starsgate/platform';
 
 const REUSE_MS = 60_000;

@@ -1,6 +1,7 @@
 import { Address, beginCell, storeStateInit } from '@ton/core';
 import { AppError } from '@starsgate/domain';
 import type { TonConnectAccount } from '@starsgate/fragment';
+import type { PurchaseRow } from '@starsgate/db';
 import {
   ChainUnavailableError,
   createWalletContract,
@@ -8,6 +9,7 @@ import {
   deriveKeyPair,
   derivePublicKey,
   NETWORK_GLOBAL_ID,
+  resolveCheckoutPayer,
   resolveWalletOffline,
   seedKeyId,
   walletAddress,
@@ -18,9 +20,9 @@ import {
   type WalletKeyPair,
   type WalletVersion,
 } from '@starsgate/ton';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
-import type { HeldPurchase } from './held-purchase';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
+import type { HeldPurchase } from '../persistence/held-purchase';
 
 /** How long one chain answer to "which version of this wallet is deployed" serves other purchases. */
 const VERSION_REUSE_MS = 30_000;
@@ -166,4 +168,17 @@ export function tonConnectAccount(wallet: PayerWallet, network: 'mainnet' | 'tes
     publicKey: wallet.publicKey.toString('hex'),
   });
   return byNetwork[network];
+}
+
+/**
+ * The buyer's wallet of a checkout, as the `preparing` step needs it (Fragment's order is made for its
+ * TON Connect account): read from the chain, or from the key and state init the client sent for a
+ * wallet not deployed yet.
+ */
+export async function resolveCheckoutWallet(deps: StepDeps, row: PurchaseRow): Promise<PayerWallet> {
+  return resolveCheckoutPayer(
+    Address.parseRaw(row.walletAddress!),
+    { publicKey: row.payerPublicKey, stateInit: row.payerStateInit },
+    { network: deps.config.network, chain: deps.chain },
+  );
 }

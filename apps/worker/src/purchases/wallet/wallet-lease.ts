@@ -1,7 +1,8 @@
 import type { HeldLease } from '@starsgate/db';
-import { dropStaleJobs, enqueueNext, type HeldPurchase } from './held-purchase';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import { dropStaleJobs, enqueueNext } from '../persistence/purchase-jobs';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
 
 /** The lease that allows one in-flight external per wallet across all worker replicas. */
 export function walletLeaseName(walletRaw: string): string {

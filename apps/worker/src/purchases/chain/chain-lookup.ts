@@ -1,8 +1,8 @@
 import { Address, type Transaction } from '@ton/core';
 import type { TransactionScan } from '@starsgate/ton';
 import type { PurchaseRow } from '@starsgate/db';
-import { sharedCall } from './shared-call';
-import type { StepDeps } from './step-deps';
+import { sharedCall } from '../shared-call';
+import type { StepDeps } from '../step-deps';
 
 /** The wallet's last transaction lt read before the external was signed: ours can only come later. */
 export function signedAfterLt(row: PurchaseRow): bigint | undefined {

@@ -1,17 +1,11 @@
 import type { Transaction } from '@ton/core';
-import { lookalikeKey, type PurchaseChanges } from '@starsgate/db';
+import { lookalikeKey, mayBeDeliveredSince, type PaidLookalike, type PurchaseChanges } from '@starsgate/db';
 import { findPaymentMessage, judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
-import { paymentRequestOf } from './payment-request';
-import type { StepDeps } from './step-deps';
-import {
-  completeAll,
-  dropStaleJobs,
-  HeldPurchase,
-  moveAll,
-  rescheduleAll,
-  type BatchWriteOptions,
-} from './held-purchase';
+import type { StepDeps } from '../step-deps';
+import { completeAll, moveAll, rescheduleAll, type BatchWriteOptions } from '../persistence/batch-writes';
+import { HeldPurchase } from '../persistence/held-purchase';
+import { dropStaleJobs } from '../persistence/purchase-jobs';
 
 export interface ChainEvidence {
   tx_hash: string;
@@ -119,7 +113,7 @@ export async function settlePaidBatch(
   const paid: HeldPurchase[] = [];
   let bounceable = false;
   for (const member of members) {
-    const own = findPaymentMessage(tx, paymentRequestOf(member.row.paymentRequest)!);
+    const own = findPaymentMessage(tx, member.row.paymentRequest!);
     if (own) paid.push(member);
     else await failUnpaid(member, tx);
     if (own?.info.type === 'internal' && own.info.bounce) bounceable = true;
@@ -185,7 +179,7 @@ async function settleDeliveriesOnce(
   const countLookalikes = groupLookalikeCounter(deps, members);
   const observed = await Promise.all(
     members.map(async (member) => {
-      const request = paymentRequestOf(member.row.paymentRequest)!;
+      const request = member.row.paymentRequest!;
       const since = Math.max(member.row.stepStartedAt.getTime(), notBefore);
       const delivery = await observeDelivery(
         deps,
@@ -279,13 +273,13 @@ function completionReason(proof: readonly string[]): string {
  */
 function groupLookalikeCounter(deps: StepDeps, members: readonly HeldPurchase[]): LookalikeCounter {
   const earliest = Math.min(...members.map((member) => member.row.createdAt.getTime())) - CLOCK_SKEW_MS;
-  let read: Promise<Map<string, Date[]>> | undefined;
+  let read: Promise<Map<string, PaidLookalike[]>> | undefined;
   return async (row, since) => {
     read ??= deps.transitions.paidLookalikesSince(
       members.map((member) => member.row),
       new Date(earliest),
     );
-    const createdAt = (await read).get(lookalikeKey(row)) ?? [];
-    return createdAt.filter((at) => at.getTime() >= since.getTime()).length;
+    const lookalikes = (await read).get(lookalikeKey(row)) ?? [];
+    return lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since)).length;
   };
 }

@@ -1,77 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Address } from '@ton/core';
 import { checkoutSinceLt, type PurchaseRow } from '@starsgate/db';
-import {
-  buildSendTransactionRequest,
-  resolveCheckoutPayer,
-  scanForCheckoutPayment,
-  TONCONNECT_MAX_VALIDITY_SECONDS,
-  type CheckoutPaymentScan,
-  type SendTransactionRequest,
-} from '@starsgate/ton';
-import { crashAt } from './crash-points';
-import { paymentRequestOf } from './payment-request';
-import { payloadCell, type AcceptedRequest } from './send-step';
-import type { StepDeps } from './step-deps';
-import { enqueueNext, LeaseLostError, type HeldPurchase } from './held-purchase';
-import type { PayerWallet } from './wallet-identity';
-
-/**
- * The buyer's wallet of a checkout, as prepareStep needs it (Fragment's order is made for its
- * TON Connect account): read from the chain, or from the key and state init the client sent for a
- * wallet not deployed yet.
- */
-export async function resolveCheckoutWallet(deps: StepDeps, row: PurchaseRow): Promise<PayerWallet> {
-  return resolveCheckoutPayer(
-    Address.parseRaw(row.walletAddress!),
-    { publicKey: row.payerPublicKey, stateInit: row.payerStateInit },
-    { network: deps.config.network, chain: deps.chain },
-  );
-}
-
-/**
- * The end of `preparing` for a checkout: the payment request Fragment made (accepted by the policy
- * and the funds check) becomes the TON Connect transaction the buyer signs, valid until Fragment's
- * deadline and at most TON Connect's 5 minutes. The checkout then waits for the signed BOC, and
- * its own jobs watch the payer's account meanwhile.
- */
-export async function awaitSignature(
-  deps: StepDeps,
-  purchase: HeldPurchase,
-  accepted: AcceptedRequest,
-  payer: { lastLt: bigint; seqno: number },
-): Promise<void> {
-  const request = paymentRequestOf(accepted.changes.paymentRequest)!;
-  const now = Math.floor(deps.now() / 1000);
-  const validUntil = Math.min(request.validUntil, now + TONCONNECT_MAX_VALIDITY_SECONDS);
-  const transaction = buildSendTransactionRequest({
-    network: deps.config.network,
-    from: Address.parseRaw(accepted.changes.walletAddress!),
-    validUntil,
-    now,
-    messages: [
-      {
-        to: Address.parse(request.message.address),
-        // A jetton wallet is a contract (bounceable); Fragment's receiving address is paid as the server-signed path pays it.
-        bounce: request.jetton !== undefined,
-        amount: BigInt(request.message.amount),
-        payload: payloadCell(request.message.payload),
-      },
-    ],
-  });
-  await purchase.reschedule(
-    deps.config.pollIntervalMs,
-    {
-      ...accepted.changes,
-      status: 'awaiting_signature',
-      checkoutTransaction: transaction,
-      validUntil,
-      evidence: purchase.evidenceWith({ checkout: { since_lt: payer.lastLt.toString(), seqno: payer.seqno } }),
-    },
-    'transaction prepared; waiting for the buyer to sign',
-    { ...(accepted.data as object), valid_until: validUntil },
-  );
-}
+import { scanForCheckoutPayment, type CheckoutPaymentScan, type SendTransactionRequest } from '@starsgate/ton';
+import { crashAt } from '../crash-points';
+import type { StepDeps } from '../step-deps';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import { LeaseLostError } from '../persistence/lease-lost-error';
+import { enqueueNext } from '../persistence/purchase-jobs';
 
 /** Whether the payer's seqno moved since the checkout was prepared (unknown when not recorded: yes). */
 async function payerSignedSince(

@@ -1,0 +1,18 @@
+import type { ProductDescription } from './product-description';
+
+export const GRAM_TOPUP_MIN = 1;
+export const GRAM_TOPUP_MAX = 1_000_000;
+
+/**
+ * GRAM top-up: whole GRAM gifted to a Telegram user's own TON balance (`fragment.com/ads/topup`,
+ * docs/fragment-protocol.md §18). Fragment sends no payment method for it: GRAM only.
+ */
+export const gram = {
+  name: 'gram',
+  title: 'GRAM top-up',
+  amount: { kind: 'range', minimum: GRAM_TOPUP_MIN, maximum: GRAM_TOPUP_MAX },
+  amountDescription: 'GRAM top-up: whole GRAM, 1 to 1,000,000',
+  paymentMethods: ['gram'],
+  label: (amount) => `${amount} GRAM top-up`,
+  ineligibleText: 'cannot receive a GRAM top-up (a bot or a channel, not a personal account).',
+} as const satisfies ProductDescription<'gram'>;
