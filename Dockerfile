@@ -31,6 +31,10 @@ COPY packages/platform/package.json packages/platform/
 COPY packages/sdk/package.json packages/sdk/
 COPY packages/sdk-python/package.json packages/sdk-python/
 COPY packages/ton/package.json packages/ton/
+COPY tools/bench/package.json tools/bench/
+COPY tools/chaos/package.json tools/chaos/
+COPY tools/fuzz/package.json tools/fuzz/
+COPY tools/soak/package.json tools/soak/
 
 # The build: every dependency, then `turbo run build` (one esbuild bundle per app into its dist/).
 FROM manifests AS build

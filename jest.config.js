@@ -1,18 +1,14 @@
-/** One jest run for every workspace: `npm test` at the root. */
-// Transpile only (isolatedModules in tsconfig.base.json): tsc type-checks every workspace once (npm test runs it first), so ts-jest
-// skips per-file type-checking. (@swc/jest would be faster, but its platform binaries are not all
-// on the package registry our machines use, which breaks `npm ci`.)
-const tsJest = ['ts-jest', { diagnostics: false }];
+/**
+ * `npx jest [path]` from the root: every workspace as a jest project (jest.base.js), the browser
+ * pages and the CLI built once first (jest.global-setup.js). `npm test` runs each workspace's
+ * jest.workspace.js through turbo instead, so an unchanged workspace's tests come from its cache.
+ */
+const path = require('node:path');
+const { workspaceProject, workspacesWithTests, runSettings } = require('./jest.base');
 
 module.exports = {
-  testEnvironment: 'node',
-  transform: { '^.+\\.ts$': tsJest },
-  // ESM-ready sources (packages/sdk) import './x.js'; under jest that is the .ts file beside it.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/{apps,packages}/*/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
-  testTimeout: 60_000,
-  maxWorkers: 2,
-  setupFiles: ['<rootDir>/jest.setup.js'],
-  globalSetup: '<rootDir>/jest.global-setup.js',
-  globalTeardown: '<rootDir>/jest.global-teardown.js',
+  ...runSettings,
+  projects: workspacesWithTests().map(workspaceProject),
+  globalSetup: path.join(__dirname, 'jest.global-setup.js'),
+  globalTeardown: path.join(__dirname, 'jest.global-teardown.js'),
 };

@@ -6,9 +6,9 @@
  */
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
-const { trackedChanges } = require('./jest.tracked-files');
+const recordTrackedChanges = require('./jest.tracked-files-setup');
 
 module.exports = function developmentBuilds() {
   execFileSync(process.execPath, [path.join(__dirname, 'scripts/build/development-builds.mjs')], { stdio: 'inherit' });
-  globalThis.trackedChangesAtStart = trackedChanges();
+  recordTrackedChanges();
 };

@@ -9,8 +9,22 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
-const WORKSPACE_GLOBS = ['apps', 'packages'];
-const ROOT_FOLDERS = ['bench', 'chaos', 'scripts', 'soak', 'test'];
+const WORKSPACE_GLOBS = ['apps', 'packages', 'tools'];
+const ROOT_FOLDERS = ['scripts', 'test'];
+/**
+ * The tools (tools/*) drive whole stacks through the root's shared launcher and gateway composition
+ * until those become a workspace of their own (issue 27 §3, tools/stack): the one relative import
+ * out of a workspace that is allowed, and only from tools/ into these root folders.
+ */
+const TOOLS_DIR = path.join(ROOT, 'tools');
+const SHARED_BY_TOOLS = [path.join(ROOT, 'scripts', 'stack'), path.join(ROOT, 'test', 'support')];
+
+function isSharedByTools(file: string, target: string): boolean {
+  return (
+    file.startsWith(TOOLS_DIR + path.sep) &&
+    SHARED_BY_TOOLS.some((folder) => target === folder || target.startsWith(folder + path.sep))
+  );
+}
 
 interface Manifest {
   name: string;
@@ -91,7 +105,7 @@ function violationsIn(sources: Source[], declared: (file: string) => Set<string>
     for (const specifier of specifiersOf(text)) {
       if (specifier.startsWith('.')) {
         const target = path.resolve(path.dirname(file), specifier);
-        if (ownerOf(target) !== ownerOf(file)) {
+        if (ownerOf(target) !== ownerOf(file) && !isSharedByTools(file, target)) {
           found.push({ file: relative, specifier, problem: 'relative import into another workspace' });
         }
         continue;
@@ -162,6 +176,26 @@ describe('package boundaries', () => {
         specifier: 'left-pad/',
         problem: 'left-pad is not declared in the manifest',
       },
+    ]);
+  });
+
+  it('lets only the tools reach the shared launcher and gateway composition by a relative path', () => {
+    const tool = path.join(ROOT, 'tools', 'chaos', 'src', 'probe.ts');
+    const app = path.join(ROOT, 'apps', 'worker', 'test', 'probe.test.ts');
+    const text = [
+      "import { startStack } from '../../../scripts/stack';",
+      "import { operatorGateway } from '../../../test/support/operator-gateway';",
+      "import { bundle } from '../../../scripts/build/bundle';",
+      "import { startSandbox } from '../../../apps/sandbox/src/server';",
+    ].join('\n');
+    const problems = (file: string) =>
+      violationsIn([{ file, text }], () => new Set()).map((violation) => violation.specifier);
+    expect(problems(tool)).toEqual(['../../../scripts/build/bundle', '../../../apps/sandbox/src/server']);
+    expect(problems(app)).toEqual([
+      '../../../scripts/stack',
+      '../../../test/support/operator-gateway',
+      '../../../scripts/build/bundle',
+      '../../../apps/sandbox/src/server',
     ]);
   });
 });

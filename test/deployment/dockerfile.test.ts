@@ -111,7 +111,7 @@ describe('Dockerfile', () => {
 
   it('copies the manifest of every workspace, so npm ci sees the whole lockfile', () => {
     const manifests = all(stages.find((stage) => stage.name === 'manifests')!.instructions, 'COPY');
-    const workspaces = ['apps', 'packages'].flatMap((parent) =>
+    const workspaces = ['apps', 'packages', 'tools'].flatMap((parent) =>
       readdirSync(path.join(root, parent))
         .filter((name) => existsSync(path.join(root, parent, name, 'package.json')))
         .map((name) => `${parent}/${name}`),
@@ -127,7 +127,8 @@ describe('Dockerfile', () => {
       '.env',
       '**/test',
       'test',
-      'bench',
+      'tools/*/*',
+      '!tools/*/package.json',
       'node_modules',
       '**/node_modules',
       '**/dist',

@@ -1,0 +1,6 @@
+/** Notes the tracked files already changed, for the global teardown's check that the tests changed none. */
+const { trackedChanges } = require('./jest.tracked-files');
+
+module.exports = function recordTrackedChanges() {
+  globalThis.trackedChangesAtStart = trackedChanges();
+};
