@@ -47,8 +47,36 @@ test('a reading serves its maximum age, with the orders let through since; at a 
   expect(await tally.count([payer], caps)).toEqual({ payer: 2, total: 2 });
   await database.pool.query(`UPDATE purchases SET status = 'failed' WHERE wallet_address = $1`, [payer]);
   expect(await tally.count([payer], caps)).toEqual({ payer: 2, total: 2 }); // under the cap: the reading serves
+  // Stale: it still serves while a new reading is taken in the background...
   now += OPEN_ORDER_READING_MAX_AGE_MS;
-  expect(await tally.count([payer], caps)).toEqual({ payer: 0, total: 0 }); // stale: read again
+  expect(await tally.count([payer], caps)).toEqual({ payer: 2, total: 2 });
+  const deadline = Date.now() + 5_000;
+  let counts = await tally.count([payer], caps);
+  while (counts.payer !== 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    counts = await tally.count([payer], caps);
+  }
+  expect(counts).toEqual({ payer: 0, total: 0 });
+  // ...and a reading far too old is not served: the request waits for PostgreSQL's count.
+  await insertOpenOrder();
+  now += 10 * OPEN_ORDER_READING_MAX_AGE_MS;
+  expect(await tally.count([payer], caps)).toEqual({ payer: 1, total: 1 });
+});
+
+test('concurrent requests share one read', async () => {
+  await database.pool.query(`UPDATE purchases SET status = 'failed'`);
+  const openOrders = new OpenOrders(database.db);
+  let queries = 0;
+  const counting = {
+    count: (payers: readonly string[], caps: { perPayer: number; total: number }) => {
+      queries += 1;
+      return openOrders.count(payers, caps);
+    },
+  };
+  const tally = new OpenOrderTally(counting);
+  const all = await Promise.all(Array.from({ length: 20 }, () => tally.count([payer], { perPayer: 5, total: 5 })));
+  expect(all.every((counts) => counts.payer === 0 && counts.total === 0)).toBe(true);
+  expect(queries).toBe(1);
 });
 
 test('a total cap reached by other payers is read afresh before a refusal', async () => {
