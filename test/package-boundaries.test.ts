@@ -17,7 +17,7 @@ const ROOT_FOLDERS = ['scripts', 'test'];
  * out of a workspace that is allowed, and only from tools/ into these root folders.
  */
 const TOOLS_DIR = path.join(ROOT, 'tools');
-const SHARED_BY_TOOLS = [path.join(ROOT, 'scripts', 'stack'), path.join(ROOT, 'test', 'support')];
+const SHARED_BY_TOOLS = [path.join(ROOT, 'tools', 'stack', 'src'), path.join(ROOT, 'test', 'support')];
 
 function isSharedByTools(file: string, target: string): boolean {
   return (

@@ -58,7 +58,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
   ];
   const database = await createTestDatabase();
   const adminToken = `stack-admin-${randomBytes(12).toString('hex')}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/start.ts'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,7 +15,7 @@ import {
   runToncenterEnv,
   startStack,
   type Stack,
-} from '../../../scripts/stack';
+} from '../../../tools/stack/src';
 import type { ChaosOptions } from './options';
 import { sandboxEnv, splitFragmentSessionModes } from './upstream-realism';
 

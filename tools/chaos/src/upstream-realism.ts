@@ -5,7 +5,7 @@
  * accepted but never included, and it enforces a keyed plan's request limit (scripts/stack/toncenter-tier.ts).
  */
 import { splitCookieSets } from '@starsgate/fragment';
-import { runToncenterRateLimit } from '../../../scripts/stack';
+import { runToncenterRateLimit } from '../../../tools/stack/src';
 import { chaosDirectory } from './order-plan';
 
 const FRAGMENT_FAULTS = {

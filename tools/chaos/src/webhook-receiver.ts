@@ -2,7 +2,7 @@
  * The order system's webhook endpoint (scripts/stack's WebhookEndpoint), keeping every verified
  * event by id for the check that each status change was delivered.
  */
-import { WebhookEndpoint, type VerifiedWebhookEvent } from '../../../scripts/stack';
+import { WebhookEndpoint, type VerifiedWebhookEvent } from '../../../tools/stack/src';
 
 export class WebhookReceiver {
   private constructor(

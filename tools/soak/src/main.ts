@@ -20,7 +20,7 @@ import {
   RUN_TONCENTER_TIER,
   startStack,
   type Stack,
-} from '../../../scripts/stack';
+} from '../../../tools/stack/src';
 import { checkAcceptedRows } from './checks/accepted-rows';
 import { CheckoutWallet } from './checkout-wallet';
 import { readDemoWallets } from './demo-info';

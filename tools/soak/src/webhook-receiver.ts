@@ -1,4 +1,4 @@
-import { WebhookEndpoint } from '../../../scripts/stack';
+import { WebhookEndpoint } from '../../../tools/stack/src';
 
 /**
  * The order system's webhook endpoint (scripts/stack's WebhookEndpoint), keeping only which event

@@ -72,7 +72,7 @@ export async function startStack(): Promise<Stack> {
     gatewayEnv: { RATE_LIMIT_MAX: '100000' },
     workerEnv: { POLL_INTERVAL_MS: '250', SWEEP_INTERVAL_MS: '1000' },
   };
-  const launcher = spawn(process.execPath, ['--import', 'tsx', 'scripts/stack/stack-cli.ts', JSON.stringify(options)], {
+  const launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/stack-cli.ts', JSON.stringify(options)], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
