@@ -1,7 +1,7 @@
 /**
- * `npm start` itself (scripts/start.ts, which starts the sandbox, gateway and worker through the
- * stack launcher, scripts/stack) on free ports, a fresh database and this jest worker's Redis under
- * a fresh BullMQ prefix: the suites that hold `npm start` to what it promises.
+ * `npm start` itself (tools/stack/src/start.ts, which starts the sandbox, gateway and worker
+ * through the stack launcher, @starsgate/stack) on free ports, a fresh database and this jest
+ * worker's Redis under a fresh BullMQ prefix: the suites that hold `npm start` to what it promises.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
