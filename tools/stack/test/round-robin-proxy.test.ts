@@ -22,7 +22,11 @@ async function startReplica(name: string): Promise<Replica> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const forwardedFor = req.headers['x-forwarded-for'];
-      received.push({ method: req.method, body: Buffer.concat(chunks).toString('utf8'), forwardedFor: String(forwardedFor) });
+      received.push({
+        method: req.method,
+        body: Buffer.concat(chunks).toString('utf8'),
+        forwardedFor: String(forwardedFor),
+      });
       res.writeHead(201, { 'content-type': 'text/plain', 'x-replica': name }).end(name);
     });
   });
