@@ -35,6 +35,7 @@ COPY tools/bench/package.json tools/bench/
 COPY tools/chaos/package.json tools/chaos/
 COPY tools/fuzz/package.json tools/fuzz/
 COPY tools/soak/package.json tools/soak/
+COPY tools/stack/package.json tools/stack/
 
 # The build: every dependency, then `turbo run build` (one esbuild bundle per app into its dist/).
 FROM manifests AS build

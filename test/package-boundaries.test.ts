@@ -11,21 +11,6 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..');
 const WORKSPACE_GLOBS = ['apps', 'packages', 'tools'];
 const ROOT_FOLDERS = ['scripts', 'test'];
-/**
- * The tools (tools/*) drive whole stacks through the root's shared launcher and gateway composition
- * until those become a workspace of their own (issue 27 §3, tools/stack): the one relative import
- * out of a workspace that is allowed, and only from tools/ into these root folders.
- */
-const TOOLS_DIR = path.join(ROOT, 'tools');
-const SHARED_BY_TOOLS = [path.join(ROOT, 'scripts', 'stack'), path.join(ROOT, 'test', 'support')];
-
-function isSharedByTools(file: string, target: string): boolean {
-  return (
-    file.startsWith(TOOLS_DIR + path.sep) &&
-    SHARED_BY_TOOLS.some((folder) => target === folder || target.startsWith(folder + path.sep))
-  );
-}
-
 interface Manifest {
   name: string;
   dependencies?: Record<string, string>;
@@ -74,7 +59,7 @@ function isBuiltin(specifier: string): boolean {
   return specifier.startsWith('node:') || builtinModules.includes(packageNameOf(specifier));
 }
 
-/** The workspace directory a path belongs to, or ROOT for bench/, scripts/ and test/. */
+/** The workspace directory a path belongs to, or ROOT for scripts/ and test/. */
 function ownerOf(file: string): string {
   const owner = workspaces.find((workspace) => file.startsWith(workspace.dir + path.sep));
   return owner ? owner.dir : ROOT;
@@ -105,7 +90,7 @@ function violationsIn(sources: Source[], declared: (file: string) => Set<string>
     for (const specifier of specifiersOf(text)) {
       if (specifier.startsWith('.')) {
         const target = path.resolve(path.dirname(file), specifier);
-        if (ownerOf(target) !== ownerOf(file) && !isSharedByTools(file, target)) {
+        if (ownerOf(target) !== ownerOf(file)) {
           found.push({ file: relative, specifier, problem: 'relative import into another workspace' });
         }
         continue;
@@ -179,20 +164,26 @@ describe('package boundaries', () => {
     ]);
   });
 
-  it('lets only the tools reach the shared launcher and gateway composition by a relative path', () => {
+  it('holds the tools to the same rule: the launcher through @starsgate/stack, no root folder by path', () => {
     const tool = path.join(ROOT, 'tools', 'chaos', 'src', 'probe.ts');
     const app = path.join(ROOT, 'apps', 'worker', 'test', 'probe.test.ts');
     const text = [
-      "import { startStack } from '../../../scripts/stack';",
+      "import { startStack } from '../../../tools/stack/src';",
       "import { operatorGateway } from '../../../test/support/operator-gateway';",
       "import { bundle } from '../../../scripts/build/bundle';",
       "import { startSandbox } from '../../../apps/sandbox/src/server';",
+      "import { sleep } from '@starsgate/stack';",
     ].join('\n');
     const problems = (file: string) =>
-      violationsIn([{ file, text }], () => new Set()).map((violation) => violation.specifier);
-    expect(problems(tool)).toEqual(['../../../scripts/build/bundle', '../../../apps/sandbox/src/server']);
+      violationsIn([{ file, text }], () => new Set(['@starsgate/stack'])).map((violation) => violation.specifier);
+    expect(problems(tool)).toEqual([
+      '../../../tools/stack/src',
+      '../../../test/support/operator-gateway',
+      '../../../scripts/build/bundle',
+      '../../../apps/sandbox/src/server',
+    ]);
     expect(problems(app)).toEqual([
-      '../../../scripts/stack',
+      '../../../tools/stack/src',
       '../../../test/support/operator-gateway',
       '../../../scripts/build/bundle',
       '../../../apps/sandbox/src/server',

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { waitFor } from '@starsgate/platform/testing';
-import { startStack, type Stack } from '../scripts/stack';
+import { startStack, type Stack } from '@starsgate/stack';
 
 interface OtlpValue {
   stringValue?: string;

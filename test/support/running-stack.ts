@@ -1,7 +1,7 @@
 /**
- * `npm start` itself (scripts/start.ts, which starts the sandbox, gateway and worker through the
- * stack launcher, scripts/stack) on free ports, a fresh database and this jest worker's Redis under
- * a fresh BullMQ prefix: the suites that hold `npm start` to what it promises.
+ * `npm start` itself (tools/stack/src/start.ts, which starts the sandbox, gateway and worker
+ * through the stack launcher, @starsgate/stack) on free ports, a fresh database and this jest
+ * worker's Redis under a fresh BullMQ prefix: the suites that hold `npm start` to what it promises.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -58,7 +58,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
   ];
   const database = await createTestDatabase();
   const adminToken = `stack-admin-${randomBytes(12).toString('hex')}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/start.ts'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

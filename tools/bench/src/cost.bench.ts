@@ -27,7 +27,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase } from '@starsgate/db/testing';
 import { createWalletContract, deriveKeyPair } from '@starsgate/ton';
-import { ManagedProcess, sleep, startStack } from '../../../scripts/stack';
+import { ManagedProcess, sleep, startStack } from '@starsgate/stack';
 import { writeBenchJson, type BenchRun, type BenchTarget } from './support/bench-json';
 import { SANDBOX_NICENESS } from './support/remote-sandbox';
 import {

@@ -5,7 +5,7 @@
  * (the checkout must end `expired`).
  */
 import type { SendTransactionRequest } from '@starsgate/ton';
-import { sleep } from '../../../scripts/stack';
+import { sleep } from '@starsgate/stack';
 import type { ChainAccess } from './chain-access';
 import { spreadOver } from './concurrency';
 import { codeOf, type HttpClient } from './http-client';

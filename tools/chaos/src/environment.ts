@@ -15,7 +15,7 @@ import {
   runToncenterEnv,
   startStack,
   type Stack,
-} from '../../../scripts/stack';
+} from '@starsgate/stack';
 import type { ChaosOptions } from './options';
 import { sandboxEnv, splitFragmentSessionModes } from './upstream-realism';
 

@@ -3,8 +3,8 @@
  * a Redis FLUSHALL, a Redis restart (`shutdown nosave`), a PostgreSQL restart (`pg_ctlcluster …
  * restart`) and the sandbox frozen for 10 s (SIGSTOP … SIGCONT). One at a time, in time order.
  */
-import type { ManagedProcess, PostgresCluster, RedisServer, Stack } from '../../../scripts/stack';
-import { sleep } from '../../../scripts/stack';
+import type { ManagedProcess, PostgresCluster, RedisServer, Stack } from '@starsgate/stack';
+import { sleep } from '@starsgate/stack';
 import type { SeededRandom } from './random';
 
 export type FaultKind =

@@ -3,7 +3,7 @@
  * connection error, a 5xx, a 429 or a 409 "request in progress" is retried after a backoff (or the
  * Retry-After asked for) with the very same body, so a purchase retry reuses its Idempotency-Key.
  */
-import { sleep } from '../../../scripts/stack';
+import { sleep } from '@starsgate/stack';
 import type { SeededRandom } from './random';
 
 export interface HttpCounters {

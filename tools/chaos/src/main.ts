@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { readToncenterTraffic, REPO_ROOT } from '../../../scripts/stack';
+import { readToncenterTraffic, REPO_ROOT } from '@starsgate/stack';
 import { ChainAccess } from './chain-access';
 import { checkChainPayments } from './checks/chain-payments';
 import { checkDeliveries } from './checks/deliveries';

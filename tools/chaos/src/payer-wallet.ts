@@ -8,7 +8,7 @@ import { beginCell, storeStateInit } from '@ton/core';
 import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { buildSignedExternal, requestMessages, type SendTransactionRequest } from '@starsgate/ton';
-import { sleep } from '../../../scripts/stack';
+import { sleep } from '@starsgate/stack';
 import type { ChainAccess } from './chain-access';
 import { deployWallet } from './wallets';
 

@@ -7,7 +7,7 @@ import type { WebhooksReport } from './checks/webhooks';
 import type { FaultRecord } from './fault-scheduler';
 import type { HttpClient } from './http-client';
 import type { Ledger } from './ledger';
-import { RUN_TONCENTER_TIER, type ManagedProcess, type ToncenterTraffic } from '../../../scripts/stack';
+import { RUN_TONCENTER_TIER, type ManagedProcess, type ToncenterTraffic } from '@starsgate/stack';
 
 export interface RunFacts {
   clients: Record<string, HttpClient>;

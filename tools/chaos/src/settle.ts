@@ -1,6 +1,6 @@
 /** Waits until every row is final (`completed`, `failed`, `expired`) or `reconciliation_required`. */
 import type pg from 'pg';
-import { sleep } from '../../../scripts/stack';
+import { sleep } from '@starsgate/stack';
 
 export const SETTLED_STATUSES = ['completed', 'failed', 'expired', 'reconciliation_required'];
 

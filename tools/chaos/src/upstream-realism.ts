@@ -2,10 +2,10 @@
  * The sandbox as a realistic upstream: Fragment answers after 150–400 ms and about 5 % of every
  * API method and page fail (hangs, 5xx, 429, Cloudflare challenges, business errors); toncenter
  * answers after 20–150 ms and 2.5 % of its requests fail (5xx), 2 % of broadcasts are
- * accepted but never included, and it enforces a keyed plan's request limit (scripts/stack/toncenter-tier.ts).
+ * accepted but never included, and it enforces a keyed plan's request limit (tools/stack/src/toncenter-tier.ts).
  */
 import { splitCookieSets } from '@starsgate/fragment';
-import { runToncenterRateLimit } from '../../../scripts/stack';
+import { runToncenterRateLimit } from '@starsgate/stack';
 import { chaosDirectory } from './order-plan';
 
 const FRAGMENT_FAULTS = {

@@ -17,7 +17,7 @@ import {
   type SeedFormat,
   type WalletVersion,
 } from '@starsgate/ton';
-import { sleep } from '../../../scripts/stack';
+import { sleep } from '@starsgate/stack';
 import type { ChainAccess } from './chain-access';
 
 export type Selection = 'none' | 'index' | 'address' | 'both';

@@ -1,8 +1,8 @@
 /**
- * The order system's webhook endpoint (scripts/stack's WebhookEndpoint), keeping every verified
+ * The order system's webhook endpoint (@starsgate/stack's WebhookEndpoint), keeping every verified
  * event by id for the check that each status change was delivered.
  */
-import { WebhookEndpoint, type VerifiedWebhookEvent } from '../../../scripts/stack';
+import { WebhookEndpoint, type VerifiedWebhookEvent } from '@starsgate/stack';
 
 export class WebhookReceiver {
   private constructor(

@@ -1,6 +1,6 @@
 /**
  * npm run soak -- --minutes N [--rate R]: the built stack (sandbox, gateway, worker, each its own
- * process, started by scripts/stack) on a fresh database and a Redis server of its own, under a
+ * process, started by @starsgate/stack) on a fresh database and a Redis server of its own, under a
  * steady mixed load for N minutes; every minute each process's memory, event-loop delay and CPU,
  * PostgreSQL connections, Redis memory, throughput and backlog; at the end the slopes, the verdict
  * and the hard checks. Exit 1 on a hard failure (docs/reports/soak.md).
@@ -20,7 +20,7 @@ import {
   RUN_TONCENTER_TIER,
   startStack,
   type Stack,
-} from '../../../scripts/stack';
+} from '@starsgate/stack';
 import { checkAcceptedRows } from './checks/accepted-rows';
 import { CheckoutWallet } from './checkout-wallet';
 import { readDemoWallets } from './demo-info';
@@ -104,7 +104,7 @@ async function main(): Promise<number> {
       workers: options.workers,
       proxy: options.gateways > 1,
       bullmqPrefix: 'soak',
-      // toncenter as a keyed plan's limit enforces it (scripts/stack/toncenter-tier.ts).
+      // toncenter as a keyed plan's limit enforces it (tools/stack/src/toncenter-tier.ts).
       sandboxEnv: { SANDBOX_FAULTS: JSON.stringify({ rateLimit: runToncenterRateLimit }) },
       // One driver stands for many order systems: the per-client limit would throttle it alone.
       serviceEnv: {

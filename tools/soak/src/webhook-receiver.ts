@@ -1,7 +1,7 @@
-import { WebhookEndpoint } from '../../../scripts/stack';
+import { WebhookEndpoint } from '@starsgate/stack';
 
 /**
- * The order system's webhook endpoint (scripts/stack's WebhookEndpoint), keeping only which event
+ * The order system's webhook endpoint (@starsgate/stack's WebhookEndpoint), keeping only which event
  * types arrived for which order (not the bodies: a long run must not grow the driver's memory by
  * more than a few bytes an event).
  */

@@ -8,7 +8,7 @@ const NOT_CONFIGURATION = new Set(['NODE_ENV', 'LOG_LEVEL', 'STARSGATE_DATA_DIR'
 /**
  * The environment the doctor checks: `.env` when present, as the worker loads it; and when that
  * leaves every worker variable unset, the one `npm start` wrote to `$STARSGATE_DATA_DIR/sandbox.env`
- * (scripts/stack/sandbox-env-file.ts), so a newcomer's `npm run doctor` beside `npm start` checks
+ * (tools/stack/src/sandbox-env-file.ts), so a newcomer's `npm run doctor` beside `npm start` checks
  * the running sandbox. `source` names the file used, if any.
  */
 export function doctorEnvironment(

@@ -1,8 +1,8 @@
 /**
  * The whole product from source, as `npm start` runs it, for the SDKs' integration tests: the
  * sandbox (local chain + Fragment simulator), the gateway and the worker as child processes on free
- * ports, started by the repository's one stack launcher (scripts/stack, run as its CLI: a workspace
- * imports no root folder), over a fresh migrated database and a fresh BullMQ prefix. The
+ * ports, started by the repository's one stack launcher (`@starsgate/stack`, run as its CLI
+ * `@starsgate/stack/cli`), over a fresh migrated database and a fresh BullMQ prefix. The
  * TypeScript test imports `startStack`; the Python tests run `stack-cli.ts`.
  */
 import { spawn } from 'node:child_process';
@@ -72,7 +72,8 @@ export async function startStack(): Promise<Stack> {
     gatewayEnv: { RATE_LIMIT_MAX: '100000' },
     workerEnv: { POLL_INTERVAL_MS: '250', SWEEP_INTERVAL_MS: '1000' },
   };
-  const launcher = spawn(process.execPath, ['--import', 'tsx', 'scripts/stack/stack-cli.ts', JSON.stringify(options)], {
+  const launcherCli = require.resolve('@starsgate/stack/cli');
+  const launcher = spawn(process.execPath, ['--import', 'tsx', launcherCli, JSON.stringify(options)], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

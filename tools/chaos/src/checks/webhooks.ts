@@ -4,7 +4,7 @@
  * differs from the one before) has a verified request for that order and status.
  */
 import type pg from 'pg';
-import { sleep } from '../../../../scripts/stack';
+import { sleep } from '@starsgate/stack';
 import type { WebhookReceiver } from '../webhook-receiver';
 
 export interface WebhooksReport {

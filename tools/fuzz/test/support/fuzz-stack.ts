@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { answerMalformedRequests } from '@starsgate/gateway';
 import { WorkerHarness, type HarnessOptions } from '@starsgate/worker/testing';
-import { operatorGateway } from '../../../../test/support/operator-gateway';
 
 export const ADMIN_TOKEN = 'fuzz-admin-token-0123456789abcdef';
 
@@ -44,7 +43,7 @@ const OPERATOR_PATH = /^\/(admin|metrics)(\/|\?|#|$)/;
 
 export async function startFuzzStack(options: HarnessOptions = {}): Promise<FuzzStack> {
   const harness = await WorkerHarness.start({ worker: false, ...options });
-  const gateway = operatorGateway(harness, ADMIN_TOKEN);
+  const gateway = harness.gateway({ STARSGATE_ADMIN_TOKENS: ADMIN_TOKEN });
   const server: Server = gateway.app.listen(0, '127.0.0.1');
   const adminServer: Server = gateway.adminApp.listen(0, '127.0.0.1');
   answerMalformedRequests(server, gateway.app);

@@ -8,11 +8,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { developmentKeyRingFile } from '@starsgate/db';
 import { loadEnvFile } from '@starsgate/config';
-import { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './stack/sandbox-env-file';
-import { serviceKeys } from './stack/service-keys';
-import { startStack, type Stack } from './stack/stack';
+import { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './sandbox-env-file';
+import { serviceKeys } from './service-keys';
+import { startStack, type Stack } from './stack';
 
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '../../..');
 // Before anything reads the environment: `.env` when present (what is already set wins).
 loadEnvFile(path.join(root, '.env'));
 const useSandbox = !process.env.FRAGMENT_BASE_URL && !process.env.TONCENTER_URL;

@@ -1,7 +1,7 @@
 /**
  * The environment the gateway and the worker need against a running sandbox: its toncenter and
  * Fragment simulator URLs and the demo login, USDT master and receiving addresses it publishes at
- * GET /demo (the same wiring scripts/start.ts does for `npm start`).
+ * GET /demo (the same wiring start.ts does for `npm start`).
  */
 export interface SandboxDemo {
   usdt?: { master?: string };

@@ -15,7 +15,7 @@ import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy'
 import { generatedServiceKeys, type ServiceKeys } from './service-keys';
 import { upstreamEnv, type SandboxDemo } from './service-env';
 
-export const REPO_ROOT = path.resolve(__dirname, '../..');
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 export const ENTRYPOINTS = {
   gateway: 'apps/gateway/dist/main.js',

@@ -1,4 +1,7 @@
-/** The one stack launcher (chaos, soak, `npm start`, the SDKs' and deployment tests): see stack.ts. */
+/**
+ * `@starsgate/stack`, the one stack launcher (chaos, soak, bench:cost, `npm start`, the SDKs' and
+ * the tracing tests): see stack.ts.
+ */
 export { freePort, sleep, waitForHttp } from '@starsgate/platform/testing';
 export { ManagedProcess, type ProcessKind, type ProcessSpec } from './managed-process';
 export { PostgresCluster, type ClusterOptions } from './postgres-cluster';

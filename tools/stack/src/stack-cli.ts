@@ -1,7 +1,7 @@
 /**
- * The stack launcher as a process, for callers that may not import the repository's root folders
- * (a workspace's tests: packages/sdk/test/support/stack.ts):
- * `node --import tsx scripts/stack/stack-cli.ts '<StackOptions as JSON>'` starts the stack, prints
+ * The stack launcher as a process (`@starsgate/stack/cli`), for callers that start it rather than
+ * import it (the SDKs' tests: packages/sdk/test/support/stack.ts, and through it the Python SDK's):
+ * `node --import tsx tools/stack/src/stack-cli.ts '<StackOptions as JSON>'` starts the stack, prints
  * one JSON line (`url`, `adminUrl`, `sandboxUrl`, `adminToken`, `demo`), and stops it when its
  * standard input closes or it gets SIGTERM.
  */
