@@ -49,7 +49,9 @@ test('another payer has its own allowance until the total cap, then any new purc
   expect((await purchase(starsOrder({ account_index: 1 }))).status).toBe(202);
   expect((await purchase(starsOrder({ account_index: 1 }))).status).toBe(202);
 
-  const refused = await purchase(starsOrder({ seed: Buffer.alloc(32, 7).toString('base64'), account_index: undefined }));
+  const refused = await purchase(
+    starsOrder({ seed: Buffer.alloc(32, 7).toString('base64'), account_index: undefined }),
+  );
   expect({ status: refused.status, code: refused.body.code }).toEqual({
     status: 429,
     code: 'OPEN_ORDERS_LIMIT_REACHED',
