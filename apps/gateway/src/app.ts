@@ -27,6 +27,7 @@ import { docsRoutes } from './routes/docs.routes';
 import { healthRoutes, type HealthState } from './routes/health.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { purchasesRoutes } from './routes/purchases.routes';
+import { OpenOrderTally } from './purchases/open-order-tally';
 import { PurchaseIntakeBatcher } from './purchases/purchase-intake-batcher';
 import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
 import { PurchaseViewReader } from './purchases/purchase-view-reader';
@@ -98,7 +99,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const reads = deps.reads ?? createReads(deps);
   const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi, adminOpenApi]);
 
-  const openOrders = { openOrders: new OpenOrders(deps.database.db), caps: deps.config.openOrders };
+  const openOrders = { openOrders: new OpenOrderTally(new OpenOrders(deps.database.db)), caps: deps.config.openOrders };
   // Routers declare full paths so that `req.route.path` is the template metrics are labelled with.
   purchasesRoutes(
     {

@@ -145,6 +145,31 @@ describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
     expect(response.body.code).toBe('UNKNOWN_FIELD');
   });
 
+  it('a seed phrase beside a wallet_address or account_index of the wrong type is a 400, not a 500', async () => {
+    // The fuzzer's find: the derivation limiter keyed its cache lookup on the unvalidated body.
+    const misspelled = BIP39_PHRASE.replace(/^\S+/, 'abandzn');
+    for (const body of [
+      { seed: misspelled, wallet_address: true },
+      { seed: BIP39_PHRASE, wallet_address: { raw: 1 } },
+      { seed: BIP39_PHRASE, account_index: '1' },
+    ]) {
+      const response = await resolve(body);
+      expect(response.status).toBe(400);
+      expect(['INVALID_WALLET_ADDRESS', 'INVALID_ACCOUNT_INDEX']).toContain(response.body.code);
+      const purchase = await request(gateway.app)
+        .post('/api/v1/purchases')
+        .send({
+          ...body,
+          product: 'stars',
+          amount: 50,
+          username: '@alice',
+          payment_method: 'gram',
+          idempotency_key: 'k-1',
+        });
+      expect(purchase.status).toBe(400);
+    }
+  });
+
   it('keeps the event loop turning during a burst of 50 TON-native resolves', async () => {
     // Distinct seeds: the derived-key cache would otherwise answer all but the first.
     const seeds = await Promise.all(Array.from({ length: 50 }, async () => (await mnemonicNew(24)).join(' ')));

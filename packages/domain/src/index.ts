@@ -10,3 +10,4 @@ export * from './money';
 export * from './purchases/checkout-view';
 export * from './purchases/purchase-view';
 export * from './webhooks';
+export * from './crypto/prepared-hmac';

@@ -24,8 +24,11 @@ const MNEMONIC = /\S\s+\S/;
 
 /** A seed phrase this gateway has not resolved lately: resolving it costs a PBKDF2 derivation. */
 function carriesNewMnemonic(body: unknown, network: Network): boolean {
-  const selection = body as Partial<WalletSelection> | null;
+  const selection = body as Record<keyof WalletSelection, unknown> | null;
   if (typeof selection?.seed !== 'string' || !MNEMONIC.test(selection.seed.trim())) return false;
+  // This runs before validation: a selection of the wrong shape derives nothing (it is refused with a 400).
+  if (!['string', 'undefined'].includes(typeof selection.wallet_address)) return false;
+  if (selection.account_index !== undefined && !Number.isInteger(selection.account_index)) return false;
   return !isResolutionCached(selection as WalletSelection, network);
 }
 

@@ -1,5 +1,5 @@
 import { AppError } from '@starsgate/domain';
-import type { OpenOrders } from '@starsgate/db';
+import type { OpenOrderTally } from './open-order-tally';
 
 export interface OpenOrderCaps {
   /** Open unpaid orders one payer wallet may have (OPEN_ORDERS_PER_PAYER). */
@@ -11,7 +11,7 @@ export interface OpenOrderCaps {
 }
 
 export interface OpenOrderGuard {
-  openOrders: OpenOrders;
+  openOrders: OpenOrderTally;
   caps: OpenOrderCaps;
 }
 
@@ -30,7 +30,10 @@ export async function assertOpenOrderRoom(
   const { caps } = guard;
   const counts = await guard.openOrders.count(payers, caps);
   const payerFull = payers.length > 0 && counts.payer >= caps.perPayer;
-  if (!payerFull && counts.total < caps.total) return;
+  if (!payerFull && counts.total < caps.total) {
+    guard.openOrders.passed(payers);
+    return;
+  }
   if (await isReplay()) return;
   throw new AppError('OPEN_ORDERS_LIMIT_REACHED', {
     retryAfterSeconds: caps.retryAfterSeconds,

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { preparedHmacSha256 } from '@starsgate/domain';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeKey32, parseKeyList } from './key-ring';
@@ -12,7 +13,7 @@ import { refusePublishedKeys } from './published-keys';
  */
 export class FingerprintKeys {
   /** Derived once per key id: HKDF on every request was a measurable share of intake CPU. */
-  private readonly derived = new Map<string, Buffer>();
+  private readonly derived = new Map<string, (parts: ReadonlyArray<string>) => Buffer>();
   private readonly secrets: ReadonlyMap<string, Buffer>;
   readonly primaryKeyId: string;
 
@@ -26,16 +27,16 @@ export class FingerprintKeys {
 
   /** Null when `keyId` is not listed (a row hashed with a key since removed). */
   fingerprint(parts: readonly string[], keyId: string = this.primaryKeyId): string | null {
-    let key = this.derived.get(keyId);
-    if (!key) {
+    let hmac = this.derived.get(keyId);
+    if (!hmac) {
       const secret = this.secrets.get(keyId);
       if (!secret) return null;
-      key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'starsgate/request-fingerprint/v1', 32));
-      this.derived.set(keyId, key);
+      const key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'starsgate/request-fingerprint/v1', 32));
+      hmac = preparedHmacSha256(key);
+      key.fill(0);
+      this.derived.set(keyId, hmac);
     }
-    const hmac = createHmac('sha256', key);
-    for (const part of parts) hmac.update(`${part.length}:${part}`);
-    return hmac.digest('hex');
+    return hmac(parts.map((part) => `${part.length}:${part}`)).toString('hex');
   }
 }
 

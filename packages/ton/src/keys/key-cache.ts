@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { preparedHmacSha256 } from '@starsgate/domain';
 
 /**
  * In-memory cache of derived PUBLIC keys, so resolving a seed's wallet again (a retried order,
@@ -11,13 +12,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 const MAX_ENTRIES = 1024;
 const TTL_MS = 10 * 60_000;
 
-const processKey = randomBytes(32);
+const processHmac = preparedHmacSha256(randomBytes(32));
 const entries = new Map<string, { publicKey: Buffer; expiresAt: number }>();
 
 export function cacheKey(parts: ReadonlyArray<string>): string {
-  const hmac = createHmac('sha256', processKey);
-  for (const part of parts) hmac.update(part).update('\u0000');
-  return hmac.digest('hex');
+  return processHmac(parts.flatMap((part) => [part, '\u0000'])).toString('hex');
 }
 
 export function getCachedPublicKey(key: string, now = Date.now()): Buffer | undefined {
