@@ -27,7 +27,7 @@ import { docsRoutes } from './routes/docs.routes';
 import { healthRoutes, type HealthState } from './routes/health.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { purchasesRoutes } from './routes/purchases.routes';
-import { OpenOrderTally } from './purchases/open-order-tally';
+import { OpenOrderTally } from './intake/open-order-tally';
 import { PurchaseIntakeBatcher } from './purchases/purchase-intake-batcher';
 import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
 import { PurchaseViewReader } from './purchases/purchase-view-reader';

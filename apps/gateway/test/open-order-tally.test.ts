@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpenOrders } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { OPEN_ORDER_READING_MAX_AGE_MS, OpenOrderTally } from '../src/purchases/open-order-tally';
+import { OPEN_ORDER_READING_MAX_AGE_MS, OpenOrderTally } from '../src/intake/open-order-tally';
 
 let database: TestDatabase;
 

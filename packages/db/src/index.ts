@@ -1,6 +1,7 @@
 export * from './database';
 export * from './migrate';
 export * from './repositories/checkout-repository';
+export * from './repositories/keyed-insert';
 export * from './repositories/lease-repository';
 export * from './repositories/purchase-repository';
 export * from './repositories/purchase-transitions';

@@ -1,49 +1,33 @@
-import { randomUUID } from 'node:crypto';
-import { orderPaymentMethod, type CreatePurchaseRequest } from '@starsgate/domain';
-import type { FingerprintKeys, IntakeRow, PurchaseRepository, SecretSealing } from '@starsgate/db';
+import type { CreatePurchaseRequest } from '@starsgate/domain';
+import type { IntakeRow, PurchaseRepository, SecretSealing } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
-import type { GatewayMetrics } from '../observability/metrics';
-import { assertOpenOrderRoom, type OpenOrderGuard } from './open-order-caps';
-import { assertSameOrder, orderFingerprint, type LogicalOrder } from './order-fingerprint';
+import { intakeOrder, type AcceptedOrder, type OrderIntakeDeps } from '../intake/order-intake';
+import { logicalOrder, PURCHASE_ORDERS } from '../intake/order-kind';
 import type { PurchaseIntakeBatcher } from './purchase-intake-batcher';
-import type { PurchaseJobEnqueuer } from './purchase-job-enqueuer';
 
-export interface CreatePurchaseDeps {
+export interface CreatePurchaseDeps extends OrderIntakeDeps {
   intake: PurchaseIntakeBatcher;
-  jobs: PurchaseJobEnqueuer;
   sealer: SecretSealing;
-  fingerprints: FingerprintKeys;
-  metrics: GatewayMetrics;
   network: Network;
-  openOrders: OpenOrderGuard;
   purchases: Pick<PurchaseRepository, 'findByIdempotencyKey'>;
 }
 
-export interface CreatePurchaseResult {
-  purchase: IntakeRow;
-  replayed: boolean;
-}
-
 /**
- * Local-only mutation: validates, claims the idempotency key and stores the purchase with
- * its sealed secret in one transaction (shared with concurrent requests), then hands the id to BullMQ. Foreign calls happen
- * in the worker. A failed enqueue is repaired by the sweeper, so it does not fail the request.
+ * A server-signed purchase: identifies the payer wallet from the seed, then goes through the one
+ * intake (intake/order-intake.ts), storing the purchase in `queued` with its sealed secret in one
+ * transaction shared with concurrent requests (purchase-intake-batcher.ts).
  */
 export async function createPurchase(
   deps: CreatePurchaseDeps,
   input: CreatePurchaseRequest,
   context: { requestId: string; log: Logger },
-): Promise<CreatePurchaseResult> {
-  const paymentMethod = orderPaymentMethod(input.product, input.payment_method);
+): Promise<AcceptedOrder<IntakeRow>> {
+  const item = logicalOrder(PURCHASE_ORDERS, input);
   const requestedAddress =
     input.wallet_address === undefined ? null : parseWalletAddress(input.wallet_address, deps.network);
   const order = {
-    route: 'purchases' as const,
-    product: input.product,
-    username: input.username,
-    amount: input.amount,
-    paymentMethod,
+    ...item,
     seed: input.seed,
     walletAddressRaw: requestedAddress?.toRawString() ?? null,
     accountIndex: input.account_index ?? null,
@@ -60,56 +44,41 @@ export async function createPurchase(
     ? wallet.candidates.find((candidate) => candidate.address.equals(requestedAddress))
     : single;
 
-  // The payer: the wallet this seed pays from (every candidate while the version is not yet known).
-  const payers = (matching ? [matching] : wallet.candidates).map((candidate) => candidate.address.toRawString());
   // Its idempotency keys live in the namespace of its public key: known before any candidate is
   // chosen, the same for all of them, and for every replay (docs/security.md, attack 5).
   const payerPublicKey = wallet.publicKey.toString('hex');
-  await assertOpenOrderRoom(deps.openOrders, payers, 'seed', async () =>
-    Boolean(await deps.purchases.findByIdempotencyKey(payerPublicKey, input.idempotency_key)),
-  );
-
-  const result = await deps.intake.insertOrGetByKey(
+  return intakeOrder(
+    deps,
     {
-      id: randomUUID(),
+      kind: PURCHASE_ORDERS,
+      order,
       idempotencyKey: input.idempotency_key,
       idempotencyScope: payerPublicKey,
-      requestFingerprint: orderFingerprint(deps.fingerprints, order)!,
-      fingerprintKeyId: deps.fingerprints.primaryKeyId,
-      status: 'queued',
-      product: input.product,
-      username: input.username,
-      amount: input.amount,
-      paymentMethod,
-      seedFormat: wallet.seedFormat,
-      accountIndex: wallet.accountIndex,
-      requestedWalletAddress: order.walletAddressRaw,
-      walletAddress: matching?.address.toRawString() ?? null,
-      walletVersion: matching?.version ?? null,
-      payerPublicKey,
-      requestId: context.requestId,
+      // The payer: the wallet this seed pays from (every candidate while the version is not yet known).
+      payers: (matching ? [matching] : wallet.candidates).map((candidate) => candidate.address.toRawString()),
+      findByKey: () => deps.purchases.findByIdempotencyKey(payerPublicKey, input.idempotency_key),
+      insertOrGet: (columns) =>
+        deps.intake.insertOrGetByKey(
+          {
+            ...columns,
+            status: 'queued',
+            seedFormat: wallet.seedFormat,
+            accountIndex: wallet.accountIndex,
+            requestedWalletAddress: order.walletAddressRaw,
+            walletAddress: matching?.address.toRawString() ?? null,
+            walletVersion: matching?.version ?? null,
+            payerPublicKey,
+          },
+          (purchaseId) => deps.sealer.seal(purchaseId, input.seed),
+          {
+            fromStatus: null,
+            toStatus: 'queued',
+            actor: 'gateway',
+            reason: 'purchase accepted',
+            requestId: context.requestId,
+          },
+        ),
     },
-    (purchaseId) => deps.sealer.seal(purchaseId, input.seed),
-    {
-      fromStatus: null,
-      toStatus: 'queued',
-      actor: 'gateway',
-      reason: 'purchase accepted',
-      requestId: context.requestId,
-    },
+    context,
   );
-  if (!result.created) return replayOrConflict(deps, result.purchase, order);
-
-  deps.metrics.purchasesCreated.inc({
-    product: input.product,
-    payment_method: paymentMethod,
-    mode: 'server_signed',
-  });
-  await deps.jobs.enqueueOrLeaveToSweeper(result.purchase, context, 'purchase_id');
-  return { purchase: result.purchase, replayed: false };
-}
-
-function replayOrConflict(deps: CreatePurchaseDeps, existing: IntakeRow, order: LogicalOrder): CreatePurchaseResult {
-  assertSameOrder(deps, existing, order);
-  return { purchase: existing, replayed: true };
 }

@@ -11,6 +11,7 @@ import {
 import { createCheckout, type CheckoutDeps } from '../checkouts/create-checkout';
 import { acceptedCheckoutView, checkoutView } from '../checkouts/checkout-view';
 import { submitCheckout } from '../checkouts/submit-checkout';
+import { sendAccepted } from '../intake/send-accepted';
 
 const validateCreateCheckout = createValidator<CreateCheckoutRequest>(CreateCheckoutRequestSchema);
 const validateSubmitCheckout = createValidator<SubmitCheckoutRequest>(SubmitCheckoutRequestSchema);
@@ -43,14 +44,12 @@ export function checkoutsRoutes(deps: CheckoutDeps): Router {
   router.post('/api/v1/checkouts', async (req, res) => {
     refuseSecrets(req.body);
     const input = validateCreateCheckout(req.body);
-    const { checkout, replayed } = await createCheckout(deps, input, { requestId: req.id, log: req.log });
+    const { row: checkout, replayed } = await createCheckout(deps, input, { requestId: req.id, log: req.log });
     req.log.info(replayed ? 'checkout replayed' : 'checkout accepted', {
       checkout_id: checkout.id,
       idempotency_key: input.idempotency_key,
     });
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    const view = acceptedCheckoutView(checkout);
-    res.status(202).location(view.status_url).json(view);
+    sendAccepted(res, acceptedCheckoutView(checkout), replayed);
   });
 
   router.get('/api/v1/checkouts/:checkout_id', async (req, res) => {

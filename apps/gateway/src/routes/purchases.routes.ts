@@ -1,6 +1,7 @@
 import { Router, type IRouter } from 'express';
 import type { Logger } from '@starsgate/platform';
 import { AppError, CreatePurchaseRequestSchema, createValidator, type CreatePurchaseRequest } from '@starsgate/domain';
+import { sendAccepted } from '../intake/send-accepted';
 import { createPurchase, type CreatePurchaseDeps } from '../purchases/create-purchase';
 import { acceptedView, purchaseView } from '../purchases/purchase-view';
 import type { PurchaseViewReader } from '../purchases/purchase-view-reader';
@@ -21,7 +22,7 @@ export function purchasesRoutes(
   const infoEnabled = levelEnabled(deps.logger, 'info');
   router.post('/api/v1/purchases', async (req, res) => {
     const input = validateCreatePurchase(req.body);
-    const { purchase, replayed } = await createPurchase(deps, input, {
+    const { row: purchase, replayed } = await createPurchase(deps, input, {
       requestId: req.id,
       get log() {
         return req.log;
@@ -32,10 +33,7 @@ export function purchasesRoutes(
         purchase_id: purchase.id,
         idempotency_key: input.idempotency_key,
       });
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    const accepted = acceptedView(purchase);
-    res.setHeader('Location', accepted.status_url);
-    sendJson(res, 202, accepted);
+    sendAccepted(res, acceptedView(purchase), replayed);
   });
 
   router.get('/api/v1/purchases/:purchase_id', async (req, res) => {

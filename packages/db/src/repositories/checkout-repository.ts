@@ -4,24 +4,16 @@ import type { PurchaseEventInput } from './purchase-intake-batch';
 import { ACCEPT_CHECKOUT_BOC } from '../sql/accept-checkout-boc';
 import { CHECKOUT_INTAKE } from '../sql/checkout-intake';
 import type { NamedStatement } from '../sql/named-statement';
+import { orderByIdempotencyKey } from '../sql/order-by-idempotency-key';
 import { fromDriverRow } from './driver-rows';
-import { hasCode, IdempotencyKeyLockedError, LOCK_NOT_AVAILABLE, rowRejection } from './purchase-repository';
+import { insertOrGetByKey, type KeyedInsertResult, type OrderIntakeColumns } from './keyed-insert';
 
-/** A new checkout as the gateway stores it (status `preparing`, no secret). */
-export interface NewCheckout {
-  id: string;
-  idempotencyKey: string;
-  requestFingerprint: string;
-  fingerprintKeyId: string;
-  product: string;
-  username: string;
-  amount: number;
-  paymentMethod: string;
+/** A new checkout as the gateway stores it (status `preparing`, no secret); its idempotency scope is the payer address. */
+export interface NewCheckout extends OrderIntakeColumns {
   /** Raw form. */
   payerAddress: string;
   payerPublicKey: string | null;
   payerStateInit: string | null;
-  requestId: string;
 }
 
 /** A signed external accepted for a checkout (from /submitted, or found on chain by the worker). */
@@ -46,8 +38,9 @@ export function checkoutSinceLt(row: Pick<PurchaseRow, 'evidence'>): bigint {
 }
 
 const SELECT_CHECKOUT = "SELECT * FROM purchases WHERE mode = 'client_signed'";
+const BY_KEY = orderByIdempotencyKey('checkout_by_idempotency_key', 'client_signed');
 
-export type InsertCheckoutResult = { created: boolean; checkout: PurchaseRow };
+export type InsertCheckoutResult = KeyedInsertResult<PurchaseRow>;
 
 /** Checkouts: `purchases` rows with `mode = 'client_signed'`. Their worker steps use PurchaseTransitions like any purchase. */
 export class CheckoutRepository {
@@ -57,40 +50,36 @@ export class CheckoutRepository {
    * Claims the idempotency key among this payer's checkouts and stores the checkout with its first
    * event, or finds the checkout the payer already stored under it.
    */
-  async insertOrGetByKey(
+  insertOrGetByKey(
     checkout: NewCheckout,
     event: Pick<PurchaseEventInput, 'actor' | 'reason'>,
   ): Promise<InsertCheckoutResult> {
-    let inserted: Record<string, unknown> | undefined;
-    try {
-      const result = await this.db.$client.query<Record<string, unknown>>({
-        ...CHECKOUT_INTAKE,
-        values: [
-          checkout.id,
-          checkout.idempotencyKey,
-          checkout.requestFingerprint,
-          checkout.fingerprintKeyId,
-          checkout.product,
-          checkout.username,
-          checkout.amount,
-          checkout.paymentMethod,
-          checkout.payerAddress,
-          checkout.payerPublicKey,
-          checkout.payerStateInit,
-          checkout.requestId,
-          event.actor,
-          event.reason ?? null,
-        ],
-      });
-      inserted = result.rows[0];
-    } catch (error) {
-      if (hasCode(error, LOCK_NOT_AVAILABLE)) throw new IdempotencyKeyLockedError();
-      throw rowRejection(error) ?? error;
-    }
-    if (inserted) return { created: true, checkout: fromDriverRow(inserted) };
-    const existing = await this.findByIdempotencyKey(checkout.payerAddress, checkout.idempotencyKey);
-    if (!existing) throw new Error('idempotency key conflict without a row');
-    return { created: false, checkout: existing };
+    return insertOrGetByKey(
+      async () =>
+        (
+          await this.db.$client.query<Record<string, unknown>>({
+            ...CHECKOUT_INTAKE,
+            values: [
+              checkout.id,
+              checkout.idempotencyKey,
+              checkout.idempotencyScope,
+              checkout.requestFingerprint,
+              checkout.fingerprintKeyId,
+              checkout.product,
+              checkout.username,
+              checkout.amount,
+              checkout.paymentMethod,
+              checkout.payerAddress,
+              checkout.payerPublicKey,
+              checkout.payerStateInit,
+              checkout.requestId,
+              event.actor,
+              event.reason ?? null,
+            ],
+          })
+        ).rows[0],
+      () => this.findByIdempotencyKey(checkout.idempotencyScope, checkout.idempotencyKey),
+    );
   }
 
   findById(id: string): Promise<PurchaseRow | undefined> {
@@ -99,13 +88,7 @@ export class CheckoutRepository {
 
   /** The checkout `key` names among the checkouts of `payerAddress` (raw form), their idempotency scope. */
   findByIdempotencyKey(payerAddress: string, key: string): Promise<PurchaseRow | undefined> {
-    return this.findOne(
-      {
-        name: 'checkout_by_idempotency_key',
-        text: `${SELECT_CHECKOUT} AND idempotency_scope = $1 AND idempotency_key = $2`,
-      },
-      [payerAddress, key],
-    );
+    return this.findOne(BY_KEY, [payerAddress, key]);
   }
 
   private async findOne(statement: NamedStatement, values: unknown[]) {

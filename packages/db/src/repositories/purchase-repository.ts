@@ -6,7 +6,9 @@ import { purchaseLeaseIsFree } from '../sql/lease-expressions';
 import type { NamedStatement } from '../sql/named-statement';
 import { INSERT_PURCHASE_INTAKE, INTAKE_RESULT_COLUMNS, type IntakeRow } from '../sql/purchase-intake';
 import { TERMINAL_STATUS_LIST } from '../sql/domain-lists';
+import { orderByIdempotencyKey } from '../sql/order-by-idempotency-key';
 import { decodeRow, fromDriverRow } from './driver-rows';
+import { insertOrGetByKey, type KeyedInsertResult } from './keyed-insert';
 import {
   insertIntakeBatch,
   intakeParameters,
@@ -34,47 +36,10 @@ const viewColumns = {
 };
 export type PurchaseViewRow = Pick<PurchaseRow, keyof typeof viewColumns>;
 
-export type InsertPurchaseResult = { created: true; purchase: PurchaseRow } | { created: false; purchase: PurchaseRow };
+export type InsertPurchaseResult = KeyedInsertResult<PurchaseRow>;
 /** A batched intake's answer for one request: the purchase it stored or found, as much of it as intake needs. */
-export type IntakeResult = { created: boolean; purchase: IntakeRow };
+export type IntakeResult = KeyedInsertResult<IntakeRow>;
 export type IntakeOutcome = { ok: true; value: IntakeResult } | { ok: false; error: unknown };
-
-/** Raised when a concurrent request holds the idempotency key's row lock past the wait bound. */
-export class IdempotencyKeyLockedError extends Error {
-  constructor() {
-    super('idempotency key is locked by a concurrent request');
-    this.name = 'IdempotencyKeyLockedError';
-  }
-}
-
-/**
- * Raised when PostgreSQL refuses one purchase's values (a data exception or a check or not-null
- * violation): the request's content is at fault, not the service, so it is a client error.
- */
-export class PurchaseRowRejectedError extends Error {
-  constructor(readonly sqlState: string) {
-    super(`PostgreSQL rejected the purchase's values (SQLSTATE ${sqlState})`);
-    this.name = 'PurchaseRowRejectedError';
-  }
-}
-
-export const LOCK_NOT_AVAILABLE = '55P03';
-const CHECK_VIOLATION = '23514';
-const NOT_NULL_VIOLATION = '23502';
-const DATA_EXCEPTION_CLASS = '22';
-
-export function rowRejection(error: unknown): PurchaseRowRejectedError | undefined {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    const code = (current as { code?: unknown }).code;
-    if (
-      typeof code === 'string' &&
-      (code === CHECK_VIOLATION || code === NOT_NULL_VIOLATION || code.startsWith(DATA_EXCEPTION_CLASS))
-    ) {
-      return new PurchaseRowRejectedError(code);
-    }
-  }
-  return undefined;
-}
 
 const VIEW_COLUMNS = Object.entries(viewColumns);
 const EVENT_COLUMNS = Object.entries(getTableColumns(purchaseEvents));
@@ -93,12 +58,7 @@ const VIEWS_BY_IDS = {
   name: 'purchase_views_by_ids',
   text: `SELECT ${VIEW_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases WHERE id = ANY($1::uuid[])`,
 };
-// Idempotency keys are scoped by route and payer: a purchase's key is looked up among its payer's
-// server-signed rows only.
-const BY_KEY = {
-  name: 'purchase_by_idempotency_key',
-  text: "SELECT * FROM purchases WHERE mode = 'server_signed' AND idempotency_scope = $1 AND idempotency_key = $2",
-};
+const BY_KEY = orderByIdempotencyKey('purchase_by_idempotency_key', 'server_signed');
 const BY_KEYS = {
   name: 'purchase_intake_rows_by_idempotency_keys',
   text: `SELECT ${INTAKE_COLUMNS.map(([, column]) => column.name).join(', ')} FROM purchases
@@ -122,27 +82,19 @@ export class PurchaseRepository {
 
   /**
    * Claims the idempotency key and stores the purchase, its first event and its sealed secret
-   * in ONE statement (data-modifying CTEs are atomic), so intake costs a single round trip. A
-   * concurrent duplicate waits on the unique index until the winner commits (bounded by the
-   * connection's lock_timeout) and then finds the winner's row.
+   * in ONE statement (data-modifying CTEs are atomic), so intake costs a single round trip; or
+   * finds the purchase already stored under the key (keyed-insert.ts).
    */
-  async insertOrGetByKey(
+  insertOrGetByKey(
     row: NewPurchaseRow & { id: string },
     buildSecret: (purchaseId: string) => SealedSecret,
     event: PurchaseEventInput,
   ): Promise<InsertPurchaseResult> {
     const sealed = buildSecret(row.id);
-    let inserted: Record<string, unknown> | undefined;
-    try {
-      [inserted] = await this.rows(INSERT_PURCHASE_INTAKE, intakeParameters({ row, event }, sealed));
-    } catch (error) {
-      if (hasCode(error, LOCK_NOT_AVAILABLE)) throw new IdempotencyKeyLockedError();
-      throw rowRejection(error) ?? error;
-    }
-    if (inserted) return { created: true, purchase: fromDriverRow(inserted) };
-    const existing = await this.findByIdempotencyKey(row.idempotencyScope, row.idempotencyKey);
-    if (!existing) throw new Error('idempotency key conflict without a row');
-    return { created: false, purchase: existing };
+    return insertOrGetByKey(
+      async () => (await this.rows(INSERT_PURCHASE_INTAKE, intakeParameters({ row, event }, sealed)))[0],
+      () => this.findByIdempotencyKey(row.idempotencyScope, row.idempotencyKey),
+    );
   }
 
   /**
@@ -233,11 +185,4 @@ export class PurchaseRepository {
   async listDueUnleased(limit: number): Promise<DuePurchase[]> {
     return (await this.rows(DUE_UNLEASED, [limit])).map((raw) => decodeRow<DuePurchase>(DUE_COLUMNS, raw));
   }
-}
-
-export function hasCode(error: unknown, code: string): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: string }).code === code) return true;
-  }
-  return false;
 }
