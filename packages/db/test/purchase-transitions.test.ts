@@ -239,4 +239,24 @@ describe('paidLookalikesSince', () => {
     expect(lookalikes).toHaveLength(3);
     expect(lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since))).toHaveLength(2);
   });
+
+  it('rows stamped in whole minutes: a look-alike completed after `since` but within its minute is not counted', () => {
+    const since = new Date(Date.UTC(2026, 10, 26, 10, 56, 13));
+    const completedAt = (seconds: number) => ({
+      createdAt: new Date(since.getTime() - 120_000),
+      completedAt: new Date(since.getTime() + seconds * 1000),
+    });
+    // Completed at 10:56:34: its row is stamped 10:56:00 at the latest, before `since` (10:56:13).
+    expect(mayBeDeliveredSince(completedAt(21), since)).toBe(true);
+    expect(mayBeDeliveredSince(completedAt(21), since, 60_000)).toBe(false);
+    // Completed at 10:57:05: its row may be stamped 10:57:00, in the window.
+    expect(mayBeDeliveredSince(completedAt(52), since, 60_000)).toBe(true);
+    // Not completed, or created since: counted whatever the unit.
+    expect(
+      mayBeDeliveredSince({ createdAt: new Date(since.getTime() - 120_000), completedAt: null }, since, 60_000),
+    ).toBe(true);
+    expect(mayBeDeliveredSince({ createdAt: since, completedAt: new Date(since.getTime() + 1) }, since, 60_000)).toBe(
+      true,
+    );
+  });
 });

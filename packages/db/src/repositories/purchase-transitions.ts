@@ -76,14 +76,19 @@ export const LOOKALIKE_OPEN_LOOKBACK_MS = 24 * 60 * 60_000;
 
 /**
  * Whether a paid look-alike's delivery may be listed at or after `since`: created since then, or
- * created earlier (within the lookback) and not completed before then. A look-alike completed
- * before `since` was delivered before it: its row lies outside the window.
+ * created earlier (within the lookback) and not completed before then. A row is stamped no later
+ * than the delivery, which is no later than our completion: so a look-alike completed before
+ * `since` has its row outside the window. When the rows are stamped in whole units of
+ * `stampGranularityMs` (a history showing minutes), its row is stamped no later than its
+ * completion rounded down to that unit.
  */
-export function mayBeDeliveredSince(lookalike: PaidLookalike, since: Date): boolean {
+export function mayBeDeliveredSince(lookalike: PaidLookalike, since: Date, stampGranularityMs = 1): boolean {
   const at = since.getTime();
   if (lookalike.createdAt.getTime() >= at) return true;
   if (lookalike.createdAt.getTime() < at - LOOKALIKE_OPEN_LOOKBACK_MS) return false;
-  return lookalike.completedAt === null || lookalike.completedAt.getTime() >= at;
+  if (lookalike.completedAt === null) return true;
+  const completed = lookalike.completedAt.getTime();
+  return completed - (completed % stampGranularityMs) >= at;
 }
 
 function eventData(event: TransitionEvent | undefined, index: number): string | null {
@@ -385,9 +390,13 @@ export class PurchaseTransitions {
    * history that names the recipient and quantity but not the order can be trusted only when it
    * holds at least this many matching rows since then.
    */
-  async countPaidLookalikes(order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>, since: Date): Promise<number> {
+  async countPaidLookalikes(
+    order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>,
+    since: Date,
+    stampGranularityMs = 1,
+  ): Promise<number> {
     const lookalikes = (await this.paidLookalikesSince([order], since)).get(lookalikeKey(order)) ?? [];
-    return lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since)).length;
+    return lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since, stampGranularityMs)).length;
   }
 
   /**

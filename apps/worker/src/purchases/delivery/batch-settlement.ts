@@ -274,12 +274,12 @@ function completionReason(proof: readonly string[]): string {
 function groupLookalikeCounter(deps: StepDeps, members: readonly HeldPurchase[]): LookalikeCounter {
   const earliest = Math.min(...members.map((member) => member.row.createdAt.getTime())) - CLOCK_SKEW_MS;
   let read: Promise<Map<string, PaidLookalike[]>> | undefined;
-  return async (row, since) => {
+  return async (row, since, stampGranularityMs) => {
     read ??= deps.transitions.paidLookalikesSince(
       members.map((member) => member.row),
       new Date(earliest),
     );
     const lookalikes = (await read).get(lookalikeKey(row)) ?? [];
-    return lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since)).length;
+    return lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since, stampGranularityMs)).length;
   };
 }

@@ -54,7 +54,10 @@ export interface DeliveryObservation {
 }
 
 /** Our paid look-alikes of an order whose delivery may fall since a time (one query each, or a group's shared read). */
-export type LookalikeCounter = (row: PurchaseRow, since: Date) => Promise<number>;
+export type LookalikeCounter = (row: PurchaseRow, since: Date, stampGranularityMs?: number) => Promise<number>;
+
+/** History dates shown in whole minutes (the page's text dates) are stamped at the minute's start. */
+const MINUTE_MS = 60_000;
 
 interface HistoryOrder {
   product: Product;
@@ -92,9 +95,22 @@ function rowsFiledFor(history: HistoryRow[], order: HistoryOrder): HistoryRow[] 
  * and quantity, and its Ref# where the row shows one (a row showing another Ref# is another order).
  */
 export function deliveriesNaming(history: HistoryRow[], order: HistoryOrder, since: number): number {
+  return rowsNaming(history, order, since).length;
+}
+
+function rowsNaming(history: HistoryRow[], order: HistoryOrder, since: number): HistoryRow[] {
   return rowsFiledFor(history, order).filter(
     (row) => row.deliveredAt >= since && (row.ref === undefined || !order.ref || row.ref === order.ref),
-  ).length;
+  );
+}
+
+/**
+ * The unit the counted rows are stamped in: a minute when every one shows a whole minute (a
+ * look-alike's row then lies in the window only if its completion, rounded down to the minute,
+ * does), otherwise none. A look-alike whose row is counted is then always counted itself.
+ */
+function stampGranularityOf(rows: HistoryRow[]): number {
+  return rows.every((row) => row.deliveredAt % MINUTE_MS === 0) ? MINUTE_MS : 1;
 }
 
 /** Whether a row shows this order's own Ref#: proof on its own, whatever our look-alikes. */
@@ -118,7 +134,8 @@ export async function observeDelivery(
   row: PurchaseRow,
   client: FragmentClient,
   notBefore: number,
-  countLookalikes: LookalikeCounter = (order, since) => deps.transitions.countPaidLookalikes(order, since),
+  countLookalikes: LookalikeCounter = (order, since, granularity) =>
+    deps.transitions.countPaidLookalikes(order, since, granularity),
 ): Promise<DeliveryObservation> {
   const product = row.product as Product;
   const order: HistoryOrder = { product, username: row.username, amount: row.amount, ref: row.fragmentRef };
@@ -142,10 +159,11 @@ export async function observeDelivery(
   const rows = history instanceof Error ? [] : history.rows;
   if (refListed(rows, order, since))
     return withFormat({ delivered: true, via: 'history_listed', detail: `history lists Ref#${order.ref}` });
-  const inHistory = deliveriesNaming(rows, order, since);
+  const naming = rowsNaming(rows, order, since);
+  const inHistory = naming.length;
   let needed: number | undefined;
   if (inHistory > 0) {
-    needed = await countLookalikes(row, new Date(since));
+    needed = await countLookalikes(row, new Date(since), stampGranularityOf(naming));
     if (inHistory >= needed)
       return withFormat({
         delivered: true,
