@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import {
   LOOKALIKE_OPEN_LOOKBACK_MS,
   lookalikeKey,
-  mayBeDeliveredSince,
+  lookalikeWindow,
   PurchaseTransitions,
 } from '../src/repositories/purchase-transitions';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
@@ -209,15 +209,19 @@ describe('paidLookalikesSince', () => {
     ];
     const byKey = await transitions.paidLookalikesSince(orders, since);
     expect(orders.map((order) => byKey.get(lookalikeKey(order))?.length ?? 0)).toEqual([2, 1, 0]);
-    expect(await Promise.all(orders.map((order) => transitions.countPaidLookalikes(order, since)))).toEqual([2, 1, 0]);
+    expect(await Promise.all(orders.map((order) => transitions.countPaidLookalikes(order, since, 60_000)))).toEqual([
+      { since, count: 2 },
+      { since, count: 1 },
+      { since, count: 0 },
+    ]);
     // Still waiting for Fragment, they may be delivered after a later time; once completed, not.
     const later = new Date(Date.now() + 60_000);
-    expect(await transitions.countPaidLookalikes(orders[0]!, later)).toBe(2);
+    expect((await transitions.countPaidLookalikes(orders[0]!, later, 60_000)).count).toBe(2);
     await database.pool.query(`UPDATE purchases SET completed_at = now() WHERE lower(username) = '@lookalike'`);
-    expect(await transitions.countPaidLookalikes(orders[0]!, later)).toBe(0);
+    expect(await transitions.countPaidLookalikes(orders[0]!, later, 60_000)).toEqual({ since: later, count: 0 });
   });
 
-  it('counts an older look-alike while its delivery may still fall after `since`, not once it completed before', async () => {
+  it('opens the window back to an older look-alike still open at its start, until none is', async () => {
     const order = { product: 'stars', username: '@older', amount: 79 };
     const since = new Date(Date.now() - 60_000);
     const make = async (createdAgoMs: number, completedAgoMs: number | null) => {
@@ -230,33 +234,36 @@ describe('paidLookalikesSince', () => {
         [id, order.username, order.amount, 'cd'.repeat(32), createdAgoMs, completedAgoMs],
       );
     };
-    await make(3 * 60_000, null); // created before `since`, still waiting for Fragment: counted
-    await make(4 * 60_000, 10_000); // completed after `since`: its row may lie in the window, counted
-    await make(5 * 60_000, 2 * 60_000); // completed before `since`: its row lies before the window
+    await make(3 * 60_000, null); // still waiting for Fragment at `since`: the window opens at its creation
+    await make(4 * 60_000, 10_000); // completed after `since`: its row may lie in the window
+    await make(5.5 * 60_000, 2 * 60_000); // created before the new start (5 minutes ago), completed after it
+    await make(9 * 60_000, 8 * 60_000); // completed before the final start: its row lies before the window
     await make(LOOKALIKE_OPEN_LOOKBACK_MS + 5 * 60_000, null); // older than the lookback
-    expect(await transitions.countPaidLookalikes(order, since)).toBe(2);
+    const window = await transitions.countPaidLookalikes(order, since, 60_000);
+    expect(window.count).toBe(3);
+    // Opened at the 5.5-minute-old look-alike's creation less the skew: about 6.5 minutes ago.
+    expect(Date.now() - window.since.getTime()).toBeGreaterThan(6.5 * 60_000 - 5_000);
+    expect(Date.now() - window.since.getTime()).toBeLessThan(6.5 * 60_000 + 5_000);
     const lookalikes = (await transitions.paidLookalikesSince([order], since)).get(lookalikeKey(order)) ?? [];
-    expect(lookalikes).toHaveLength(3);
-    expect(lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since))).toHaveLength(2);
+    expect(lookalikes).toHaveLength(4);
   });
 
-  it('rows stamped in whole minutes: a look-alike completed after `since` but within its minute is not counted', () => {
-    const since = new Date(Date.UTC(2026, 10, 26, 10, 56, 13));
-    const completedAt = (seconds: number) => ({
-      createdAt: new Date(since.getTime() - 120_000),
-      completedAt: new Date(since.getTime() + seconds * 1000),
+  it('an earlier look-alike delivered before a newer order was created but completed after: its row is counted too', () => {
+    // chaos:ci of 2026-11-26: L created 11:09:19.9, delivered 11:09:30.9, completed 11:09:57.1; this
+    // order created 11:10:36.4 (window 11:09:36.4); L' created 11:10:58.0.
+    const at = (time: string) => new Date(`2026-11-26T${time}Z`);
+    const lookalikes = [
+      { createdAt: at('11:09:19.9'), completedAt: at('11:09:57.1') },
+      { createdAt: at('11:10:36.4'), completedAt: null },
+      { createdAt: at('11:10:58.0'), completedAt: at('11:11:23.2') },
+    ];
+    const window = lookalikeWindow(lookalikes, at('11:09:36.4'), 60_000);
+    // The window opens at L's creation less the skew, where L's row (11:09:30.9) lies: 3 rows for 3 orders.
+    expect(window).toEqual({ since: at('11:08:19.9'), count: 3 });
+    // Without L open at the start (completed before it), the window and count stay.
+    expect(lookalikeWindow([lookalikes[1]!, lookalikes[2]!], at('11:09:36.4'), 60_000)).toEqual({
+      since: at('11:09:36.4'),
+      count: 2,
     });
-    // Completed at 10:56:34: its row is stamped 10:56:00 at the latest, before `since` (10:56:13).
-    expect(mayBeDeliveredSince(completedAt(21), since)).toBe(true);
-    expect(mayBeDeliveredSince(completedAt(21), since, 60_000)).toBe(false);
-    // Completed at 10:57:05: its row may be stamped 10:57:00, in the window.
-    expect(mayBeDeliveredSince(completedAt(52), since, 60_000)).toBe(true);
-    // Not completed, or created since: counted whatever the unit.
-    expect(
-      mayBeDeliveredSince({ createdAt: new Date(since.getTime() - 120_000), completedAt: null }, since, 60_000),
-    ).toBe(true);
-    expect(mayBeDeliveredSince({ createdAt: since, completedAt: new Date(since.getTime() + 1) }, since, 60_000)).toBe(
-      true,
-    );
   });
 });

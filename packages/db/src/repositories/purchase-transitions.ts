@@ -74,21 +74,34 @@ export interface PaidLookalike {
  */
 export const LOOKALIKE_OPEN_LOOKBACK_MS = 24 * 60 * 60_000;
 
+/** Where a delivery check counts from, and how many of our paid look-alikes it must find there. */
+export interface LookalikeWindow {
+  since: Date;
+  count: number;
+}
+
 /**
- * Whether a paid look-alike's delivery may be listed at or after `since`: created since then, or
- * created earlier (within the lookback) and not completed before then. A row is stamped no later
- * than the delivery, which is no later than our completion: so a look-alike completed before
- * `since` has its row outside the window. When the rows are stamped in whole units of
- * `stampGranularityMs` (a history showing minutes), its row is stamped no later than its
- * completion rounded down to that unit.
+ * The window a history count must cover so that every row in it belongs to a look-alike counted
+ * in it. A row is stamped no later than its delivery, which is no later than our completion, so an
+ * earlier look-alike that was still open (or completed) at the window's start may have its row in
+ * the window: the window then opens at that look-alike's creation (less the clock skew), where its
+ * row must lie, and the rule repeats until no earlier look-alike was open at the start (those older
+ * than the lookback aside). Every look-alike created since the start is counted.
  */
-export function mayBeDeliveredSince(lookalike: PaidLookalike, since: Date, stampGranularityMs = 1): boolean {
-  const at = since.getTime();
-  if (lookalike.createdAt.getTime() >= at) return true;
-  if (lookalike.createdAt.getTime() < at - LOOKALIKE_OPEN_LOOKBACK_MS) return false;
-  if (lookalike.completedAt === null) return true;
-  const completed = lookalike.completedAt.getTime();
-  return completed - (completed % stampGranularityMs) >= at;
+export function lookalikeWindow(lookalikes: readonly PaidLookalike[], since: Date, skewMs: number): LookalikeWindow {
+  const oldest = since.getTime() - LOOKALIKE_OPEN_LOOKBACK_MS;
+  let start = since.getTime();
+  for (;;) {
+    const openAtStart = lookalikes.filter(
+      (l) =>
+        l.createdAt.getTime() < start &&
+        l.createdAt.getTime() >= oldest &&
+        (l.completedAt === null || l.completedAt.getTime() >= start),
+    );
+    if (openAtStart.length === 0) break;
+    start = Math.min(...openAtStart.map((l) => l.createdAt.getTime())) - skewMs;
+  }
+  return { since: new Date(start), count: lookalikes.filter((l) => l.createdAt.getTime() >= start).length };
 }
 
 function eventData(event: TransitionEvent | undefined, index: number): string | null {
@@ -385,24 +398,23 @@ export class PurchaseTransitions {
   }
 
   /**
-   * Our paid, not failed purchases of the same product and quantity for the same recipient whose
-   * delivery may be listed in Fragment's history at or after `since` (see `mayBeDeliveredSince`). A
-   * history that names the recipient and quantity but not the order can be trusted only when it
-   * holds at least this many matching rows since then.
+   * Our paid, not failed purchases of the same product and quantity for the same recipient, and
+   * the window a history count must cover for them (`lookalikeWindow`): a history that names the
+   * recipient and quantity but not the order can be trusted only when it holds at least `count`
+   * matching rows since the window's start.
    */
   async countPaidLookalikes(
     order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>,
     since: Date,
-    stampGranularityMs = 1,
-  ): Promise<number> {
+    skewMs: number,
+  ): Promise<LookalikeWindow> {
     const lookalikes = (await this.paidLookalikesSince([order], since)).get(lookalikeKey(order)) ?? [];
-    return lookalikes.filter((lookalike) => mayBeDeliveredSince(lookalike, since, stampGranularityMs)).length;
+    return lookalikeWindow(lookalikes, since, skewMs);
   }
 
   /**
    * The paid look-alikes of many orders with one query, by order key (`lookalikeKey`): every one
-   * that may be delivered at or after `since`, and older ones a later `since` excludes, so callers
-   * count per purchase with `mayBeDeliveredSince`.
+   * created since a day before `since`, so callers count per purchase with `lookalikeWindow`.
    */
   async paidLookalikesSince(
     orders: ReadonlyArray<Pick<PurchaseRow, 'product' | 'username' | 'amount'>>,

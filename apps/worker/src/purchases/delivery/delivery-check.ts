@@ -8,7 +8,7 @@ import {
   type HistoryRead,
   type HistoryRow,
 } from '@starsgate/fragment';
-import type { PurchaseRow } from '@starsgate/db';
+import type { LookalikeWindow, PurchaseRow } from '@starsgate/db';
 import { sharedCall } from '../shared-call';
 import type { StepDeps } from '../step-deps';
 
@@ -54,10 +54,7 @@ export interface DeliveryObservation {
 }
 
 /** Our paid look-alikes of an order whose delivery may fall since a time (one query each, or a group's shared read). */
-export type LookalikeCounter = (row: PurchaseRow, since: Date, stampGranularityMs?: number) => Promise<number>;
-
-/** History dates shown in whole minutes (the page's text dates) are stamped at the minute's start. */
-const MINUTE_MS = 60_000;
+export type LookalikeCounter = (row: PurchaseRow, since: Date) => Promise<LookalikeWindow>;
 
 interface HistoryOrder {
   product: Product;
@@ -95,22 +92,9 @@ function rowsFiledFor(history: HistoryRow[], order: HistoryOrder): HistoryRow[] 
  * and quantity, and its Ref# where the row shows one (a row showing another Ref# is another order).
  */
 export function deliveriesNaming(history: HistoryRow[], order: HistoryOrder, since: number): number {
-  return rowsNaming(history, order, since).length;
-}
-
-function rowsNaming(history: HistoryRow[], order: HistoryOrder, since: number): HistoryRow[] {
   return rowsFiledFor(history, order).filter(
     (row) => row.deliveredAt >= since && (row.ref === undefined || !order.ref || row.ref === order.ref),
-  );
-}
-
-/**
- * The unit the counted rows are stamped in: a minute when every one shows a whole minute (a
- * look-alike's row then lies in the window only if its completion, rounded down to the minute,
- * does), otherwise none. A look-alike whose row is counted is then always counted itself.
- */
-function stampGranularityOf(rows: HistoryRow[]): number {
-  return rows.every((row) => row.deliveredAt % MINUTE_MS === 0) ? MINUTE_MS : 1;
+  ).length;
 }
 
 /** Whether a row shows this order's own Ref#: proof on its own, whatever our look-alikes. */
@@ -134,19 +118,22 @@ export async function observeDelivery(
   row: PurchaseRow,
   client: FragmentClient,
   notBefore: number,
-  countLookalikes: LookalikeCounter = (order, since, granularity) =>
-    deps.transitions.countPaidLookalikes(order, since, granularity),
+  countLookalikes: LookalikeCounter = (order, since) =>
+    deps.transitions.countPaidLookalikes(order, since, CLOCK_SKEW_MS),
 ): Promise<DeliveryObservation> {
   const product = row.product as Product;
   const order: HistoryOrder = { product, username: row.username, amount: row.amount, ref: row.fragmentRef };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
+  // Our paid look-alikes, and how far back their rows may lie (an earlier one delivered late).
+  const lookalikes = await countLookalikes(row, new Date(since));
+  const windowStart = lookalikes.since.getTime();
   // The history belongs to the account: one read serves every session logged in to it. A read made
   // for another order may stop short of this one's time: then it counts fewer rows, never more.
   const key = `history:${product}:${client.accountId()}`;
   const history = await sharedCall<HistoryRead | Error>(deps.fragment, key, reuse, () =>
     accountHistoryOf(deps, key)
-      .look((options) => client.deliveryHistory(product, options), since)
+      .look((options) => client.deliveryHistory(product, options), windowStart)
       .catch((error: Error) => error),
   );
   let historyFormatError: string | undefined;
@@ -159,11 +146,9 @@ export async function observeDelivery(
   const rows = history instanceof Error ? [] : history.rows;
   if (refListed(rows, order, since))
     return withFormat({ delivered: true, via: 'history_listed', detail: `history lists Ref#${order.ref}` });
-  const naming = rowsNaming(rows, order, since);
-  const inHistory = naming.length;
-  let needed: number | undefined;
+  const inHistory = deliveriesNaming(rows, order, windowStart);
+  const needed = lookalikes.count;
   if (inHistory > 0) {
-    needed = await countLookalikes(row, new Date(since), stampGranularityOf(naming));
     if (inHistory >= needed)
       return withFormat({
         delivered: true,
@@ -192,7 +177,6 @@ export async function observeDelivery(
   );
   if (!(status.done && statusTextNamesOrder(status.statusText, order)))
     return withFormat({ delivered: false, detail: historyDetail });
-  needed ??= await countLookalikes(row, new Date(since));
   // The status screen shows one order: it can vouch only when there is no look-alike to confuse it with.
   if (needed <= 1) return withFormat({ delivered: true, via: 'state_done', detail: status.statusText });
   return withFormat({ delivered: false, detail: historyDetail });
