@@ -125,17 +125,14 @@ export async function observeDelivery(
   const order: HistoryOrder = { product, username: row.username, amount: row.amount, ref: row.fragmentRef };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
-  // Our paid look-alikes, and how far back their rows may lie (an earlier one delivered late).
-  const lookalikes = await countLookalikes(row, new Date(since));
-  const windowStart = lookalikes.since.getTime();
   // The history belongs to the account: one read serves every session logged in to it. A read made
   // for another order may stop short of this one's time: then it counts fewer rows, never more.
   const key = `history:${product}:${client.accountId()}`;
-  const history = await sharedCall<HistoryRead | Error>(deps.fragment, key, reuse, () =>
+  const lookBack = (back: number) =>
     accountHistoryOf(deps, key)
-      .look((options) => client.deliveryHistory(product, options), windowStart)
-      .catch((error: Error) => error),
-  );
+      .look((options) => client.deliveryHistory(product, options), back)
+      .catch((error: Error) => error);
+  let history = await sharedCall<HistoryRead | Error>(deps.fragment, key, reuse, () => lookBack(since));
   let historyFormatError: string | undefined;
   if (!(history instanceof Error) && history.shape === 'unrecognized') {
     historyFormatError = history.problem ?? 'unknown shape';
@@ -143,17 +140,28 @@ export async function observeDelivery(
   }
   const withFormat = (observation: DeliveryObservation): DeliveryObservation =>
     historyFormatError !== undefined ? { ...observation, historyFormatError } : observation;
-  const rows = history instanceof Error ? [] : history.rows;
+  let rows = history instanceof Error ? [] : history.rows;
   if (refListed(rows, order, since))
     return withFormat({ delivered: true, via: 'history_listed', detail: `history lists Ref#${order.ref}` });
-  const inHistory = deliveriesNaming(rows, order, windowStart);
-  const needed = lookalikes.count;
+  // This order's own row is stamped at or after `since`: with none there, it is not delivered, and
+  // our look-alikes (a query) are counted only once a row or the status screen may be this order's.
+  let inHistory = deliveriesNaming(rows, order, since);
+  let lookalikes: LookalikeWindow | undefined;
+  const countOnce = async () => (lookalikes ??= await countLookalikes(row, new Date(since)));
   if (inHistory > 0) {
-    if (inHistory >= needed)
+    // Our paid look-alikes, and how far back their rows may lie (an earlier one delivered late).
+    const window = await countOnce();
+    const windowStart = window.since.getTime();
+    if (windowStart < since) {
+      history = await lookBack(windowStart);
+      rows = history instanceof Error ? [] : history.rows;
+      inHistory = deliveriesNaming(rows, order, windowStart);
+    }
+    if (inHistory >= window.count)
       return withFormat({
         delivered: true,
         via: 'history_listed',
-        detail: `history lists ${inHistory} matching deliveries for ${needed} paid orders like this`,
+        detail: `history lists ${inHistory} matching deliveries for ${window.count} paid orders like this`,
       });
   }
   const historyDetail =
@@ -163,7 +171,7 @@ export async function observeDelivery(
         ? `history page of an unknown format: ${historyFormatError}`
         : inHistory === 0
           ? 'no matching delivery yet'
-          : `history lists ${inHistory} matching deliveries for ${needed} paid orders like this`;
+          : `history lists ${inHistory} matching deliveries for ${lookalikes?.count} paid orders like this`;
 
   // The status screen is read through the session's flow: while orders are being created there it
   // would wait behind all of them, so it is asked only when the session is idle, or when half of
@@ -178,6 +186,7 @@ export async function observeDelivery(
   if (!(status.done && statusTextNamesOrder(status.statusText, order)))
     return withFormat({ delivered: false, detail: historyDetail });
   // The status screen shows one order: it can vouch only when there is no look-alike to confuse it with.
-  if (needed <= 1) return withFormat({ delivered: true, via: 'state_done', detail: status.statusText });
+  if ((await countOnce()).count <= 1)
+    return withFormat({ delivered: true, via: 'state_done', detail: status.statusText });
   return withFormat({ delivered: false, detail: historyDetail });
 }
