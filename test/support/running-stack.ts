@@ -10,6 +10,7 @@ import { generateRingEntry } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { createRedisConnection } from '@starsgate/platform';
 import { freePort, waitFor } from '@starsgate/platform/testing';
+import { FAST_FRAGMENT_TIMINGS } from '@starsgate/sandbox/fragment';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -70,6 +71,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_DATA_DIR: 'memory',
       SANDBOX_PRICE_DRIFT: 'off',
+      SANDBOX_FRAGMENT_CONFIG: JSON.stringify(FAST_FRAGMENT_TIMINGS),
       DATABASE_URL: database.url,
       BULLMQ_PREFIX: `stack-${randomBytes(4).toString('hex')}`,
       STARSGATE_SECRET_KEY: generateRingEntry('s1'),

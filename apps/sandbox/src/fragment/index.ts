@@ -1,7 +1,7 @@
 export { createFragmentSimulator } from './simulator';
 export type { FragmentSimulator, FragmentSimulatorOptions, FragmentStats } from './simulator';
 export type { FragmentChainView } from './chain-view';
-export { defaultConfig, defaultFaults } from './config';
+export { defaultConfig, defaultFaults, FAST_FRAGMENT_TIMINGS } from './config';
 export type {
   ConfirmFaultMode,
   DoneFaultMode,

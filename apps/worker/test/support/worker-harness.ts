@@ -32,7 +32,7 @@ import {
 import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { createGateway, loadGatewayConfig, type CreatedGateway, type GatewayParts } from '@starsgate/gateway';
 import { parseIndexed, startSandbox, type DemoWallet, type StartedSandbox } from '@starsgate/sandbox';
-import { demoFragmentCookies, type FragmentConfigPatch } from '@starsgate/sandbox/fragment';
+import { demoFragmentCookies, FAST_FRAGMENT_TIMINGS, type FragmentConfigPatch } from '@starsgate/sandbox/fragment';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
 import { createWorker } from '../../src/create-worker';
 import { createPurchaseProcessor } from '../../src/purchases/purchase-processor';
@@ -47,9 +47,7 @@ export { CheckoutBuyer } from './checkout-buyer';
 export { get, post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './checkout-gateway';
 
 export const FAST_FRAGMENT: FragmentConfigPatch = {
-  latency: { minMs: 0, maxMs: 5 },
-  processingDelay: { minMs: 30, maxMs: 60 },
-  doneDelay: { minMs: 60, maxMs: 120 },
+  ...FAST_FRAGMENT_TIMINGS,
   hangMs: 4_000,
   validitySeconds: 60,
 };

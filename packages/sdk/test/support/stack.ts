@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createTestDatabase } from '@starsgate/db/testing';
+import { FAST_FRAGMENT_TIMINGS } from '@starsgate/sandbox/fragment';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -68,6 +69,7 @@ export async function startStack(): Promise<Stack> {
       SANDBOX_SEED: `sdk-${randomBytes(3).toString('hex')}`,
       SANDBOX_BLOCK_MS: '200',
       SANDBOX_PRICE_DRIFT: 'off',
+      SANDBOX_FRAGMENT_CONFIG: JSON.stringify(FAST_FRAGMENT_TIMINGS),
     },
     gatewayEnv: { RATE_LIMIT_MAX: '100000' },
     workerEnv: { POLL_INTERVAL_MS: '250', SWEEP_INTERVAL_MS: '1000' },
