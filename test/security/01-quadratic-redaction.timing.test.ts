@@ -2,7 +2,8 @@
  * Attack 1 (docs/security.md): a JSON key of letters just under the body limit is rejected as an
  * unknown field, and the rejection is logged at `info`. With a backtracking redactor each such
  * request held the gateway's event loop for a time quadratic in the key's length. Every answer
- * must come in milliseconds and `/livez` must stay fast while 50 of them run.
+ * must come in milliseconds and `/livez` must stay fast while 50 of them run. A timing suite
+ * (*.timing.test.ts): npm test runs these after every other suite, one at a time.
  */
 import { startStack, type RunningStack } from '../support/running-stack';
 

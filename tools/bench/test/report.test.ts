@@ -104,7 +104,9 @@ describe('npm run bench report rendering', () => {
         `--cpu-prof-dir=${dir}`,
         '--cpu-prof-interval=200',
         '-e',
-        'function spinTheWheel(){let x=0;const end=Date.now()+300;while(Date.now()<end)x+=Math.sqrt(x+1);return x} spinTheWheel()',
+        // Spins for 300 ms of its own CPU, not of the clock: on a loaded machine the profiler
+        // samples only while the process runs, so a wall-clock spin could yield too few samples.
+        'function spinTheWheel(){let x=0;const end=process.cpuUsage().user+300e3;while(process.cpuUsage().user<end)for(let i=0;i<1e4;i++)x+=Math.sqrt(x+1);return x} spinTheWheel()',
       ],
       { cwd: ROOT },
     );
