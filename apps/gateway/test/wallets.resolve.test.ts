@@ -1,32 +1,15 @@
 import request from 'supertest';
-import { startSandbox, type StartedSandbox, type DemoWallet } from '@starsgate/sandbox';
-import {
-  createTestGateway,
-  BIP39_PHRASE,
-  BIP39_INDEX0_V5R1,
-  BIP39_INDEX1_V5R1,
-  type TestGateway,
-} from './support/test-gateway';
+import type { DemoWallet } from '@starsgate/sandbox';
+import { useResolveGateway } from './support/resolve-gateway';
+import { createTestGateway, BIP39_PHRASE, BIP39_INDEX0_V5R1, BIP39_INDEX1_V5R1 } from './support/test-gateway';
 
-let sandbox: StartedSandbox;
-let gateway: TestGateway;
+const suite = useResolveGateway();
+const { resolve } = suite;
 let demo: Record<DemoWallet['id'], DemoWallet>;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, blockMs: 50, fragment: false });
-  demo = Object.fromEntries(sandbox.demoWallets.map((wallet) => [wallet.id, wallet])) as typeof demo;
-  gateway = await createTestGateway({
-    RATE_LIMIT_MAX: '100000',
-    TONCENTER_URL: `${sandbox.url}/toncenter`,
-    USDT_MASTER_ADDRESS: sandbox.chain.usdtMaster.toString(),
-  });
+beforeAll(() => {
+  demo = Object.fromEntries(suite.sandbox.demoWallets.map((wallet) => [wallet.id, wallet])) as typeof demo;
 });
-afterAll(async () => {
-  await gateway.close();
-  await sandbox.close();
-});
-
-const resolve = (body: object) => request(gateway.app).post('/api/v1/wallets/resolve').send(body);
 
 describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
   it('12-word seed + account_index → the V5R1 account at that index', async () => {
@@ -155,7 +138,7 @@ describe('POST /api/v1/wallets/resolve (spec resolution table)', () => {
       const response = await resolve(body);
       expect(response.status).toBe(400);
       expect(['INVALID_WALLET_ADDRESS', 'INVALID_ACCOUNT_INDEX']).toContain(response.body.code);
-      const purchase = await request(gateway.app)
+      const purchase = await request(suite.gateway.app)
         .post('/api/v1/purchases')
         .send({
           ...body,

@@ -4,26 +4,10 @@
  */
 import request from 'supertest';
 import { mnemonicNew } from '@ton/crypto';
-import { startSandbox, type StartedSandbox } from '@starsgate/sandbox';
-import { createTestGateway, type TestGateway } from './support/test-gateway';
+import { useResolveGateway } from './support/resolve-gateway';
 
-let sandbox: StartedSandbox;
-let gateway: TestGateway;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, blockMs: 50, fragment: false });
-  gateway = await createTestGateway({
-    RATE_LIMIT_MAX: '100000',
-    TONCENTER_URL: `${sandbox.url}/toncenter`,
-    USDT_MASTER_ADDRESS: sandbox.chain.usdtMaster.toString(),
-  });
-});
-afterAll(async () => {
-  await gateway.close();
-  await sandbox.close();
-});
-
-const resolve = (body: object) => request(gateway.app).post('/api/v1/wallets/resolve').send(body);
+const suite = useResolveGateway();
+const { resolve } = suite;
 
 describe('POST /api/v1/wallets/resolve', () => {
   it('keeps the event loop turning during a burst of 50 TON-native resolves', async () => {
@@ -38,7 +22,7 @@ describe('POST /api/v1/wallets/resolve', () => {
     }, 10);
     const burst = seeds.map((seed) => resolve({ seed }));
     const started = Date.now();
-    const probe = await request(gateway.app).get('/livez');
+    const probe = await request(suite.gateway.app).get('/livez');
     const probeMs = Date.now() - started;
     const results = await Promise.all(burst);
     clearInterval(ticker);

@@ -9,24 +9,15 @@ import { purchaseJobId } from '@starsgate/platform';
 import { HeldPurchase } from '../src/purchases/persistence/held-purchase';
 import { batchLeaseOwner, wakeNextSender, walletLeaseName } from '../src/purchases/wallet/wallet-lease';
 import { Sweeper } from '../src/sweeper/sweeper';
-import { WorkerHarness } from './support/worker-harness';
+import { useBatchingHarness } from './support/batching-harness';
+import type { WorkerHarness } from './support/worker-harness';
 
 jest.setTimeout(180_000);
 
+const suite = useBatchingHarness();
 let h: WorkerHarness;
-
-beforeAll(async () => {
-  // A long poll interval keeps each batch's other members due well after its first member's poll,
-  // so that poll settles them all however slowly a loaded test machine runs the jobs.
-  h = await WorkerHarness.start({ worker: false, env: { WALLET_BUSY_RETRY_MS: '60000', POLL_INTERVAL_MS: '2000' } });
-});
-
-afterEach(async () => {
-  await h.stopWorker();
-});
-
-afterAll(async () => {
-  await h?.close();
+beforeAll(() => {
+  h = suite.harness;
 });
 
 it('pays purchases of one wallet with shared externals and settles each batch together', async () => {

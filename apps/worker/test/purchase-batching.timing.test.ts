@@ -3,23 +3,15 @@
  * Once a look saw part of a batch delivered, the batch's other members are looked for every
  * FAST_POLL_MS: a bound the scheduler of an oversubscribed machine would break, not the worker.
  */
-import { WorkerHarness } from './support/worker-harness';
+import { useBatchingHarness } from './support/batching-harness';
+import type { WorkerHarness } from './support/worker-harness';
 
 jest.setTimeout(180_000);
 
+const suite = useBatchingHarness();
 let h: WorkerHarness;
-
-beforeAll(async () => {
-  // As purchase-batching.test.ts: a 2 s poll interval, so a batch's members are due well apart.
-  h = await WorkerHarness.start({ worker: false, env: { WALLET_BUSY_RETRY_MS: '60000', POLL_INTERVAL_MS: '2000' } });
-});
-
-afterEach(async () => {
-  await h.stopWorker();
-});
-
-afterAll(async () => {
-  await h?.close();
+beforeAll(() => {
+  h = suite.harness;
 });
 
 it("polls a batch's remaining deliveries soon after Fragment showed its first ones", async () => {

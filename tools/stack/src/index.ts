@@ -19,3 +19,4 @@ export {
   type ToncenterTraffic,
 } from './toncenter-tier';
 export { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './sandbox-env-file';
+export { serveUntilClosed } from './serve-until-closed';
