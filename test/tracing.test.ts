@@ -94,7 +94,11 @@ describe('tracing: one purchase, one trace', () => {
         SANDBOX_FRAGMENT_CONFIG: JSON.stringify({
           latency: { minMs: 5, maxMs: 10 },
           processingDelay: { minMs: 50, maxMs: 100 },
-          doneDelay: { minMs: 100, maxMs: 200 },
+          // Delivered seconds after the payment, so the confirming job's first look finds nothing
+          // and the purchase continues in a later job: the trace must cross the worker's own
+          // re-enqueue too, not only the gateway's enqueue (a delivery the first look already saw
+          // ended the purchase in one job on a loaded machine).
+          doneDelay: { minMs: 3_000, maxMs: 4_000 },
         }),
       },
       serviceEnv: {
@@ -164,7 +168,7 @@ describe('tracing: one purchase, one trace', () => {
       () => receiver.spans.some((span) => span.name === 'purchase.broadcast' && span.traceId === post.traceId),
       { timeoutMs: 15_000, intervalMs: 200, what: 'the broadcast span' },
     );
-    // Spans leave in batches: on a loaded machine the later jobs' may come seconds after the broadcast's.
+    // Spans leave in batches: on a loaded machine the later job's may come seconds after the broadcast's.
     await waitFor(() => jobs().length > 1, { timeoutMs: 15_000, intervalMs: 200, what: 'a second purchase.job span' });
     expect(jobs().length).toBeGreaterThan(1);
     for (const job of jobs()) expect(job.traceId).toBe(post.traceId);
