@@ -158,9 +158,16 @@ describe('worker', () => {
     expect(await first.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - signalledAt).toBeLessThan(20_000 + 5_000);
 
-    const next = startImage(workerTarget, repository, h.env);
+    const metricsPort = await freePort();
+    const next = startImage(workerTarget, repository, { ...h.env, WORKER_METRICS_PORT: String(metricsPort) });
     running.push(next);
     await assertPaidOnceAndDelivered(h, ids);
+    // The first worker may have settled every purchase (a batch settles together) while this one
+    // was still starting, and a worker handles SIGTERM once started: signal it once it is ready.
+    await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${metricsPort}/readyz`).catch(() => null))?.status === 200,
+      { timeoutMs: 60_000, intervalMs: 200, what: `the next worker ready (${next.output()})` },
+    );
     next.child.kill('SIGTERM');
     expect(await next.exited).toEqual({ code: 0, signal: null });
     for (const id of ids) {
