@@ -127,17 +127,26 @@ export async function observeDelivery(
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
   // The history belongs to the account: one read serves every session logged in to it. A read made
   // for another order may stop short of this one's time: then it counts fewer rows, never more.
+  // A read back to an earlier time (a look-alike window) is shared by the orders of that window.
   const key = `history:${product}:${client.accountId()}`;
-  const lookBack = (back: number) =>
-    accountHistoryOf(deps, key)
-      .look((options) => client.deliveryHistory(product, options), back)
-      .catch((error: Error) => error);
-  let history = await sharedCall<HistoryRead | Error>(deps.fragment, key, reuse, () => lookBack(since));
   let historyFormatError: string | undefined;
-  if (!(history instanceof Error) && history.shape === 'unrecognized') {
-    historyFormatError = history.problem ?? 'unknown shape';
-    await deps.upstreamFormat.report(`fragment_history:${product}`, client.sessionId(), historyFormatError);
-  }
+  const readBackTo = async (back: number): Promise<HistoryRead | Error> => {
+    const read = await sharedCall<HistoryRead | Error>(
+      deps.fragment,
+      back === since ? key : `${key}@${back}`,
+      reuse,
+      () =>
+        accountHistoryOf(deps, key)
+          .look((options) => client.deliveryHistory(product, options), back)
+          .catch((error: Error) => error),
+    );
+    if (!(read instanceof Error) && read.shape === 'unrecognized') {
+      historyFormatError = read.problem ?? 'unknown shape';
+      await deps.upstreamFormat.report(`fragment_history:${product}`, client.sessionId(), historyFormatError);
+    }
+    return read;
+  };
+  let history = await readBackTo(since);
   const withFormat = (observation: DeliveryObservation): DeliveryObservation =>
     historyFormatError !== undefined ? { ...observation, historyFormatError } : observation;
   let rows = history instanceof Error ? [] : history.rows;
@@ -153,7 +162,7 @@ export async function observeDelivery(
     const window = await countOnce();
     const windowStart = window.since.getTime();
     if (windowStart < since) {
-      history = await lookBack(windowStart);
+      history = await readBackTo(windowStart);
       rows = history instanceof Error ? [] : history.rows;
       inHistory = deliveriesNaming(rows, order, windowStart);
     }
