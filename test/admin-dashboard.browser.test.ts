@@ -76,12 +76,6 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   stack = await startStack({ CONFIRMING_MAX_AGE_MS: '8000', POLL_INTERVAL_MS: '300' });
   wallets = (await json<{ wallets: DemoWallet[] }>(`${stack.sandboxUrl}/demo`)).wallets;
-  // Fragment's simulated delivery within a second, so a purchase ends while the test watches.
-  await json(`${stack.sandboxUrl}/admin/fragment/config`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ processingDelay: { minMs: 100, maxMs: 300 }, doneDelay: { minMs: 300, maxMs: 800 } }),
-  });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
 });

@@ -2,6 +2,8 @@
  * `npm start` itself (tools/stack/src/start.ts, which starts the sandbox, gateway and worker
  * through the stack launcher, @starsgate/stack) on free ports, a fresh database and this jest
  * worker's Redis under a fresh BullMQ prefix: the suites that hold `npm start` to what it promises.
+ * Fragment's simulated delays are cut to milliseconds (FAST_FRAGMENT_TIMINGS) unless `env` sets
+ * SANDBOX_FRAGMENT_CONFIG: the suites wait for deliveries, not for Fragment's own 10 to 60 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
