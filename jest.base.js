@@ -9,10 +9,9 @@ const path = require('node:path');
 const ROOT = __dirname;
 const WORKSPACE_PARENTS = ['apps', 'packages', 'tools'];
 
-// Transpile only (isolatedModules in tsconfig.base.json): tsc type-checks every workspace once (npm test runs it first), so ts-jest
-// skips per-file type-checking. (@swc/jest would be faster, but its platform binaries are not all
-// on the package registry our machines use, which breaks `npm ci`.)
-const tsJest = ['ts-jest', { diagnostics: false }];
+// Types are stripped, not checked: `npm test` type-checks every workspace first (tsc), so each test
+// file only needs its JavaScript (jest.esbuild-transform.js).
+const TRANSFORM = path.join(ROOT, 'jest.esbuild-transform.js');
 
 /** The jest project of one workspace folder (the root's own test/ included): its test/ suites. */
 function workspaceProject(dir) {
@@ -22,7 +21,7 @@ function workspaceProject(dir) {
     // Only test/ is crawled for suites: the root's rootDir is the whole repository.
     roots: ['<rootDir>/test'],
     testEnvironment: 'node',
-    transform: { '^.+\\.ts$': tsJest },
+    transform: { '^.+\\.ts$': TRANSFORM },
     // ESM-ready sources (packages/sdk) import './x.js'; under jest that is the .ts file beside it.
     moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
     testMatch: ['<rootDir>/test/**/*.test.ts'],
