@@ -47,8 +47,8 @@ test('nothing the gateway holds opens a stored seed; the worker completes the pu
     ciphertext: rows[0]!.ciphertext,
   };
 
-  const gatewayEnv = processEnvironment(stack, 'apps/gateway/src/main.ts');
-  const workerEnv = processEnvironment(stack, 'apps/worker/src/main.ts');
+  const gatewayEnv = processEnvironment(stack, 'gateway');
+  const workerEnv = processEnvironment(stack, 'worker');
   // The gateway's configuration names the public key it seals to and no key that opens.
   expect(gatewayEnv.STARSGATE_SECRET_KEY).toBeUndefined();
   expect(loadGatewayConfig(gatewayEnv).sealKey).toMatch(/^[\w-]+:[A-Za-z0-9+/]{43}=$/);

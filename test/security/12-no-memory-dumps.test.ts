@@ -6,15 +6,14 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { freePort } from '@starsgate/platform/testing';
+import { freshBundle, REPO_ROOT } from '@starsgate/stack';
 import { effectiveInstructions, readDockerfile } from '../deployment/dockerfile';
 
 jest.setTimeout(120_000);
 
-const ROOT = path.resolve(__dirname, '../..');
 let database: TestDatabase;
 
 beforeAll(async () => {
@@ -24,11 +23,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Starts the production gateway from source; resolves with its exit code, or 'running' once it answers /livez. */
+/** Starts the production gateway (its bundle, as the image runs it); resolves with its exit code, or 'running' once it answers /livez. */
 async function startGateway(nodeOptions: string): Promise<{ outcome: number | 'running'; output: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/gateway/src/main.ts'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [freshBundle('gateway')], {
+    cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',

@@ -10,17 +10,18 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
 import { freePort } from '@starsgate/platform/testing';
+import { freshBundle, type ServiceKind } from '@starsgate/stack';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'node_modules/.bin/starsgate');
 const TOKEN = 'sg_security-test-token-0123456789abcdef';
 /** The sandbox overlay's published keys (k8s/overlays/sandbox/demo-secrets.env), by the service that takes each. */
-const PUBLISHED_SANDBOX_KEYS: Record<string, Record<string, string>> = {
-  'apps/gateway/src/main.ts': {
+const PUBLISHED_SANDBOX_KEYS: Record<Exclude<ServiceKind, 'sandbox'>, Record<string, string>> = {
+  gateway: {
     STARSGATE_SEAL_KEY: 'k2:nFdw9v0zKc4vc7EyTAXyE3c7jPR+B2muYujJEUC4qHI=',
     STARSGATE_FINGERPRINT_KEY: 'f1:c2FuZGJveC1kZW1vLWZpbmdlcnByaW50LWtleSEhISE=',
   },
-  'apps/worker/src/main.ts': {
+  worker: {
     STARSGATE_SECRET_KEY:
       'k2:x25519:c2FuZGJveC1kZW1vLXgyNTUxOS1ub3Qtc2VjcmV0ISE=,k1:c2FuZGJveC1kZW1vLWtleS1ub3QtYS1zZWNyZXQtISE=',
   },
@@ -89,11 +90,11 @@ describe('production and the sandbox key-encryption key', () => {
   });
   afterAll(() => database?.drop());
 
-  /** Starts an app as its image does; answers how it ended within the time, or `running`. */
+  /** Starts an app's bundle as its image does; answers how it ended within the time, or `running`. */
   async function startApp(
-    entry: string,
+    service: keyof typeof PUBLISHED_SANDBOX_KEYS,
   ): Promise<{ outcome: 'exited' | 'running'; code: number | null; output: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    const child = spawn(process.execPath, [freshBundle(service)], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -106,7 +107,7 @@ describe('production and the sandbox key-encryption key', () => {
         DATABASE_URL: database.url,
         FRAGMENT_COOKIES: 'stel_ssid=security-test',
         STARSGATE_SECRET_KEY: '',
-        ...PUBLISHED_SANDBOX_KEYS[entry],
+        ...PUBLISHED_SANDBOX_KEYS[service],
       },
     });
     let output = '';
@@ -124,10 +125,10 @@ describe('production and the sandbox key-encryption key', () => {
     return { outcome, code: child.exitCode, output };
   }
 
-  it.each(['apps/gateway/src/main.ts', 'apps/worker/src/main.ts'])(
-    '%s refuses to start',
-    async (entry) => {
-      const started = await startApp(entry);
+  it.each(['gateway', 'worker'] as const)(
+    'the %s refuses to start',
+    async (service) => {
+      const started = await startApp(service);
       expect(started.outcome).toBe('exited');
       expect(started.code).not.toBe(0);
       expect(started.output).toContain('is a published sandbox key');

@@ -85,7 +85,7 @@ STARTUP_SECONDS = 240
 
 @pytest.fixture(scope="session")
 def stack() -> Iterator[Dict[str, Any]]:
-    """The real gateway, worker and sandbox, started from source (packages/sdk/test/support/stack-cli.ts) over a
+    """The real gateway, worker and sandbox, started from their bundles (packages/sdk/test/support/stack-cli.ts) over a
     fresh database, once for every test that asks. Set STARSGATE_SKIP_INTEGRATION=1 to skip those tests."""
     if os.environ.get("STARSGATE_SKIP_INTEGRATION") == "1":
         pytest.skip("STARSGATE_SKIP_INTEGRATION=1")

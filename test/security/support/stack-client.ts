@@ -3,6 +3,7 @@
  * wallet, wait for a status, read a service's process environment as the kernel holds it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { ENTRYPOINTS, type ServiceKind } from '@starsgate/stack';
 import type { RunningStack } from '../../support/running-stack';
 
 export interface DemoWallet {
@@ -63,8 +64,9 @@ export async function waitForStatus(
   }
 }
 
-/** The environment the kernel gave the stack's process running `entry` (e.g. apps/gateway/src/main.ts). */
-export function processEnvironment(stack: RunningStack, entry: string): Record<string, string> {
+/** The environment the kernel gave the stack's process of `service` (the one running its bundle). */
+export function processEnvironment(stack: RunningStack, service: ServiceKind): Record<string, string> {
+  const entry = ENTRYPOINTS[service];
   const parents = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

@@ -8,7 +8,15 @@ export { PostgresCluster, type ClusterOptions } from './postgres-cluster';
 export { RedisServer } from './redis-server';
 export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 export { upstreamEnv, type SandboxDemo } from './service-env';
-export { ENTRYPOINTS, REPO_ROOT, SOURCE_ENTRYPOINTS, startStack, type Stack, type StackOptions } from './stack';
+export {
+  bundleIsFresh,
+  ENTRYPOINTS,
+  freshBundle,
+  REPO_ROOT,
+  SOURCE_ENTRYPOINTS,
+  type ServiceKind,
+} from './entrypoints';
+export { startStack, type Stack, type StackOptions } from './stack';
 export { generatedServiceKeys, serviceKeys, type ServiceKeys } from './service-keys';
 export { WebhookEndpoint, type VerifiedWebhookEvent } from './webhook-endpoint';
 export {

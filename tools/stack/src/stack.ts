@@ -1,40 +1,31 @@
 /**
  * The one stack launcher: one sandbox, N gateways, M workers as separate OS processes, each a
  * ManagedProcess (its own log file under `logDir`, or the launcher's terminal), and a round-robin
- * proxy in front of the gateways. It runs the built artifacts (`npm run build`: chaos, soak,
- * the deployment tests) or the sources through tsx (`npm start`, the SDKs' integration tests).
+ * proxy in front of the gateways. It runs the built artifacts (`npm run build`, rebuilt first when
+ * stale: chaos, soak, the deployment tests, the test suites' stacks) or the sources through tsx
+ * (`npm start`).
  * PostgreSQL and Redis are the caller's (see postgres-cluster.ts and redis-server.ts for private
  * ones).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@starsgate/platform/testing';
+import { freshBundle, REPO_ROOT, SOURCE_ENTRYPOINTS, type ServiceKind } from './entrypoints';
 import { ManagedProcess } from './managed-process';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 import { generatedServiceKeys, type ServiceKeys } from './service-keys';
 import { upstreamEnv, type SandboxDemo } from './service-env';
 
-export const REPO_ROOT = path.resolve(__dirname, '../../..');
-
-export const ENTRYPOINTS = {
-  gateway: 'apps/gateway/dist/main.js',
-  worker: 'apps/worker/dist/main.js',
-  sandbox: 'apps/sandbox/dist/main.js',
-} as const;
-
-/** The same processes from their sources, run through tsx (no build needed). */
-export const SOURCE_ENTRYPOINTS = {
-  gateway: 'apps/gateway/src/main.ts',
-  worker: 'apps/worker/src/main.ts',
-  sandbox: 'apps/sandbox/src/main.ts',
-} as const;
-
-type ServiceKind = keyof typeof ENTRYPOINTS;
-
 export interface StackOptions {
-  /** `build` (default): the bundles in `dist/`, run as deployed; `source`: `src/main.ts` through tsx. */
+  /** `build` (default): the bundles in `dist/`, rebuilt first when stale (entrypoints.ts); `source`: `src/main.ts` through tsx. */
   from?: 'build' | 'source';
+  /**
+   * `deployed` (the default from `build`): the services as deployed (NODE_ENV=production,
+   * LOG_LEVEL=info) and the sandbox's state in memory; `development` (the default from `source`,
+   * and `npm start` either way): the caller's own settings from `baseEnv`.
+   */
+  profile?: 'deployed' | 'development';
   /** One log file per process here; absent, every process writes to the launcher's stdout and stderr. */
   logDir?: string;
   /** Absent: the services read DATABASE_URL and REDIS_URL from `baseEnv`. */
@@ -97,24 +88,18 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/**
- * What a run of the built artifacts gets unless told otherwise: the services as deployed, the
- * sandbox's state in memory. A run from source keeps the caller's (development) defaults.
- */
-const BUILD_DEFAULTS = {
+/** What the `deployed` profile sets unless the caller's options say otherwise. */
+const DEPLOYED_DEFAULTS = {
   service: { NODE_ENV: 'production', LOG_LEVEL: 'info' },
   sandbox: { SANDBOX_DATA_DIR: 'memory' },
 } as const;
 
 export async function startStack(options: StackOptions): Promise<Stack> {
   const from = options.from ?? 'build';
-  const entrypoints = from === 'build' ? ENTRYPOINTS : SOURCE_ENTRYPOINTS;
-  if (from === 'build')
-    for (const entry of Object.values(ENTRYPOINTS))
-      if (!existsSync(path.join(REPO_ROOT, entry))) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
   const baseEnv = options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' };
-  const defaults = from === 'build' ? BUILD_DEFAULTS : { service: {}, sandbox: {} };
+  const profile = options.profile ?? (from === 'build' ? 'deployed' : 'development');
+  const defaults = profile === 'deployed' ? DEPLOYED_DEFAULTS : { service: {}, sandbox: {} };
   const keys = options.keys ?? generatedServiceKeys();
 
   const nodeProcess = (
@@ -130,7 +115,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       name,
       kind,
       command: process.execPath,
-      args: from === 'build' ? [path.join(REPO_ROOT, entrypoints[kind])] : ['--import', 'tsx', entrypoints[kind]],
+      args: from === 'build' ? [freshBundle(kind)] : ['--import', 'tsx', SOURCE_ENTRYPOINTS[kind]],
       env: processEnv,
       cwd: REPO_ROOT,
       ...(options.logDir ? { logFile: path.join(options.logDir, `${name}.log`) } : {}),

@@ -1,5 +1,6 @@
 /**
- * The whole product from source, as `npm start` runs it, for the SDKs' integration tests: the
+ * The whole product as `npm start -- --from=build` runs it (the services' bundles, rebuilt first
+ * when stale, with development settings), for the SDKs' integration tests: the
  * sandbox (local chain + Fragment simulator), the gateway and the worker as child processes on free
  * ports, started by the repository's one stack launcher (`@starsgate/stack`, run as its CLI
  * `@starsgate/stack/cli`), over a fresh migrated database and a fresh BullMQ prefix. The
@@ -55,7 +56,8 @@ export async function startStack(): Promise<Stack> {
   };
 
   const options = {
-    from: 'source',
+    from: 'build',
+    profile: 'development',
     logDir,
     baseEnv: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', STARSGATE_DATA_DIR: dataDir },
     databaseUrl: database.url,

@@ -1,0 +1,113 @@
+/**
+ * Where each service starts: its bundle (`npm run build`, as the images run it) or its source
+ * through tsx. A bundle is only used fresh: one older than a file it is built from (its app's
+ * sources and pages, the workspace packages' `src/`, the migrations) is rebuilt through turbo first, so a
+ * test, chaos or `npm start -- --from=build` after an edit never runs the code before the edit.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+export const ENTRYPOINTS = {
+  gateway: 'apps/gateway/dist/main.js',
+  worker: 'apps/worker/dist/main.js',
+  sandbox: 'apps/sandbox/dist/main.js',
+} as const;
+
+/** The same processes from their sources, run through tsx (no build needed). */
+export const SOURCE_ENTRYPOINTS = {
+  gateway: 'apps/gateway/src/main.ts',
+  worker: 'apps/worker/src/main.ts',
+  sandbox: 'apps/sandbox/src/main.ts',
+} as const;
+
+export type ServiceKind = keyof typeof ENTRYPOINTS;
+
+/** The newest modification time of a file under `dir` (0 when it does not exist). */
+function newestUnder(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** What the app's build reads: its sources and pages, the workspace packages it bundles, the migrations. */
+function bundleInputs(kind: ServiceKind): string[] {
+  const packages = path.join(REPO_ROOT, 'packages');
+  return [
+    ...['src', 'admin-ui', 'web'].map((folder) => path.join(REPO_ROOT, 'apps', kind, folder)),
+    path.join(packages, 'db/migrations'),
+    ...readdirSync(packages).map((name) => path.join(packages, name, 'src')),
+  ];
+}
+
+/** Whether the service's bundle exists and is newer than every file it is built from. */
+export function bundleIsFresh(kind: ServiceKind): boolean {
+  const bundle = path.join(REPO_ROOT, ENTRYPOINTS[kind]);
+  if (!existsSync(bundle)) return false;
+  const built = statSync(bundle).mtimeMs;
+  return bundleInputs(kind).every((dir) => newestUnder(dir) <= built);
+}
+
+const checked = new Set<ServiceKind>();
+const BUILD_LOCK = path.join(
+  tmpdir(),
+  `starsgate-build-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 12)}.lock`,
+);
+
+/**
+ * Runs `build` while holding a lock file that every process of this checkout takes for its check
+ * and build: parallel test workers that all find a bundle stale rebuild it once, and none starts
+ * a bundle while another process's build has removed it.
+ */
+function underBuildLock<T>(build: () => T): T {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      closeSync(openSync(BUILD_LOCK, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock older than any build is one whose process died holding it.
+      const lock = statSync(BUILD_LOCK, { throwIfNoEntry: false });
+      if (lock && Date.now() - lock.mtimeMs > 300_000) rmSync(BUILD_LOCK, { force: true });
+      Atomics.wait(pause, 0, 0, 200);
+    }
+  }
+  try {
+    return build();
+  } finally {
+    rmSync(BUILD_LOCK, { force: true });
+  }
+}
+
+/** The absolute path of the service's bundle, built first when missing or older than its sources. */
+export function freshBundle(kind: ServiceKind): string {
+  if (!checked.has(kind) && !bundleIsFresh(kind))
+    underBuildLock(() => {
+      if (bundleIsFresh(kind)) return;
+      execFileSync(
+        process.execPath,
+        [
+          path.join(REPO_ROOT, 'node_modules/turbo/bin/turbo'),
+          'run',
+          'build',
+          `--filter=@starsgate/${kind}`,
+          '--output-logs=errors-only',
+        ],
+        {
+          cwd: REPO_ROOT,
+          stdio: ['ignore', 'ignore', 'inherit'],
+          env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+        },
+      );
+    });
+  checked.add(kind);
+  return path.join(REPO_ROOT, ENTRYPOINTS[kind]);
+}
