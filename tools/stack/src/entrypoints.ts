@@ -27,32 +27,40 @@ export const SOURCE_ENTRYPOINTS = {
 
 export type ServiceKind = keyof typeof ENTRYPOINTS;
 
-/** The newest modification time of a file under `dir` (0 when it does not exist). */
+/**
+ * The files a build reads, by extension: not what else lives beside them, such as the Python
+ * SDK's `__pycache__` under packages/sdk-python/src, which its tests write mid-run (a bundle judged
+ * stale by it was rebuilt under the suites running it).
+ */
+const BUILD_INPUT = /\.(ts|tsx|json|css|html|sql)$/;
+
+/** The newest modification time of a build input under `dir` (0 when there is none). */
 function newestUnder(dir: string): number {
   if (!existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile() && BUILD_INPUT.test(entry.name))
+      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
 }
 
 /** What the app's build reads: its sources and pages, the workspace packages it bundles, the migrations. */
-function bundleInputs(kind: ServiceKind): string[] {
-  const packages = path.join(REPO_ROOT, 'packages');
+function bundleInputs(kind: ServiceKind, root: string): string[] {
+  const packages = path.join(root, 'packages');
   return [
-    ...['src', 'admin-ui', 'web'].map((folder) => path.join(REPO_ROOT, 'apps', kind, folder)),
+    ...['src', 'admin-ui', 'web'].map((folder) => path.join(root, 'apps', kind, folder)),
     path.join(packages, 'db/migrations'),
     ...readdirSync(packages).map((name) => path.join(packages, name, 'src')),
   ];
 }
 
-/** Whether the service's bundle exists and is newer than every file it is built from. */
-export function bundleIsFresh(kind: ServiceKind): boolean {
-  const bundle = path.join(REPO_ROOT, ENTRYPOINTS[kind]);
+/** Whether the service's bundle exists and is newer than every file it is built from (in `root`, the checkout by default). */
+export function bundleIsFresh(kind: ServiceKind, root = REPO_ROOT): boolean {
+  const bundle = path.join(root, ENTRYPOINTS[kind]);
   if (!existsSync(bundle)) return false;
   const built = statSync(bundle).mtimeMs;
-  return bundleInputs(kind).every((dir) => newestUnder(dir) <= built);
+  return bundleInputs(kind, root).every((dir) => newestUnder(dir) <= built);
 }
 
 const checked = new Set<ServiceKind>();
