@@ -6,13 +6,49 @@
  * the way Node resolves them), so an app's image carries its own runtime tree and nothing else:
  * no dev dependencies, no other app's packages. Run it where `npm ci --omit=dev` installed the
  * tree; it fails if a needed package is missing there.
+ *   --link   hard-link the files instead of copying them (the deployment tests' image layouts, on
+ *            the checkout's own filesystem: a quarter of a gigabyte per image not copied)
  */
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { readLock, root, runtimeLockKeys } from './workspaces.mjs';
 
-const [workspaceArg, outArg] = process.argv.slice(2);
-if (!workspaceArg || !outArg) throw new Error('usage: copy-runtime-deps.mjs <workspace folder> <out folder>');
+const link = process.argv.includes('--link');
+const [workspaceArg, outArg] = process.argv.slice(2).filter((arg) => arg !== '--link');
+if (!workspaceArg || !outArg) throw new Error('usage: copy-runtime-deps.mjs [--link] <workspace folder> <out folder>');
+
+/** A hard link, or a copy where `to` is on another filesystem than `from`. */
+function linkOrCopy(from, to) {
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    if (error.code !== 'EXDEV') throw error;
+    copyFileSync(from, to);
+  }
+}
+
+/** `source` into `target` as cpSync would, with each file a hard link to the original. */
+function linkTree(source, target, filter) {
+  mkdirSync(target, { recursive: true });
+  for (const entry of readdirSync(source, { withFileTypes: true })) {
+    const from = path.join(source, entry.name);
+    const to = path.join(target, entry.name);
+    if (!filter(from)) continue;
+    if (entry.isDirectory()) linkTree(from, to, filter);
+    else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+    else linkOrCopy(from, to);
+  }
+}
 
 const workspace = path.resolve(root, workspaceArg);
 const out = path.resolve(outArg);
@@ -31,10 +67,9 @@ for (const key of keys) {
   const target = path.join(out, key);
   mkdirSync(path.dirname(target), { recursive: true });
   // Nested node_modules of this package are copied as their own keys (only those in the closure).
-  cpSync(source, target, {
-    recursive: true,
-    filter: (file) => !path.relative(source, file).split(path.sep).includes('node_modules'),
-  });
+  const filter = (file) => !path.relative(source, file).split(path.sep).includes('node_modules');
+  if (link) linkTree(source, target, filter);
+  else cpSync(source, target, { recursive: true, filter });
   copied += 1;
 }
 process.stdout.write(

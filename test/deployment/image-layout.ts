@@ -31,7 +31,7 @@ export interface ImageLayout {
 
 export function assembleImage(target: ImageTarget): ImageLayout {
   const dir = mkdtempSync(path.join(tmpdir(), `starsgate-image-${target.name}-`));
-  execFileSync(process.execPath, ['scripts/build/copy-runtime-deps.mjs', target.workspace, dir], {
+  execFileSync(process.execPath, ['scripts/build/copy-runtime-deps.mjs', '--link', target.workspace, dir], {
     cwd: root,
     stdio: 'ignore',
   });
