@@ -43,7 +43,9 @@ export async function startFragmentSandbox(config: FragmentConfigPatch = {}): Pr
     env: {
       FRAGMENT_BASE_URL: `${sandbox.url}/fragment`,
       FRAGMENT_COOKIES: demoFragmentCookies(SANDBOX_SEED),
-      FRAGMENT_READ_TIMEOUT_MS: '400',
+      // Short of the simulator's 3 s hang (its timeout faults), long enough for an answer on a
+      // machine npm test loads with several suites at once (400 ms was not: 503s under load).
+      FRAGMENT_READ_TIMEOUT_MS: '1500',
       FRAGMENT_READ_TRIES: '1',
       AVAILABILITY_DEADLINE_MS: '2000',
       PRICES_DEADLINE_MS: '2000',
