@@ -9,19 +9,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root } from './repo-root';
 import { effectiveInstructions, readDockerfile } from './dockerfile';
-import type { ImageTarget } from './image-targets';
+import { freshBuild } from '@starsgate/stack';
+import { imageTargets, type ImageTarget } from './image-targets';
 
-/** `turbo run build` (cached): the tests run what production runs. */
+/**
+ * Every image's bundle, built first where older than its sources (`freshBuild`): the tests run what
+ * production runs. Not `turbo run build` on every run: a cache hit rewrites the bundles under the
+ * suites running them beside this one.
+ */
 export function buildApps(): void {
-  execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules/turbo/bin/turbo'), 'run', 'build', '--output-logs=errors-only'],
-    {
-      cwd: root,
-      stdio: 'ignore',
-      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
-    },
-  );
+  for (const target of imageTargets) freshBuild(target.workspace, target.entry);
 }
 
 export interface ImageLayout {

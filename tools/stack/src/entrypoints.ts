@@ -45,25 +45,31 @@ function newestUnder(dir: string): number {
   return newest;
 }
 
-/** What the app's build reads: its sources and pages, the workspace packages it bundles, the migrations. */
-function bundleInputs(kind: ServiceKind, root: string): string[] {
+/** What a workspace's build reads: its sources and pages, the workspace packages it bundles, the migrations. */
+function buildInputs(workspace: string, root: string): string[] {
   const packages = path.join(root, 'packages');
   return [
-    ...['src', 'admin-ui', 'web'].map((folder) => path.join(root, 'apps', kind, folder)),
+    ...['src', 'admin-ui', 'web'].map((folder) => path.join(root, workspace, folder)),
     path.join(packages, 'db/migrations'),
     ...readdirSync(packages).map((name) => path.join(packages, name, 'src')),
   ];
 }
 
-/** Whether the service's bundle exists and is newer than every file it is built from (in `root`, the checkout by default). */
-export function bundleIsFresh(kind: ServiceKind, root = REPO_ROOT): boolean {
-  const bundle = path.join(root, ENTRYPOINTS[kind]);
-  if (!existsSync(bundle)) return false;
-  const built = statSync(bundle).mtimeMs;
-  return bundleInputs(kind, root).every((dir) => newestUnder(dir) <= built);
+/**
+ * Whether `entry` (a workspace's built file, e.g. apps/worker/dist/main.js) exists and is newer
+ * than every file the workspace's build reads (in `root`, the checkout by default).
+ */
+export function buildIsFresh(workspace: string, entry: string, root = REPO_ROOT): boolean {
+  const built = statSync(path.join(root, entry), { throwIfNoEntry: false })?.mtimeMs;
+  return built !== undefined && buildInputs(workspace, root).every((dir) => newestUnder(dir) <= built);
 }
 
-const checked = new Set<ServiceKind>();
+/** Whether the service's bundle exists and is newer than every file it is built from. */
+export function bundleIsFresh(kind: ServiceKind, root = REPO_ROOT): boolean {
+  return buildIsFresh(`apps/${kind}`, ENTRYPOINTS[kind], root);
+}
+
+const checked = new Set<string>();
 const BUILD_LOCK = path.join(
   tmpdir(),
   `starsgate-build-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 12)}.lock`,
@@ -95,18 +101,22 @@ function underBuildLock<T>(build: () => T): T {
   }
 }
 
-/** The absolute path of the service's bundle, built first when missing or older than its sources. */
-export function freshBundle(kind: ServiceKind): string {
-  if (!checked.has(kind) && !bundleIsFresh(kind))
+/**
+ * The absolute path of `entry`, a file `workspace`'s build writes, built first (`turbo run build`
+ * for that workspace) when missing or older than its sources. A build that is fresh is not run
+ * again: even a turbo cache hit rewrites the outputs, under the processes running them.
+ */
+export function freshBuild(workspace: string, entry: string): string {
+  if (!checked.has(entry) && !buildIsFresh(workspace, entry))
     underBuildLock(() => {
-      if (bundleIsFresh(kind)) return;
+      if (buildIsFresh(workspace, entry)) return;
       execFileSync(
         process.execPath,
         [
           path.join(REPO_ROOT, 'node_modules/turbo/bin/turbo'),
           'run',
           'build',
-          `--filter=@starsgate/${kind}`,
+          `--filter=./${workspace}`,
           '--output-logs=errors-only',
         ],
         {
@@ -116,6 +126,11 @@ export function freshBundle(kind: ServiceKind): string {
         },
       );
     });
-  checked.add(kind);
-  return path.join(REPO_ROOT, ENTRYPOINTS[kind]);
+  checked.add(entry);
+  return path.join(REPO_ROOT, entry);
+}
+
+/** The absolute path of the service's bundle, built first when missing or older than its sources. */
+export function freshBundle(kind: ServiceKind): string {
+  return freshBuild(`apps/${kind}`, ENTRYPOINTS[kind]);
 }

@@ -9,8 +9,10 @@ export { RedisServer } from './redis-server';
 export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 export { upstreamEnv, type SandboxDemo } from './service-env';
 export {
+  buildIsFresh,
   bundleIsFresh,
   ENTRYPOINTS,
+  freshBuild,
   freshBundle,
   REPO_ROOT,
   SOURCE_ENTRYPOINTS,
