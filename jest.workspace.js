@@ -5,7 +5,8 @@
  *
  * Timing suites (`*.timing.test.ts`) bound how long something takes (an event-loop gap, an answer
  * under a flood): `npm test` runs them in a second phase, one suite per jest run and two runs at a
- * time, on a machine the other suites no longer load (the `test:timing` task, JEST_SUITES=timing). Every other run leaves them out.
+ * time, on a machine the other suites no longer load (the `test:timing` task, JEST_SUITES=timing).
+ * Every other run leaves them out.
  */
 const path = require('node:path');
 const { workspaceProject, runSettings } = require('./jest.base');
