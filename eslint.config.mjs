@@ -32,7 +32,10 @@ export default tseslint.config(
       ],
       // The one synchronous lazy load: the OpenTelemetry SDK, only when tracing is configured
       // (packages/platform/src/tracing/start-tracing.ts); it must patch before the next import.
-      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./tracing-sdk$'] }],
+      '@typescript-eslint/no-require-imports': [
+        'error',
+        { allow: ['^\\./tracing-sdk$', '^@ton/crypto/dist/primitives/sha(256|512)$'] },
+      ],
     },
   },
   {

@@ -1,5 +1,6 @@
 // First: tracing patches modules as they load.
 import { tracing } from './instrument';
+import { useNativeTonCrypto } from '@starsgate/ton/native-crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { migrateDatabase } from '@starsgate/db';
@@ -11,6 +12,7 @@ import { answerMalformedRequests } from './http/malformed-requests';
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   refuseMemoryDumps(config.production);
+  useNativeTonCrypto();
   await migrateDatabase(config.databaseUrl);
   const gateway = createGateway(config);
   const { logger } = gateway.deps;

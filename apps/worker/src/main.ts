@@ -1,5 +1,6 @@
 // First: tracing patches modules as they load.
 import { tracing } from './instrument';
+import { useNativeTonCrypto } from '@starsgate/ton/native-crypto';
 import { migrateDatabase } from '@starsgate/db';
 import { createLogger, onTerminationSignals, refuseMemoryDumps, runMain } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
   const warnings: string[] = [];
   const config = loadWorkerConfig(process.env, (message) => warnings.push(message));
   refuseMemoryDumps(process.env.NODE_ENV === 'production');
+  useNativeTonCrypto();
   const logger = createLogger({ service: 'worker', level: config.logLevel });
   for (const warning of warnings) logger.warn(warning);
   await migrateDatabase(config.databaseUrl);
