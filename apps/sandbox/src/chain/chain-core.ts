@@ -1,5 +1,6 @@
-import type { Address } from '@ton/core';
+import { Cell, type Address } from '@ton/core';
 import type { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { readBasechainPrices, type BasechainPrices } from './fee-config';
 import { ChainClosedError } from './local-chain-types';
 import { SerialLock } from './serial-lock';
 import type { TransactionIndex } from './transaction-index';
@@ -17,6 +18,7 @@ export class ChainCore {
   /** Something changed since the last save. */
   dirty = false;
   closed = false;
+  private parsedConfig: { base64: string; cell: Cell; prices: BasechainPrices } | undefined;
 
   constructor(
     readonly blockchain: Blockchain,
@@ -27,6 +29,19 @@ export class ChainCore {
     public lastBlockNow: number,
   ) {
     this.clearSandboxLog();
+  }
+
+  /**
+   * The config in force. The emulator keeps it as base64 and its `config` getter parses it anew at
+   * each call (tens of milliseconds): parsed again here only when it changes.
+   */
+  config(): { cell: Cell; prices: BasechainPrices } {
+    const base64 = this.blockchain.configBase64;
+    if (this.parsedConfig?.base64 !== base64) {
+      const cell = Cell.fromBase64(base64);
+      this.parsedConfig = { base64, cell, prices: readBasechainPrices(cell) };
+    }
+    return this.parsedConfig;
   }
 
   assertOpen(): void {

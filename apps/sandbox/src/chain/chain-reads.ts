@@ -2,7 +2,7 @@ import { Address, beginCell, type TupleItem } from '@ton/core';
 import { GetMethodError } from '@ton/sandbox';
 import type { BlockBuilder } from './block-builder';
 import type { ChainCore } from './chain-core';
-import { readBasechainPrices } from './fee-config';
+import type { BasechainPrices } from './fee-config';
 import type { AccountSnapshot, GetMethodOutcome } from './local-chain-types';
 import type { IndexedTransaction, TransactionIndex } from './transaction-index';
 
@@ -143,7 +143,7 @@ export class ChainReads {
     return this.core.index.list(address.toRawString(), opts);
   }
 
-  feePrices(): ReturnType<typeof readBasechainPrices> {
-    return readBasechainPrices(this.core.blockchain.config);
+  feePrices(): BasechainPrices {
+    return this.core.config().prices;
   }
 }

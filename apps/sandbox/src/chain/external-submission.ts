@@ -12,7 +12,6 @@ import {
 import type { BlockBuilder } from './block-builder';
 import type { ChainCore } from './chain-core';
 import type { ChainFaults } from './chain-faults';
-import { readBasechainPrices } from './fee-config';
 import { ExternalRejectedError, type FeeEstimate } from './local-chain-types';
 import { parseExternalBoc } from './message-hash';
 
@@ -100,7 +99,7 @@ export class ExternalSubmission {
     const outcome = await this.core.lock.run(() => this.dryRun(message, args.ignoreChksig ?? true));
     if (!outcome.ok) throw new ExternalRejectedError(address, outcome.exitCode, outcome.reason);
     const d = outcome.tx.description;
-    const prices = readBasechainPrices(this.core.blockchain.config);
+    const prices = this.core.config().prices;
     const msgCell = beginCell().store(storeMessage(message)).endCell();
     const { bits, cells } = countCellsBelowRoot(msgCell);
     const inFwdFee = prices.lumpPrice + (prices.bitPrice * bits + prices.cellPrice * cells + 65535n) / 65536n;

@@ -7,7 +7,7 @@ import { ChainReads } from './chain-reads';
 import { ChainFaults, type ChainFaultConfig } from './chain-faults';
 import { ExternalSubmission } from './external-submission';
 import { faucetMessages } from './faucet';
-import type { readBasechainPrices } from './fee-config';
+import type { BasechainPrices } from './fee-config';
 import {
   type AccountSnapshot,
   type FeeEstimate,
@@ -210,10 +210,10 @@ export class LocalChain implements LocalChainEvents {
 
   /** The blockchain's configuration (dictionary of config params), as toncenter's getConfigParam reads it. */
   get configCell(): Cell {
-    return this.core.blockchain.config;
+    return this.core.config().cell;
   }
 
-  feePrices(): ReturnType<typeof readBasechainPrices> {
+  feePrices(): BasechainPrices {
     return this.reads.feePrices();
   }
 
