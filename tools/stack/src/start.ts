@@ -13,13 +13,20 @@ import path from 'node:path';
 import { developmentKeyRingFile } from '@starsgate/db';
 import { loadEnvFile } from '@starsgate/config';
 import { SANDBOX_ENV_FILE, writeSandboxEnvFile } from './sandbox-env-file';
+import { parseStartArguments, START_USAGE, type StartArguments } from './start-arguments';
 import { serviceKeys } from './service-keys';
 import { startStack, type Stack } from './stack';
 
 const root = path.resolve(__dirname, '../../..');
 // Before anything reads the environment: `.env` when present (what is already set wins).
 loadEnvFile(path.join(root, '.env'));
-const from = process.argv.includes('--from=build') ? 'build' : 'source';
+let from: StartArguments['from'];
+try {
+  ({ from } = parseStartArguments(process.argv.slice(2)));
+} catch (error) {
+  console.error(`${(error as Error).message}\n${START_USAGE}`);
+  process.exit(2);
+}
 const useSandbox = !process.env.FRAGMENT_BASE_URL && !process.env.TONCENTER_URL;
 const sandboxPort = process.env.SANDBOX_PORT ?? '8090';
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
