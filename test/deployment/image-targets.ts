@@ -2,8 +2,7 @@
  * The images the Dockerfile builds: one row per target. Adding an app to the deployment is a row
  * here, its `build` script and its Dockerfile target; the tests then hold every file to it.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { bundleEntry } from '@starsgate/stack';
 import { root } from './repo-root';
 
 export interface ImageTarget {
@@ -13,17 +12,8 @@ export interface ImageTarget {
   port?: { variable: string; number: number };
   /** A second listener for operators and monitoring only (the gateway's, docs/security.md attack 15). */
   operatorPort?: { variable: string; number: number };
-  /** The bundle the image runs, from the workspace's `build` script. */
+  /** The bundle the image runs, from the workspace's `build` script (bundleEntry, @starsgate/stack). */
   entry: string;
-}
-
-/** `node ../../scripts/build/bundle.mjs src/main.ts` → `<workspace>/dist/main.js`. */
-function builtEntry(workspace: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(root, workspace, 'package.json'), 'utf8')) as {
-    scripts: { build: string };
-  };
-  const source = /bundle\.mjs\s+(\S+)/.exec(manifest.scripts.build)![1]!;
-  return `${workspace}/dist/${path.basename(source, '.ts')}.js`;
 }
 
 export const imageTargets: ImageTarget[] = (
@@ -38,4 +28,4 @@ export const imageTargets: ImageTarget[] = (
     { name: 'sandbox', workspace: 'apps/sandbox', port: { variable: 'SANDBOX_PORT', number: 8090 } },
     { name: 'migrate', workspace: 'packages/db' },
   ] as const
-).map((target) => ({ ...target, entry: builtEntry(target.workspace) }));
+).map((target) => ({ ...target, entry: bundleEntry(target.workspace, root).bundle }));

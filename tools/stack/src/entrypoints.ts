@@ -6,26 +6,37 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
-export const ENTRYPOINTS = {
-  gateway: 'apps/gateway/dist/main.js',
-  worker: 'apps/worker/dist/main.js',
-  sandbox: 'apps/sandbox/dist/main.js',
-} as const;
+/**
+ * The entry a workspace's `build` script bundles and the file it writes, read from the script
+ * (`node ../../scripts/build/bundle.mjs src/main.ts` → src/main.ts and dist/main.js): the one
+ * place a service's entry is named, for the stacks here and the images' tests.
+ */
+export function bundleEntry(workspace: string, root = REPO_ROOT): { source: string; bundle: string } {
+  const manifest = JSON.parse(readFileSync(path.join(root, workspace, 'package.json'), 'utf8')) as {
+    scripts?: { build?: string };
+  };
+  const source = /bundle\.mjs\s+(\S+)/.exec(manifest.scripts?.build ?? '')?.[1];
+  if (!source) throw new Error(`${workspace}'s build script does not run scripts/build/bundle.mjs`);
+  return { source: `${workspace}/${source}`, bundle: `${workspace}/dist/${path.basename(source, '.ts')}.js` };
+}
+
+const SERVICES = ['gateway', 'worker', 'sandbox'] as const;
+export type ServiceKind = (typeof SERVICES)[number];
+
+const entries = (pick: 'source' | 'bundle'): Record<ServiceKind, string> =>
+  Object.fromEntries(SERVICES.map((kind) => [kind, bundleEntry(`apps/${kind}`)[pick]])) as Record<ServiceKind, string>;
+
+/** Each service's bundle (`npm run build`, as the images run it). */
+export const ENTRYPOINTS = entries('bundle');
 
 /** The same processes from their sources, run through tsx (no build needed). */
-export const SOURCE_ENTRYPOINTS = {
-  gateway: 'apps/gateway/src/main.ts',
-  worker: 'apps/worker/src/main.ts',
-  sandbox: 'apps/sandbox/src/main.ts',
-} as const;
-
-export type ServiceKind = keyof typeof ENTRYPOINTS;
+export const SOURCE_ENTRYPOINTS = entries('source');
 
 /**
  * The files a build reads, by extension: not what else lives beside them, such as the Python

@@ -10,6 +10,7 @@ export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy'
 export { upstreamEnv, type SandboxDemo } from './service-env';
 export {
   buildIsFresh,
+  bundleEntry,
   bundleIsFresh,
   ENTRYPOINTS,
   freshBuild,

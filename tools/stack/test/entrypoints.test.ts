@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleIsFresh, ENTRYPOINTS } from '../src/entrypoints';
+import { bundleEntry, bundleIsFresh, ENTRYPOINTS, SOURCE_ENTRYPOINTS } from '../src/entrypoints';
 
 let root: string;
 const at = (seconds: number) => new Date(1_900_000_000_000 + seconds * 1000);
@@ -53,4 +53,31 @@ it.each([
 ])('stays fresh when %s changes: no build of the worker reads it', (file) => {
   write(file, 20);
   expect(bundleIsFresh('worker', root)).toBe(true);
+});
+
+describe('bundleEntry', () => {
+  it("reads the entry and the bundle from the workspace's build script", () => {
+    writeFileSync(
+      path.join(root, 'apps/worker/package.json'),
+      JSON.stringify({ scripts: { build: 'node ../../scripts/build/bundle.mjs src/cli/run.ts && echo done' } }),
+    );
+    expect(bundleEntry('apps/worker', root)).toEqual({
+      source: 'apps/worker/src/cli/run.ts',
+      bundle: 'apps/worker/dist/run.js',
+    });
+  });
+
+  it('refuses a workspace whose build does not bundle', () => {
+    writeFileSync(path.join(root, 'apps/worker/package.json'), JSON.stringify({ scripts: { build: 'tsc' } }));
+    expect(() => bundleEntry('apps/worker', root)).toThrow(/does not run scripts\/build\/bundle\.mjs/);
+  });
+
+  it("names this checkout's services as their build scripts do", () => {
+    expect(ENTRYPOINTS).toEqual({
+      gateway: 'apps/gateway/dist/main.js',
+      worker: 'apps/worker/dist/main.js',
+      sandbox: 'apps/sandbox/dist/main.js',
+    });
+    expect(SOURCE_ENTRYPOINTS.sandbox).toBe('apps/sandbox/src/main.ts');
+  });
 });
