@@ -6,6 +6,7 @@
  *   fallback re-check is set far beyond the test's wait, so only the wake-up can finish them);
  * - several Fragment login sessions each create and confirm their own orders.
  */
+import { waitFor } from '@starsgate/platform/testing';
 import { WorkerHarness } from './support/worker-harness';
 import { observeDelivery } from '../src/purchases/delivery/delivery-check';
 
@@ -36,11 +37,13 @@ describe('delivery by account history', () => {
     // The purchase may have completed on the status screen, and one history read on a loaded machine
     // may come back without the row (the check then falls back to the status screen, state_done):
     // look until the history lists it, as the worker would.
-    let listed = await observeDelivery(h.deps, completed, session, 0);
-    for (const deadline = Date.now() + 20_000; listed.via !== 'history_listed' && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      listed = await observeDelivery(h.deps, completed, session, 0);
-    }
+    const listed = await waitFor(
+      async () => {
+        const observed = await observeDelivery(h.deps, completed, session, 0);
+        return observed.via === 'history_listed' ? observed : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 250, what: "Fragment's history to list the completed order" },
+    );
     expect(listed).toMatchObject({ delivered: true, via: 'history_listed' });
 
     // A second identical order that was paid but that Fragment never listed.

@@ -29,14 +29,18 @@ export function bundleEntry(workspace: string, root = REPO_ROOT): { source: stri
 const SERVICES = ['gateway', 'worker', 'sandbox'] as const;
 export type ServiceKind = (typeof SERVICES)[number];
 
-const entries = (pick: 'source' | 'bundle'): Record<ServiceKind, string> =>
-  Object.fromEntries(SERVICES.map((kind) => [kind, bundleEntry(`apps/${kind}`)[pick]])) as Record<ServiceKind, string>;
+const serviceEntries = SERVICES.map((kind) => [kind, bundleEntry(`apps/${kind}`)] as const);
 
 /** Each service's bundle (`npm run build`, as the images run it). */
-export const ENTRYPOINTS = entries('bundle');
+export const ENTRYPOINTS = Object.fromEntries(serviceEntries.map(([kind, entry]) => [kind, entry.bundle])) as Record<
+  ServiceKind,
+  string
+>;
 
 /** The same processes from their sources, run through tsx (no build needed). */
-export const SOURCE_ENTRYPOINTS = entries('source');
+export const SOURCE_ENTRYPOINTS = Object.fromEntries(
+  serviceEntries.map(([kind, entry]) => [kind, entry.source]),
+) as Record<ServiceKind, string>;
 
 /**
  * The files a build reads, by extension: not what else lives beside them, such as the Python

@@ -25,11 +25,6 @@ import { keyPairFromSeed, signEd25519IfConsistent, verifyEd25519 } from './ed255
 
 type SyncHash = (source: Buffer | string) => Buffer;
 
-interface PrimitiveExports {
-  sha256_sync?: SyncHash;
-  sha512_sync?: SyncHash;
-}
-
 type Detached = typeof nacl.sign.detached;
 
 const NATIVE = Symbol.for('starsgate.native-ton-crypto');
@@ -64,23 +59,15 @@ function nativeDetached(sign: typeof nacl.sign): Detached {
   return detached;
 }
 
-// The primitive modules' own exports objects: @ton/crypto's index re-exports them through getters,
-// and @ton/core reads `sha256_sync` through that index at every call. Literal paths, so that a
-// bundler bundles the very modules @ton/core uses.
-function hashExports(): PrimitiveExports[] {
-  return [
-    require('@ton/crypto/dist/primitives/sha256') as PrimitiveExports,
-    require('@ton/crypto/dist/primitives/sha512') as PrimitiveExports,
-  ];
-}
-
 /** Swaps @ton/crypto's sync hashes and tweetnacl's ed25519 for node:crypto; idempotent. */
 export function useNativeTonCrypto(): void {
   const sign = nacl.sign as typeof nacl.sign & { [NATIVE]?: true };
   if (sign[NATIVE]) return;
-  const [sha256, sha512] = hashExports();
-  if (sha256) sha256.sha256_sync = syncHash('sha256');
-  if (sha512) sha512.sha512_sync = syncHash('sha512');
+  // The hash modules' own exports objects: @ton/crypto's index re-exports them through getters, and
+  // @ton/core reads `sha256_sync` through that index at every call. Literal paths, so that a
+  // bundler resolves the very modules @ton/core uses.
+  (require('@ton/crypto/dist/primitives/sha256') as { sha256_sync: SyncHash }).sha256_sync = syncHash('sha256');
+  (require('@ton/crypto/dist/primitives/sha512') as { sha512_sync: SyncHash }).sha512_sync = syncHash('sha512');
   const javascriptFromSeed = sign.keyPair.fromSeed.bind(null);
   sign.keyPair.fromSeed = (seed: Uint8Array) =>
     isBytes(seed, 32) ? keyPairFromSeed(asBuffer(seed)) : javascriptFromSeed(seed);

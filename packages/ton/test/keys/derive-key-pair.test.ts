@@ -3,7 +3,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { randomBytes } from 'node:crypto';
 import { deriveKeyPair, derivePublicKey, keyPairFromSeed, seedKeyId, signEd25519 } from '../../src';
 import { clearKeyCache, keyCacheContents, keyCacheSize } from '../../src/testing';
-import { javascriptTonCrypto } from './javascript-ton-crypto';
+import { javascriptTonLibraries } from './javascript-ton-crypto';
 
 // The reference is @ton/crypto's own JavaScript (tweetnacl, jssha), not the node:crypto that
 // jest.setup.js swaps in for every suite.
@@ -13,7 +13,7 @@ const {
   deriveEd25519Path,
   sign,
   signVerify,
-} = javascriptTonCrypto();
+} = javascriptTonLibraries().crypto;
 
 const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncle term abuse';
 

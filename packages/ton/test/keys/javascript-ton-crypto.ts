@@ -1,15 +1,26 @@
 /**
- * A copy of @ton/crypto (and its tweetnacl and jssha) as published, in JavaScript: jest.setup.js
- * swaps node:crypto into the suite's own copy (useNativeTonCrypto), and a suite that checks our
- * keys and signatures against @ton/crypto must compare with the original.
+ * A copy of the TON libraries as published, in JavaScript (tweetnacl, jssha): jest.setup.js swaps
+ * node:crypto into the suite's own copies (useNativeTonCrypto), and a suite that checks our keys,
+ * signatures or hashes against @ton/crypto must compare with the original. The copies load
+ * together, so @ton/core and @ton/ton here use this @ton/crypto.
  */
-type TonCrypto = typeof import('@ton/crypto');
+export interface JavascriptTonLibraries {
+  crypto: typeof import('@ton/crypto');
+  core: typeof import('@ton/core');
+  ton: typeof import('@ton/ton');
+  nacl: typeof import('tweetnacl');
+}
 
-export function javascriptTonCrypto(): TonCrypto {
-  let module: TonCrypto | undefined;
+export function javascriptTonLibraries(): JavascriptTonLibraries {
+  let copies: JavascriptTonLibraries | undefined;
   jest.isolateModules(() => {
-    module = jest.requireActual<TonCrypto>('@ton/crypto');
+    copies = {
+      crypto: jest.requireActual('@ton/crypto'),
+      core: jest.requireActual('@ton/core'),
+      ton: jest.requireActual('@ton/ton'),
+      nacl: jest.requireActual('tweetnacl'),
+    };
   });
-  if (!module) throw new Error('@ton/crypto did not load');
-  return module;
+  if (!copies) throw new Error('the TON libraries did not load');
+  return copies;
 }

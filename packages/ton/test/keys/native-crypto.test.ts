@@ -10,28 +10,7 @@ import * as tonWallets from '@ton/ton';
 import { randomBytes } from 'node:crypto';
 import nacl from 'tweetnacl';
 import { useNativeTonCrypto } from '../../src/keys/native-crypto';
-
-interface JavascriptCopies {
-  crypto: typeof import('@ton/crypto');
-  core: typeof import('@ton/core');
-  ton: typeof import('@ton/ton');
-  nacl: typeof import('tweetnacl');
-}
-
-/** A fresh copy of the libraries, as published: no native swap in it. */
-function javascriptCopies(): JavascriptCopies {
-  let copies: JavascriptCopies | undefined;
-  jest.isolateModules(() => {
-    copies = {
-      crypto: jest.requireActual('@ton/crypto'),
-      core: jest.requireActual('@ton/core'),
-      ton: jest.requireActual('@ton/ton'),
-      nacl: jest.requireActual('tweetnacl'),
-    };
-  });
-  if (!copies) throw new Error('the libraries did not load');
-  return copies;
-}
+import { javascriptTonLibraries } from './javascript-ton-crypto';
 
 // Order of the group: little-endian, as an ed25519 signature stores S.
 const GROUP_ORDER = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -43,7 +22,7 @@ function addGroupOrder(signature: Buffer): Buffer {
 }
 
 describe('useNativeTonCrypto', () => {
-  const js = javascriptCopies();
+  const js = javascriptTonLibraries();
 
   beforeAll(() => useNativeTonCrypto());
 
