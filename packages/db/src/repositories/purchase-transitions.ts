@@ -61,10 +61,24 @@ export function lookalikeKey(order: Pick<PurchaseRow, 'product' | 'username' | '
   return `${order.username.toLowerCase()}|${order.product}|${order.amount}`;
 }
 
-/** A paid look-alike of an order: when it was created and, once it was, completed. */
+/** A paid look-alike of an order: when it was created and, once it was, completed, and on which Fragment account. */
 export interface PaidLookalike {
   createdAt: Date;
   completedAt: Date | null;
+  /** The Fragment account it was made on; absent or null when unknown (stored before it was recorded). */
+  account?: string | null;
+}
+
+/**
+ * The look-alikes whose rows may be in one account's history: those made on that account, and
+ * those whose account is unknown (counted everywhere, so an old row never vouches for a new order).
+ * Without an account (none to scope to), all of them.
+ */
+export function lookalikesOnAccount(
+  lookalikes: readonly PaidLookalike[],
+  account: string | undefined,
+): PaidLookalike[] {
+  return account === undefined ? [...lookalikes] : lookalikes.filter((l) => !l.account || l.account === account);
 }
 
 /**
@@ -407,9 +421,10 @@ export class PurchaseTransitions {
     order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>,
     since: Date,
     skewMs: number,
+    account?: string,
   ): Promise<LookalikeWindow> {
     const lookalikes = (await this.paidLookalikesSince([order], since)).get(lookalikeKey(order)) ?? [];
-    return lookalikeWindow(lookalikes, since, skewMs);
+    return lookalikeWindow(lookalikesOnAccount(lookalikes, account), since, skewMs);
   }
 
   /**
@@ -428,6 +443,7 @@ export class PurchaseTransitions {
       amount: number;
       created_at: Date;
       completed_at: Date | null;
+      fragment_account: string | null;
     }>({
       ...PAID_LOOKALIKES,
       values: [
@@ -442,6 +458,7 @@ export class PurchaseTransitions {
       const lookalike: PaidLookalike = {
         createdAt: new Date(row.created_at),
         completedAt: row.completed_at === null ? null : new Date(row.completed_at),
+        account: row.fragment_account,
       };
       byKey.set(key, [...(byKey.get(key) ?? []), lookalike]);
     }

@@ -41,4 +41,10 @@ export interface PaymentRequest {
   jetton?: { jettonWallet: string; amount: string; destination: string; queryId: string };
   /** The Fragment login session that created the order: the only one that may confirm it. */
   fragmentSession?: string;
+  /**
+   * The Fragment account (the login's `accountId`) the order was made on: only that account's
+   * history lists it, so only its orders are counted against that history (docs/fragment-protocol.md
+   * §17.5). Absent on requests stored before it was recorded.
+   */
+  fragmentAccount?: string;
 }

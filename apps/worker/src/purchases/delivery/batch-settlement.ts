@@ -1,5 +1,11 @@
 import type { Transaction } from '@ton/core';
-import { lookalikeKey, lookalikeWindow, type PaidLookalike, type PurchaseChanges } from '@starsgate/db';
+import {
+  lookalikeKey,
+  lookalikesOnAccount,
+  lookalikeWindow,
+  type PaidLookalike,
+  type PurchaseChanges,
+} from '@starsgate/db';
 import { findPaymentMessage, judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
 import type { StepDeps } from '../step-deps';
@@ -274,12 +280,12 @@ function completionReason(proof: readonly string[]): string {
 function groupLookalikeCounter(deps: StepDeps, members: readonly HeldPurchase[]): LookalikeCounter {
   const earliest = Math.min(...members.map((member) => member.row.createdAt.getTime())) - CLOCK_SKEW_MS;
   let read: Promise<Map<string, PaidLookalike[]>> | undefined;
-  return async (row, since) => {
+  return async (row, since, account) => {
     read ??= deps.transitions.paidLookalikesSince(
       members.map((member) => member.row),
       new Date(earliest),
     );
     const lookalikes = (await read).get(lookalikeKey(row)) ?? [];
-    return lookalikeWindow(lookalikes, since, CLOCK_SKEW_MS);
+    return lookalikeWindow(lookalikesOnAccount(lookalikes, account), since, CLOCK_SKEW_MS);
   };
 }

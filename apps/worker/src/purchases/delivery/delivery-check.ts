@@ -53,8 +53,11 @@ export interface DeliveryObservation {
   historyFormatError?: string;
 }
 
-/** Our paid look-alikes of an order whose delivery may fall since a time (one query each, or a group's shared read). */
-export type LookalikeCounter = (row: PurchaseRow, since: Date) => Promise<LookalikeWindow>;
+/**
+ * Our paid look-alikes of an order whose delivery may fall since a time, made on the Fragment
+ * account whose history is read (one query each, or a group's shared read).
+ */
+export type LookalikeCounter = (row: PurchaseRow, since: Date, account: string) => Promise<LookalikeWindow>;
 
 interface HistoryOrder {
   product: Product;
@@ -118,8 +121,8 @@ export async function observeDelivery(
   row: PurchaseRow,
   client: FragmentClient,
   notBefore: number,
-  countLookalikes: LookalikeCounter = (order, since) =>
-    deps.transitions.countPaidLookalikes(order, since, CLOCK_SKEW_MS),
+  countLookalikes: LookalikeCounter = (order, since, account) =>
+    deps.transitions.countPaidLookalikes(order, since, CLOCK_SKEW_MS, account),
 ): Promise<DeliveryObservation> {
   const product = row.product as Product;
   const order: HistoryOrder = { product, username: row.username, amount: row.amount, ref: row.fragmentRef };
@@ -128,7 +131,8 @@ export async function observeDelivery(
   // The history belongs to the account: one read serves every session logged in to it. A read made
   // for another order may stop short of this one's time: then it counts fewer rows, never more.
   // A read back to an earlier time (a look-alike window) is shared by the orders of that window.
-  const key = `history:${product}:${client.accountId()}`;
+  const account = client.accountId();
+  const key = `history:${product}:${account}`;
   let historyFormatError: string | undefined;
   const readBackTo = async (back: number): Promise<HistoryRead | Error> => {
     const read = await sharedCall<HistoryRead | Error>(
@@ -156,7 +160,8 @@ export async function observeDelivery(
   // our look-alikes (a query) are counted only once a row or the status screen may be this order's.
   let inHistory = deliveriesNaming(rows, order, since);
   let lookalikes: LookalikeWindow | undefined;
-  const countOnce = async () => (lookalikes ??= await countLookalikes(row, new Date(since)));
+  // Only this account's orders can have rows in this account's history (docs/fragment-protocol.md §17.5).
+  const countOnce = async () => (lookalikes ??= await countLookalikes(row, new Date(since), account));
   if (inHistory > 0) {
     // Our paid look-alikes, and how far back their rows may lie (an earlier one delivered late).
     const window = await countOnce();

@@ -193,7 +193,11 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
         fragmentReqId: order.init.reqId,
         fragmentRef: verdict.request.ref,
         quoteNano: BigInt(verdict.request.quote),
-        paymentRequest: { ...verdict.request, fragmentSession: sessionId },
+        paymentRequest: {
+          ...verdict.request,
+          fragmentSession: sessionId,
+          fragmentAccount: deps.fragment.session(sessionId).accountId(),
+        },
         attempt: 0,
         stepStartedAt: new Date(deps.now()),
       },

@@ -1,0 +1,59 @@
+/**
+ * Identical orders on two Fragment accounts (issue 35 §6): each account's history lists only the
+ * orders made on it, so the delivery check counts only that account's paid look-alikes. "50 Stars
+ * to @alice" twice at once, one on each account: both complete, each listed by its own account.
+ */
+import { randomBytes } from 'node:crypto';
+import { demoCredentials, demoFragmentCookies } from '@starsgate/sandbox/fragment';
+import { WorkerHarness } from './support/worker-harness';
+
+jest.setTimeout(120_000);
+
+const seed = `lookalike-accounts-${randomBytes(3).toString('hex')}`;
+const demo = demoCredentials(seed);
+/** A second Telegram login: another `stel_token` (another account), its own page session. */
+const secondAccountToken = randomBytes(32).toString('hex');
+const secondAccountCookies = demoFragmentCookies(`${seed}:second`)
+  .replace(/stel_token=[0-9a-f]+/, `stel_token=${secondAccountToken}`)
+  .replace(/stel_ton_token=[^;]+/, `stel_ton_token=${demo.stelTonToken}`);
+
+let h: WorkerHarness;
+
+beforeAll(async () => {
+  h = await WorkerHarness.start({
+    seed,
+    fragment: { acceptedStelTokens: [demo.stelToken, secondAccountToken] },
+    env: {
+      FRAGMENT_COOKIES: `${demoFragmentCookies(seed)} | ${secondAccountCookies}`,
+      // A stuck look-alike ends in reconciliation well before the test's own limit.
+      CONFIRMING_MAX_AGE_MS: '30000',
+    },
+  });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+test('the same 50 Stars to @alice on each of two accounts at once: both complete, each listed by its own account', async () => {
+  const accounts = new Set(h.deps.fragment.clients.map((client) => client.accountId()));
+  expect(accounts.size).toBe(2);
+
+  const order = (wallet: 'base64-v5r1' | 'ton24-v4r2') => ({
+    product: 'stars' as const,
+    username: '@alice',
+    amount: 50,
+    payment_method: 'gram' as const,
+    seed: h.wallet(wallet).seed,
+  });
+  const created = await Promise.all([h.createPurchase(order('base64-v5r1')), h.createPurchase(order('ton24-v4r2'))]);
+  const done = await Promise.all(created.map((purchase) => h.waitFor(purchase.id)));
+
+  // One order on each account (the pool hands concurrent flows to the least busy session).
+  expect(new Set(done.map((purchase) => purchase.paymentRequest?.fragmentAccount)).size).toBe(2);
+  expect(done.map((purchase) => ({ status: purchase.status, error: purchase.error }))).toEqual([
+    { status: 'completed', error: null },
+    { status: 'completed', error: null },
+  ]);
+  for (const purchase of done) expect(h.deliveredCount(purchase.fragmentRef)).toBe(1);
+});
