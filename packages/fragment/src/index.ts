@@ -48,3 +48,5 @@ export type * from './types';
 export * from './reads';
 export { normalizeStatusText, normalizedTextNamesOrder, statusTextNamesOrder } from './order-status-text';
 export { historyKey, orderHistoryKeys } from './history-matching';
+/** Each product's Fragment side (whether its price is its amount: the worker's spend-cap pre-check). */
+export { ROUTES, type ProductRoutes } from './routes';

@@ -6,6 +6,7 @@ import { compareFunds, readBalances, type Balances, type FundsShortfall } from '
 import { checkFundsByPriceBook } from '../policy/price-precheck';
 import { ownQueryId } from '../policy/payer-jetton-transfer';
 import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
+import { spendCapViolation } from '../policy/spend-cap-precheck';
 import { minSignableValidUntil, outflow, payloadCell } from '../policy/payment-request';
 import { signForWallet, type AcceptedRequest } from '../wallet/wallet-sender';
 import { sharedCall } from '../shared-call';
@@ -90,6 +91,19 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   }
   const product = row.product as Product;
   const paymentMethod = row.paymentMethod as PaymentMethod;
+
+  const overCap = await spendCapViolation(deps.prices, config, { product, amount: row.amount, paymentMethod });
+  if (overCap) {
+    await purchase.fail(
+      {
+        code: 'PAYMENT_REJECTED_BY_POLICY',
+        message: `The order is over the spend cap: ${overCap.message}. Nothing was signed.`,
+        details: [overCap],
+      },
+      'over the spend cap; Fragment was not asked',
+    );
+    return undefined;
+  }
 
   const checkout = row.mode === 'client_signed';
   let stage = 'wallet';
