@@ -9,6 +9,7 @@ import {
   readEnvironment,
   SECRET_KEY_VARIABLE,
   sharedConfig,
+  sharedConfigProblems,
   SHARED_VARIABLES,
   string,
   type PrivateAddressAllowance,
@@ -251,6 +252,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     problems.push('ADMIN_PORT must differ from PORT: the operator surfaces have their own listener');
   if (config.expensiveRoutes.keyDerivationsReservedForPurchases >= config.expensiveRoutes.keyDerivationsPerMinute)
     problems.push('KEY_DERIVATIONS_RESERVED_FOR_PURCHASES must be below KEY_DERIVATIONS_PER_MINUTE');
+  problems.push(...sharedConfigProblems(shared, production));
   if (production && !config.sealKey) problems.push('STARSGATE_SEAL_KEY is required when NODE_ENV=production');
   if (production && config.secretKey)
     problems.push('STARSGATE_SECRET_KEY belongs to the worker only: give the gateway STARSGATE_SEAL_KEY');

@@ -37,3 +37,9 @@ test('the defaults, and the expensive routes sharing RATE_LIMIT_MAX', () => {
   });
   expect(config.webhookAllowPrivate).toBe('none');
 });
+
+test('production refuses toncenter.com unpaced (TONCENTER_RPS=0), with a message naming the remedy', () => {
+  expect(() =>
+    loadGatewayConfig({ NODE_ENV: 'production', TONCENTER_URL: 'https://toncenter.com/api/v2', TONCENTER_RPS: '0' }),
+  ).toThrow(/TONCENTER_RPS=0 \(unpaced\) is refused with toncenter\.com when NODE_ENV=production/);
+});

@@ -14,6 +14,7 @@ import {
   readEnvironment,
   SECRET_KEY_VARIABLE,
   sharedConfig,
+  sharedConfigProblems,
   SHARED_VARIABLES,
   string,
   type PrivateAddressAllowance,
@@ -186,7 +187,10 @@ export const WORKER_VARIABLES = {
     '0.05',
     'GRAM kept for network fees on top of what the messages carry (TOP_UP_REQUIRED below it).',
   ),
-  JETTON_GAS_ATTACH: amount('0.1', 'Most GRAM a USDT payment may attach to the jetton transfer for gas.'),
+  JETTON_GAS_ATTACH: amount(
+    '0.6',
+    "Most GRAM a USDT payment may attach to the jetton transfer for gas (Fragment's own message; the unused part returns to the payer). Other clients allow 0.3 to 0.6 (docs/fragment-protocol.md, 2026-11-28); more is refused PAYMENT_REJECTED_BY_POLICY (gas_attach), naming the amount.",
+  ),
   BATCH_MAX: integer({
     default: 255,
     minimum: 1,
@@ -399,6 +403,7 @@ export function loadWorkerConfig(
   }
   if (config.fragmentCookies.length === 0)
     warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
+  problems.push(...sharedConfigProblems(shared, values.NODE_ENV === 'production'));
   finishConfig(problems);
   return config;
 }

@@ -188,6 +188,16 @@ test.each([
   expect(checks(checkPaymentPolicy(usdtInput(tx)))).toEqual(expected);
 });
 
+test('USDT: a gas attach over JETTON_GAS_ATTACH is refused naming both amounts in GRAM', () => {
+  const result = checkPaymentPolicy(usdtInput(usdtTx({}, { amount: '650000000' })));
+  expect(result.ok ? [] : result.violations).toEqual([
+    {
+      check: 'gas_attach',
+      message: "Fragment attaches 0.65 GRAM for the jetton transfer's gas, over JETTON_GAS_ATTACH (0.1 GRAM)",
+    },
+  ]);
+});
+
 test('USDT: the per-purchase spend cap', () => {
   const tx = usdtTx({ amount: 200_000_000n });
   expect(

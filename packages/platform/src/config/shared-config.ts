@@ -137,3 +137,22 @@ export function sharedConfig(values: EnvironmentValues<typeof SHARED_VARIABLES>)
     logLevel: values.LOG_LEVEL,
   };
 }
+
+/**
+ * Problems of the shared configuration that refuse a production start. toncenter.com meters every
+ * key (docs/ton.md §9): unpaced (TONCENTER_RPS=0), every replica calls it as fast as it can and
+ * the purchases stall on its 429s, so production names the plan's rate.
+ */
+export function sharedConfigProblems(config: Pick<SharedConfig, 'toncenter'>, production: boolean): string[] {
+  if (!production || config.toncenter.rps !== 0) return [];
+  let host: string;
+  try {
+    host = new URL(config.toncenter.url).hostname.toLowerCase();
+  } catch {
+    return [];
+  }
+  if (host !== 'toncenter.com' && !host.endsWith('.toncenter.com')) return [];
+  return [
+    `TONCENTER_RPS=0 (unpaced) is refused with ${host} when NODE_ENV=production: toncenter limits every key, and unpaced replicas stall on its 429s. Set your plan's rate (free 10, Plus 25, Advanced 100) or remove the line for the default`,
+  ];
+}

@@ -1,5 +1,6 @@
 import { Address } from '@ton/core';
 import {
+  formatUnits,
   GRAM_DECIMALS,
   parseUnits,
   PAYMENT_METHOD_NAMES,
@@ -141,7 +142,10 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
     else if (destination && !destination.equals(input.payerJettonWallet))
       flag('destination', "the message does not go to the payer's own USDT jetton wallet");
     if (value > config.jettonGasAttachNano)
-      flag('gas_attach', `attached ${value} nanoGRAM exceeds JETTON_GAS_ATTACH (${config.jettonGasAttachNano})`);
+      flag(
+        'gas_attach',
+        `Fragment attaches ${formatUnits(value, GRAM_DECIMALS)} GRAM for the jetton transfer's gas, over JETTON_GAS_ATTACH (${formatUnits(config.jettonGasAttachNano, GRAM_DECIMALS)} GRAM)`,
+      );
     const transfer = decoded?.jetton;
     if (decoded && !transfer) flag('payload', 'a USDT payment must be a jetton transfer');
     if (transfer) {
