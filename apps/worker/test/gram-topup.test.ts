@@ -44,6 +44,17 @@ async function simulatorOrder(ref: string): Promise<SimulatorOrder | undefined> 
   return orders.find((order) => order.ref === ref);
 }
 
+// First in the file: the session has made no top-up call yet, so only our own state call opens its search.
+test('with the simulator answering the search only after updateAdsTopupState {mode: "new"}, a top-up completes', async () => {
+  h.sandbox.fragment!.configure({ faults: { topupSearchNeedsState: true } });
+  try {
+    const done = await h.waitFor((await h.createPurchase(topup({ amount: 4 }))).id);
+    expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: null });
+  } finally {
+    h.sandbox.fragment!.configure({ faults: { topupSearchNeedsState: false } });
+  }
+});
+
 test('a 3 GRAM top-up ends completed: exactly 3 GRAM paid once with the top-up comment, delivered once', async () => {
   const created = await h.createPurchase(topup());
   const done = await h.waitFor(created.id);

@@ -194,6 +194,8 @@ export class FragmentClient {
       const query = username.trim().replace(/^@/, '');
       if (query === '') throw new TypeError('username is required');
       const fields = routes.searchSendsAmount ? { query, [routes.amountField]: String(amount) } : { query };
+      if (routes.newStateBeforeSearch)
+        raiseBusinessError(await this.api.read(product, routes.updateState, { mode: 'new' }), routes.updateState);
       const json = await this.api.read(product, routes.search, fields);
       raiseBusinessError(json, routes.search);
       const found = json.found;

@@ -38,6 +38,12 @@ export interface ProductRoutes {
    * and a quote needs no Fragment call.
    */
   pricedAtFaceValue: boolean;
+  /**
+   * The page's state is opened with `update…State {mode: "new"}` before each search (the top-up:
+   * pyfragment and both S1qwy clients do, docs/fragment-protocol.md, "Identical orders and the GRAM
+   * top-up, 2026-11-28").
+   */
+  newStateBeforeSearch: boolean;
   updateState: string;
   init: string;
   link: string;
@@ -66,6 +72,7 @@ export const ROUTES: Record<FragmentProduct, ProductRoutes> = {
     searchSendsAmount: true,
     initSendsPaymentMethod: true,
     pricedAtFaceValue: false,
+    newStateBeforeSearch: false,
     updateState: 'updateStarsBuyState',
     init: 'initBuyStarsRequest',
     link: 'getBuyStarsLink',
@@ -82,6 +89,7 @@ export const ROUTES: Record<FragmentProduct, ProductRoutes> = {
     searchSendsAmount: true,
     initSendsPaymentMethod: true,
     pricedAtFaceValue: false,
+    newStateBeforeSearch: false,
     updateState: 'updatePremiumState',
     init: 'initGiftPremiumRequest',
     link: 'getGiftPremiumLink',
@@ -98,6 +106,7 @@ export const ROUTES: Record<FragmentProduct, ProductRoutes> = {
     searchSendsAmount: false,
     initSendsPaymentMethod: false,
     pricedAtFaceValue: true,
+    newStateBeforeSearch: true,
     updateState: 'updateAdsTopupState',
     init: 'initAdsTopupRequest',
     link: 'getAdsTopupLink',

@@ -88,6 +88,28 @@ describe('recipient errors from the demo directory', () => {
   });
 });
 
+describe('the top-up opens a new page state before each search (topupSearchNeedsState)', () => {
+  it('searches, inits and searches again, each search after its own updateAdsTopupState {mode: "new"}', async () => {
+    server.sim.configure({ faults: { topupSearchNeedsState: true } });
+    const client = newClient();
+    const before = { state: calls('updateAdsTopupState'), search: calls('searchAdsTopupRecipient') };
+    const found = await client.searchRecipient('gram', '@alice', 3);
+    await client.initRequest({ product: 'gram', recipient: found.recipient, amount: 3, paymentMethod: 'ton' });
+    // The init used the opened state up: the next order's search opens another.
+    await expect(client.searchRecipient('gram', '@alice', 5)).resolves.toMatchObject({ recipient: expect.any(String) });
+    expect(calls('searchAdsTopupRecipient') - before.search).toBe(2);
+    expect(calls('updateAdsTopupState') - before.state).toBeGreaterThanOrEqual(2);
+  });
+
+  it("Stars and Premium searches are unchanged (the fault is the top-up's)", async () => {
+    server.sim.configure({ faults: { topupSearchNeedsState: true } });
+    const client = newClient();
+    const before = calls('updateStarsBuyState');
+    await expect(client.searchRecipient('stars', '@alice', 50)).resolves.toMatchObject({ name: expect.any(String) });
+    expect(calls('updateStarsBuyState')).toBe(before);
+  });
+});
+
 describe('"Price was changed"', () => {
   it('re-syncs and retries init until it passes', async () => {
     const client = newClient();

@@ -91,6 +91,12 @@ export interface FragmentFaults {
   historyDates: 'datetime' | 'text';
   /** `get…Link` answers without `confirm_method`/`confirm_params` (Fragment's script then calls no confirm). */
   omitConfirmMethod: boolean;
+  /**
+   * `searchAdsTopupRecipient` answers `Bad request` until the session called `updateAdsTopupState
+   * {mode: "new"}`, and again after each top-up init (what public clients guard against by opening
+   * the state first).
+   */
+  topupSearchNeedsState: boolean;
   /** Whom `get…Link` names as `transaction.from`, for every session without an entry in `transactionFromBySession`. */
   transactionFrom: TransactionFromMode;
   /** The mode per cookie session (`stel_ssid` → mode): a run can give some sessions each mode. */
@@ -170,6 +176,7 @@ export function defaultFaults(): FragmentFaults {
     historyLoadMore: 'body_foot',
     historyDates: 'datetime',
     omitConfirmMethod: false,
+    topupSearchNeedsState: false,
     transactionFrom: 'linked',
     transactionFromBySession: {},
   };

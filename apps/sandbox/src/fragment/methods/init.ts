@@ -9,6 +9,7 @@ import type { Product } from '../sessions';
 import { type CallContext, fail, type MethodHandler } from './context';
 import { resolveRecipient } from './search';
 import { parseCount } from './state';
+import { closeTopupState } from './topup-state-gate';
 
 const METHODS: readonly string[] = [...TON_CONNECT_METHODS, ...EVM_METHODS];
 /** No public evidence of Fragment's top-up maximum; clients cap at 999,999 or 1,000,000,000 (§18). */
@@ -115,4 +116,7 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
 
 export const initBuyStarsRequest: MethodHandler = (call) => init(call, 'stars');
 export const initGiftPremiumRequest: MethodHandler = (call) => init(call, 'premium');
-export const initAdsTopupRequest: MethodHandler = (call) => init(call, 'gram');
+export const initAdsTopupRequest: MethodHandler = (call) => {
+  closeTopupState(call.session);
+  return init(call, 'gram');
+};

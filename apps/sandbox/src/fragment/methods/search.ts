@@ -3,6 +3,7 @@ import { FragmentErrors } from '../errors';
 import { escapeHtml } from '../html';
 import type { Session } from '../sessions';
 import { type CallContext, fail, type MethodHandler, type SimulatorContext } from './context';
+import { topupStateOpen } from './topup-state-gate';
 
 const TOKEN = /^[A-Za-z0-9_-]{64}$/;
 
@@ -56,6 +57,8 @@ export const searchStarsRecipient: MethodHandler = (call) => {
 
 /** The top-up's search takes the query alone; channels, bots and unknown names all get "not a user" (§18). */
 export const searchAdsTopupRecipient: MethodHandler = (call) => {
+  if (call.sim.config().faults.topupSearchNeedsState && !topupStateOpen(call.session))
+    return fail(FragmentErrors.badRequest);
   const entry = lookup(call);
   if (!entry || entry.kind !== 'user') return fail(FragmentErrors.notAUser);
   return found(call, entry);

@@ -5,6 +5,7 @@ import { historyStyle, historyTableHtml } from '../history-html';
 import { curPriceHtml, flowHtml, premiumOptionsHtml, starsOptionsHtml } from '../pages';
 import type { Product, Session } from '../sessions';
 import { type CallContext, fail, type MethodHandler, type SimulatorContext } from './context';
+import { openTopupState } from './topup-state-gate';
 
 /** The `mode` the page shows for the flow's current order. */
 export function modeOf(order: Order | undefined): 'new' | 'processing' | 'done' {
@@ -75,7 +76,10 @@ function stateResponse(call: CallContext, product: Product): Record<string, unkn
 
 export const updateStarsBuyState: MethodHandler = (call) => stateResponse(call, 'stars');
 export const updatePremiumState: MethodHandler = (call) => stateResponse(call, 'premium');
-export const updateAdsTopupState: MethodHandler = (call) => stateResponse(call, 'gram');
+export const updateAdsTopupState: MethodHandler = (call) => {
+  if (call.body['mode'] === 'new') openTopupState(call.session);
+  return stateResponse(call, 'gram');
+};
 
 /** Parses a positive integer form value; undefined when absent/invalid. */
 export function parseCount(value: string | undefined): number | undefined {
