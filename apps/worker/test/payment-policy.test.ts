@@ -17,6 +17,7 @@ const config: PolicyInput['config'] = {
   jettonGasAttachNano: 100_000_000n,
   minValiditySeconds: 15,
   fragmentFromMustMatch: false,
+  network: 'mainnet',
 };
 const strict: PolicyInput['config'] = { ...config, fragmentFromMustMatch: true };
 const OWN_QUERY_ID = 0x5eed_0000_0001n;
@@ -125,6 +126,27 @@ test('GRAM: with FRAGMENT_FROM_MUST_MATCH a from other than the payer is refused
     'payer',
   ]);
   expect(checks(checkPaymentPolicy(input(gramTx(), { config: strict })))).toEqual([]);
+});
+
+test('a destination off the allow-list is named friendly and raw, so an operator can allow-list it', () => {
+  const unknown = addr();
+  const named = { friendly: unknown.toString({ bounceable: false, urlSafe: true }), raw: unknown.toRawString() };
+  const gram = checkPaymentPolicy(input(gramTx({ address: unknown.toString() })));
+  expect(gram.ok ? [] : gram.violations).toEqual([
+    {
+      check: 'destination',
+      message: expect.stringContaining(`${named.friendly} (${named.raw}) is not an allow-listed`),
+      destination: named,
+    },
+  ]);
+  const usdt = checkPaymentPolicy(usdtInput(usdtTx({ destination: unknown })));
+  expect(usdt.ok ? [] : usdt.violations).toEqual([
+    {
+      check: 'jetton_destination',
+      message: expect.stringContaining(`${named.friendly} (${named.raw})`),
+      destination: named,
+    },
+  ]);
 });
 
 test('GRAM: another payer still has to pay an allow-listed receiver the quoted amount', () => {

@@ -151,7 +151,17 @@ describe('payment policy', () => {
     const wallet = h.wallet('base64-v5r1').rawAddress;
     const seqnoBefore = await h.chain.getSeqno(Address.parse(wallet));
     const row = await expectFailed(base64Order(), 'PAYMENT_REJECTED_BY_POLICY');
-    expect((row.error as { details: Array<{ check: string }> }).details.map((d) => d.check)).toEqual(['destination']);
+    const error = row.error as {
+      message: string;
+      details: Array<{ check: string; destination?: Record<string, string> }>;
+    };
+    expect(error.details.map((d) => d.check)).toEqual(['destination']);
+    // Named as Fragment asked for it, friendly and raw, so an operator can allow-list it.
+    const { friendly, raw } = error.details[0]!.destination!;
+    expect(Address.parse(friendly!).toRawString()).toBe(raw);
+    expect(friendly).toMatch(/^UQ/);
+    expect(h.config.fragmentReceivingAddresses).not.toContain(raw);
+    expect(error.message).toContain(`${friendly} (${raw})`);
     expect(await h.chain.getSeqno(Address.parse(wallet))).toBe(seqnoBefore);
   });
 });

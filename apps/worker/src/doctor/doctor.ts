@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadWorkerConfig, type WorkerConfig } from '../config';
 import { errorText, fail, type CheckResult } from './check';
+import { checkAllowListPerProduct } from './allow-list-checks';
 import { checkChainProvider, checkReceivingAddresses } from './chain-checks';
 import { checkFragmentSessions } from './fragment-checks';
 import { checkPostgres, checkRedis, checkSecretKey } from './infra-checks';
@@ -28,7 +29,7 @@ export async function runDoctor(env: Record<string, string | undefined>): Promis
     checkReceivingAddresses(config),
     checkFragmentSessions(config),
   ]);
-  return [...results, ...checks.flat()];
+  return [...results, ...checks.flat(), ...checkAllowListPerProduct(config)];
 }
 
 /** Non-zero on any fail. */

@@ -21,6 +21,16 @@ import { throughPayerJettonWallet } from './payer-jetton-transfer';
 export interface PolicyViolation {
   check: string;
   message: string;
+  /** A receiving address off the allow-list, as Fragment asked for it: what an operator adds to FRAGMENT_RECEIVING_ADDRESSES. */
+  destination?: { friendly: string; raw: string };
+}
+
+/** A receiving address named both ways: user-friendly (non-bounceable, as Fragment shows wallets) and raw. */
+function namedAddress(address: Address, network: WorkerConfig['network']): { friendly: string; raw: string } {
+  return {
+    friendly: address.toString({ bounceable: false, urlSafe: true, testOnly: network === 'testnet' }),
+    raw: address.toRawString(),
+  };
 }
 
 export type PolicyResult = { ok: true; request: PaymentRequest } | { ok: false; violations: PolicyViolation[] };
@@ -35,6 +45,7 @@ export interface PolicyInput {
     | 'jettonGasAttachNano'
     | 'minValiditySeconds'
     | 'fragmentFromMustMatch'
+    | 'network'
   >;
   product: Product;
   quantity: number;
@@ -79,6 +90,14 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
   const { config, transaction: tx } = input;
   const violations: PolicyViolation[] = [];
   const flag = (check: string, message: string) => violations.push({ check, message });
+  const offList = (check: string, what: string, address: Address) => {
+    const named = namedAddress(address, config.network);
+    violations.push({
+      check,
+      message: `${what} ${named.friendly} (${named.raw}) is not an allow-listed Fragment receiving address: add it to FRAGMENT_RECEIVING_ADDRESSES if it is Fragment's`,
+      destination: named,
+    });
+  };
   const allowed = new Set(config.fragmentReceivingAddresses);
   const currency = PAYMENT_METHOD_NAMES[input.paymentMethod];
 
@@ -129,8 +148,7 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
 
   let jetton: PaymentRequest['jetton'];
   if (currency === 'GRAM') {
-    if (destination && !allowed.has(destination.toRawString()))
-      flag('destination', 'destination is not an allow-listed Fragment receiving address');
+    if (destination && !allowed.has(destination.toRawString())) offList('destination', 'the destination', destination);
     if (decoded?.jetton) flag('payload', 'a GRAM payment carries a jetton transfer');
     if (quote !== undefined && !withinTolerance(value, quote, config.priceToleranceBps)) {
       flag('amount', `amount ${value} nanoGRAM is outside ${config.priceToleranceBps} bps of the quote ${quote}`);
@@ -150,7 +168,7 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
     if (decoded && !transfer) flag('payload', 'a USDT payment must be a jetton transfer');
     if (transfer) {
       if (!allowed.has(transfer.destination))
-        flag('jetton_destination', 'jetton destination is not an allow-listed Fragment receiving address');
+        offList('jetton_destination', 'the jetton destination', Address.parseRaw(transfer.destination));
       if (transfer.responseDestination !== input.payer.toRawString())
         flag('response_destination', 'excess GRAM would not return to the payer');
       if (quote !== undefined && !withinTolerance(transfer.amount, quote, config.priceToleranceBps)) {

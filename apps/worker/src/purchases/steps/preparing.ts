@@ -180,7 +180,13 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       await purchase.fail(
         {
           code: 'PAYMENT_REJECTED_BY_POLICY',
-          message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.`,
+          message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.${verdict.violations
+            .filter((v) => v.destination)
+            .map(
+              (v) =>
+                ` Fragment asked to pay ${v.destination!.friendly} (${v.destination!.raw}), which is not allow-listed.`,
+            )
+            .join('')}`,
           details: verdict.violations,
         },
         'payment request rejected by policy',
