@@ -4,6 +4,7 @@
  * to @alice" twice at once, one on each account: both complete, each listed by its own account.
  */
 import { randomBytes } from 'node:crypto';
+import request from 'supertest';
 import { demoCredentials, demoFragmentCookies } from '@starsgate/sandbox/fragment';
 import { WorkerHarness } from './support/worker-harness';
 
@@ -56,4 +57,33 @@ test('the same 50 Stars to @alice on each of two accounts at once: both complete
     { status: 'completed', error: null },
   ]);
   for (const purchase of done) expect(h.deliveredCount(purchase.fragmentRef)).toBe(1);
+});
+
+test('the operator API names the look-alike a paid purchase waits on, on its own account only', async () => {
+  const token = randomBytes(24).toString('hex');
+  const gateway = h.gateway({ STARSGATE_ADMIN_TOKENS: token });
+  const [first, second] = h.deps.fragment.clients.map((client) => client.accountId());
+  const order = { product: 'stars' as const, username: '@bob', amount: 77, payment_method: 'gram' as const };
+  /** A purchase stored as paid on an account (its job never runs), in a status. */
+  const paid = async (account: string, status: string) => {
+    const row = await h.createPurchase({ ...order, seed: h.wallet('base64-v5r1').seed }, { enqueue: false });
+    await h.database.pool.query(
+      `UPDATE purchases SET status = $2, transaction_hash = $3, payment_request = jsonb_build_object('fragmentAccount', $4::text) WHERE id = $1`,
+      [row.id, status, randomBytes(32).toString('hex'), account],
+    );
+    return row.id;
+  };
+  // Paid, never listed by Fragment: the case an operator has to look at.
+  const stuck = await paid(first!, 'reconciliation_required');
+  await paid(second!, 'confirming');
+  const waiting = await paid(first!, 'confirming');
+
+  const detail = await request(gateway.adminApp)
+    .get(`/admin/api/purchases/${waiting}`)
+    .set('Authorization', `Bearer ${token}`);
+  expect(detail.status).toBe(200);
+  expect(detail.body).toMatchObject({
+    waiting_on_lookalikes: [stuck],
+    waiting_reason: `waiting on look-alike ${stuck}`,
+  });
 });

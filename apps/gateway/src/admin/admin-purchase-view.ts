@@ -40,17 +40,26 @@ function eventType(event: PurchaseEventRow): string {
 
 /**
  * One purchase for an operator: its summary, the payment Fragment asked for, the signed message's
- * hashes, the full timeline and the evidence. Built field by field from the row: never the
+ * hashes, the full timeline and the evidence, and why it waits (`waiting_reason`: our identical
+ * orders on the same Fragment account not delivered yet). Built field by field from the row: never the
  * sealed secret (which lives elsewhere), never Fragment cookies, never the signed BOC itself.
  */
 export function adminPurchaseDetail(
   row: PurchaseRow,
   events: readonly PurchaseEventRow[],
   external: SignedExternalRow | undefined,
+  waitingOnLookalikes: readonly string[] = [],
 ) {
   const request = row.paymentRequest;
   return {
     ...adminPurchaseSummary(row),
+    waiting_on_lookalikes: [...waitingOnLookalikes],
+    waiting_reason:
+      waitingOnLookalikes.length > 0
+        ? `waiting on look-alike ${waitingOnLookalikes.join(', ')}`
+        : row.status === 'confirming'
+          ? "waiting for Fragment's history to list the delivery"
+          : null,
     wallet_version: row.walletVersion,
     fragment_request_id: row.fragmentReqId,
     fragment_ref: row.fragmentRef,

@@ -54,11 +54,12 @@ export function adminPurchasesRoutes(deps: ResolutionDeps): Router {
     const id = purchaseId(req.params.purchase_id);
     const row = await deps.reads.find(id);
     if (!row) throw AppError.field('PURCHASE_NOT_FOUND', 'purchase_id');
-    const [events, external] = await Promise.all([
+    const [events, external, waitingOn] = await Promise.all([
       deps.reads.timeline(id),
       row.batchId ? deps.reads.signedExternal(row.batchId) : undefined,
+      deps.reads.waitingOnLookalikes(row),
     ]);
-    res.json(adminPurchaseDetail(row, events, external));
+    res.json(adminPurchaseDetail(row, events, external, waitingOn));
   });
 
   router.post('/admin/api/purchases/:purchase_id/resolve', async (req, res) => {
@@ -72,11 +73,12 @@ export function adminPurchasesRoutes(deps: ResolutionDeps): Router {
       actor: actorIdentity(by),
       operator: input.operator,
     });
-    const [events, external] = await Promise.all([
+    const [events, external, waitingOn] = await Promise.all([
       deps.reads.timeline(id),
       row.batchId ? deps.reads.signedExternal(row.batchId) : undefined,
+      deps.reads.waitingOnLookalikes(row),
     ]);
-    res.json(adminPurchaseDetail(row, events, external));
+    res.json(adminPurchaseDetail(row, events, external, waitingOn));
   });
 
   return router;

@@ -1,7 +1,9 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../database';
 import { purchaseEvents, purchases, signedExternals, type PurchaseRow, type SignedExternalRow } from '../schema';
+import { PAID_LOOKALIKES } from '../sql/paid-lookalikes';
 import { before, epochMicros, keysetPage, type KeysetCursor } from './keyset';
+import { LOOKALIKE_OPEN_LOOKBACK_MS, lookalikesOnAccount } from './purchase-transitions';
 
 /** Filters of the operator's purchase listing; each one that narrows the set has its own index. */
 export interface PurchaseListFilter {
@@ -94,6 +96,38 @@ export class AdminPurchaseReads {
 
   async timeline(id: string) {
     return this.db.select().from(purchaseEvents).where(eq(purchaseEvents.purchaseId, id)).orderBy(purchaseEvents.id);
+  }
+
+  /**
+   * Why a paid purchase may still wait for Fragment's delivery: our other paid look-alikes (same
+   * recipient, product and quantity, on the same Fragment account) not completed yet. The history
+   * tells identical orders apart by count only, so each of them must be listed before this one's
+   * row can vouch (docs/fragment-protocol.md §17.5). Ids, oldest first; none unless it is paid and
+   * confirming (or was, when it went to reconciliation).
+   */
+  async waitingOnLookalikes(row: PurchaseRow): Promise<string[]> {
+    if (row.transactionHash === null || (row.status !== 'confirming' && row.status !== 'reconciliation_required'))
+      return [];
+    const result = await this.db.$client.query<{
+      id: string;
+      created_at: Date;
+      completed_at: Date | null;
+      fragment_account: string | null;
+    }>({
+      ...PAID_LOOKALIKES,
+      values: [
+        [row.username.toLowerCase()],
+        [row.product],
+        [row.amount],
+        new Date(row.createdAt.getTime() - LOOKALIKE_OPEN_LOOKBACK_MS).toISOString(),
+      ],
+    });
+    const open = result.rows
+      .filter((other) => other.id !== row.id && other.completed_at === null)
+      .map((other) => ({ id: other.id, createdAt: new Date(other.created_at), account: other.fragment_account }));
+    return lookalikesOnAccount(open, row.paymentRequest?.fragmentAccount)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .map((other) => other.id);
   }
 
   async signedExternal(batchId: string): Promise<SignedExternalRow | undefined> {

@@ -74,10 +74,10 @@ export interface PaidLookalike {
  * those whose account is unknown (counted everywhere, so an old row never vouches for a new order).
  * Without an account (none to scope to), all of them.
  */
-export function lookalikesOnAccount(
-  lookalikes: readonly PaidLookalike[],
+export function lookalikesOnAccount<T extends Pick<PaidLookalike, 'account'>>(
+  lookalikes: readonly T[],
   account: string | undefined,
-): PaidLookalike[] {
+): T[] {
   return account === undefined ? [...lookalikes] : lookalikes.filter((l) => !l.account || l.account === account);
 }
 

@@ -9,7 +9,7 @@ import type { NamedStatement } from './named-statement';
 export const PAID_LOOKALIKES: NamedStatement = {
   name: 'purchase_paid_lookalikes',
   text: `
-  SELECT lower(username) AS username, product, amount, created_at, completed_at,
+  SELECT id, lower(username) AS username, product, amount, created_at, completed_at,
     payment_request->>'fragmentAccount' AS fragment_account FROM purchases
   WHERE (lower(username), product, amount) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::int[]))
     AND created_at >= $4::timestamptz AND transaction_hash IS NOT NULL AND status <> 'failed'`,

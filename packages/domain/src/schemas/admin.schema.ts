@@ -165,12 +165,23 @@ export const AdminPurchaseSummarySchema = {
 export const AdminPurchaseDetailSchema = {
   $id: 'AdminPurchaseDetail',
   type: 'object',
-  required: [...AdminPurchaseSummarySchema.required, 'events', 'evidence'],
+  required: [...AdminPurchaseSummarySchema.required, 'events', 'evidence', 'waiting_on_lookalikes', 'waiting_reason'],
   properties: {
     ...AdminPurchaseSummarySchema.properties,
     wallet_version: nullableString,
     fragment_request_id: nullableString,
     fragment_ref: nullableString,
+    waiting_on_lookalikes: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'Ids of our identical paid orders (same recipient, product and quantity, on the same Fragment account) not completed yet: the history tells identical orders apart by count only, so this one waits until they are listed too. Empty unless the purchase is confirming (or went to reconciliation from there).',
+    },
+    waiting_reason: {
+      ...nullableString,
+      description:
+        'Why a paid purchase is still waiting, for people: "waiting on look-alike <id>[, <id>…]", or that Fragment has not listed the delivery yet. Null when it is not waiting on Fragment.',
+    },
     fragment_session: { ...nullableString, description: 'Label of the Fragment login session that created the order.' },
     fragment_from: {
       ...nullableString,

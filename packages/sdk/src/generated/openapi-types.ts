@@ -76,6 +76,14 @@ export interface AdminPurchaseDetail {
   fragment_request_id?: string | null;
   fragment_ref?: string | null;
   /**
+   * Ids of our identical paid orders (same recipient, product and quantity, on the same Fragment account) not completed yet: the history tells identical orders apart by count only, so this one waits until they are listed too. Empty unless the purchase is confirming (or went to reconciliation from there).
+   */
+  waiting_on_lookalikes: Array<string>;
+  /**
+   * Why a paid purchase is still waiting, for people: "waiting on look-alike <id>[, <id>…]", or that Fragment has not listed the delivery yet. Null when it is not waiting on Fragment.
+   */
+  waiting_reason: string | null;
+  /**
    * Label of the Fragment login session that created the order.
    */
   fragment_session?: string | null;
