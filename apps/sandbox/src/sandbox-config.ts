@@ -8,7 +8,8 @@ export const SANDBOX_VARIABLES = {
   SANDBOX_HOST: string({ default: '127.0.0.1', description: 'Address the sandbox listens on.' }),
   SANDBOX_DATA_DIR: string({
     default: '.data/sandbox',
-    description: 'State folder (balances survive restarts); "memory" keeps nothing.',
+    description:
+      'State folder: the chain (balances, transactions) and the Fragment simulator\'s orders and account histories survive restarts together; "memory" keeps nothing.',
   }),
   SANDBOX_BLOCK_MS: integer({
     default: 400,

@@ -17,6 +17,7 @@ import {
   type FragmentSimulator,
   type FragmentSimulatorOptions,
 } from './fragment';
+import { loadFragmentState } from './fragment/order-persistence';
 import { createToncenterRouter } from './toncenter';
 
 export const DEFAULT_SANDBOX_SEED = 'starsgate-demo';
@@ -60,10 +61,25 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   try {
     const demoWallets = options.demoWallets === false ? [] : await seedDemoWallets(chain, seed);
+    // The simulator's orders and histories are kept beside the chain's state: a restart keeps both worlds.
+    const dataDir = options.dataDir ?? null;
     const fragment =
       options.fragment === false
         ? undefined
-        : createFragmentSimulator({ chain, seed, ...(options.fragment ? { config: options.fragment } : {}) });
+        : createFragmentSimulator({
+            chain,
+            seed,
+            ...(options.fragment ? { config: options.fragment } : {}),
+            ...(dataDir
+              ? {
+                  persisted: {
+                    dataDir,
+                    saved: await loadFragmentState(dataDir),
+                    ...(options.saveIntervalMs !== undefined ? { saveIntervalMs: options.saveIntervalMs } : {}),
+                  },
+                }
+              : {}),
+          });
     if (fragment) await activateFragmentReceivers(chain, fragment.ownReceiverWallets());
     const linked = fragment?.linkedWallet;
     if (linked?.contract && linked.secretKey)
@@ -137,6 +153,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       async close() {
         if (closed) return;
         closed = true;
+        await fragment
+          ?.save()
+          .catch((err: unknown) => console.error('[sandbox] Fragment simulator state save failed', err));
         fragment?.close();
         await chain.close();
       },

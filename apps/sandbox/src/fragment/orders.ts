@@ -91,6 +91,8 @@ export class OrderBook {
   private readonly deliveredOrders: Order[] = [];
   /** Listeners told about every status change (tests, logging). */
   private readonly listeners = new Set<(order: Order) => void>();
+  /** Grows with every change worth saving (order-persistence.ts): a save is due when it moved. */
+  changes = 0;
 
   constructor(
     private readonly config: () => FragmentSimulatorConfig,
@@ -116,6 +118,46 @@ export class OrderBook {
   add(order: Order): void {
     this.byReqId.set(order.reqId, order);
     this.byRef.set(order.ref, order);
+    this.changes += 1;
+  }
+
+  /** An order's fields changed outside the book (a link answer): a save is due. */
+  changed(): void {
+    this.changes += 1;
+  }
+
+  /** What a restarted simulator needs: every order, and the delivered ones in delivery order. */
+  persisted(): { orders: Order[]; deliveredRefs: string[]; delivered: DeliveredOrder[] } {
+    return {
+      orders: this.all(),
+      deliveredRefs: this.deliveredOrders.map((order) => order.ref),
+      delivered: this.delivered.map((entry) => ({ ...entry })),
+    };
+  }
+
+  /**
+   * Takes back a saved world: the orders, the history in its order, and deliveries under way (an
+   * order paid but not yet delivered when the simulator stopped is delivered after the usual delays).
+   */
+  restore(saved: { orders: Order[]; deliveredRefs: string[]; delivered: DeliveredOrder[] }): void {
+    for (const order of saved.orders) {
+      order.extraPayments ??= [];
+      this.byReqId.set(order.reqId, order);
+      this.byRef.set(order.ref, order);
+    }
+    for (const ref of saved.deliveredRefs) {
+      const order = this.byRef.get(ref);
+      if (order) this.deliveredOrders.push(order);
+    }
+    this.delivered.push(...saved.delivered);
+    for (const order of saved.orders) {
+      if (order.status !== 'paid' && order.status !== 'processing') continue;
+      if (order.badPayment && !order.payment) {
+        this.after(this.config().doneDelay, () => this.setStatus(order, 'failed'));
+      } else if (this.config().faults.done !== 'never') {
+        this.after(this.config().doneDelay, () => this.deliver(order));
+      }
+    }
   }
 
   get(reqId: string | undefined): Order | undefined {
@@ -155,6 +197,7 @@ export class OrderBook {
       return;
     }
     order.payment = { txHash, at: this.clock() };
+    this.changes += 1;
     this.advance(order);
   }
 
@@ -176,6 +219,7 @@ export class OrderBook {
 
   recordConfirm(order: Order, externalHash: string): void {
     if (!order.confirm) order.confirm = { at: this.clock(), externalHash };
+    this.changes += 1;
     this.advance(order);
   }
 
@@ -238,6 +282,7 @@ export class OrderBook {
   private setStatus(order: Order, status: OrderStatus): void {
     order.status = status;
     order.statusAt = this.clock();
+    this.changes += 1;
     for (const listener of this.listeners) listener(order);
   }
 

@@ -17,6 +17,7 @@ import { FaultInjector } from './faults';
 import type { SimulatorContext } from './methods/context';
 import { type DeliveredOrder, OrderBook } from './orders';
 import { createPageHandler } from './page-router';
+import { decodeOrder, encodeOrder, saveFragmentState, type PersistedFragmentState } from './order-persistence';
 import { PaymentWatcher } from './payment-watcher';
 import { PriceBook } from './pricing';
 import { deriveReceivers, receiverWallet } from './receivers';
@@ -31,6 +32,11 @@ export interface FragmentSimulatorOptions {
   config?: Partial<FragmentSimulatorConfig> | FragmentConfigPatch;
   /** Wall clock in ms (price drift, hash rotation). Order validity uses `chain.now()`. */
   clock?: () => number;
+  /**
+   * The world saved here (beside the chain's state) is taken back, and kept saved: orders and the
+   * accounts' histories survive a restart (order-persistence.ts). Omitted: kept in memory only.
+   */
+  persisted?: { dataDir: string; saved: PersistedFragmentState | null; saveIntervalMs?: number };
 }
 
 export interface FragmentStats {
@@ -61,6 +67,8 @@ export interface FragmentSimulator {
   configure(patch: FragmentConfigPatch): void;
   /** Resolves once every block delivered so far has been matched against orders. */
   idle(): Promise<void>;
+  /** Writes the orders and histories now (with `persisted`; otherwise nothing to do). */
+  save(): Promise<void>;
   close(): void;
 }
 
@@ -114,6 +122,33 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
 
   const watcher = new PaymentWatcher(options.chain, orders, () => [receivers.stars, receivers.premium]);
   watcher.start();
+
+  const persisted = options.persisted;
+  if (persisted?.saved)
+    orders.restore({
+      orders: persisted.saved.orders.map(decodeOrder),
+      deliveredRefs: persisted.saved.deliveredRefs,
+      delivered: persisted.saved.delivered,
+    });
+  let savedChanges = orders.changes;
+  const save = async (): Promise<void> => {
+    if (!persisted || orders.changes === savedChanges) return;
+    savedChanges = orders.changes;
+    const world = orders.persisted();
+    await saveFragmentState(persisted.dataDir, {
+      version: 1,
+      savedAt: new Date().toISOString(),
+      orders: world.orders.map(encodeOrder),
+      deliveredRefs: world.deliveredRefs,
+      delivered: world.delivered,
+    });
+  };
+  const saveTimer = persisted
+    ? setInterval(() => {
+        save().catch((err: unknown) => console.error('[sandbox] Fragment simulator state save failed', err));
+      }, persisted.saveIntervalMs ?? 5_000)
+    : undefined;
+  saveTimer?.unref();
 
   const counter = new CallCounter();
   const router = express.Router();
@@ -193,7 +228,9 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
     config: getConfig,
     configure,
     idle: () => watcher.idle(),
+    save,
     close: () => {
+      if (saveTimer) clearInterval(saveTimer);
       watcher.stop();
       orders.close();
       faults.close();

@@ -104,6 +104,7 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
   order.confirmNotRequested = cfg.faults.omitConfirmMethod;
   order.validUntil = validUntil;
   order.expiresAt = validUntil;
+  sim.orders.changed();
   return {
     ok: true,
     transaction: {
