@@ -52,3 +52,23 @@ test('a second identical order after a delivered first one completes on Fragment
     `identical order after a delivered one: confirming → completed ${firstMs} ms (first), ${secondMs} ms (second)`,
   );
 });
+
+test("a row showing the order's own Ref# proves it alone, even beside an identical paid order never delivered", async () => {
+  h.sandbox.fragment!.configure({ faults: { historyShowsRef: true } });
+  try {
+    const twin = { ...order, username: '@erin', amount: 65 };
+    // Paid, never listed by Fragment (a reconciliation case): by count alone it would hold the next one back.
+    const stuck = await h.createPurchase({ ...twin, seed: h.wallet('base64-v5r1').seed }, { enqueue: false });
+    await h.database.pool.query(
+      `UPDATE purchases SET status = 'reconciliation_required', transaction_hash = $2,
+         payment_request = jsonb_build_object('fragmentAccount', $3::text) WHERE id = $1`,
+      [stuck.id, 'cd'.repeat(32), h.deps.fragment.clients[0]!.accountId()],
+    );
+    const done = await h.waitFor((await h.createPurchase({ ...twin, seed: h.wallet('ton24-v4r2').seed })).id);
+    expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: null });
+    const completion = (await h.purchases.events(done.id)).find((event) => event.toStatus === 'completed')!;
+    expect((completion.data as { fragment?: string }).fragment).toBe(`history lists Ref#${done.fragmentRef}`);
+  } finally {
+    h.sandbox.fragment!.configure({ faults: { historyShowsRef: false } });
+  }
+});

@@ -97,6 +97,8 @@ export interface FragmentFaults {
    * the state first).
    */
   topupSearchNeedsState: boolean;
+  /** History rows end with the order's `Ref#` (no public source shows it; the delivery check then proves an order by it alone). */
+  historyShowsRef: boolean;
   /** Whom `get…Link` names as `transaction.from`, for every session without an entry in `transactionFromBySession`. */
   transactionFrom: TransactionFromMode;
   /** The mode per cookie session (`stel_ssid` → mode): a run can give some sessions each mode. */
@@ -177,6 +179,7 @@ export function defaultFaults(): FragmentFaults {
     historyDates: 'datetime',
     omitConfirmMethod: false,
     topupSearchNeedsState: false,
+    historyShowsRef: false,
     transactionFrom: 'linked',
     transactionFromBySession: {},
   };

@@ -57,11 +57,13 @@ export interface HistoryRowsStyle {
   markup: HistoryMarkup;
   dates: FragmentFaults['historyDates'];
   now: number;
+  /** Rows end with the order's `Ref#` (the `historyShowsRef` switch). */
+  refs?: boolean;
 }
 
 /** How the configured faults have the history written at `now`. */
 export function historyStyle(faults: FragmentFaults, now: number): HistoryRowsStyle {
-  return { markup: faults.historyMarkup, dates: faults.historyDates, now };
+  return { markup: faults.historyMarkup, dates: faults.historyDates, now, refs: faults.historyShowsRef };
 }
 
 /** The `<tr>` rows of a page (also the `body` of a "load more" answer). */
@@ -76,10 +78,16 @@ export function historyRowsHtml(orders: Order[], style: HistoryRowsStyle): strin
         style.dates === 'text'
           ? shortDateHtml(o.statusAt, style.now)
           : `<time datetime="${at}" data-relative="text">${escapeHtml(shownDate(o.statusAt))}</time>`;
-      if (o.product === 'gram') return topupRowHtml(o, date);
-      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value tm-inline-nowrap">@${escapeHtml(o.username)}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${escapeHtml(quantityText(o))}</div></div></td><td><div class="table-cell">${priceHtml(o)}</div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${date}</div></div></td></tr>`;
+      const ref = style.refs ? refCellHtml(o) : '';
+      if (o.product === 'gram') return topupRowHtml(o, date).replace(/<\/tr>$/, `${ref}</tr>`);
+      return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value tm-inline-nowrap">@${escapeHtml(o.username)}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${escapeHtml(quantityText(o))}</div></div></td><td><div class="table-cell">${priceHtml(o)}</div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${date}</div></div></td>${ref}</tr>`;
     })
     .join('');
+}
+
+/** The order's `Ref#` in a last cell: no public source shows Fragment's history doing so (docs/fragment-protocol.md §17.2). */
+function refCellHtml(order: Order): string {
+  return `<td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">Ref#${escapeHtml(order.ref)}</div></div></td>`;
 }
 
 const CARD_UNITS: Record<Product, string> = { stars: '★', premium: 'Premium', gram: 'TON' };
