@@ -99,6 +99,19 @@ describe('availability', () => {
       );
   });
 
+  it('opens the top-up page state (updateAdsTopupState {mode: "new"}) before its search', async () => {
+    suite.fragment.configure({ faults: { topupSearchNeedsState: true } });
+    try {
+      const states = suite.fragment.calls('updateAdsTopupState');
+      const res = await check(order({ username: '@bob' }));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ available: true, code: 'AVAILABLE', username: '@bob' });
+      expect(suite.fragment.calls('updateAdsTopupState')).toBe(states + 1);
+    } finally {
+      suite.fragment.configure({ faults: { topupSearchNeedsState: false } });
+    }
+  });
+
   it('usdt → PAYMENT_METHOD_UNAVAILABLE without asking Fragment', async () => {
     const searches = suite.fragment.calls('searchAdsTopupRecipient');
     const res = await check(order({ payment_method: 'usdt' }));
