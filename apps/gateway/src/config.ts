@@ -28,6 +28,7 @@ export interface GatewayConfig {
   adminPort: number;
   host: string;
   databaseUrl: string;
+  databasePooler: SharedConfig['databasePooler'];
   databasePoolSize: number;
   redisUrl: string;
   bullPrefix: string;
@@ -199,6 +200,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     adminPort: values.ADMIN_PORT,
     host: values.HOST,
     databaseUrl: shared.databaseUrl,
+    databasePooler: shared.databasePooler,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     redisUrl: shared.redisUrl,
     bullPrefix: shared.bullPrefix,

@@ -17,6 +17,7 @@ import {
   SHARED_VARIABLES,
   string,
   type PrivateAddressAllowance,
+  type SharedConfig,
 } from '@starsgate/platform';
 import { priceRefresherConfig, PRICE_REFRESHER_VARIABLES, type PriceRefresherConfig } from './prices/price-refresher';
 import { ALL_CRASH_POINTS, type CrashPoint } from './purchases/crash-points';
@@ -34,6 +35,7 @@ export interface StepMaxAges {
 
 export interface WorkerConfig {
   databaseUrl: string;
+  databasePooler: SharedConfig['databasePooler'];
   redisUrl: string;
   bullPrefix: string;
   concurrency: number;
@@ -334,6 +336,7 @@ export function loadWorkerConfig(
 
   const config: WorkerConfig = {
     databaseUrl: shared.databaseUrl,
+    databasePooler: shared.databasePooler,
     redisUrl: shared.redisUrl,
     bullPrefix: shared.bullPrefix,
     concurrency: values.WORKER_CONCURRENCY,
