@@ -7,7 +7,7 @@
  */
 import type { Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
-import { chromiumExecutable, screenshotPath } from '@starsgate/platform/testing';
+import { chromiumLaunchOptions, screenshotPath } from '@starsgate/platform/testing';
 import { startCheckoutGateway, type CheckoutGateway } from './support/checkout-gateway';
 import { WorkerHarness } from './support/worker-harness';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   server = await new Promise<Server>((resolve) => {
     const listening = gw.app.listen(0, '127.0.0.1', () => resolve(listening));
   });
-  browser = await chromium.launch({ executablePath: chromiumExecutable(), args: ['--no-sandbox'] });
+  browser = await chromium.launch(chromiumLaunchOptions());
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { chromiumExecutable } from '@starsgate/platform/testing';
+import { chromiumLaunchOptions } from '@starsgate/platform/testing';
 
 const SDK = path.resolve(__dirname, '..');
 
@@ -78,7 +78,7 @@ describe('@starsgate/sdk in a browser', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: chromiumExecutable(), args: ['--no-sandbox'] });
+    browser = await chromium.launch(chromiumLaunchOptions());
   }, 60_000);
 
   afterAll(async () => {

@@ -23,3 +23,15 @@ export function chromiumExecutable(env: NodeJS.ProcessEnv = process.env): string
 export function packagedChromiumExecutable(): string {
   return run(['--packaged'], process.env);
 }
+
+/**
+ * playwright's `chromium.launch` options for the tests: the browser above, no sandbox (CI runs as
+ * root), and a locale. Under LANG=C the packaged Chromium reports its default locale as
+ * `en-US@posix`, which Intl refuses ("Invalid language tag"); Debian's maps C to en-US itself.
+ */
+export function chromiumLaunchOptions(): { executablePath: string; args: string[]; env: Record<string, string> } {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  return { executablePath: chromiumExecutable(), args: ['--no-sandbox'], env: { ...env, LANG: 'en_US.UTF-8' } };
+}
