@@ -8,8 +8,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connectDatabase, LeaseRepository, type DatabaseHandle } from '@starsgate/db';
-import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
+import { Client } from 'pg';
+import { connectDatabase, ensureDatabase, LeaseRepository, migrateOrCheck, type DatabaseHandle } from '@starsgate/db';
+import {
+  createTestDatabase,
+  TEST_DATABASE_ADMIN_URL,
+  testDatabaseName,
+  type TestDatabase,
+} from '@starsgate/db/testing';
 import { freePort, waitFor } from '@starsgate/platform/testing';
 import { FAST_FRAGMENT_TIMINGS } from '@starsgate/sandbox/fragment';
 import { PgBouncer, pgbouncerBinary, startStack, type Stack } from '@starsgate/stack';
@@ -90,6 +96,32 @@ describeWithPgBouncer('the database layer through PgBouncer in transaction mode'
     expect(await settings('worker')).toEqual({ idle: '30s', lock: '0' });
     // The gateway's idempotency wait (IDEMPOTENCY_LOCK_TIMEOUT_MS) ends in 409, not in a queue behind the lock.
     expect(await settings('gateway')).toEqual({ idle: '30s', lock: '2s' });
+  });
+
+  it('does not migrate through the pooler: a database without the migrations stops the service with what to do', async () => {
+    const direct = new URL(TEST_DATABASE_ADMIN_URL);
+    direct.pathname = `/${testDatabaseName()}`; // dropped when the file ends (jest.environment.js)
+    await ensureDatabase(direct.toString());
+    const empty = new PgBouncer({
+      binary: binary!,
+      port: await freePort(),
+      upstreamUrl: direct.toString(),
+      poolSize: 1,
+    });
+    await empty.start();
+    try {
+      await expect(migrateOrCheck(empty.url('worker'), 'transaction')).rejects.toThrow(
+        /run migrate with DATABASE_URL pointing at PostgreSQL directly/,
+      );
+    } finally {
+      await empty.stop();
+    }
+    const client = new Client({ connectionString: direct.toString() });
+    await client.connect();
+    const { rows } = await client
+      .query<{ table: string | null }>("SELECT to_regclass('drizzle.__drizzle_migrations')::text AS table")
+      .finally(() => client.end());
+    expect(rows[0]!.table).toBeNull();
   });
 
   it('without DATABASE_POOLER=transaction the same pool fails there (what the setting is for)', async () => {
