@@ -20,7 +20,7 @@ function workspaceProject(dir) {
     rootDir: dir,
     // Only test/ is crawled for suites: the root's rootDir is the whole repository.
     roots: ['<rootDir>/test'],
-    testEnvironment: 'node',
+    testEnvironment: path.join(ROOT, 'jest.environment.js'),
     transform: { '^.+\\.ts$': TRANSFORM },
     // ESM-ready sources (packages/sdk) import './x.js'; under jest that is the .ts file beside it.
     moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

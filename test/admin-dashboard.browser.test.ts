@@ -1,19 +1,17 @@
 /**
- * The operator dashboard in headless Chromium (Debian's, driven by playwright-core) on the
- * running stack: log in, watch the pipeline numbers move while purchases run, open the
+ * The operator dashboard in headless Chromium (chromiumLaunchOptions: the system's, else the one inside
+ * @sparticuz/chromium; driven by playwright-core) on the running stack: log in, watch the pipeline numbers move while purchases run, open the
  * reconciliation case a sandbox fault produced, resolve it with the paying transaction, see the
  * operator's entry in the timeline, open Bull Board, log out. Screenshots go to a temporary
  * folder (`screenshotPath`); `npm run screenshots` sends them to the README's docs/screenshots/.
  */
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { adminTokenId } from '@starsgate/gateway';
-import { screenshotPath, waitFor } from '@starsgate/platform/testing';
+import { chromiumLaunchOptions, screenshotPath, waitFor } from '@starsgate/platform/testing';
 import { startStack, type RunningStack } from './support/running-stack';
 
 jest.setTimeout(300_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OPERATOR = 'Olga Ops';
 
 let stack: RunningStack;
@@ -73,10 +71,10 @@ const count = async (status: string): Promise<number> =>
 const shot = (name: string) => page.screenshot({ path: screenshotPath(name) });
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  const launchOptions = chromiumLaunchOptions();
   stack = await startStack({ CONFIRMING_MAX_AGE_MS: '8000', POLL_INTERVAL_MS: '300' });
   wallets = (await json<{ wallets: DemoWallet[] }>(`${stack.sandboxUrl}/demo`)).wallets;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch(launchOptions);
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
 });
 

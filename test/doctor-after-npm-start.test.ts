@@ -2,11 +2,11 @@
  * A newcomer runs `npm start`, then `npm run doctor` in another terminal with nothing configured:
  * the doctor checks the environment `npm start` wrote to `.data/sandbox.env` (mode 0600), says
  * so, and passes against the sandbox (before, it failed on empty FRAGMENT_COOKIES and
- * FRAGMENT_RECEIVING_ADDRESSES).
+ * FRAGMENT_RECEIVING_ADDRESSES). The stack a test starts writes its sandbox.env into its own
+ * temporary folder, never over the developer's `.data/sandbox.env` (issue 40 §1).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,17 +15,28 @@ import { startStack, type RunningStack } from './support/running-stack';
 jest.setTimeout(300_000);
 
 const ROOT = path.resolve(__dirname, '..');
+const DEVELOPERS_SANDBOX_ENV = path.join(ROOT, '.data', 'sandbox.env');
+let stack: RunningStack;
 let home: string;
-let stack: RunningStack | undefined;
+let developersSandboxEnv: string | undefined;
+
+const readIfPresent = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
 
 beforeAll(async () => {
-  home = mkdtempSync(path.join(tmpdir(), 'starsgate-newcomer-'));
-  stack = await startStack({ STARSGATE_DATA_DIR: path.join(home, '.data') });
+  developersSandboxEnv = readIfPresent(DEVELOPERS_SANDBOX_ENV);
+  // As the other suites start it: the stack's own temporary folder is the newcomer's checkout.
+  stack = await startStack();
+  home = stack.home;
 });
 
 afterAll(async () => {
   await stack?.stop();
-  rmSync(home, { recursive: true, force: true });
+});
+
+test("the test stack's sandbox.env is in its own folder; the developer's .data/sandbox.env is untouched", () => {
+  expect(stack.dataDir).toBe(path.join(home, '.data'));
+  expect(existsSync(path.join(stack.dataDir, 'sandbox.env'))).toBe(true);
+  expect(readIfPresent(DEVELOPERS_SANDBOX_ENV)).toBe(developersSandboxEnv);
 });
 
 test('`npm run doctor` with a clean environment uses .data/sandbox.env and passes', async () => {

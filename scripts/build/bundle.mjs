@@ -3,7 +3,7 @@
  * Production build of one workspace: `node ../../scripts/build/bundle.mjs src/main.ts [src/other.ts …]`
  * run from the workspace folder (its package.json `build` script, driven by `turbo run build`).
  *
- * Each entry becomes `dist/<name>.js`, one CommonJS file for Node 20. The @starsgate/* workspace
+ * Each entry becomes `dist/<name>.js`, one CommonJS file for Node 22 or later. The @starsgate/* workspace
  * packages (which export their TypeScript sources) are bundled in; every npm package stays
  * external and is loaded from node_modules, where the image installs production dependencies
  * only. The build fails when the bundle imports a package that is not a production dependency of
@@ -48,7 +48,7 @@ const result = await build({
   outdir,
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'cjs',
   sourcemap: true,
   keepNames: true,

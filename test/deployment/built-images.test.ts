@@ -7,7 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '@starsgate/db/testing';
+import {
+  createTestDatabase,
+  TEST_DATABASE_ADMIN_URL,
+  testDatabaseName,
+  type TestDatabase,
+} from '@starsgate/db/testing';
 import { generateRingEntry, parseKeyRing, sealKeyOf } from '@starsgate/db';
 import { freePort, waitFor } from '@starsgate/platform/testing';
 import { root } from './repo-root';
@@ -94,7 +99,7 @@ test('the bundles require no TypeScript runtime', () => {
 
 test(`migrate${readOnly}: applies every migration to a new database and exits 0`, async () => {
   const layout = assemble('migrate');
-  const name = `starsgate_test_${randomBytes(6).toString('hex')}`;
+  const name = testDatabaseName();
   const url = new URL(TEST_DATABASE_ADMIN_URL);
   url.pathname = `/${name}`;
   const image = startImage(target('migrate'), layout, { DATABASE_URL: url.toString() }, { readOnlyRoot: true });

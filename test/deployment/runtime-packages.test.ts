@@ -63,6 +63,27 @@ test("the migrate image carries what migrating needs, not the services' runtime 
   expect(packages[migrate.workspace]!.filter((entry) => services.test(packageName(entry)))).toEqual([]);
 });
 
+/** What `@opentelemetry/sdk-node` and the admin UI's sources used to bring into the images unused. */
+const UNUSED_AT_RUNTIME = [
+  /^@grpc\//,
+  /^@opentelemetry\/sdk-node$/,
+  /^@opentelemetry\/exporter-.*-grpc$/,
+  /^@opentelemetry\/exporter-(zipkin|prometheus)$/,
+  /^@opentelemetry\/propagator-(b3|jaeger)$/,
+  /^preact$/,
+  /^uplot$/,
+];
+
+test.each(imageTargets.map((target) => [target.name, target.workspace]))(
+  'the %s image carries no gRPC, no OpenTelemetry it does not use and no browser library (bundled at build time)',
+  (_name, workspace) => {
+    const unused = packages[workspace]!.filter((entry) =>
+      UNUSED_AT_RUNTIME.some((pattern) => pattern.test(packageName(entry))),
+    );
+    expect(unused).toEqual([]);
+  },
+);
+
 test('the images install what the Dockerfile cuts for them, from a production-only install', () => {
   const stage = readDockerfile().stages.find((candidate) => candidate.name === 'runtime-deps')!;
   const runs = stage.instructions.filter((instruction) => instruction.keyword === 'RUN').map((run) => run.argument);

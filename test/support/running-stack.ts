@@ -6,9 +6,14 @@
  * suites that hold `npm start` to what it promises.
  * Fragment's simulated delays are cut to milliseconds (FAST_FRAGMENT_TIMINGS) unless `env` sets
  * SANDBOX_FRAGMENT_CONFIG: the suites wait for deliveries, not for Fragment's own 10 to 60 s.
+ * What `npm start` writes into STARSGATE_DATA_DIR (sandbox.env, development keys) goes to a
+ * temporary folder of the stack's, removed when it stops: the developer's `.data/` belongs to their
+ * own `npm start` (a test stack's sandbox.env there sent `npm run doctor` to a stack that was gone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateRingEntry } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
@@ -26,6 +31,10 @@ export interface RunningStack {
   workerMetricsUrl: string;
   adminToken: string;
   database: TestDatabase;
+  /** The stack's temporary folder (removed at stop), a newcomer's checkout as far as `.data/` goes. */
+  home: string;
+  /** Its STARSGATE_DATA_DIR: `<home>/.data` unless `env` names one. */
+  dataDir: string;
   /** The process group of `npm start` (the sandbox, gateway and worker are its children). */
   pid: number;
   output(): string;
@@ -62,6 +71,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
     await freePort(),
   ];
   const database = await createTestDatabase();
+  const home = mkdtempSync(path.join(tmpdir(), 'starsgate-stack-'));
+  const dataDir = env.STARSGATE_DATA_DIR ?? path.join(home, '.data');
   const adminToken = `stack-admin-${randomBytes(12).toString('hex')}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/start.ts', '--from=build'], {
     cwd: ROOT,
@@ -83,6 +94,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
       WORKER_METRICS_PORT: String(metricsPort),
       WORKER_METRICS_HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      STARSGATE_DATA_DIR: dataDir,
       ...env,
     },
   });
@@ -106,6 +118,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
     await exited;
     clearTimeout(forced);
     await database.drop();
+    rmSync(home, { recursive: true, force: true });
   };
 
   try {
@@ -127,6 +140,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}`,
     adminToken,
     database,
+    home,
+    dataDir,
     pid: child.pid!,
     output: () => output,
     stop,

@@ -29,6 +29,7 @@ export interface GatewayConfig {
   adminPort: number;
   host: string;
   databaseUrl: string;
+  databasePooler: SharedConfig['databasePooler'];
   databasePoolSize: number;
   redisUrl: string;
   bullPrefix: string;
@@ -200,6 +201,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     adminPort: values.ADMIN_PORT,
     host: values.HOST,
     databaseUrl: shared.databaseUrl,
+    databasePooler: shared.databasePooler,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     redisUrl: shared.redisUrl,
     bullPrefix: shared.bullPrefix,

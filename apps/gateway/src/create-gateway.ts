@@ -38,6 +38,7 @@ export function createGateway(config: GatewayConfig, parts: GatewayParts = {}): 
         applicationName: 'starsgate-gateway',
         max: config.databasePoolSize,
         lockTimeoutMs: config.idempotencyLockTimeoutMs,
+        transactionPooler: config.databasePooler === 'transaction',
         onError: (error) => logger.warn('idle PostgreSQL connection lost', { error }),
       }),
       (handle) => handle.close(),

@@ -3,7 +3,7 @@ import { tracing } from './instrument';
 import { useNativeTonCrypto } from '@starsgate/ton/native-crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { migrateDatabase } from '@starsgate/db';
+import { migrateOrCheck } from '@starsgate/db';
 import { onTerminationSignals, redactUrl, refuseMemoryDumps, runMain } from '@starsgate/platform';
 import { loadGatewayConfig } from './config';
 import { createGateway } from './create-gateway';
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadGatewayConfig();
   refuseMemoryDumps(config.production);
   useNativeTonCrypto();
-  await migrateDatabase(config.databaseUrl);
+  await migrateOrCheck(config.databaseUrl, config.databasePooler);
   const gateway = createGateway(config);
   const { logger } = gateway.deps;
 

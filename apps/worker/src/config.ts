@@ -18,6 +18,7 @@ import {
   SHARED_VARIABLES,
   string,
   type PrivateAddressAllowance,
+  type SharedConfig,
 } from '@starsgate/platform';
 import { priceRefresherConfig, PRICE_REFRESHER_VARIABLES, type PriceRefresherConfig } from './prices/price-refresher';
 import { ALL_CRASH_POINTS, type CrashPoint } from './purchases/crash-points';
@@ -35,6 +36,7 @@ export interface StepMaxAges {
 
 export interface WorkerConfig {
   databaseUrl: string;
+  databasePooler: SharedConfig['databasePooler'];
   redisUrl: string;
   bullPrefix: string;
   concurrency: number;
@@ -338,6 +340,7 @@ export function loadWorkerConfig(
 
   const config: WorkerConfig = {
     databaseUrl: shared.databaseUrl,
+    databasePooler: shared.databasePooler,
     redisUrl: shared.redisUrl,
     bullPrefix: shared.bullPrefix,
     concurrency: values.WORKER_CONCURRENCY,

@@ -98,7 +98,13 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
   const logger = parts.logger ?? createLogger({ service: 'worker', level: config.logLevel });
   const database =
     parts.database ??
-    own(connectDatabase(config.databaseUrl, { applicationName: 'starsgate-worker' }), (handle) => handle.close());
+    own(
+      connectDatabase(config.databaseUrl, {
+        applicationName: 'starsgate-worker',
+        transactionPooler: config.databasePooler === 'transaction',
+      }),
+      (handle) => handle.close(),
+    );
   const queue =
     parts.queue ??
     own(

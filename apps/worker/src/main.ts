@@ -1,7 +1,7 @@
 // First: tracing patches modules as they load.
 import { tracing } from './instrument';
 import { useNativeTonCrypto } from '@starsgate/ton/native-crypto';
-import { migrateDatabase } from '@starsgate/db';
+import { migrateOrCheck } from '@starsgate/db';
 import { createLogger, onTerminationSignals, refuseMemoryDumps, runMain } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
 import { createWorker } from './create-worker';
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   useNativeTonCrypto();
   const logger = createLogger({ service: 'worker', level: config.logLevel });
   for (const warning of warnings) logger.warn(warning);
-  await migrateDatabase(config.databaseUrl);
+  await migrateOrCheck(config.databaseUrl, config.databasePooler);
   const worker = createWorker(config, { logger });
   await worker.start();
 

@@ -7,13 +7,11 @@
  */
 import type { Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
-import { screenshotPath } from '@starsgate/platform/testing';
+import { chromiumLaunchOptions, screenshotPath } from '@starsgate/platform/testing';
 import { startCheckoutGateway, type CheckoutGateway } from './support/checkout-gateway';
 import { WorkerHarness } from './support/worker-harness';
 
 jest.setTimeout(180_000);
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let h: WorkerHarness;
 let gw: CheckoutGateway;
@@ -26,7 +24,7 @@ beforeAll(async () => {
   server = await new Promise<Server>((resolve) => {
     const listening = gw.app.listen(0, '127.0.0.1', () => resolve(listening));
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch(chromiumLaunchOptions());
 });
 
 afterAll(async () => {

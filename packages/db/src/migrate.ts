@@ -89,6 +89,20 @@ export async function migrateDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * What a service does on start: migrate, or, behind a transaction pooler (DATABASE_POOLER=transaction),
+ * only check. Migrating needs one session (an advisory lock, drizzle's migration transaction, CREATE
+ * DATABASE), which a pooler in transaction mode does not keep: migrate then runs apart, against
+ * PostgreSQL directly (the migrate image or `npm run migrate`), before the services start.
+ */
+export async function migrateOrCheck(url: string, pooler: 'none' | 'transaction'): Promise<void> {
+  if (pooler === 'none') return migrateDatabase(url);
+  if (await alreadyMigrated(url)) return;
+  throw new Error(
+    'the database lacks migrations this release needs; with DATABASE_POOLER=transaction the service does not migrate through the pooler: run migrate with DATABASE_URL pointing at PostgreSQL directly, then start the service',
+  );
+}
+
 function expectedMigrationCount(): number {
   const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
     entries: unknown[];

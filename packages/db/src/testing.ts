@@ -12,9 +12,27 @@ export interface TestDatabase extends DatabaseHandle {
   drop(): Promise<void>;
 }
 
+const TEST_DATABASES = Symbol.for('starsgate.testDatabases');
+
+/**
+ * The test file's databases not dropped yet: jest.environment.js drops what is left when the file
+ * ends (a failed beforeAll, a forgotten drop). Every `starsgate_test_*` database goes through here.
+ */
+export function testDatabaseRegistry(): Set<string> {
+  const holder = globalThis as { [TEST_DATABASES]?: Set<string> };
+  return (holder[TEST_DATABASES] ??= new Set());
+}
+
+/** A name for a throw-away database, registered for the drop at the end of the test file. */
+export function testDatabaseName(): string {
+  const name = `starsgate_test_${randomBytes(6).toString('hex')}`;
+  testDatabaseRegistry().add(name);
+  return name;
+}
+
 /** A fresh, migrated database per test file, so suites run in parallel without sharing rows. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `starsgate_test_${randomBytes(6).toString('hex')}`;
+  const name = testDatabaseName();
   const url = new URL(TEST_DATABASE_ADMIN_URL);
   url.pathname = `/${name}`;
   await migrateDatabase(url.toString());
@@ -28,6 +46,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.connect();
       try {
         await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        testDatabaseRegistry().delete(name);
       } finally {
         await admin.end();
       }

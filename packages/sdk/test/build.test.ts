@@ -1,6 +1,6 @@
 /**
  * The package as published: ESM and CJS builds with declarations, loadable by Node, no runtime
- * dependency, and the ESM build working in a real browser (Debian's Chromium), where the calls
+ * dependency, and the ESM build working in a real browser (the system's Chromium, or the one inside @sparticuz/chromium), where the calls
  * that carry a seed refuse to run.
  */
 import { execFileSync } from 'node:child_process';
@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { chromiumLaunchOptions } from '@starsgate/platform/testing';
 
 const SDK = path.resolve(__dirname, '..');
 
@@ -47,8 +48,6 @@ describe('@starsgate/sdk build', () => {
   });
 });
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 describe('@starsgate/sdk in a browser', () => {
   const hits: string[] = [];
   const apiHeaders: string[][] = [];
@@ -79,7 +78,7 @@ describe('@starsgate/sdk in a browser', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await chromium.launch(chromiumLaunchOptions());
   }, 60_000);
 
   afterAll(async () => {

@@ -6,6 +6,7 @@ export { freePort, sleep, waitForHttp } from '@starsgate/platform/testing';
 export { ManagedProcess, type ProcessKind, type ProcessSpec } from './managed-process';
 export { PostgresCluster, type ClusterOptions } from './postgres-cluster';
 export { RedisServer } from './redis-server';
+export { PgBouncer, pgbouncerBinary, PGBOUNCER_CONNECT_QUERIES, type PgBouncerOptions } from './pgbouncer';
 export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 export { upstreamEnv, type SandboxDemo } from './service-env';
 export {

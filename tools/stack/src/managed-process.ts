@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, openSync } from 'node:fs';
 import { waitForHttp } from '@starsgate/platform/testing';
 
-export type ProcessKind = 'gateway' | 'worker' | 'sandbox' | 'redis';
+export type ProcessKind = 'gateway' | 'worker' | 'sandbox' | 'redis' | 'pgbouncer';
 
 export interface ProcessSpec {
   /** Unique within a stack, e.g. `gateway-1`. */

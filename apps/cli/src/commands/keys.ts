@@ -77,6 +77,8 @@ async function withDatabase<T>(
   const database = connectDatabase(required(env, 'DATABASE_URL', 'the keys commands read the database directly'), {
     max: 2,
     applicationName: 'starsgate-cli-keys',
+    // The services' DATABASE_URL may be PgBouncer in transaction mode (docs/deployment.md "Connection budget").
+    transactionPooler: env.DATABASE_POOLER === 'transaction',
   });
   try {
     return await use(database);

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { MIGRATIONS_FOLDER } from '../../src/migrate';
-import { TEST_DATABASE_ADMIN_URL } from '../../src/testing';
+import { TEST_DATABASE_ADMIN_URL, testDatabaseName } from '../../src/testing';
 
 /** An empty throw-away database and the migrations as they were before `tag`, to test `tag` on old rows. */
 export interface DatabaseBeforeMigration {
@@ -25,7 +24,7 @@ async function adminQuery(sql: string): Promise<void> {
 }
 
 export async function databaseBeforeMigration(tag: string): Promise<DatabaseBeforeMigration> {
-  const name = `starsgate_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const name = testDatabaseName();
   const target = new URL(TEST_DATABASE_ADMIN_URL);
   target.pathname = `/${name}`;
   const earlierMigrations = mkdtempSync(path.join(tmpdir(), 'starsgate-migrations-'));

@@ -13,6 +13,8 @@ export const MAINNET_USDT_MASTER = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id
 export const DEFAULT_READS_REDIS_PREFIX = 'starsgate:reads:';
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'http', 'verbose', 'debug'] as const;
 export const TON_NETWORKS = ['mainnet', 'testnet'] as const;
+/** none: DATABASE_URL is PostgreSQL itself; transaction: a pooler in transaction mode in front of it. */
+export const DATABASE_POOLERS = ['none', 'transaction'] as const;
 
 /** toncenter's own limits (docs/ton.md §9): 1 request per second without a key, 10 on the free keyed plan. */
 export const TONCENTER_KEYLESS_RPS = 1;
@@ -24,6 +26,12 @@ const SANDBOX_DEMO_USDT_MASTER = 'EQCWtQ1bN6dvxkrjLKYhyY7mYNFx-XcmDyGol9VZ1CidC2
 /** What the gateway and the worker read alike: declared once, here. */
 export const SHARED_VARIABLES = {
   DATABASE_URL: DATABASE_URL_VARIABLE,
+  DATABASE_POOLER: string({
+    default: 'none',
+    enum: DATABASE_POOLERS,
+    description:
+      'transaction: DATABASE_URL is a pooler in transaction mode (PgBouncer pool_mode = transaction): statements go unnamed, session settings come from the pooler\'s connect_query, and the service does not migrate (run migrate against PostgreSQL directly). docs/deployment.md "Connection budget".',
+  }),
   REDIS_URL: url(['redis', 'rediss'], {
     default: DEFAULT_REDIS_URL,
     description: 'Redis: carries BullMQ jobs and rate-limit counters only (losing it costs latency, never orders).',
@@ -107,6 +115,8 @@ export const SECRET_KEY_VARIABLE = string({
 /** What the gateway and the worker must agree on, from the shared variables. */
 export interface SharedConfig {
   databaseUrl: string;
+  /** DATABASE_POOLER: `transaction` when DATABASE_URL is PgBouncer in transaction mode. */
+  databasePooler: (typeof DATABASE_POOLERS)[number];
   redisUrl: string;
   bullPrefix: string;
   network: (typeof TON_NETWORKS)[number];
@@ -123,6 +133,7 @@ export interface SharedConfig {
 export function sharedConfig(values: EnvironmentValues<typeof SHARED_VARIABLES>): SharedConfig {
   return {
     databaseUrl: values.DATABASE_URL,
+    databasePooler: values.DATABASE_POOLER,
     redisUrl: values.REDIS_URL,
     bullPrefix: values.BULLMQ_PREFIX,
     network: values.TON_NETWORK,

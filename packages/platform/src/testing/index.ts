@@ -7,3 +7,4 @@ export { sleep, waitFor, type WaitForOptions } from './wait-for';
 export { waitForHttp } from './wait-for-http';
 export { parsePrometheusText, sampleSum, type Sample } from './prometheus-text';
 export { screenshotPath, screenshotsDir } from './screenshots';
+export { chromiumExecutable, chromiumLaunchOptions, packagedChromiumExecutable } from './chromium-executable';

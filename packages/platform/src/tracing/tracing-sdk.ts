@@ -1,16 +1,32 @@
 /**
- * The OpenTelemetry SDK and its instrumentations, loaded by start-tracing.ts only when tracing is
+ * The OpenTelemetry tracer and its instrumentations, loaded by start-tracing.ts only when tracing is
  * configured: they take seconds to load and tens of MB of memory that a process without tracing
  * should not pay at every start.
+ *
+ * A NodeTracerProvider with the five instrumentations the services use, not `@opentelemetry/sdk-node`:
+ * that one brings metrics and logs SDKs, every exporter (gRPC among them) and the propagators of other
+ * vendors, about a hundred packages each image would carry unused. What it did that matters here is
+ * done below: resource detection (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, host, process), a
+ * batch span processor (OTEL_BSP_*) and the sampler (OTEL_TRACES_SAMPLER) read from the environment
+ * by the trace SDK, W3C trace context and baggage propagation, AsyncLocalStorage context.
  */
-import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter as OtlpHttpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpHttpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import {
+  detectResources,
+  envDetector,
+  hostDetector,
+  processDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { markTracingEnabled } from '../observability/tracing';
 import { RedactingSpanExporter } from './redacting-exporter';
 import type { Tracing } from './start-tracing';
@@ -24,9 +40,14 @@ function exporterFor(env: NodeJS.ProcessEnv) {
 }
 
 export function startTracingSdk(serviceName: string, env: NodeJS.ProcessEnv): Tracing {
-  const sdk = new NodeSDK({
-    serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
-    traceExporter: new RedactingSpanExporter(exporterFor(env)),
+  const exporter = new RedactingSpanExporter(exporterFor(env));
+  const resource = detectResources({ detectors: [envDetector, processDetector, hostDetector] }).merge(
+    resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? serviceName }),
+  );
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+  provider.register();
+  const unregister = registerInstrumentations({
+    tracerProvider: provider,
     instrumentations: [
       // Probes and scrapes would be most of the spans and say nothing about a purchase.
       new HttpInstrumentation({
@@ -38,7 +59,11 @@ export function startTracingSdk(serviceName: string, env: NodeJS.ProcessEnv): Tr
       new UndiciInstrumentation(),
     ],
   });
-  sdk.start();
   markTracingEnabled();
-  return { shutdown: () => sdk.shutdown() };
+  return {
+    shutdown: async () => {
+      unregister();
+      await provider.shutdown();
+    },
+  };
 }
