@@ -99,6 +99,8 @@ export interface ReadsConfig {
     baseUrl: string;
     /** Cookie header of the Fragment login used for reads. A credential: never log it. */
     cookies: string | undefined;
+    /** FRAGMENT_PROXY_URL's first proxy, if any. A credential: never log it. */
+    proxyUrl: string | undefined;
     timeoutMs: number;
     tries: number;
   };
@@ -121,7 +123,7 @@ export function readsConfig(
   values: EnvironmentValues<typeof READS_VARIABLES>,
   problems: string[],
   production: boolean,
-  shared: Pick<SharedConfig, 'fragmentBaseUrl' | 'readsRedisPrefix'>,
+  shared: Pick<SharedConfig, 'fragmentBaseUrl' | 'fragmentProxyUrls' | 'readsRedisPrefix'>,
 ): ReadsConfig {
   // A separate login for public reads keeps recipient searches off the paying session's page
   // state (Fragment keeps flow state per cookie session, docs/fragment-protocol.md §12).
@@ -139,6 +141,7 @@ export function readsConfig(
     fragment: {
       baseUrl: shared.fragmentBaseUrl,
       cookies,
+      proxyUrl: shared.fragmentProxyUrls[0],
       timeoutMs: values.FRAGMENT_READ_TIMEOUT_MS,
       tries: values.FRAGMENT_READ_TRIES,
     },

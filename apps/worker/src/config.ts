@@ -49,6 +49,8 @@ export interface WorkerConfig {
   fragmentBaseUrl: string;
   /** Cookie headers, one per Fragment login session (FRAGMENT_COOKIES split on `|`). Credentials: never logged. */
   fragmentCookies: string[];
+  /** FRAGMENT_PROXY_URL: none, one for every login, or one per login (`proxyForLogin`). Credentials: never logged. */
+  fragmentProxyUrls: string[];
   fragmentTimeoutMs: number;
   toncenterUrl: string;
   toncenterApiKey: string | undefined;
@@ -347,6 +349,7 @@ export function loadWorkerConfig(
     network: shared.network,
     fragmentBaseUrl: shared.fragmentBaseUrl,
     fragmentCookies: splitCookieSets(values.FRAGMENT_COOKIES ?? ''),
+    fragmentProxyUrls: shared.fragmentProxyUrls,
     fragmentTimeoutMs: values.FRAGMENT_TIMEOUT_MS,
     toncenterUrl: shared.toncenter.url,
     toncenterApiKey: shared.toncenter.apiKey,
@@ -397,6 +400,11 @@ export function loadWorkerConfig(
       'FRAGMENT_RECEIVING_ADDRESSES is empty: every payment will be rejected by policy (PAYMENT_REJECTED_BY_POLICY).',
     );
   }
+  const proxies = config.fragmentProxyUrls.length;
+  if (proxies > 1 && proxies !== config.fragmentCookies.length)
+    problems.push(
+      `FRAGMENT_PROXY_URL lists ${proxies} proxies for ${config.fragmentCookies.length} logins of FRAGMENT_COOKIES: give one for all, or one per login in the same order`,
+    );
   if (config.fragmentCookies.length === 0)
     warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
   finishConfig(problems);

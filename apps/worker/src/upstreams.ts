@@ -1,6 +1,12 @@
 import { FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
 import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
-import { createRedisConnection, createToncenterPacer, instrumentUpstream, type Logger } from '@starsgate/platform';
+import {
+  createRedisConnection,
+  createToncenterPacer,
+  instrumentUpstream,
+  proxyForLogin,
+  type Logger,
+} from '@starsgate/platform';
 import type { WorkerConfig } from './config';
 import type { UpstreamHealth } from './observability/upstream-health';
 import type { WorkerMetrics } from './observability/worker-metrics';
@@ -41,10 +47,11 @@ export function createUpstreams(
     ...(pacer ? { pacer } : {}),
   });
   const sessions = (config.fragmentCookies.length > 0 ? config.fragmentCookies : ['']).map(
-    (cookies) =>
+    (cookies, index) =>
       new FragmentClient({
         baseUrl: config.fragmentBaseUrl,
         cookies,
+        proxyUrl: proxyForLogin(config.fragmentProxyUrls, index),
         timeoutMs: config.fragmentTimeoutMs,
         logger: {
           debug: (message: string) => logger.debug(message, { upstream: 'fragment' }),

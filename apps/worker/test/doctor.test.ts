@@ -100,6 +100,29 @@ test('broken cookies: the session fails by name', async () => {
   expect(failed(results)).toEqual([expect.stringMatching(/^Fragment session 1 \(\w+\) login$/) as string]);
 });
 
+test.each(['cloudflareBlock', 'cloudflareChallenge'] as const)(
+  '%s: "blocked by Cloudflare: use a proxy", not dead cookies',
+  async (fault) => {
+    sandbox.fragment!.configure({ faults: { [fault]: true } });
+    try {
+      const results = await runDoctor(env);
+      expect(doctorExitCode(results)).toBe(1);
+      const sessions = results.filter((r) => r.item.startsWith('Fragment session'));
+      expect(sessions.map((r) => r.item)).toEqual([
+        expect.stringMatching(/^Fragment session 1 \(\w+\) page$/),
+        expect.stringMatching(/^Fragment session 2 \(\w+\) page$/),
+      ]);
+      for (const result of sessions) {
+        expect(result.detail).toMatch(/^blocked by Cloudflare: use a proxy/);
+        expect(result.action).toMatch(/FRAGMENT_PROXY_URL/);
+        expect(result.action).not.toMatch(/FRAGMENT_COOKIES/);
+      }
+    } finally {
+      sandbox.fragment!.configure({ faults: { [fault]: false } });
+    }
+  },
+);
+
 test('a history page whose markup changed fails as not parseable', async () => {
   sandbox.fragment!.configure({ faults: { historyMarkup: 'changed' } });
   try {

@@ -1,7 +1,8 @@
+import { cloudflarePageKind } from './cloudflare';
 import { FragmentError } from './errors';
 import { adoptMode, echoFlowState, flowReferer, type FlowState } from './flow-state';
 import { encodeForm, type FormFields } from './form';
-import { isCloudflareChallenge, pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
+import { pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
 import { ROUTES } from './routes';
 import type { ApiHashCache } from './session';
 import { sleep, withRetries, type FragmentLogger, type RetryPolicy, type Transport } from './transport';
@@ -121,10 +122,12 @@ export function assertPageUsable(
       httpStatus: page.status,
     });
   }
-  if (isCloudflareChallenge(page.body)) {
-    throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, {
+  const stop = cloudflarePageKind(page.body);
+  if (stop !== undefined) {
+    throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare ${stop} page`, {
       method: label,
       httpStatus: page.status,
+      cloudflare: stop,
     });
   }
   throw new FragmentError('SESSION_INVALID', `Fragment ${label}: page without api hash (logged out or cookies dead)`, {

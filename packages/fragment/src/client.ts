@@ -71,6 +71,8 @@ export interface FragmentClientOptions {
   baseUrl: string;
   /** Browser cookie header: `stel_ssid=…; stel_dt=…; stel_token=…; stel_ton_token=…`. A credential. */
   cookies: string;
+  /** HTTP/HTTPS proxy for this login's calls (FRAGMENT_PROXY_URL); may carry credentials. */
+  proxyUrl?: string;
   userAgent?: string;
   /** Per HTTP call, default 10 000 ms. */
   timeoutMs?: number;
@@ -140,6 +142,7 @@ export class FragmentClient {
       timeoutMs: options.timeoutMs ?? 10_000,
       minIntervalMs: options.minIntervalMs ?? 0,
       logger: this.logger,
+      ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     });
     const hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
     this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger, token !== undefined);

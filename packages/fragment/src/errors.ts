@@ -27,6 +27,8 @@ export interface FragmentErrorOptions {
    * challenge, connection refused, any JSON business error).
    */
   outcomeUnknown?: boolean;
+  /** CLOUDFLARE: whether Cloudflare showed a challenge or a block page (error 1020). */
+  cloudflare?: 'challenge' | 'block';
   /** VERIFICATION_REQUIRED: the popup text Fragment wanted to show (tags stripped). */
   popup?: string;
   cause?: unknown;
@@ -42,6 +44,7 @@ export class FragmentError extends Error {
   readonly timedOut: boolean;
   readonly outcomeUnknown: boolean;
   readonly popup: string | undefined;
+  readonly cloudflare: 'challenge' | 'block' | undefined;
 
   constructor(kind: FragmentErrorKind, message: string, options: FragmentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -55,6 +58,7 @@ export class FragmentError extends Error {
     this.timedOut = options.timedOut ?? false;
     this.outcomeUnknown = options.outcomeUnknown ?? false;
     this.popup = options.popup;
+    this.cloudflare = options.cloudflare;
   }
 }
 

@@ -189,6 +189,35 @@ describe('Cloudflare, 5xx and timeouts', () => {
     await expectKind(client.searchRecipient('stars', 'alice', 50), 'CLOUDFLARE');
   });
 
+  it('maps a Cloudflare block page (error 1020) to CLOUDFLARE, never to a dead session', async () => {
+    server.sim.configure({ faults: { methods: { page: { cloudflareBlockRate: 1, count: 1 } } } });
+    const pageError = await expectKind(newClient().tonRate(), 'CLOUDFLARE');
+    expect(pageError).toMatchObject({ httpStatus: 403, retryable: true, cloudflare: 'block', outcomeUnknown: false });
+
+    const client = newClient();
+    await client.tonRate();
+    server.sim.configure({ faults: { methods: { searchStarsRecipient: { cloudflareBlockRate: 1, count: 1 } } } });
+    expect(await expectKind(client.searchRecipient('stars', 'alice', 50), 'CLOUDFLARE')).toMatchObject({
+      cloudflare: 'block',
+    });
+  });
+
+  it.each([
+    ['cloudflareBlock', 'block'],
+    ['cloudflareChallenge', 'challenge'],
+  ] as const)('with the host-wide %s fault every call is CLOUDFLARE (%s), and the log says so', async (fault, stop) => {
+    const warnings: string[] = [];
+    const client = newClient({ logger: { warn: (message) => warnings.push(message) }, retry: { maxTries: 1 } });
+    server.sim.configure({ faults: { [fault]: true } });
+    expect(await expectKind(client.sessionStatus(), 'CLOUDFLARE')).toMatchObject({ cloudflare: stop });
+    expect(await expectKind(client.searchRecipient('stars', 'alice', 50), 'CLOUDFLARE')).toMatchObject({
+      cloudflare: stop,
+    });
+    expect(warnings.some((line) => /blocked by Cloudflare .*use a proxy/.test(line))).toBe(true);
+    server.sim.configure({ faults: { [fault]: false } });
+    await expect(client.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: expect.any(String) });
+  });
+
   it('retries a read through 502s', async () => {
     const client = newClient();
     await client.tonRate();

@@ -23,6 +23,8 @@ export interface MethodFaults {
   timeoutRate?: number;
   /** Probability of a Cloudflare-style 403 "Just a moment..." HTML page. */
   cloudflareRate?: number;
+  /** Probability of Cloudflare's 403 block page (error 1020, "Sorry, you have been blocked"). */
+  cloudflareBlockRate?: number;
   /** When set, these faults apply only to the next `count` calls of this key (then the entry is spent). */
   count?: number;
 }
@@ -53,6 +55,13 @@ export type TransactionFromMode = 'linked' | 'echo';
 export interface FragmentFaults {
   /** Per-method transport/business faults. Keys: method name, `*` (every API method), `page` (page GETs). */
   methods: Record<string, MethodFaults>;
+  /**
+   * Cloudflare challenges this client on every page GET and API call (403 "Just a moment…",
+   * `cf-mitigated: challenge`), as a datacenter IP often sees fragment.com (docs/fragment-protocol.md §12).
+   */
+  cloudflareChallenge: boolean;
+  /** Cloudflare blocks this client on every page GET and API call (403, error 1020, `server: cloudflare`, `cf-ray`). */
+  cloudflareBlock: boolean;
   /** Every cookie session is dead: logged-out pages (hash still present, `unAuth`), every API call "Access denied". */
   sessionExpired: boolean;
   /** Text for a wrong/stale/foreign hash. */
@@ -156,6 +165,8 @@ export interface FragmentSimulatorConfig {
 export function defaultFaults(): FragmentFaults {
   return {
     methods: {},
+    cloudflareChallenge: false,
+    cloudflareBlock: false,
     sessionExpired: false,
     badHashText: 'Access denied',
     priceChangedNextInits: 0,

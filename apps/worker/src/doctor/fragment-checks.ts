@@ -1,7 +1,22 @@
-import { FragmentClient, type FragmentProduct } from '@starsgate/fragment';
+import { FragmentClient, isFragmentError, type FragmentProduct } from '@starsgate/fragment';
+import { proxyForLogin } from '@starsgate/platform';
 import { GRAM_DECIMALS, formatUnits, PRODUCTS } from '@starsgate/domain';
 import type { WorkerConfig } from '../config';
 import { errorText, fail, ok, warn, type CheckResult } from './check';
+
+const PROXY_ACTION =
+  'Cloudflare refuses this host, not the login: route Fragment through a proxy (FRAGMENT_PROXY_URL, a residential or otherwise unblocked address), or retry later; the cookies need no renewal.';
+
+/** What a failed page load tells the operator: Cloudflare's stop is about this host, anything else about the cookies. */
+function pageFailure(label: string, error: unknown): CheckResult {
+  if (isFragmentError(error, 'CLOUDFLARE'))
+    return fail(
+      `${label} page`,
+      `blocked by Cloudflare: use a proxy (${error.cloudflare ?? 'challenge'} page, HTTP ${error.httpStatus ?? '?'})`,
+      PROXY_ACTION,
+    );
+  return fail(label, `page not usable: ${errorText(error)}`, COOKIES_ACTION);
+}
 
 const COOKIES_ACTION =
   'Log in to fragment.com in a browser (Telegram and the TON wallet), copy the stel_* cookies into FRAGMENT_COOKIES.';
@@ -15,15 +30,23 @@ export async function checkFragmentSessions(config: WorkerConfig): Promise<Check
   if (config.fragmentCookies.length === 0)
     return [fail('Fragment sessions', 'FRAGMENT_COOKIES is empty', COOKIES_ACTION)];
   const perSession = await Promise.all(
-    config.fragmentCookies.map((cookies, index) => checkSession(config, cookies, `Fragment session ${index + 1}`)),
+    config.fragmentCookies.map((cookies, index) =>
+      checkSession(config, cookies, proxyForLogin(config.fragmentProxyUrls, index), `Fragment session ${index + 1}`),
+    ),
   );
   return perSession.flat();
 }
 
-async function checkSession(config: WorkerConfig, cookies: string, name: string): Promise<CheckResult[]> {
+async function checkSession(
+  config: WorkerConfig,
+  cookies: string,
+  proxyUrl: string | undefined,
+  name: string,
+): Promise<CheckResult[]> {
   const client = new FragmentClient({
     baseUrl: config.fragmentBaseUrl,
     cookies,
+    ...(proxyUrl ? { proxyUrl } : {}),
     timeoutMs: config.fragmentTimeoutMs,
     retry: { maxTries: 2 },
   });
@@ -32,7 +55,7 @@ async function checkSession(config: WorkerConfig, cookies: string, name: string)
   try {
     status = await client.sessionStatus();
   } catch (error) {
-    return [fail(label, `page not usable: ${errorText(error)}`, COOKIES_ACTION)];
+    return [pageFailure(label, error)];
   }
   const results: CheckResult[] = [ok(`${label} page`, 'loads, API hash found')];
   if (status.loggedIn === false) {

@@ -70,6 +70,13 @@ export const SHARED_VARIABLES = {
     description:
       'Fragment. The default is the sandbox simulator (compose: http://sandbox:8090/fragment); production: https://fragment.com',
   }),
+  FRAGMENT_PROXY_URL: string({
+    secret: true,
+    pattern: '^https?://[^\\s|]+( *\\| *https?://[^\\s|]+)*$',
+    patternHint: 'an http: or https: proxy URL, or one per Fragment login joined by " | "',
+    description:
+      'HTTP or HTTPS proxy for calls to Fragment (http://user:password@host:port), for a host whose own address Cloudflare challenges or blocks (the doctor says "blocked by Cloudflare"). One URL serves every login; several, joined by " | ", give each login of FRAGMENT_COOKIES its own, in order (the availability login takes the first). May hold credentials: never logged.',
+  }),
   READS_REDIS_PREFIX: string({
     default: DEFAULT_READS_REDIS_PREFIX,
     description:
@@ -89,6 +96,11 @@ export const SHARED_VARIABLES = {
       'Webhook hosts must resolve to public addresses only (none). loopback also admits 127.0.0.0/8 and ::1 (`npm start` sets it, so a receiver on the same machine works); all admits private networks too (RFC 1918, link-local, CGNAT, ULA …): only for receivers inside your network.',
   }),
 } as const;
+
+/** The proxy of login `index` of FRAGMENT_COOKIES: the only one configured, its own, or none. */
+export function proxyForLogin(proxies: readonly string[], index: number): string | undefined {
+  return proxies.length === 1 ? proxies[0] : proxies[index];
+}
 
 export const FRAGMENT_COOKIES_VARIABLE = string({
   secret: true,
@@ -115,6 +127,8 @@ export interface SharedConfig {
   /** As configured; the worker parses it as a TON address. */
   usdtMaster: string;
   fragmentBaseUrl: string;
+  /** FRAGMENT_PROXY_URL split on `|`: none, one for every login, or one per login (proxyForLogin). */
+  fragmentProxyUrls: string[];
   /** Key prefix of the availability and price caches (READS_REDIS_PREFIX). */
   readsRedisPrefix: string;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -133,6 +147,10 @@ export function sharedConfig(values: EnvironmentValues<typeof SHARED_VARIABLES>)
     },
     usdtMaster: values.USDT_MASTER_ADDRESS,
     fragmentBaseUrl: values.FRAGMENT_BASE_URL,
+    fragmentProxyUrls: (values.FRAGMENT_PROXY_URL ?? '')
+      .split('|')
+      .map((proxy) => proxy.trim())
+      .filter(Boolean),
     readsRedisPrefix: values.READS_REDIS_PREFIX,
     logLevel: values.LOG_LEVEL,
   };
