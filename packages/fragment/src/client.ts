@@ -33,6 +33,7 @@ import type { FormFields } from './form';
 import {
   htmlToText,
   pageLoggedIn,
+  pageWalletLoggedIn,
   parseAjInit,
   parseCurPrice,
   parseImgSrc,
@@ -43,6 +44,7 @@ import {
 import { asBoolean } from './json-values';
 import { Mutex } from './mutex';
 import { METHOD_NAME, validateAccount, validateAmount } from './request-validation';
+import { parseProfile, type AccountProfile } from './profile-parsing';
 import { ROUTES } from './routes';
 import { ApiHashCache, CookieJar } from './session';
 import { parseInitAnswer, parseTransaction } from './transaction-parsing';
@@ -93,6 +95,8 @@ export interface FragmentClientOptions {
   device?: TonConnectDevice;
   logger?: Partial<FragmentLogger>;
 }
+
+const PROFILE_PAGE = '/my/profile';
 
 export const DEFAULT_DEVICE: TonConnectDevice = {
   platform: 'linux',
@@ -418,17 +422,33 @@ export class FragmentClient {
 
   /**
    * A read-only look at this login, as an operator's check needs it: the product page loads, its
-   * API hash, whether it shows a live login (its auth state: logged-out pages carry a hash too)
-   * and the connected wallet (raw address) when `Wallet.init` names one.
+   * API hash, the Telegram login (`unAuth`: logged-out pages carry a hash too), the TON wallet's
+   * login (`Wallet.init` `logged_in`) and the connected wallet (raw address) when it names one.
    */
-  async sessionStatus(): Promise<{ apiHash: boolean; loggedIn: boolean | undefined; wallet: string | undefined }> {
+  async sessionStatus(): Promise<{
+    apiHash: boolean;
+    loggedIn: boolean | undefined;
+    walletLoggedIn: boolean | undefined;
+    wallet: string | undefined;
+  }> {
     const page = await this.api.getPage(ROUTES.stars.page);
     const info = assertPageUsable(`GET ${ROUTES.stars.page}`, page, false);
     return {
       apiHash: info.apiHash !== '',
       loggedIn: pageLoggedIn(page.body),
+      walletLoggedIn: pageWalletLoggedIn(page.body),
       wallet: parseWalletInit(page.body)?.address,
     };
+  }
+
+  /**
+   * `/my/profile`, read only (docs/fragment-protocol.md §19.3): identity verified, the linked
+   * wallet and whether it is verified. A page read outside the flow mutex; a logged-out session
+   * is redirected (SESSION_INVALID).
+   */
+  async profile(): Promise<AccountProfile> {
+    const page = await this.api.getPage(PROFILE_PAGE);
+    return parseProfile(page.body);
   }
 
   /**

@@ -62,6 +62,20 @@ export interface FragmentFaults {
   cloudflareChallenge: boolean;
   /** Cloudflare blocks this client on every page GET and API call (403, error 1020, `server: cloudflare`, `cf-ray`). */
   cloudflareBlock: boolean;
+  /**
+   * How pages show the logins. `fragment` (default), as Fragment's script reads them: `state.unAuth`
+   * is the Telegram login (false when logged in), `Wallet.init.logged_in` the TON wallet's, so a
+   * login without `stel_ton_token` shows `unAuth: false, logged_in: false`. `legacy`: the old
+   * simulator's reading, `logged_in` for the Telegram login and `unAuth` only when logged out
+   * (docs/fragment-protocol.md §19.2).
+   */
+  loginMarkup: 'fragment' | 'legacy';
+  /**
+   * `/my/profile` badges: `verified` (default), "Identity Verified" and, with a linked wallet,
+   * "Wallet Verified"; `unverified`, a "Verify your identity" link and no wallet badge, as an
+   * account before KYC (docs/fragment-protocol.md §19.3).
+   */
+  profileBadges: 'verified' | 'unverified';
   /** Every cookie session is dead: logged-out pages (hash still present, `unAuth`), every API call "Access denied". */
   sessionExpired: boolean;
   /** Text for a wrong/stale/foreign hash. */
@@ -167,6 +181,8 @@ export function defaultFaults(): FragmentFaults {
     methods: {},
     cloudflareChallenge: false,
     cloudflareBlock: false,
+    loginMarkup: 'fragment',
+    profileBadges: 'verified',
     sessionExpired: false,
     badHashText: 'Access denied',
     priceChangedNextInits: 0,
@@ -289,6 +305,10 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
     throw new Error('historyPageRows must be a positive integer');
   if (!['body_foot', 'legacy'].includes(config.faults.historyLoadMore))
     throw new Error('faults.historyLoadMore must be body_foot or legacy');
+  if (!['verified', 'unverified'].includes(config.faults.profileBadges))
+    throw new Error('faults.profileBadges must be verified or unverified');
+  if (!['fragment', 'legacy'].includes(config.faults.loginMarkup))
+    throw new Error('faults.loginMarkup must be fragment or legacy');
   if (!['datetime', 'text'].includes(config.faults.historyDates))
     throw new Error('faults.historyDates must be datetime or text');
 }

@@ -4,7 +4,8 @@ import type { Order } from './orders';
 import { formatUsd, PREMIUM_MONTHS, type PremiumMonths, type PriceBook, splitTon } from './pricing';
 import type { Product } from './sessions';
 
-export type PageKind = 'home' | 'stars' | 'premium' | 'topup' | 'starsHistory' | 'premiumHistory' | 'topupHistory';
+export type PageKind =
+  'home' | 'stars' | 'premium' | 'topup' | 'starsHistory' | 'premiumHistory' | 'topupHistory' | 'profile';
 
 /** The product each product or history page belongs to. */
 export const PAGE_PRODUCTS: Partial<Record<PageKind, Product>> = {
@@ -29,6 +30,7 @@ export const PAGE_PATHS: Record<PageKind, string> = {
   starsHistory: '/stars/history',
   premiumHistory: '/premium/history',
   topupHistory: '/ads/history',
+  profile: '/my/profile',
 };
 const TITLES: Record<PageKind, string> = {
   home: 'Fragment',
@@ -38,6 +40,7 @@ const TITLES: Record<PageKind, string> = {
   starsHistory: 'Telegram Stars History',
   premiumHistory: 'Telegram Premium History',
   topupHistory: 'Top-up History',
+  profile: 'My Profile',
 };
 
 /** Stars packages listed on /stars/buy (input[name="stars"]). */
@@ -57,12 +60,25 @@ export interface PageContext {
   rateText: string;
   prices: PriceBook;
   starsMax: number;
-  /** Wallet.init fields. */
+  /**
+   * Wallet.init fields; `loggedIn` is the TON wallet's login (`stel_ton_token` accepted), which
+   * Fragment's script reads as `tonConnectLoggedIn` (docs/fragment-protocol.md §19.2).
+   */
   wallet?: { addressRaw?: string; tonProof: string; loggedIn: boolean };
+  /**
+   * `fragment` (default): `state.unAuth` is the Telegram login (false when logged in) and
+   * `Wallet.init.logged_in` the wallet's. `legacy`: the old simulator's markup, `unAuth` only on
+   * logged-out pages and `logged_in` standing for the Telegram login.
+   */
+  loginMarkup: 'fragment' | 'legacy';
+  /** The Telegram login (`stel_token` accepted), for the legacy markup's `logged_in`. */
+  telegramLoggedIn: boolean;
   lv: number;
   dh: string;
   /** History pages: the history table (history-html.ts). */
   historyHtml?: string;
+  /** The profile page: its section (profile-html.ts). */
+  profileHtml?: string;
 }
 
 export interface RenderedPage {
@@ -132,6 +148,7 @@ const PAGE_NAMES: Record<PageKind, string> = {
   starsHistory: 'StarsHistory',
   premiumHistory: 'PremiumHistory',
   topupHistory: 'AdsHistory',
+  profile: 'Profile',
 };
 
 /**
@@ -162,9 +179,11 @@ export function renderPage(ctx: PageContext): RenderedPage {
   else if (ctx.kind === 'home')
     main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
   else if (ctx.kind === 'stars' || ctx.kind === 'premium' || ctx.kind === 'topup') main = productForm(ctx.kind, ctx);
+  else if (ctx.kind === 'profile') main = ctx.profileHtml ?? '';
   else main = historySection(TITLES[ctx.kind], ctx.historyHtml ?? '');
   const state: Record<string, unknown> = { tonRate: '__TON_RATE__' };
-  if (loggedOut) state['unAuth'] = true;
+  if (ctx.loginMarkup === 'fragment') state['unAuth'] = loggedOut;
+  else if (loggedOut) state['unAuth'] = true;
   const product = PAGE_PRODUCTS[ctx.kind];
   if (product && !isHistoryPage(ctx.kind))
     Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
@@ -195,7 +214,8 @@ export function renderDocument(ctx: PageContext): string {
   const wallet: Record<string, unknown> = {};
   if (ctx.wallet?.addressRaw) wallet['address'] = ctx.wallet.addressRaw;
   if (ctx.wallet) wallet['ton_proof'] = ctx.wallet.tonProof;
-  wallet['logged_in'] = !!ctx.wallet?.loggedIn && !ctx.loggedOut;
+  wallet['logged_in'] =
+    ctx.loginMarkup === 'fragment' ? !!ctx.wallet?.loggedIn && !ctx.dead : ctx.telegramLoggedIn && !ctx.loggedOut;
   wallet['version'] = 2;
   return `<!DOCTYPE html>
 <html>
