@@ -189,17 +189,21 @@ describe('Cloudflare, 5xx and timeouts', () => {
     await expectKind(client.searchRecipient('stars', 'alice', 50), 'CLOUDFLARE');
   });
 
-  it('maps a Cloudflare block page (error 1020) to CLOUDFLARE, never to a dead session', async () => {
-    server.sim.configure({ faults: { methods: { page: { cloudflareBlockRate: 1, count: 1 } } } });
-    const pageError = await expectKind(newClient().tonRate(), 'CLOUDFLARE');
-    expect(pageError).toMatchObject({ httpStatus: 403, retryable: true, cloudflare: 'block', outcomeUnknown: false });
-
+  it('maps a Cloudflare block (error 1020) to CLOUDFLARE, never to a dead session: API and page', async () => {
     const client = newClient();
     await client.tonRate();
+    // The API gets Cloudflare's plain-text variant: only the status and headers say Cloudflare.
     server.sim.configure({ faults: { methods: { searchStarsRecipient: { cloudflareBlockRate: 1, count: 1 } } } });
     expect(await expectKind(client.searchRecipient('stars', 'alice', 50), 'CLOUDFLARE')).toMatchObject({
+      httpStatus: 403,
+      retryable: true,
       cloudflare: 'block',
+      outcomeUnknown: false,
     });
+
+    server.sim.configure({ faults: { methods: { page: { cloudflareBlockRate: 1, count: 1 } } } });
+    const pageError = await expectKind(newClient().tonRate(), 'CLOUDFLARE');
+    expect(pageError).toMatchObject({ httpStatus: 403, cloudflare: 'block' });
   });
 
   it.each([

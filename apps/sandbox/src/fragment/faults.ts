@@ -88,7 +88,7 @@ export class FaultInjector {
     return this.respond(action, req, res);
   }
 
-  respond(action: FaultAction, _req: Request, res: Response): boolean {
+  respond(action: FaultAction, req: Request, res: Response): boolean {
     switch (action.kind) {
       case 'pass':
         return false;
@@ -107,10 +107,17 @@ export class FaultInjector {
           .send(CLOUDFLARE_HTML);
         return true;
       case 'cloudflare_block':
-        res
-          .status(403)
-          .set({ 'Content-Type': 'text/html; charset=UTF-8', Server: 'cloudflare', 'cf-ray': CF_RAY })
-          .send(CLOUDFLARE_BLOCK_HTML);
+        // Script requests (XHR, the API) get Cloudflare's plain-text variant, pages the HTML one.
+        if ((req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest')
+          res
+            .status(403)
+            .set({ 'Content-Type': 'text/plain; charset=UTF-8', Server: 'cloudflare', 'cf-ray': CF_RAY })
+            .send('error code: 1020');
+        else
+          res
+            .status(403)
+            .set({ 'Content-Type': 'text/html; charset=UTF-8', Server: 'cloudflare', 'cf-ray': CF_RAY })
+            .send(CLOUDFLARE_BLOCK_HTML);
         return true;
       case 'rate_limit':
         res
