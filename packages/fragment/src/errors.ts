@@ -84,6 +84,10 @@ const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = 
     kind: 'SESSION_INVALID',
   },
   { pattern: /payment method/i, kind: 'PAYMENT_METHOD_UNAVAILABLE' },
+  // docs/fragment-protocol.md §19.4: a PHP client treats these as a rate limit [1]; nothing was executed.
+  { pattern: /too many requests|flood/i, kind: 'RATE_LIMITED' },
+  // A method Fragment does not know (renamed or retired): protocol drift, not a refusal of the order [1].
+  { pattern: /^invalid method\b/i, kind: 'UNEXPECTED_RESPONSE' },
   // The order is gone from Fragment's side (expired, or its req_id unknown): restart if unpaid.
   { pattern: /expired|no longer (valid|available)|request not found/i, kind: 'ORDER_EXPIRED' },
   // A text that itself asks for a later retry is transient, not a refusal: a JSON `error` proves
