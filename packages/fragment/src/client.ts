@@ -441,6 +441,11 @@ export class FragmentClient {
     };
   }
 
+  /** A page of the site as served (read-retried), for checks that read its markup themselves. */
+  async pageHtml(path: string): Promise<string> {
+    return (await this.api.getPage(path)).body;
+  }
+
   /**
    * `/my/profile`, read only (docs/fragment-protocol.md §19.3): identity verified, the linked
    * wallet and whether it is verified. A page read outside the flow mutex; a logged-out session

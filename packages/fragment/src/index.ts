@@ -42,6 +42,7 @@ export { parsePremiumDuration, parseStarsQuantity, parseTopupAmount } from './pr
 export type { HistoryCursor, HistoryRead, HistoryReadOptions } from './history-read';
 export { parseHistoryDateText } from './history-dates';
 export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';
+export { checkContract, parseStarsLimits, radioValues, type ContractFinding } from './contract-check';
 export { parseProfile, type AccountProfile } from './profile-parsing';
 export { CookieJar, redactCookies, splitCookieSets } from './session';
 export { encodeForm } from './form';

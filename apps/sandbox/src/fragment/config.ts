@@ -41,6 +41,14 @@ export type ConfirmFaultMode =
   /** answer `{"error": confirmErrorText}` without recording */
   | 'error';
 
+/**
+ * A change of the product pages that `npm run doctor -- --contract` must notice (docs/fragment-protocol.md
+ * §19.5): the API hash no longer where clients read it, other Stars limits in the placeholder,
+ * other Premium months, renamed payment-method values.
+ */
+export type ContractDrift = 'apiHash' | 'starsLimits' | 'premiumMonths' | 'paymentMethods';
+export const CONTRACT_DRIFTS: readonly ContractDrift[] = ['apiHash', 'starsLimits', 'premiumMonths', 'paymentMethods'];
+
 export type DoneFaultMode = 'normal' | 'slow' | 'never';
 
 /**
@@ -76,6 +84,8 @@ export interface FragmentFaults {
    * account before KYC (docs/fragment-protocol.md §19.3).
    */
   profileBadges: 'verified' | 'unverified';
+  /** Product pages drift from what Fragment shows today (none by default). */
+  contractDrift: ContractDrift[];
   /** Every cookie session is dead: logged-out pages (hash still present, `unAuth`), every API call "Access denied". */
   sessionExpired: boolean;
   /** Text for a wrong/stale/foreign hash. */
@@ -183,6 +193,7 @@ export function defaultFaults(): FragmentFaults {
     cloudflareBlock: false,
     loginMarkup: 'fragment',
     profileBadges: 'verified',
+    contractDrift: [],
     sessionExpired: false,
     badHashText: 'Access denied',
     priceChangedNextInits: 0,
@@ -305,6 +316,8 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
     throw new Error('historyPageRows must be a positive integer');
   if (!['body_foot', 'legacy'].includes(config.faults.historyLoadMore))
     throw new Error('faults.historyLoadMore must be body_foot or legacy');
+  for (const drift of config.faults.contractDrift)
+    if (!CONTRACT_DRIFTS.includes(drift)) throw new Error(`faults.contractDrift: unknown drift ${String(drift)}`);
   if (!['verified', 'unverified'].includes(config.faults.profileBadges))
     throw new Error('faults.profileBadges must be verified or unverified');
   if (!['fragment', 'legacy'].includes(config.faults.loginMarkup))

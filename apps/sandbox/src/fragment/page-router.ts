@@ -52,7 +52,9 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
       dead: auth.dead,
       rateText: sim.prices.tonRateText(),
       prices: sim.prices,
+      starsMin: cfg.starsMin,
       starsMax: cfg.starsMax,
+      drift: new Set(cfg.faults.contractDrift),
       wallet: {
         addressRaw: auth.walletConnected ? auth.wallet?.toRawString() : undefined,
         tonProof: session.tonProof,

@@ -2,6 +2,7 @@ import { HISTORY_TYPES } from './history-types';
 import { escapeHtml, phpJson } from './html';
 import type { Order } from './orders';
 import { formatUsd, PREMIUM_MONTHS, type PremiumMonths, type PriceBook, splitTon } from './pricing';
+import type { ContractDrift } from './config';
 import type { Product } from './sessions';
 
 export type PageKind =
@@ -59,7 +60,10 @@ export interface PageContext {
   dead: boolean;
   rateText: string;
   prices: PriceBook;
+  starsMin: number;
   starsMax: number;
+  /** What the product pages show differently from Fragment, as if it changed them (faults.contractDrift). */
+  drift: ReadonlySet<ContractDrift>;
   /**
    * Wallet.init fields; `loggedIn` is the TON wallet's login (`stel_ton_token` accepted), which
    * Fragment's script reads as `tonConnectLoggedIn` (docs/fragment-protocol.md §19.2).
@@ -117,15 +121,38 @@ function premiumDiscount(prices: PriceBook, months: PremiumMonths): number {
   return 100 - Number(ratio);
 }
 
-export function premiumOptionsHtml(prices: PriceBook): string {
+export function premiumOptionsHtml(prices: PriceBook, months: readonly PremiumMonths[] = PREMIUM_MONTHS): string {
   const rate = prices.tonRateMicro();
-  return PREMIUM_MONTHS.map((m) => {
-    const q = prices.quote(prices.premiumUsdMicro(m), rate);
-    const label = m === 12 ? '1 year' : `${m} months`;
-    const discount = m === 3 ? 0 : premiumDiscount(prices, m);
-    const badge = discount > 0 ? `<span class="tm-radio-label-badge">-${discount}%</span>` : '';
-    return `<label class="tm-form-radio-item"><input type="radio" class="tm-form-radio" name="months" value="${m}"${m === 3 ? ' checked' : ''}><div class="tm-form-radio-label"><div class="tm-radio-label">${label}${badge}</div>${tonValueHtml(q.tonText)}<div class="tm-radio-desc">$${formatUsd(q.usdMicro)}</div></div></label>`;
-  }).join('');
+  return months
+    .map((m) => {
+      const q = prices.quote(prices.premiumUsdMicro(m), rate);
+      const label = m === 12 ? '1 year' : `${m} months`;
+      const discount = m === 3 ? 0 : premiumDiscount(prices, m);
+      const badge = discount > 0 ? `<span class="tm-radio-label-badge">-${discount}%</span>` : '';
+      return `<label class="tm-form-radio-item"><input type="radio" class="tm-form-radio" name="months" value="${m}"${m === 3 ? ' checked' : ''}><div class="tm-form-radio-label"><div class="tm-radio-label">${label}${badge}</div>${tonValueHtml(q.tonText)}<div class="tm-radio-desc">$${formatUsd(q.usdMicro)}</div></div></label>`;
+    })
+    .join('');
+}
+
+/**
+ * The `payment_method` radios of the Stars and Premium forms (pyfragment's weekly contract test
+ * reads their values, docs/fragment-protocol.md §19.5); the top-up has none (GRAM only).
+ */
+function paymentMethodRadios(ctx: PageContext): string {
+  const values = ctx.drift.has('paymentMethods') ? ['ton', 'usdt'] : ['ton', 'usdt_ton'];
+  const labels: Record<string, string> = { ton: 'TON', usdt_ton: 'USDT', usdt: 'USDT' };
+  return `<div class="tm-form-radio-items js-payment-methods">${values
+    .map(
+      (value, index) =>
+        `<label class="tm-form-radio-item tm-payment-method"><input type="radio" class="tm-form-radio" name="payment_method" value="${value}"${index === 0 ? ' checked' : ''}><div class="tm-form-radio-label">${labels[value]}</div></label>`,
+    )
+    .join('')}</div>`;
+}
+
+/** "Enter amount from 50 to 1,000,000": the Stars limits as Fragment's placeholder words them. */
+function starsPlaceholder(ctx: PageContext): string {
+  const [min, max] = ctx.drift.has('starsLimits') ? [100, 25_000] : [ctx.starsMin, ctx.starsMax];
+  return `Enter amount from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
 }
 
 function productForm(kind: 'stars' | 'premium' | 'topup', ctx: PageContext): string {
@@ -133,9 +160,9 @@ function productForm(kind: 'stars' | 'premium' | 'topup', ctx: PageContext): str
     return `<section class="tm-section tm-main-ads-topup"><h2 class="tm-section-header">Top Up Telegram Account</h2><form class="js-topup-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-amount-input" name="amount" min="1" placeholder="Enter amount in TON"></div><button type="submit" class="btn btn-primary btn-block js-topup-btn">Top Up</button></form></section>`;
   }
   if (kind === 'stars') {
-    return `<section class="tm-section tm-main-stars-buy"><h2 class="tm-section-header">Buy Telegram Stars</h2><form class="js-stars-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-stars-quantity" name="quantity" min="50" max="${ctx.starsMax}" placeholder="Enter the amount of Stars"></div><div class="tm-form-radio-items js-stars-options">${starsOptionsHtml(ctx.prices, ctx.starsMax)}</div><button type="submit" class="btn btn-primary btn-block js-stars-buy-btn">Buy Stars</button></form></section>`;
+    return `<section class="tm-section tm-main-stars-buy"><h2 class="tm-section-header">Buy Telegram Stars</h2><form class="js-stars-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-stars-quantity" name="quantity" min="${ctx.starsMin}" max="${ctx.starsMax}" placeholder="${starsPlaceholder(ctx)}"></div><div class="tm-form-radio-items js-stars-options">${starsOptionsHtml(ctx.prices, ctx.starsMax)}</div>${paymentMethodRadios(ctx)}<button type="submit" class="btn btn-primary btn-block js-stars-buy-btn">Buy Stars</button></form></section>`;
   }
-  return `<section class="tm-section tm-main-premium-gift"><h2 class="tm-section-header">Gift Telegram Premium</h2><form class="js-premium-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-radio-items js-premium-options">${premiumOptionsHtml(ctx.prices)}</div><button type="submit" class="btn btn-primary btn-block js-premium-gift-btn">Gift Premium</button></form></section>`;
+  return `<section class="tm-section tm-main-premium-gift"><h2 class="tm-section-header">Gift Telegram Premium</h2><form class="js-premium-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-radio-items js-premium-options">${premiumOptionsHtml(ctx.prices, ctx.drift.has('premiumMonths') ? [3, 6] : PREMIUM_MONTHS)}</div>${paymentMethodRadios(ctx)}<button type="submit" class="btn btn-primary btn-block js-premium-gift-btn">Gift Premium</button></form></section>`;
 }
 
 const LOGGED_OUT_MAIN = `<section class="tm-section tm-main-login"><div class="tm-login-text">Log in to continue</div><button class="btn btn-primary login-link js-login-btn">Log in</button><button class="btn btn-primary ton-auth-link js-ton-auth-btn">Connect TON</button></section>`;
@@ -208,7 +235,10 @@ export function pageStateJson(page: RenderedPage, rateText: string): string {
 export function renderDocument(ctx: PageContext): string {
   const page = renderPage(ctx);
   const aj: Record<string, unknown> = { version: ctx.version };
-  aj['apiUrl'] = `/api?hash=${ctx.hash}`;
+  // The apiHash drift: the page carries its API URL somewhere no client looks (a renamed key).
+  aj[ctx.drift.has('apiHash') ? 'apiEndpoint' : 'apiUrl'] = ctx.drift.has('apiHash')
+    ? `/api/v2/${ctx.hash}`
+    : `/api?hash=${ctx.hash}`;
   aj['state'] = '__STATE__';
   const ajJson = phpJson(aj).replace('"__STATE__"', pageStateJson(page, ctx.rateText));
   const wallet: Record<string, unknown> = {};
