@@ -8,14 +8,16 @@ import {
   type EnvironmentValues,
   type SharedConfig,
   FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_PROXY_URL_VARIABLE,
 } from '@starsgate/platform';
-import { parseDisabledPaymentMethods, splitCookieSets } from '@starsgate/fragment';
+import { parseDisabledPaymentMethods, splitCookieSets, splitProxyUrls } from '@starsgate/fragment';
 
 const seconds = (fallback: number, maximum: number, description: string) =>
   integer({ default: fallback, minimum: 0, maximum, description });
 
 export const READS_VARIABLES = {
   FRAGMENT_COOKIES: FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_PROXY_URL: FRAGMENT_PROXY_URL_VARIABLE,
   FRAGMENT_READ_COOKIES: string({
     secret: true,
     defaultText: 'the first login of FRAGMENT_COOKIES',
@@ -123,7 +125,7 @@ export function readsConfig(
   values: EnvironmentValues<typeof READS_VARIABLES>,
   problems: string[],
   production: boolean,
-  shared: Pick<SharedConfig, 'fragmentBaseUrl' | 'fragmentProxyUrls' | 'readsRedisPrefix'>,
+  shared: Pick<SharedConfig, 'fragmentBaseUrl' | 'readsRedisPrefix'>,
 ): ReadsConfig {
   // A separate login for public reads keeps recipient searches off the paying session's page
   // state (Fragment keeps flow state per cookie session, docs/fragment-protocol.md §12).
@@ -141,7 +143,7 @@ export function readsConfig(
     fragment: {
       baseUrl: shared.fragmentBaseUrl,
       cookies,
-      proxyUrl: shared.fragmentProxyUrls[0],
+      proxyUrl: splitProxyUrls(values.FRAGMENT_PROXY_URL)[0],
       timeoutMs: values.FRAGMENT_READ_TIMEOUT_MS,
       tries: values.FRAGMENT_READ_TRIES,
     },

@@ -1,11 +1,12 @@
 import { Address } from '@ton/core';
 import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
 import { loadKeyRing, type KeyRing } from '@starsgate/db';
-import { splitCookieSets } from '@starsgate/fragment';
+import { splitCookieSets, splitProxyUrls } from '@starsgate/fragment';
 import {
   boolean,
   commaList,
   FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_PROXY_URL_VARIABLE,
   finishConfig,
   integer,
   MAINNET_USDT_MASTER,
@@ -140,6 +141,7 @@ export const WORKER_VARIABLES = {
   ...SHARED_VARIABLES,
   STARSGATE_SECRET_KEY: SECRET_KEY_VARIABLE,
   FRAGMENT_COOKIES: FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_PROXY_URL: FRAGMENT_PROXY_URL_VARIABLE,
   WORKER_CONCURRENCY: integer({
     default: 16,
     minimum: 1,
@@ -349,7 +351,7 @@ export function loadWorkerConfig(
     network: shared.network,
     fragmentBaseUrl: shared.fragmentBaseUrl,
     fragmentCookies: splitCookieSets(values.FRAGMENT_COOKIES ?? ''),
-    fragmentProxyUrls: shared.fragmentProxyUrls,
+    fragmentProxyUrls: splitProxyUrls(values.FRAGMENT_PROXY_URL),
     fragmentTimeoutMs: values.FRAGMENT_TIMEOUT_MS,
     toncenterUrl: shared.toncenter.url,
     toncenterApiKey: shared.toncenter.apiKey,

@@ -1,12 +1,6 @@
-import { FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
+import { FragmentClient, FragmentSessionPool, proxyForLogin } from '@starsgate/fragment';
 import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
-import {
-  createRedisConnection,
-  createToncenterPacer,
-  instrumentUpstream,
-  proxyForLogin,
-  type Logger,
-} from '@starsgate/platform';
+import { createRedisConnection, createToncenterPacer, instrumentUpstream, type Logger } from '@starsgate/platform';
 import type { WorkerConfig } from './config';
 import type { UpstreamHealth } from './observability/upstream-health';
 import type { WorkerMetrics } from './observability/worker-metrics';

@@ -4,7 +4,7 @@
  * echoing it (it may hold the proxy's password).
  */
 import { randomBytes } from 'node:crypto';
-import { proxyForLogin } from '@starsgate/platform';
+import { proxyForLogin } from '@starsgate/fragment';
 import { loadWorkerConfig } from '../src/config';
 
 const COOKIES = ['a', 'b', 'c']

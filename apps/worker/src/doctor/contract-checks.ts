@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { checkContract, FragmentClient, isFragmentError } from '@starsgate/fragment';
-import { proxyForLogin } from '@starsgate/platform';
+import { checkContract, FragmentClient, isFragmentError, proxyForLogin } from '@starsgate/fragment';
 import { loadWorkerConfig, type WorkerConfig } from '../config';
 import { errorText, fail, ok, type CheckResult } from './check';
 

@@ -1,5 +1,10 @@
-import { FragmentClient, isFragmentError, type AccountProfile, type FragmentProduct } from '@starsgate/fragment';
-import { proxyForLogin } from '@starsgate/platform';
+import {
+  FragmentClient,
+  isFragmentError,
+  proxyForLogin,
+  type AccountProfile,
+  type FragmentProduct,
+} from '@starsgate/fragment';
 import { GRAM_DECIMALS, formatUnits, PRODUCTS } from '@starsgate/domain';
 import type { WorkerConfig } from '../config';
 import { errorText, fail, ok, warn, type CheckResult } from './check';

@@ -70,13 +70,6 @@ export const SHARED_VARIABLES = {
     description:
       'Fragment. The default is the sandbox simulator (compose: http://sandbox:8090/fragment); production: https://fragment.com',
   }),
-  FRAGMENT_PROXY_URL: string({
-    secret: true,
-    pattern: '^https?://[^\\s|]+( *\\| *https?://[^\\s|]+)*$',
-    patternHint: 'an http: or https: proxy URL, or one per Fragment login joined by " | "',
-    description:
-      'HTTP or HTTPS proxy for calls to Fragment (http://user:password@host:port), for a host whose own address Cloudflare challenges or blocks (the doctor says "blocked by Cloudflare"). One URL serves every login; several, joined by " | ", give each login of FRAGMENT_COOKIES its own, in order (the availability login takes the first). May hold credentials: never logged.',
-  }),
   READS_REDIS_PREFIX: string({
     default: DEFAULT_READS_REDIS_PREFIX,
     description:
@@ -97,17 +90,20 @@ export const SHARED_VARIABLES = {
   }),
 } as const;
 
-/** The proxy of login `index` of FRAGMENT_COOKIES: the only one configured, its own, or none. */
-export function proxyForLogin(proxies: readonly string[], index: number): string | undefined {
-  return proxies.length === 1 ? proxies[0] : proxies[index];
-}
-
 export const FRAGMENT_COOKIES_VARIABLE = string({
   secret: true,
   example:
     'stel_ssid=9f5bf15a8ff6467bc7_8213839116410317385; stel_dt=0; stel_token=1abe4715cfc1a4f36b1e57b6c1333576edcb31e5c849e28d548bc7d29b8c361d; stel_ton_token=LyBwtnEylKxwnK7C0LWC4TUbV6rHt9MXdL6Y_3o0lIZRhX7OSOb-_prJPvFBvztFdEYTf0IB1linPP6cLgph9BygoxhRHSGy8rV8Hws2IC1tgiMs2LCFiba1Ft9JTyBk2Upk9E0NiKxchOiLfIptTTZikCT9wzF8',
   description:
     'The browser cookie header of a Fragment login with the paying wallet connected (stel_ssid=…; stel_dt=…; stel_token=…; stel_ton_token=…). A credential: never logged. Several login sessions, joined by " | ", let as many orders be created at once: Fragment allows one purchase flow at a time per session. As shipped: the sandbox simulator\'s demo login for SANDBOX_SEED=starsgate-demo (public, sandbox only).',
+});
+
+export const FRAGMENT_PROXY_URL_VARIABLE = string({
+  secret: true,
+  pattern: '^https?://[^\\s|]+( *\\| *https?://[^\\s|]+)*$',
+  patternHint: 'an http: or https: proxy URL, or one per Fragment login joined by " | "',
+  description:
+    'HTTP or HTTPS proxy for calls to Fragment (http://user:password@host:port), for a host whose own address Cloudflare challenges or blocks (the doctor says "blocked by Cloudflare"). One URL serves every login; several, joined by " | ", give each login of FRAGMENT_COOKIES its own, in order (the availability login takes the first). May hold credentials: never logged.',
 });
 
 export const SECRET_KEY_VARIABLE = string({
@@ -127,8 +123,6 @@ export interface SharedConfig {
   /** As configured; the worker parses it as a TON address. */
   usdtMaster: string;
   fragmentBaseUrl: string;
-  /** FRAGMENT_PROXY_URL split on `|`: none, one for every login, or one per login (proxyForLogin). */
-  fragmentProxyUrls: string[];
   /** Key prefix of the availability and price caches (READS_REDIS_PREFIX). */
   readsRedisPrefix: string;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -147,10 +141,6 @@ export function sharedConfig(values: EnvironmentValues<typeof SHARED_VARIABLES>)
     },
     usdtMaster: values.USDT_MASTER_ADDRESS,
     fragmentBaseUrl: values.FRAGMENT_BASE_URL,
-    fragmentProxyUrls: (values.FRAGMENT_PROXY_URL ?? '')
-      .split('|')
-      .map((proxy) => proxy.trim())
-      .filter(Boolean),
     readsRedisPrefix: values.READS_REDIS_PREFIX,
     logLevel: values.LOG_LEVEL,
   };
