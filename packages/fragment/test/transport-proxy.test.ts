@@ -88,7 +88,7 @@ it('goes direct without a proxy', async () => {
   expect(tunnels).toEqual([]);
 });
 
-it('fails (not sent) when the proxy refuses the credentials, and never goes around it', async () => {
+it('fails when the proxy refuses the credentials, and never goes around it', async () => {
   const wrong = client(`http://${USER}:wrong@127.0.0.1:${proxyPort}`);
   const error = await wrong.tonRate().catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(FragmentError);
