@@ -3,6 +3,7 @@ import { AdminApiError, AdminClient } from './admin-client';
 import { generateAdminToken } from './commands/admin-token';
 import type { CommandResult, Options } from './commands/command';
 import { listPurchases, resolvePurchase, showPurchase } from './commands/purchases';
+import { FragmentEnvironmentError, fragmentContract } from './commands/fragment-contract';
 import { generateKeys, KeysEnvironmentError, keysStatus, publicKey, rewrapKeys } from './commands/keys';
 import { showStats } from './commands/stats';
 import {
@@ -29,6 +30,11 @@ default http://127.0.0.1:8081; STARSGATE_ADMIN_TOKEN).
   starsgate deliveries list [--endpoint ID] [--state pending|delivered|failed] [--limit N] [--cursor C]
   starsgate deliveries retry <delivery_id>
   starsgate admin-token        print a new random admin token (for STARSGATE_ADMIN_TOKENS)
+
+Fragment, run with the worker's environment, not through the API:
+  starsgate fragment contract   read fragment.com's product and history pages as pyfragment's weekly
+                                contract test does; exit 1 on drift, creates no order (FRAGMENT_BASE_URL,
+                                FRAGMENT_COOKIES, FRAGMENT_READ_COOKIES, FRAGMENT_PROXY_URL)
 
 Key rotation (docs/security.md), run with the worker's environment, not through the API:
   starsgate keys generate [--key-id ID]   a new worker key, its public seal key, a fingerprint key
@@ -141,6 +147,8 @@ async function run(client: () => AdminClient, positionals: string[], options: Op
       return rewrapKeys(process.env);
     case 'admin-token':
       return generateAdminToken();
+    case 'fragment contract':
+      return fragmentContract(process.env);
     default:
       throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
   }
@@ -167,7 +175,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
       parsed.options,
     );
     out.write(`${json ? JSON.stringify(result.json, null, 2) : result.text}\n`);
-    return 0;
+    return result.exitCode ?? 0;
   } catch (error) {
     if (error instanceof AdminApiError) {
       err.write(
@@ -180,6 +188,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     if (
       error instanceof UsageError ||
       error instanceof KeysEnvironmentError ||
+      error instanceof FragmentEnvironmentError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       err.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);

@@ -214,6 +214,7 @@ function createReads(deps: GatewayDeps): FragmentReads {
     fragment: {
       baseUrl: reads.fragment.baseUrl,
       cookies: reads.fragment.cookies ?? '',
+      ...(reads.fragment.proxyUrl ? { proxyUrl: reads.fragment.proxyUrl } : {}),
       timeoutMs: reads.fragment.timeoutMs,
       tries: reads.fragment.tries,
     },

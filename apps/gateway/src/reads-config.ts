@@ -8,14 +8,16 @@ import {
   type EnvironmentValues,
   type SharedConfig,
   FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_PROXY_URL_VARIABLE,
 } from '@starsgate/platform';
-import { parseDisabledPaymentMethods, splitCookieSets } from '@starsgate/fragment';
+import { parseDisabledPaymentMethods, splitCookieSets, splitProxyUrls } from '@starsgate/fragment';
 
 const seconds = (fallback: number, maximum: number, description: string) =>
   integer({ default: fallback, minimum: 0, maximum, description });
 
 export const READS_VARIABLES = {
   FRAGMENT_COOKIES: FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_PROXY_URL: FRAGMENT_PROXY_URL_VARIABLE,
   FRAGMENT_READ_COOKIES: string({
     secret: true,
     defaultText: 'the first login of FRAGMENT_COOKIES',
@@ -99,6 +101,8 @@ export interface ReadsConfig {
     baseUrl: string;
     /** Cookie header of the Fragment login used for reads. A credential: never log it. */
     cookies: string | undefined;
+    /** FRAGMENT_PROXY_URL's first proxy, if any. A credential: never log it. */
+    proxyUrl: string | undefined;
     timeoutMs: number;
     tries: number;
   };
@@ -139,6 +143,7 @@ export function readsConfig(
     fragment: {
       baseUrl: shared.fragmentBaseUrl,
       cookies,
+      proxyUrl: splitProxyUrls(values.FRAGMENT_PROXY_URL)[0],
       timeoutMs: values.FRAGMENT_READ_TIMEOUT_MS,
       tries: values.FRAGMENT_READ_TRIES,
     },

@@ -1,11 +1,12 @@
 import { Address } from '@ton/core';
 import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
 import { loadKeyRing, type KeyRing } from '@starsgate/db';
-import { splitCookieSets } from '@starsgate/fragment';
+import { splitCookieSets, splitProxyUrls } from '@starsgate/fragment';
 import {
   boolean,
   commaList,
   FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_PROXY_URL_VARIABLE,
   finishConfig,
   integer,
   MAINNET_USDT_MASTER,
@@ -52,6 +53,8 @@ export interface WorkerConfig {
   fragmentBaseUrl: string;
   /** Cookie headers, one per Fragment login session (FRAGMENT_COOKIES split on `|`). Credentials: never logged. */
   fragmentCookies: string[];
+  /** FRAGMENT_PROXY_URL: none, one for every login, or one per login (`proxyForLogin`). Credentials: never logged. */
+  fragmentProxyUrls: string[];
   fragmentTimeoutMs: number;
   toncenterUrl: string;
   toncenterApiKey: string | undefined;
@@ -141,6 +144,7 @@ export const WORKER_VARIABLES = {
   ...SHARED_VARIABLES,
   STARSGATE_SECRET_KEY: SECRET_KEY_VARIABLE,
   FRAGMENT_COOKIES: FRAGMENT_COOKIES_VARIABLE,
+  FRAGMENT_PROXY_URL: FRAGMENT_PROXY_URL_VARIABLE,
   WORKER_CONCURRENCY: integer({
     default: 16,
     minimum: 1,
@@ -354,6 +358,7 @@ export function loadWorkerConfig(
     network: shared.network,
     fragmentBaseUrl: shared.fragmentBaseUrl,
     fragmentCookies: splitCookieSets(values.FRAGMENT_COOKIES ?? ''),
+    fragmentProxyUrls: splitProxyUrls(values.FRAGMENT_PROXY_URL),
     fragmentTimeoutMs: values.FRAGMENT_TIMEOUT_MS,
     toncenterUrl: shared.toncenter.url,
     toncenterApiKey: shared.toncenter.apiKey,
@@ -404,6 +409,11 @@ export function loadWorkerConfig(
       'FRAGMENT_RECEIVING_ADDRESSES is empty: every payment will be rejected by policy (PAYMENT_REJECTED_BY_POLICY).',
     );
   }
+  const proxies = config.fragmentProxyUrls.length;
+  if (proxies > 1 && proxies !== config.fragmentCookies.length)
+    problems.push(
+      `FRAGMENT_PROXY_URL lists ${proxies} proxies for ${config.fragmentCookies.length} logins of FRAGMENT_COOKIES: give one for all, or one per login in the same order`,
+    );
   if (config.fragmentCookies.length === 0)
     warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
   problems.push(...sharedConfigProblems(shared, values.NODE_ENV === 'production'));

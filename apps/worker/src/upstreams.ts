@@ -1,4 +1,4 @@
-import { FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
+import { FragmentClient, FragmentSessionPool, proxyForLogin } from '@starsgate/fragment';
 import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { createRedisConnection, createToncenterPacer, instrumentUpstream, type Logger } from '@starsgate/platform';
 import type { WorkerConfig } from './config';
@@ -41,10 +41,11 @@ export function createUpstreams(
     ...(pacer ? { pacer } : {}),
   });
   const sessions = (config.fragmentCookies.length > 0 ? config.fragmentCookies : ['']).map(
-    (cookies) =>
+    (cookies, index) =>
       new FragmentClient({
         baseUrl: config.fragmentBaseUrl,
         cookies,
+        proxyUrl: proxyForLogin(config.fragmentProxyUrls, index),
         timeoutMs: config.fragmentTimeoutMs,
         logger: {
           debug: (message: string) => logger.debug(message, { upstream: 'fragment' }),

@@ -65,7 +65,9 @@ test('the sandbox passes every item: exit 0', async () => {
     'Fragment session 2',
     'login',
     'wallet',
-    'KYC',
+    'identity',
+    'linked wallet',
+    'wallet verified',
     'stars history',
     'premium history',
     'Stars prices',
@@ -98,6 +100,80 @@ test('broken cookies: the session fails by name', async () => {
   const results = await runDoctor({ ...env, FRAGMENT_COOKIES: cookies });
   expect(doctorExitCode(results)).toBe(1);
   expect(failed(results)).toEqual([expect.stringMatching(/^Fragment session 1 \(\w+\) login$/) as string]);
+});
+
+test.each(['cloudflareBlock', 'cloudflareChallenge'] as const)(
+  '%s: "blocked by Cloudflare: use a proxy", not dead cookies',
+  async (fault) => {
+    sandbox.fragment!.configure({ faults: { [fault]: true } });
+    try {
+      const results = await runDoctor(env);
+      expect(doctorExitCode(results)).toBe(1);
+      const sessions = results.filter((r) => r.item.startsWith('Fragment session'));
+      expect(sessions.map((r) => r.item)).toEqual([
+        expect.stringMatching(/^Fragment session 1 \(\w+\) page$/),
+        expect.stringMatching(/^Fragment session 2 \(\w+\) page$/),
+      ]);
+      for (const result of sessions) {
+        expect(result.detail).toMatch(/^blocked by Cloudflare: use a proxy/);
+        expect(result.action).toMatch(/FRAGMENT_PROXY_URL/);
+        expect(result.action).not.toMatch(/FRAGMENT_COOKIES/);
+      }
+    } finally {
+      sandbox.fragment!.configure({ faults: { [fault]: false } });
+    }
+  },
+);
+
+test('the profile: identity verified and the linked wallet with its address, read from /my/profile', async () => {
+  const results = await runDoctor(env);
+  const item = (name: string) => results.find((r) => r.item.startsWith('Fragment session 1') && r.item.endsWith(name));
+  expect(item(' identity')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/Identity Verified/) });
+  expect(item(' linked wallet')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^UQ[\w-]{46}$/) });
+  expect(item(' wallet verified')).toMatchObject({ status: 'ok' });
+  expect(results.some((r) => /KYC/.test(r.item))).toBe(false);
+});
+
+test('an account before KYC: identity fails with the way to verify it, wallet verified warns', async () => {
+  sandbox.fragment!.configure({ faults: { profileBadges: 'unverified' } });
+  try {
+    const results = await runDoctor(env);
+    expect(doctorExitCode(results)).toBe(1);
+    const identity = results.find((r) => /session 1 .*identity$/.test(r.item));
+    expect(identity).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^not verified/) });
+    expect(identity?.action).toMatch(/kyc\/account/);
+    expect(results.find((r) => /session 1 .*wallet verified$/.test(r.item))).toMatchObject({ status: 'warn' });
+    expect(results.find((r) => /session 1 .*linked wallet$/.test(r.item))).toMatchObject({ status: 'ok' });
+  } finally {
+    sandbox.fragment!.configure({ faults: { profileBadges: 'verified' } });
+  }
+});
+
+test('no wallet connected: the paying login fails on its wallet alone, the read login needs none', async () => {
+  const [first, second] = demoFragmentCookies(SEED, 2)
+    .split('|')
+    .map((c) => c.trim());
+  const withoutWallet = (cookies: string) => cookies.replace(/;\s*stel_ton_token=[^;]+/, '');
+  const results = await runDoctor({
+    ...env,
+    FRAGMENT_COOKIES: withoutWallet(first!),
+    FRAGMENT_READ_COOKIES: withoutWallet(second!),
+  });
+  expect(failed(results)).toEqual([
+    expect.stringMatching(/^Fragment session 1 \(\w+\) wallet$/),
+    expect.stringMatching(/^Fragment session 1 \(\w+\) linked wallet$/),
+  ]);
+  expect(results.find((r) => /session 1 .*login$/.test(r.item))).toMatchObject({ status: 'ok' });
+  expect(results.find((r) => /session 1 .*\) wallet$/.test(r.item))?.detail).toMatch(/^no wallet connected/);
+  const read = results.filter((r) => r.item.startsWith('Fragment read login'));
+  expect(read.map((r) => r.item.replace(/\(\w+\) /, ''))).toEqual([
+    'Fragment read login page',
+    'Fragment read login login',
+    'Fragment read login wallet',
+    'Fragment read login Stars prices',
+    'Fragment read login Premium prices',
+  ]);
+  expect(read.every((r) => r.status === 'ok')).toBe(true);
 });
 
 test('a history page whose markup changed fails as not parseable', async () => {

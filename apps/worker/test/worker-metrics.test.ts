@@ -163,3 +163,15 @@ test('a refused Fragment login turns its session gauge to 0', async () => {
   }
   expect(sampleSum(await scrape(), 'starsgate_fragment_session_valid', { session: '0' })).toBe(0);
 });
+
+test('a Cloudflare block page is counted as such; the login stays valid and the purchase completes', async () => {
+  const blocked = (samples: Sample[]) =>
+    sampleSum(samples, 'starsgate_fragment_cloudflare_total', { session: '0', stop: 'block' });
+  const before = blocked(await scrape());
+  h.sandbox.fragment!.configure({ faults: { methods: { '*': { cloudflareBlockRate: 1, count: 2 } } } });
+  const row = await h.waitFor((await h.createPurchase(order({ username: '@carol', amount: 75 }))).id);
+  expect(row.status).toBe('completed');
+  const after = await scrape();
+  expect(blocked(after) - before).toBeGreaterThanOrEqual(1);
+  expect(sampleSum(after, 'starsgate_fragment_session_valid', { session: '0' })).toBe(1);
+});

@@ -1,7 +1,8 @@
+import { cloudflarePageKind } from './cloudflare';
 import { FragmentError } from './errors';
 import { adoptMode, echoFlowState, flowReferer, type FlowState } from './flow-state';
 import { encodeForm, type FormFields } from './form';
-import { isCloudflareChallenge, pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
+import { pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
 import { ROUTES } from './routes';
 import type { ApiHashCache } from './session';
 import { sleep, withRetries, type FragmentLogger, type RetryPolicy, type Transport } from './transport';
@@ -9,6 +10,11 @@ import type { FragmentProduct } from './types';
 
 /** Texts that mean "this hash/session was not accepted": re-read the page once, then retry once. */
 const HASH_REJECTION = /^(access denied|bad request)\.?$/i;
+/**
+ * A link call's "Unknown error", which a page refresh cures in public clients (a stale hash or
+ * page state, docs/fragment-protocol.md §19.4): the same one re-read, then the error stands.
+ */
+const LINK_STALE_PAGE = /^unknown error\.?$/i;
 
 export type PageInfo = ReturnType<typeof parseAjInit> & { apiHash: string };
 
@@ -51,7 +57,8 @@ export class ApiSession {
     const referer = flowReferer(product, this.flows[product]);
     const hash = this.hash.current() ?? (await this.refreshHash(product));
     const first = await this.transport.postApi(hash, method, body, referer, kind === 'write');
-    if (!isHashRejection(first)) return first;
+    const stalePage = method === ROUTES[product].link && errorMatches(first, LINK_STALE_PAGE);
+    if (!errorMatches(first, HASH_REJECTION) && !stalePage) return first;
     this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${ROUTES[product].page}`);
     this.hash.invalidate();
     const fresh = await this.refreshHash(product);
@@ -97,8 +104,8 @@ export class ApiSession {
   }
 }
 
-function isHashRejection(json: Record<string, unknown>): boolean {
-  return typeof json.error === 'string' && HASH_REJECTION.test(unescapeHtml(json.error).trim());
+function errorMatches(json: Record<string, unknown>, pattern: RegExp): boolean {
+  return typeof json.error === 'string' && pattern.test(unescapeHtml(json.error).trim());
 }
 
 /**
@@ -121,10 +128,12 @@ export function assertPageUsable(
       httpStatus: page.status,
     });
   }
-  if (isCloudflareChallenge(page.body)) {
-    throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge page`, {
+  const stop = cloudflarePageKind(page.body);
+  if (stop !== undefined) {
+    throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare ${stop} page`, {
       method: label,
       httpStatus: page.status,
+      cloudflare: stop,
     });
   }
   throw new FragmentError('SESSION_INVALID', `Fragment ${label}: page without api hash (logged out or cookies dead)`, {

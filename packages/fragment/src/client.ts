@@ -33,6 +33,7 @@ import type { FormFields } from './form';
 import {
   htmlToText,
   pageLoggedIn,
+  pageWalletLoggedIn,
   parseAjInit,
   parseCurPrice,
   parseImgSrc,
@@ -43,6 +44,7 @@ import {
 import { asBoolean } from './json-values';
 import { Mutex } from './mutex';
 import { METHOD_NAME, validateAccount, validateAmount } from './request-validation';
+import { parseProfile, type AccountProfile } from './profile-parsing';
 import { ROUTES } from './routes';
 import { ApiHashCache, CookieJar } from './session';
 import { parseInitAnswer, parseTransaction } from './transaction-parsing';
@@ -71,6 +73,8 @@ export interface FragmentClientOptions {
   baseUrl: string;
   /** Browser cookie header: `stel_ssid=…; stel_dt=…; stel_token=…; stel_ton_token=…`. A credential. */
   cookies: string;
+  /** HTTP/HTTPS proxy for this login's calls (FRAGMENT_PROXY_URL); may carry credentials. */
+  proxyUrl?: string;
   userAgent?: string;
   /** Per HTTP call, default 10 000 ms. */
   timeoutMs?: number;
@@ -91,6 +95,8 @@ export interface FragmentClientOptions {
   device?: TonConnectDevice;
   logger?: Partial<FragmentLogger>;
 }
+
+const PROFILE_PAGE = '/my/profile';
 
 export const DEFAULT_DEVICE: TonConnectDevice = {
   platform: 'linux',
@@ -140,6 +146,7 @@ export class FragmentClient {
       timeoutMs: options.timeoutMs ?? 10_000,
       minIntervalMs: options.minIntervalMs ?? 0,
       logger: this.logger,
+      ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     });
     const hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
     this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger, token !== undefined);
@@ -417,17 +424,38 @@ export class FragmentClient {
 
   /**
    * A read-only look at this login, as an operator's check needs it: the product page loads, its
-   * API hash, whether it shows a live login (its auth state: logged-out pages carry a hash too)
-   * and the connected wallet (raw address) when `Wallet.init` names one.
+   * API hash, the Telegram login (`unAuth`: logged-out pages carry a hash too), the TON wallet's
+   * login (`Wallet.init` `logged_in`) and the connected wallet (raw address) when it names one.
    */
-  async sessionStatus(): Promise<{ apiHash: boolean; loggedIn: boolean | undefined; wallet: string | undefined }> {
+  async sessionStatus(): Promise<{
+    apiHash: boolean;
+    loggedIn: boolean | undefined;
+    walletLoggedIn: boolean | undefined;
+    wallet: string | undefined;
+  }> {
     const page = await this.api.getPage(ROUTES.stars.page);
     const info = assertPageUsable(`GET ${ROUTES.stars.page}`, page, false);
     return {
       apiHash: info.apiHash !== '',
       loggedIn: pageLoggedIn(page.body),
+      walletLoggedIn: pageWalletLoggedIn(page.body),
       wallet: parseWalletInit(page.body)?.address,
     };
+  }
+
+  /** A page of the site as served (read-retried), for checks that read its markup themselves. */
+  async pageHtml(path: string): Promise<string> {
+    return (await this.api.getPage(path)).body;
+  }
+
+  /**
+   * `/my/profile`, read only (docs/fragment-protocol.md §19.3): identity verified, the linked
+   * wallet and whether it is verified. A page read outside the flow mutex; a logged-out session
+   * is redirected (SESSION_INVALID).
+   */
+  async profile(): Promise<AccountProfile> {
+    const page = await this.api.getPage(PROFILE_PAGE);
+    return parseProfile(page.body);
   }
 
   /**

@@ -27,6 +27,8 @@ export interface FragmentErrorOptions {
    * challenge, connection refused, any JSON business error).
    */
   outcomeUnknown?: boolean;
+  /** CLOUDFLARE: whether Cloudflare showed a challenge or a block page (error 1020). */
+  cloudflare?: 'challenge' | 'block';
   /** VERIFICATION_REQUIRED: the popup text Fragment wanted to show (tags stripped). */
   popup?: string;
   cause?: unknown;
@@ -42,6 +44,7 @@ export class FragmentError extends Error {
   readonly timedOut: boolean;
   readonly outcomeUnknown: boolean;
   readonly popup: string | undefined;
+  readonly cloudflare: 'challenge' | 'block' | undefined;
 
   constructor(kind: FragmentErrorKind, message: string, options: FragmentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -55,6 +58,7 @@ export class FragmentError extends Error {
     this.timedOut = options.timedOut ?? false;
     this.outcomeUnknown = options.outcomeUnknown ?? false;
     this.popup = options.popup;
+    this.cloudflare = options.cloudflare;
   }
 }
 
@@ -80,6 +84,10 @@ const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = 
     kind: 'SESSION_INVALID',
   },
   { pattern: /payment method/i, kind: 'PAYMENT_METHOD_UNAVAILABLE' },
+  // docs/fragment-protocol.md §19.4: a PHP client treats these as a rate limit [1]; nothing was executed.
+  { pattern: /too many requests|flood/i, kind: 'RATE_LIMITED' },
+  // A method Fragment does not know (renamed or retired): protocol drift, not a refusal of the order [1].
+  { pattern: /^invalid method\b/i, kind: 'UNEXPECTED_RESPONSE' },
   // The order is gone from Fragment's side (expired, or its req_id unknown): restart if unpaid.
   { pattern: /expired|no longer (valid|available)|request not found/i, kind: 'ORDER_EXPIRED' },
   // A text that itself asks for a later retry is transient, not a refusal: a JSON `error` proves

@@ -230,15 +230,24 @@ export function isCloudflareChallenge(body: string): boolean {
 }
 
 /**
- * Whether a page shows a live Telegram login. Logged-out pages carry the API hash too, so the
- * hash proves nothing: the page's own auth state does (`ajInit` `unAuth`, `Wallet.init`
- * `logged_in`). undefined when the page says neither.
+ * Whether a page shows a live Telegram login: Fragment's script reads it from `Aj.state.unAuth`
+ * (false when logged in), docs/fragment-protocol.md §19.2. Logged-out pages carry the API hash
+ * too, so the hash proves nothing. `Wallet.init` `logged_in` is the TON wallet's login, not this
+ * one (`pageWalletLoggedIn`). undefined when the page does not say.
  */
 export function pageLoggedIn(html: string): boolean | undefined {
   const ajInit = callArgument(html, 'ajInit');
+  if (ajInit === undefined) return undefined;
   // `unAuth` sits in the page state or beside it, depending on the page.
-  if (ajInit !== undefined && /"un[aA]uth"\s*:\s*(?:true|1)\b/.test(ajInit)) return false;
-  const wallet = parseWalletInit(html);
-  if (wallet?.loggedIn !== undefined) return wallet.loggedIn;
-  return undefined;
+  const unAuth = /"un[aA]uth"\s*:\s*(true|false|1|0)\b/.exec(ajInit)?.[1];
+  if (unAuth === undefined) return undefined;
+  return unAuth === 'false' || unAuth === '0';
+}
+
+/**
+ * Whether the page's TON wallet is logged in (`Wallet.init` `logged_in`, which Fragment's script
+ * keeps as `tonConnectLoggedIn`): a paying login needs it, a reading one does not.
+ */
+export function pageWalletLoggedIn(html: string): boolean | undefined {
+  return parseWalletInit(html)?.loggedIn;
 }

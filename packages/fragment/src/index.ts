@@ -25,6 +25,7 @@ export {
   parseUsdAmount,
   parseImgSrc,
   pageLoggedIn,
+  pageWalletLoggedIn,
   isCloudflareChallenge,
   type AjInitInfo,
   type WalletInitInfo,
@@ -41,9 +42,12 @@ export { parsePremiumDuration, parseStarsQuantity, parseTopupAmount } from './pr
 export type { HistoryCursor, HistoryRead, HistoryReadOptions } from './history-read';
 export { parseHistoryDateText } from './history-dates';
 export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';
-export { CookieJar, redactCookies, splitCookieSets } from './session';
+export { checkContract, parseStarsLimits, radioValues, type ContractFinding } from './contract-check';
+export { parseProfile, type AccountProfile } from './profile-parsing';
+export { CookieJar, proxyForLogin, redactCookies, splitCookieSets, splitProxyUrls } from './session';
 export { encodeForm } from './form';
-export { DEFAULT_RETRY_POLICY, parseRetryAfter, type FragmentLogger, type RetryPolicy } from './transport';
+export { cloudflarePageKind, cloudflareStop, type CloudflareStop } from './cloudflare';
+export { DEFAULT_RETRY_POLICY, parseRetryAfter, proxyLabel, type FragmentLogger, type RetryPolicy } from './transport';
 export type * from './types';
 export * from './reads';
 export { normalizeStatusText, normalizedTextNamesOrder, statusTextNamesOrder } from './order-status-text';

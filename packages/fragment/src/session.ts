@@ -88,6 +88,22 @@ export function splitCookieSets(value: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * FRAGMENT_PROXY_URL: none, one proxy for every login, or one per login of FRAGMENT_COOKIES in the
+ * same order, joined by `|` (which no URL this accepts contains).
+ */
+export function splitProxyUrls(value: string | undefined): string[] {
+  return (value ?? '')
+    .split('|')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+/** The proxy of login `index`: the only one configured, its own, or none. */
+export function proxyForLogin(proxies: readonly string[], index: number): string | undefined {
+  return proxies.length === 1 ? proxies[0] : proxies[index];
+}
+
 /** Masks the value of every `stel_*` cookie (and the API hash) in a free text. */
 export function redactCookies(text: string): string {
   return text

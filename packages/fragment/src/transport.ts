@@ -1,8 +1,9 @@
 /**
  * HTTP to Fragment over undici's `request` (Node's own HTTP client, without the WHATWG stream layers
  * that make `fetch` cost several times more CPU per call): headers of docs/fragment-protocol.md §3.3, per-call timeout,
- * pacing between calls, the cookie jar fed from every response, and the mapping of HTTP-level
- * failures (429, Cloudflare 403, 401/403, 5xx, network, timeout) to FragmentError.
+ * pacing between calls, the cookie jar fed from every response, the login's proxy if it has one,
+ * and the mapping of HTTP-level failures (429, Cloudflare 403/503, 401/403, 5xx, network, timeout)
+ * to FragmentError.
  *
  * Business errors inside a JSON 200 (`error`, `need_verify`, …) are the client's to interpret;
  * the transport only guarantees it returns a JSON object.
@@ -13,9 +14,9 @@
  */
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import { request } from 'undici';
+import { ProxyAgent, request, type Dispatcher } from 'undici';
+import { cloudflarePageKind, cloudflareStop, type CloudflareStop } from './cloudflare';
 import { FragmentError } from './errors';
-import { isCloudflareChallenge } from './html-parsing';
 import { redactCookies, type CookieJar } from './session';
 
 export interface FragmentLogger {
@@ -37,6 +38,21 @@ export interface TransportOptions {
   minIntervalMs: number;
   logger: FragmentLogger;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * An HTTP or HTTPS proxy every call of this login goes through (undici's ProxyAgent: CONNECT
+   * tunnels), for hosts whose own address Cloudflare blocks. May carry credentials: never logged.
+   */
+  proxyUrl?: string;
+}
+
+/** `http://user:secret@proxy:3128` → `http://proxy:3128`: a proxy's name fit for a log line. */
+export function proxyLabel(proxyUrl: string): string {
+  try {
+    const url = new URL(proxyUrl);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return '[unparseable proxy URL]';
+  }
 }
 
 export interface PageResponse {
@@ -105,12 +121,14 @@ export class Transport {
   readonly baseUrl: string;
   readonly origin: string;
   private readonly wait: (ms: number) => Promise<void>;
+  private readonly dispatcher: Dispatcher | undefined;
   private lastRequestAt = 0;
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
     this.wait = options.sleep ?? sleep;
+    this.dispatcher = options.proxyUrl ? new ProxyAgent(options.proxyUrl) : undefined;
   }
 
   /** GET a page (`/stars/buy`), redirects not followed (a redirect means no access). */
@@ -167,12 +185,8 @@ export class Transport {
     try {
       parsed = JSON.parse(body);
     } catch {
-      if (isCloudflareChallenge(body)) {
-        throw new FragmentError('CLOUDFLARE', `Fragment ${method}: Cloudflare challenge instead of JSON`, {
-          method,
-          httpStatus: status,
-        });
-      }
+      const stop = cloudflarePageKind(body);
+      if (stop !== undefined) throw this.cloudflareError(method, stop, status, undefined, false);
       throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${method}: answer is not JSON (HTTP ${status})`, {
         method,
         httpStatus: status,
@@ -211,6 +225,7 @@ export class Transport {
         headers: { ...init.headers, 'Accept-Encoding': ACCEPT_ENCODING },
         body: init.body,
         signal: AbortSignal.timeout(timeoutMs),
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       });
     } catch (error) {
       throw this.networkError(label, error, mayHaveExecuted, timeoutMs);
@@ -257,6 +272,29 @@ export class Transport {
     });
   }
 
+  /** CLOUDFLARE, with the one log line an operator looks for: this host is refused, not the login. */
+  private cloudflareError(
+    label: string,
+    stop: CloudflareStop,
+    status: number,
+    retryAfterMs: number | undefined,
+    outcomeUnknown: boolean,
+  ): FragmentError {
+    const via = this.options.proxyUrl ? ` through proxy ${proxyLabel(this.options.proxyUrl)}` : '';
+    this.options.logger.warn(
+      `fragment ${label}: blocked by Cloudflare (${stop}, HTTP ${status})${via}: the login is not at fault; retry later or use a proxy (FRAGMENT_PROXY_URL)`,
+      { cloudflare: stop, httpStatus: status },
+    );
+    const what = stop === 'challenge' ? 'Cloudflare challenge' : 'blocked by Cloudflare';
+    return new FragmentError('CLOUDFLARE', `Fragment ${label}: ${what} (HTTP ${status})`, {
+      method: label,
+      httpStatus: status,
+      retryAfterMs,
+      outcomeUnknown,
+      cloudflare: stop,
+    });
+  }
+
   private failOnHttpStatus(label: string, response: HttpAnswer, body: string, mayHaveExecuted: boolean): void {
     const { status } = response;
     if (status >= 200 && status < 300) return;
@@ -268,12 +306,17 @@ export class Transport {
         retryAfterMs,
       });
     }
-    if ((status === 403 || status === 503) && isCloudflareChallenge(body)) {
-      throw new FragmentError('CLOUDFLARE', `Fragment ${label}: Cloudflare challenge (HTTP ${status})`, {
-        method: label,
-        httpStatus: status,
-        retryAfterMs: parseRetryAfter(response.header('retry-after')),
-      });
+    const stop = cloudflareStop(status, (name) => response.header(name), body);
+    if (stop !== undefined) {
+      // A 503 that only Cloudflare's headers mark may be the origin's own, after it ran the call.
+      const originMayHaveRun = status === 503 && cloudflarePageKind(body) === undefined && mayHaveExecuted;
+      throw this.cloudflareError(
+        label,
+        stop,
+        status,
+        parseRetryAfter(response.header('retry-after')),
+        originMayHaveRun,
+      );
     }
     if (status === 401 || status === 403) {
       throw new FragmentError('SESSION_INVALID', `Fragment ${label}: HTTP ${status}, session not accepted`, {

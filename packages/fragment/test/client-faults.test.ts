@@ -211,6 +211,39 @@ describe('Cloudflare, 5xx and timeouts', () => {
     await expectKind(client.searchRecipient('stars', 'alice', 50), 'CLOUDFLARE');
   });
 
+  it('maps a Cloudflare block (error 1020) to CLOUDFLARE, never to a dead session: API and page', async () => {
+    const client = newClient();
+    await client.tonRate();
+    // The API gets Cloudflare's plain-text variant: only the status and headers say Cloudflare.
+    server.sim.configure({ faults: { methods: { searchStarsRecipient: { cloudflareBlockRate: 1, count: 1 } } } });
+    expect(await expectKind(client.searchRecipient('stars', 'alice', 50), 'CLOUDFLARE')).toMatchObject({
+      httpStatus: 403,
+      retryable: true,
+      cloudflare: 'block',
+      outcomeUnknown: false,
+    });
+
+    server.sim.configure({ faults: { methods: { page: { cloudflareBlockRate: 1, count: 1 } } } });
+    const pageError = await expectKind(newClient().tonRate(), 'CLOUDFLARE');
+    expect(pageError).toMatchObject({ httpStatus: 403, cloudflare: 'block' });
+  });
+
+  it.each([
+    ['cloudflareBlock', 'block'],
+    ['cloudflareChallenge', 'challenge'],
+  ] as const)('with the host-wide %s fault every call is CLOUDFLARE (%s), and the log says so', async (fault, stop) => {
+    const warnings: string[] = [];
+    const client = newClient({ logger: { warn: (message) => warnings.push(message) }, retry: { maxTries: 1 } });
+    server.sim.configure({ faults: { [fault]: true } });
+    expect(await expectKind(client.sessionStatus(), 'CLOUDFLARE')).toMatchObject({ cloudflare: stop });
+    expect(await expectKind(client.searchRecipient('stars', 'alice', 50), 'CLOUDFLARE')).toMatchObject({
+      cloudflare: stop,
+    });
+    expect(warnings.some((line) => /blocked by Cloudflare .*use a proxy/.test(line))).toBe(true);
+    server.sim.configure({ faults: { [fault]: false } });
+    await expect(client.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: expect.any(String) });
+  });
+
   it('retries a read through 502s', async () => {
     const client = newClient();
     await client.tonRate();
@@ -356,6 +389,64 @@ describe('link and confirm outcomes', () => {
       client.getTransaction({ product: 'stars', reqId: 'no-such-request-id-000', account: payer.account() }),
       'ORDER_EXPIRED',
     );
+  });
+
+  it('"Unknown error" on a link call: the page is re-read once and the link asked again', async () => {
+    const client = newClient();
+    const order = await pendingOrder(client);
+    server.sim.configure({
+      faults: { methods: { getBuyStarsLink: { errorRate: 1, errorText: 'Unknown error', count: 1 } } },
+    });
+    const before = { page: calls('GET /stars/buy'), link: calls('getBuyStarsLink') };
+    await expect(
+      client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() }),
+    ).resolves.toMatchObject({ messages: expect.any(Array) });
+    expect(calls('GET /stars/buy') - before.page).toBe(1);
+    expect(calls('getBuyStarsLink') - before.link).toBe(2);
+  });
+
+  it('"Unknown error" twice on a link call fails, after one page refresh only', async () => {
+    const client = newClient({ retry: { maxTries: 1 } });
+    const order = await pendingOrder(client);
+    server.sim.configure({
+      faults: { methods: { getBuyStarsLink: { errorRate: 1, errorText: 'Unknown error', count: 2 } } },
+    });
+    const before = calls('GET /stars/buy');
+    const error = await expectKind(
+      client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() }),
+      'UPSTREAM_REJECTED',
+    );
+    expect(error.upstreamText).toBe('Unknown error');
+    expect(calls('GET /stars/buy') - before).toBe(1);
+  });
+
+  it('"Too many requests" is a rate limit (retry later), on a read and on an init, never executed', async () => {
+    const client = newClient();
+    server.sim.configure({
+      faults: { methods: { searchStarsRecipient: { errorRate: 1, errorText: 'Too many requests', count: 1 } } },
+    });
+    expect(await expectKind(client.searchRecipient('stars', 'dave', 50), 'RATE_LIMITED')).toMatchObject({
+      retryable: true,
+    });
+    const found = await client.searchRecipient('stars', 'dave', 50);
+    server.sim.configure({
+      faults: { methods: { initBuyStarsRequest: { errorRate: 1, errorText: 'Too many requests', count: 1 } } },
+    });
+    const error = await expectKind(
+      client.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' }),
+      'RATE_LIMITED',
+    );
+    expect(error).toMatchObject({ retryable: true, outcomeUnknown: false });
+  });
+
+  it('"Invalid method" is a protocol error, not a refusal of the order', async () => {
+    const client = newClient();
+    server.sim.configure({
+      faults: { methods: { searchStarsRecipient: { errorRate: 1, errorText: 'Invalid method', count: 1 } } },
+    });
+    expect(await expectKind(client.searchRecipient('stars', 'dave', 50), 'UNEXPECTED_RESPONSE')).toMatchObject({
+      retryable: false,
+    });
   });
 
   it("confirm rejections keep Fragment's text", async () => {

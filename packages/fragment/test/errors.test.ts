@@ -22,6 +22,11 @@ describe('error text mapping (docs/fragment-protocol.md §11)', () => {
     ['Service temporarily unavailable', 'UPSTREAM_UNAVAILABLE'],
     ['Too many attempts. Try again later.', 'UPSTREAM_UNAVAILABLE'],
     ['Something new and unexpected', 'UPSTREAM_REJECTED'],
+    ['Too many requests', 'RATE_LIMITED'],
+    ['Too many requests. Please try again later.', 'RATE_LIMITED'],
+    ['Flood control: wait a bit', 'RATE_LIMITED'],
+    ['Invalid method', 'UNEXPECTED_RESPONSE'],
+    ['Unknown error', 'UPSTREAM_REJECTED'],
   ])('%j → %s', (text, kind) => {
     expect(classifyErrorText(text)).toBe(kind);
   });

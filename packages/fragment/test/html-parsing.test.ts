@@ -6,6 +6,7 @@ import {
   parseCurPrice,
   parseImgSrc,
   pageLoggedIn,
+  pageWalletLoggedIn,
   parsePremiumOptions,
   parseWalletInit,
   unescapeHtml,
@@ -108,9 +109,22 @@ describe('page bootstrap', () => {
     const hash = '"apiUrl":"\\/api?hash=0123456789abcdef01"';
     expect(pageLoggedIn(page(`{${hash},"state":{"unAuth":true}}`, '{"logged_in":false}'))).toBe(false);
     expect(pageLoggedIn(page(`{${hash},"unAuth":true,"state":{}}`, '{}'))).toBe(false);
-    expect(pageLoggedIn(page(`{${hash},"state":{}}`, '{"logged_in":false,"version":2}'))).toBe(false);
-    expect(pageLoggedIn(page(`{${hash},"state":{}}`, '{"logged_in":true,"version":2}'))).toBe(true);
+    expect(pageLoggedIn(page(`{${hash},"state":{"unAuth":false}}`, '{"logged_in":true}'))).toBe(true);
     expect(pageLoggedIn(page(`{${hash},"state":{}}`, '{}'))).toBeUndefined();
+  });
+
+  it("reads Wallet.init's logged_in as the TON wallet's login, never as the Telegram login", () => {
+    const page = (aj: string, wallet: string) =>
+      `<script>ajInit(${aj});</script><script>Wallet.init(${wallet});</script>`;
+    const hash = '"apiUrl":"\\/api?hash=0123456789abcdef01"';
+    // A Telegram login without stel_ton_token, as Fragment renders it.
+    const telegramOnly = page(`{${hash},"state":{"unAuth":false}}`, '{"ton_proof":"ab","logged_in":false,"version":2}');
+    expect(pageLoggedIn(telegramOnly)).toBe(true);
+    expect(pageWalletLoggedIn(telegramOnly)).toBe(false);
+    const noState = page(`{${hash},"state":{}}`, '{"logged_in":false,"version":2}');
+    expect(pageLoggedIn(noState)).toBeUndefined();
+    expect(pageWalletLoggedIn(noState)).toBe(false);
+    expect(pageWalletLoggedIn(page(`{${hash},"state":{}}`, '{"logged_in":true,"version":2}'))).toBe(true);
   });
 
   it('recognises a Cloudflare challenge', () => {

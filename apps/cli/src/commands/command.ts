@@ -5,4 +5,6 @@ export type Options = Record<string, string | undefined>;
 export interface CommandResult {
   json: unknown;
   text: string;
+  /** The process exit status when the command ran but its verdict is a failure (default 0). */
+  exitCode?: number;
 }

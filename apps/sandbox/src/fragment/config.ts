@@ -23,6 +23,8 @@ export interface MethodFaults {
   timeoutRate?: number;
   /** Probability of a Cloudflare-style 403 "Just a moment..." HTML page. */
   cloudflareRate?: number;
+  /** Probability of Cloudflare's 403 block page (error 1020, "Sorry, you have been blocked"). */
+  cloudflareBlockRate?: number;
   /** When set, these faults apply only to the next `count` calls of this key (then the entry is spent). */
   count?: number;
 }
@@ -39,6 +41,14 @@ export type ConfirmFaultMode =
   /** answer `{"error": confirmErrorText}` without recording */
   | 'error';
 
+/**
+ * A change of the product pages that `npm run doctor -- --contract` must notice (docs/fragment-protocol.md
+ * §19.5): the API hash no longer where clients read it, other Stars limits in the placeholder,
+ * other Premium months, renamed payment-method values.
+ */
+export type ContractDrift = 'apiHash' | 'starsLimits' | 'premiumMonths' | 'paymentMethods';
+export const CONTRACT_DRIFTS: readonly ContractDrift[] = ['apiHash', 'starsLimits', 'premiumMonths', 'paymentMethods'];
+
 export type DoneFaultMode = 'normal' | 'slow' | 'never';
 
 /**
@@ -53,6 +63,29 @@ export type TransactionFromMode = 'linked' | 'echo';
 export interface FragmentFaults {
   /** Per-method transport/business faults. Keys: method name, `*` (every API method), `page` (page GETs). */
   methods: Record<string, MethodFaults>;
+  /**
+   * Cloudflare challenges this client on every page GET and API call (403 "Just a moment…",
+   * `cf-mitigated: challenge`), as a datacenter IP often sees fragment.com (docs/fragment-protocol.md §12).
+   */
+  cloudflareChallenge: boolean;
+  /** Cloudflare blocks this client on every page GET and API call (403, error 1020, `server: cloudflare`, `cf-ray`). */
+  cloudflareBlock: boolean;
+  /**
+   * How pages show the logins. `fragment` (default), as Fragment's script reads them: `state.unAuth`
+   * is the Telegram login (false when logged in), `Wallet.init.logged_in` the TON wallet's, so a
+   * login without `stel_ton_token` shows `unAuth: false, logged_in: false`. `legacy`: the old
+   * simulator's reading, `logged_in` for the Telegram login and `unAuth` only when logged out
+   * (docs/fragment-protocol.md §19.2).
+   */
+  loginMarkup: 'fragment' | 'legacy';
+  /**
+   * `/my/profile` badges: `verified` (default), "Identity Verified" and, with a linked wallet,
+   * "Wallet Verified"; `unverified`, a "Verify your identity" link and no wallet badge, as an
+   * account before KYC (docs/fragment-protocol.md §19.3).
+   */
+  profileBadges: 'verified' | 'unverified';
+  /** Product pages drift from what Fragment shows today (none by default). */
+  contractDrift: ContractDrift[];
   /** Every cookie session is dead: logged-out pages (hash still present, `unAuth`), every API call "Access denied". */
   sessionExpired: boolean;
   /** Text for a wrong/stale/foreign hash. */
@@ -164,6 +197,11 @@ export interface FragmentSimulatorConfig {
 export function defaultFaults(): FragmentFaults {
   return {
     methods: {},
+    cloudflareChallenge: false,
+    cloudflareBlock: false,
+    loginMarkup: 'fragment',
+    profileBadges: 'verified',
+    contractDrift: [],
     sessionExpired: false,
     badHashText: 'Access denied',
     priceChangedNextInits: 0,
@@ -288,6 +326,12 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
     throw new Error('historyPageRows must be a positive integer');
   if (!['body_foot', 'legacy'].includes(config.faults.historyLoadMore))
     throw new Error('faults.historyLoadMore must be body_foot or legacy');
+  for (const drift of config.faults.contractDrift)
+    if (!CONTRACT_DRIFTS.includes(drift)) throw new Error(`faults.contractDrift: unknown drift ${String(drift)}`);
+  if (!['verified', 'unverified'].includes(config.faults.profileBadges))
+    throw new Error('faults.profileBadges must be verified or unverified');
+  if (!['fragment', 'legacy'].includes(config.faults.loginMarkup))
+    throw new Error('faults.loginMarkup must be fragment or legacy');
   if (!['datetime', 'text'].includes(config.faults.historyDates))
     throw new Error('faults.historyDates must be datetime or text');
 }

@@ -12,6 +12,7 @@ import {
   renderAjax,
   renderDocument,
 } from './pages';
+import { profileHtml } from './profile-html';
 import type { CallCounter } from './stats';
 
 function isAjax(req: Request): boolean {
@@ -37,9 +38,9 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
     const rate = sim.prices.tonRateMicro();
     const product = PAGE_PRODUCTS[kind] ?? 'stars';
     const historyPage = isHistoryPage(kind);
-    // History needs a Telegram login; Fragment answers a page it will not show with 302
-    // (docs/fragment-protocol.md §3.2).
-    if (historyPage && !auth.loggedIn) {
+    // History and the profile need a Telegram login; Fragment answers a page it will not show
+    // with 302 (docs/fragment-protocol.md §3.2).
+    if ((historyPage || kind === 'profile') && !auth.loggedIn) {
       res.redirect(302, `${req.baseUrl}/`);
       return;
     }
@@ -51,12 +52,16 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
       dead: auth.dead,
       rateText: sim.prices.tonRateText(),
       prices: sim.prices,
+      starsMin: cfg.starsMin,
       starsMax: cfg.starsMax,
+      drift: new Set(cfg.faults.contractDrift),
       wallet: {
         addressRaw: auth.walletConnected ? auth.wallet?.toRawString() : undefined,
         tonProof: session.tonProof,
-        loggedIn: auth.loggedIn,
+        loggedIn: auth.walletConnected,
       },
+      loginMarkup: cfg.faults.loginMarkup,
+      telegramLoggedIn: auth.loggedIn,
       lv: session.flows[product].lv,
       dh: dataHash(session, product, rate),
       ...(historyPage
@@ -69,6 +74,14 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
               }),
               historyStyle(cfg.faults, sim.clock()),
             ),
+          }
+        : {}),
+      ...(kind === 'profile'
+        ? {
+            profileHtml: profileHtml({
+              verified: cfg.faults.profileBadges === 'verified',
+              linkedWallet: auth.walletConnected ? auth.wallet : undefined,
+            }),
           }
         : {}),
     };

@@ -2,9 +2,11 @@ import { HISTORY_TYPES } from './history-types';
 import { escapeHtml, phpJson } from './html';
 import type { Order } from './orders';
 import { formatUsd, PREMIUM_MONTHS, type PremiumMonths, type PriceBook, splitTon } from './pricing';
+import type { ContractDrift } from './config';
 import type { Product } from './sessions';
 
-export type PageKind = 'home' | 'stars' | 'premium' | 'topup' | 'starsHistory' | 'premiumHistory' | 'topupHistory';
+export type PageKind =
+  'home' | 'stars' | 'premium' | 'topup' | 'starsHistory' | 'premiumHistory' | 'topupHistory' | 'profile';
 
 /** The product each product or history page belongs to. */
 export const PAGE_PRODUCTS: Partial<Record<PageKind, Product>> = {
@@ -29,6 +31,7 @@ export const PAGE_PATHS: Record<PageKind, string> = {
   starsHistory: '/stars/history',
   premiumHistory: '/premium/history',
   topupHistory: '/ads/history',
+  profile: '/my/profile',
 };
 const TITLES: Record<PageKind, string> = {
   home: 'Fragment',
@@ -38,6 +41,7 @@ const TITLES: Record<PageKind, string> = {
   starsHistory: 'Telegram Stars History',
   premiumHistory: 'Telegram Premium History',
   topupHistory: 'Top-up History',
+  profile: 'My Profile',
 };
 
 /** Stars packages listed on /stars/buy (input[name="stars"]). */
@@ -56,13 +60,29 @@ export interface PageContext {
   dead: boolean;
   rateText: string;
   prices: PriceBook;
+  starsMin: number;
   starsMax: number;
-  /** Wallet.init fields. */
+  /** What the product pages show differently from Fragment, as if it changed them (faults.contractDrift). */
+  drift: ReadonlySet<ContractDrift>;
+  /**
+   * Wallet.init fields; `loggedIn` is the TON wallet's login (`stel_ton_token` accepted), which
+   * Fragment's script reads as `tonConnectLoggedIn` (docs/fragment-protocol.md §19.2).
+   */
   wallet?: { addressRaw?: string; tonProof: string; loggedIn: boolean };
+  /**
+   * `fragment` (default): `state.unAuth` is the Telegram login (false when logged in) and
+   * `Wallet.init.logged_in` the wallet's. `legacy`: the old simulator's markup, `unAuth` only on
+   * logged-out pages and `logged_in` standing for the Telegram login.
+   */
+  loginMarkup: 'fragment' | 'legacy';
+  /** The Telegram login (`stel_token` accepted), for the legacy markup's `logged_in`. */
+  telegramLoggedIn: boolean;
   lv: number;
   dh: string;
   /** History pages: the history table (history-html.ts). */
   historyHtml?: string;
+  /** The profile page: its section (profile-html.ts). */
+  profileHtml?: string;
 }
 
 export interface RenderedPage {
@@ -101,15 +121,38 @@ function premiumDiscount(prices: PriceBook, months: PremiumMonths): number {
   return 100 - Number(ratio);
 }
 
-export function premiumOptionsHtml(prices: PriceBook): string {
+export function premiumOptionsHtml(prices: PriceBook, months: readonly PremiumMonths[] = PREMIUM_MONTHS): string {
   const rate = prices.tonRateMicro();
-  return PREMIUM_MONTHS.map((m) => {
-    const q = prices.quote(prices.premiumUsdMicro(m), rate);
-    const label = m === 12 ? '1 year' : `${m} months`;
-    const discount = m === 3 ? 0 : premiumDiscount(prices, m);
-    const badge = discount > 0 ? `<span class="tm-radio-label-badge">-${discount}%</span>` : '';
-    return `<label class="tm-form-radio-item"><input type="radio" class="tm-form-radio" name="months" value="${m}"${m === 3 ? ' checked' : ''}><div class="tm-form-radio-label"><div class="tm-radio-label">${label}${badge}</div>${tonValueHtml(q.tonText)}<div class="tm-radio-desc">$${formatUsd(q.usdMicro)}</div></div></label>`;
-  }).join('');
+  return months
+    .map((m) => {
+      const q = prices.quote(prices.premiumUsdMicro(m), rate);
+      const label = m === 12 ? '1 year' : `${m} months`;
+      const discount = m === 3 ? 0 : premiumDiscount(prices, m);
+      const badge = discount > 0 ? `<span class="tm-radio-label-badge">-${discount}%</span>` : '';
+      return `<label class="tm-form-radio-item"><input type="radio" class="tm-form-radio" name="months" value="${m}"${m === 3 ? ' checked' : ''}><div class="tm-form-radio-label"><div class="tm-radio-label">${label}${badge}</div>${tonValueHtml(q.tonText)}<div class="tm-radio-desc">$${formatUsd(q.usdMicro)}</div></div></label>`;
+    })
+    .join('');
+}
+
+/**
+ * The `payment_method` radios of the Stars and Premium forms (pyfragment's weekly contract test
+ * reads their values, docs/fragment-protocol.md §19.5); the top-up has none (GRAM only).
+ */
+function paymentMethodRadios(ctx: PageContext): string {
+  const values = ctx.drift.has('paymentMethods') ? ['ton', 'usdt'] : ['ton', 'usdt_ton'];
+  const labels: Record<string, string> = { ton: 'TON', usdt_ton: 'USDT', usdt: 'USDT' };
+  return `<div class="tm-form-radio-items js-payment-methods">${values
+    .map(
+      (value, index) =>
+        `<label class="tm-form-radio-item tm-payment-method"><input type="radio" class="tm-form-radio" name="payment_method" value="${value}"${index === 0 ? ' checked' : ''}><div class="tm-form-radio-label">${labels[value]}</div></label>`,
+    )
+    .join('')}</div>`;
+}
+
+/** "Enter amount from 50 to 1,000,000": the Stars limits as Fragment's placeholder words them. */
+function starsPlaceholder(ctx: PageContext): string {
+  const [min, max] = ctx.drift.has('starsLimits') ? [100, 25_000] : [ctx.starsMin, ctx.starsMax];
+  return `Enter amount from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
 }
 
 function productForm(kind: 'stars' | 'premium' | 'topup', ctx: PageContext): string {
@@ -117,9 +160,9 @@ function productForm(kind: 'stars' | 'premium' | 'topup', ctx: PageContext): str
     return `<section class="tm-section tm-main-ads-topup"><h2 class="tm-section-header">Top Up Telegram Account</h2><form class="js-topup-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-amount-input" name="amount" min="1" placeholder="Enter amount in TON"></div><button type="submit" class="btn btn-primary btn-block js-topup-btn">Top Up</button></form></section>`;
   }
   if (kind === 'stars') {
-    return `<section class="tm-section tm-main-stars-buy"><h2 class="tm-section-header">Buy Telegram Stars</h2><form class="js-stars-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-stars-quantity" name="quantity" min="50" max="${ctx.starsMax}" placeholder="Enter the amount of Stars"></div><div class="tm-form-radio-items js-stars-options">${starsOptionsHtml(ctx.prices, ctx.starsMax)}</div><button type="submit" class="btn btn-primary btn-block js-stars-buy-btn">Buy Stars</button></form></section>`;
+    return `<section class="tm-section tm-main-stars-buy"><h2 class="tm-section-header">Buy Telegram Stars</h2><form class="js-stars-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-field"><input type="number" class="form-control js-stars-quantity" name="quantity" min="${ctx.starsMin}" max="${ctx.starsMax}" placeholder="${starsPlaceholder(ctx)}"></div><div class="tm-form-radio-items js-stars-options">${starsOptionsHtml(ctx.prices, ctx.starsMax)}</div>${paymentMethodRadios(ctx)}<button type="submit" class="btn btn-primary btn-block js-stars-buy-btn">Buy Stars</button></form></section>`;
   }
-  return `<section class="tm-section tm-main-premium-gift"><h2 class="tm-section-header">Gift Telegram Premium</h2><form class="js-premium-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-radio-items js-premium-options">${premiumOptionsHtml(ctx.prices)}</div><button type="submit" class="btn btn-primary btn-block js-premium-gift-btn">Gift Premium</button></form></section>`;
+  return `<section class="tm-section tm-main-premium-gift"><h2 class="tm-section-header">Gift Telegram Premium</h2><form class="js-premium-form"><div class="tm-form-field"><input type="text" class="form-control js-search-field" name="query" placeholder="Enter Telegram username" autocomplete="off"></div><div class="tm-form-radio-items js-premium-options">${premiumOptionsHtml(ctx.prices, ctx.drift.has('premiumMonths') ? [3, 6] : PREMIUM_MONTHS)}</div>${paymentMethodRadios(ctx)}<button type="submit" class="btn btn-primary btn-block js-premium-gift-btn">Gift Premium</button></form></section>`;
 }
 
 const LOGGED_OUT_MAIN = `<section class="tm-section tm-main-login"><div class="tm-login-text">Log in to continue</div><button class="btn btn-primary login-link js-login-btn">Log in</button><button class="btn btn-primary ton-auth-link js-ton-auth-btn">Connect TON</button></section>`;
@@ -132,6 +175,7 @@ const PAGE_NAMES: Record<PageKind, string> = {
   starsHistory: 'StarsHistory',
   premiumHistory: 'PremiumHistory',
   topupHistory: 'AdsHistory',
+  profile: 'Profile',
 };
 
 /**
@@ -162,9 +206,11 @@ export function renderPage(ctx: PageContext): RenderedPage {
   else if (ctx.kind === 'home')
     main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
   else if (ctx.kind === 'stars' || ctx.kind === 'premium' || ctx.kind === 'topup') main = productForm(ctx.kind, ctx);
+  else if (ctx.kind === 'profile') main = ctx.profileHtml ?? '';
   else main = historySection(TITLES[ctx.kind], ctx.historyHtml ?? '');
   const state: Record<string, unknown> = { tonRate: '__TON_RATE__' };
-  if (loggedOut) state['unAuth'] = true;
+  if (ctx.loginMarkup === 'fragment') state['unAuth'] = loggedOut;
+  else if (loggedOut) state['unAuth'] = true;
   const product = PAGE_PRODUCTS[ctx.kind];
   if (product && !isHistoryPage(ctx.kind))
     Object.assign(state, { mode: 'new', lv: ctx.lv === 0 ? false : ctx.lv, dh: ctx.dh });
@@ -189,13 +235,17 @@ export function pageStateJson(page: RenderedPage, rateText: string): string {
 export function renderDocument(ctx: PageContext): string {
   const page = renderPage(ctx);
   const aj: Record<string, unknown> = { version: ctx.version };
-  aj['apiUrl'] = `/api?hash=${ctx.hash}`;
+  // The apiHash drift: the page carries its API URL somewhere no client looks (a renamed key).
+  aj[ctx.drift.has('apiHash') ? 'apiEndpoint' : 'apiUrl'] = ctx.drift.has('apiHash')
+    ? `/api/v2/${ctx.hash}`
+    : `/api?hash=${ctx.hash}`;
   aj['state'] = '__STATE__';
   const ajJson = phpJson(aj).replace('"__STATE__"', pageStateJson(page, ctx.rateText));
   const wallet: Record<string, unknown> = {};
   if (ctx.wallet?.addressRaw) wallet['address'] = ctx.wallet.addressRaw;
   if (ctx.wallet) wallet['ton_proof'] = ctx.wallet.tonProof;
-  wallet['logged_in'] = !!ctx.wallet?.loggedIn && !ctx.loggedOut;
+  wallet['logged_in'] =
+    ctx.loginMarkup === 'fragment' ? !!ctx.wallet?.loggedIn && !ctx.dead : ctx.telegramLoggedIn && !ctx.loggedOut;
   wallet['version'] = 2;
   return `<!DOCTYPE html>
 <html>

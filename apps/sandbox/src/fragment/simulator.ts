@@ -160,6 +160,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   router.get('/premium/history', createPageHandler(sim, counter, 'premiumHistory'));
   router.get('/ads/topup', createPageHandler(sim, counter, 'topup'));
   router.get('/ads/history', createPageHandler(sim, counter, 'topupHistory'));
+  router.get('/my/profile', createPageHandler(sim, counter, 'profile'));
   // AJAX navigation to an unknown page: 302 (docs/fragment-protocol.md §3.2).
   router.get(/.*/, (req: Request, res: Response, next) => {
     if ((req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest') res.redirect(302, req.baseUrl + '/');

@@ -151,11 +151,41 @@ describe('Fragment simulator protocol', () => {
       loggedOutState(page.text);
     });
 
-    it('a logged-in page says so in Wallet.init and has no unAuth', async () => {
-      const c = await loggedInClient(h);
-      const page = await c.page('/stars/buy');
+    it("pages show the Telegram login as unAuth and the TON wallet's as Wallet.init logged_in, as Fragment does", async () => {
+      const paying = await (await loggedInClient(h)).page('/stars/buy');
+      expect(paying.text).toMatch(/"unAuth":false/);
+      expect(paying.text).toMatch(/Wallet\.init\(\{[^)]*"logged_in":true/);
+
+      const [ssid, dt, token] = freshDemoCookies().split('; ');
+      const telegramOnly = await new TestClient(h.app, `${ssid}; ${dt}; ${token}`).page('/stars/buy');
+      expect(telegramOnly.text).toMatch(/"unAuth":false/);
+      expect(telegramOnly.text).toMatch(/Wallet\.init\(\{[^)]*"logged_in":false/);
+
+      const anonymous = await new TestClient(h.app).page('/stars/buy');
+      expect(anonymous.text).toMatch(/"unAuth":true/);
+      expect(anonymous.text).toMatch(/Wallet\.init\(\{[^)]*"logged_in":false/);
+    });
+
+    it('the legacy login markup (the old simulator) stays as a fault', async () => {
+      await request(h.app).put('/admin/fragment/faults').send({ loginMarkup: 'legacy' });
+      const page = await (await loggedInClient(h)).page('/stars/buy');
       expect(page.text).toMatch(/Wallet\.init\(\{[^)]*"logged_in":true/);
       expect(page.text).not.toMatch(/unAuth/);
+      const [ssid, dt, token] = freshDemoCookies().split('; ');
+      const telegramOnly = await new TestClient(h.app, `${ssid}; ${dt}; ${token}`).page('/stars/buy');
+      expect(telegramOnly.text).toMatch(/Wallet\.init\(\{[^)]*"logged_in":true/);
+    });
+
+    it('serves /my/profile with and without the verification badges, and redirects a logged-out session', async () => {
+      const verified = await (await loggedInClient(h)).page('/my/profile');
+      expect(verified.status).toBe(200);
+      expect(verified.text).toMatch(/Identity Verified/);
+      expect(verified.text).toMatch(/Linked Wallet.*UQ[\w-]{46}.*Wallet Verified/);
+      await request(h.app).put('/admin/fragment/faults').send({ profileBadges: 'unverified' });
+      const unverified = await (await loggedInClient(h)).page('/my/profile');
+      expect(unverified.text).not.toMatch(/Identity Verified|Wallet Verified/);
+      expect(unverified.text).toMatch(/kyc\/account/);
+      expect((await new TestClient(h.app).page('/my/profile')).status).toBe(302);
     });
 
     it('buying needs stel_token ("Access denied") and stel_ton_token (need_ton)', async () => {

@@ -27,7 +27,7 @@ export async function runDoctor(env: Record<string, string | undefined>): Promis
     checkRedis(config.redisUrl),
     checkChainProvider(config),
     checkReceivingAddresses(config),
-    checkFragmentSessions(config),
+    checkFragmentSessions(config, env.FRAGMENT_READ_COOKIES),
   ]);
   return [...results, ...checks.flat(), ...checkAllowListPerProduct(config)];
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { runContractCheck } from './contract-checks';
 import { doctorExitCode, formatReport, runDoctor } from './doctor';
 import { doctorEnvironment } from './doctor-environment';
 
@@ -7,7 +8,16 @@ if (source !== undefined)
   process.stdout.write(
     `Nothing configured: checking the environment \`npm start\` wrote to ${path.relative(process.cwd(), source)}\n\n`,
   );
-runDoctor(env).then(
+const args = process.argv.slice(2);
+const unknown = args.filter((arg) => arg !== '--contract');
+if (unknown.length > 0) {
+  process.stderr.write(
+    `doctor: unknown argument ${unknown.join(' ')}\nusage: npm run doctor [-- --contract]\n  --contract  read fragment.com's product and history pages and fail on drift (creates no order)\n`,
+  );
+  process.exit(2);
+}
+const run = args.includes('--contract') ? runContractCheck : runDoctor;
+run(env).then(
   (results) => {
     process.stdout.write(`${formatReport(results)}\n`);
     process.exit(doctorExitCode(results));

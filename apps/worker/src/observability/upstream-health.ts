@@ -78,6 +78,8 @@ export class UpstreamHealth {
         health.last_ok_at = at;
       } else {
         health.last_error = { kind: kind!, method, at };
+        if (error instanceof FragmentError && error.kind === 'CLOUDFLARE')
+          this.metrics.fragmentCloudflare.inc({ session: String(index), stop: error.cloudflare ?? 'challenge' });
         if (SESSION_REFUSED.has(kind as FragmentErrorKind)) health.valid = false;
       }
       if (health.valid !== null)

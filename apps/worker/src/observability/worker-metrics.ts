@@ -33,6 +33,8 @@ export interface WorkerMetrics {
   upstreamFormatErrors: Counter<'source'>;
   /** Payment requests whose `transaction.from` is not the payer (docs/fragment-protocol.md §17). */
   fragmentFromMismatches: Counter<'mode' | 'payment_method' | 'outcome'>;
+  /** Fragment calls Cloudflare stopped (challenge or block page): the host, not the login, is refused. */
+  fragmentCloudflare: Counter<'session' | 'stop'>;
 }
 
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600];
@@ -126,6 +128,12 @@ export function createWorkerMetrics(): WorkerMetrics {
       name: 'starsgate_fragment_from_mismatches_total',
       help: 'Fragment payment requests whose transaction.from is not the paying wallet; outcome accepted, or refused by FRAGMENT_FROM_MUST_MATCH',
       labelNames: ['mode', 'payment_method', 'outcome'],
+      registers,
+    }),
+    fragmentCloudflare: new Counter({
+      name: 'starsgate_fragment_cloudflare_total',
+      help: 'Fragment calls stopped by Cloudflare, by login session (position) and stop (challenge, block): use a proxy (FRAGMENT_PROXY_URL)',
+      labelNames: ['session', 'stop'],
       registers,
     }),
   };

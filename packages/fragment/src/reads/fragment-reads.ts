@@ -18,6 +18,8 @@ export interface FragmentReadsOptions {
         baseUrl: string;
         /** Cookie header of the Fragment login. A credential: never logged. */
         cookies: string;
+        /** HTTP/HTTPS proxy of the read login (FRAGMENT_PROXY_URL). */
+        proxyUrl?: string;
         /** Per HTTP call (default 5 000 ms). */
         timeoutMs?: number;
         /** Tries per read, 1 = no retry (default 2). A Fragment 429 is never waited out here. */
@@ -68,6 +70,7 @@ export function createFragmentReads(options: FragmentReadsOptions): FragmentRead
       : new FragmentClient({
           baseUrl: options.fragment.baseUrl,
           cookies: options.fragment.cookies,
+          ...(options.fragment.proxyUrl ? { proxyUrl: options.fragment.proxyUrl } : {}),
           timeoutMs: options.fragment.timeoutMs ?? 5_000,
           // Reads fail fast: one retry of a 5xx/timeout; a Retry-After is surfaced, not slept on.
           retry: { maxTries: options.fragment.tries ?? 2, baseDelayMs: 200, maxDelayMs: 1_000, maxRetryAfterMs: 0 },

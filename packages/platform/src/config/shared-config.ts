@@ -106,6 +106,14 @@ export const FRAGMENT_COOKIES_VARIABLE = string({
     'The browser cookie header of a Fragment login with the paying wallet connected (stel_ssid=…; stel_dt=…; stel_token=…; stel_ton_token=…). A credential: never logged. Several login sessions, joined by " | ", let as many orders be created at once: Fragment allows one purchase flow at a time per session. As shipped: the sandbox simulator\'s demo login for SANDBOX_SEED=starsgate-demo (public, sandbox only).',
 });
 
+export const FRAGMENT_PROXY_URL_VARIABLE = string({
+  secret: true,
+  pattern: '^https?://[^\\s|]+( *\\| *https?://[^\\s|]+)*$',
+  patternHint: 'an http: or https: proxy URL, or one per Fragment login joined by " | "',
+  description:
+    'HTTP or HTTPS proxy for calls to Fragment (http://user:password@host:port), for a host whose own address Cloudflare challenges or blocks (the doctor says "blocked by Cloudflare"). One URL serves every login; several, joined by " | ", give each login of FRAGMENT_COOKIES its own, in order (the availability login takes the first). May hold credentials: never logged.',
+});
+
 export const SECRET_KEY_VARIABLE = string({
   secret: true,
   description:
