@@ -18,6 +18,7 @@ import { middlewareChain } from './http/middleware-chain';
 import { underPath } from './http/under-path';
 import { expensiveRouteLimits } from './http/expensive-route-limits';
 import { redisRateLimit } from './http/rate-limit';
+import type { TrustProxy } from './http/trust-proxy';
 import { requestContext } from './http/request-context';
 import type { GatewayMetrics } from './observability/metrics';
 import { checkoutsOpenApi } from './openapi/checkouts.openapi';
@@ -69,7 +70,7 @@ export interface Gateway {
 /** Builds both apps without listening, so tests drive them in-process with supertest. */
 export function buildGateway(deps: GatewayDeps): Gateway {
   const state: HealthState = { draining: false };
-  const app = newApp(deps, state, [
+  const app = newApp(deps, state, deps.config.trustProxy, [
     underPath(
       '/api/v1',
       middlewareChain(
@@ -91,7 +92,8 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       ),
     ),
   ]);
-  const adminApp = newApp(deps, state, []);
+  // Its own proxy setting: nothing sits in front of it unless configured (docs/security.md, attack 21).
+  const adminApp = newApp(deps, state, deps.config.adminTrustProxy, []);
 
   const purchases = new PurchaseRepository(deps.database.db);
   const jobs = new PurchaseJobEnqueuer(deps.queue);
@@ -177,12 +179,12 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 }
 
 /** An Express app with the settings and per-request middleware both listeners share, then `own`. */
-function newApp(deps: GatewayDeps, state: HealthState, own: RequestHandler[]): Express {
+function newApp(deps: GatewayDeps, state: HealthState, trustProxy: TrustProxy, own: RequestHandler[]): Express {
   const app = express();
   app.disable('x-powered-by');
   // Responses are per-request state (a purchase's status changes); a body hash per response buys nothing.
   app.set('etag', false);
-  app.set('trust proxy', deps.config.trustProxy);
+  app.set('trust proxy', trustProxy);
   app.set('query parser', 'simple');
   // One router layer for all per-request middleware (see middleware-chain.ts).
   app.use(

@@ -27,6 +27,8 @@ export interface GatewayConfig {
   /** The operator listener: `/metrics`, `/admin`, Bull Board and `/admin/api` (docs/security.md, attack 15). */
   adminPort: number;
   host: string;
+  /** ADMIN_HOST: where the operator listener binds; loopback unless configured (docs/security.md, attack 21). */
+  adminHost: string;
   databaseUrl: string;
   databasePoolSize: number;
   redisUrl: string;
@@ -50,6 +52,8 @@ export interface GatewayConfig {
   expensiveRoutes: ExpensiveRouteLimits;
   /** Which proxies' `X-Forwarded-For` names the client (http/trust-proxy.ts). */
   trustProxy: TrustProxy;
+  /** ADMIN_TRUST_PROXY: the same for the operator listener, where nothing sits in front unless configured. */
+  adminTrustProxy: TrustProxy;
   /** Browser origins allowed to call /api/v1 (CORS), e.g. a shop page or the sandbox's /demo/checkout. */
   corsAllowedOrigins: string[];
   idempotencyLockTimeoutMs: number;
@@ -107,6 +111,11 @@ export const GATEWAY_VARIABLES = {
       'Port of the operator listener: /metrics, /admin (dashboard), Bull Board and /admin/api. Keep it off the public ingress (docs/security.md, attack 15); must differ from PORT.',
   }),
   HOST: string({ default: '0.0.0.0', description: 'Address the API listens on.' }),
+  ADMIN_HOST: string({
+    default: '127.0.0.1',
+    description:
+      'Address the operator listener (ADMIN_PORT) binds: loopback unless set. Containers set 0.0.0.0 (k8s keeps the port to monitoring with a NetworkPolicy, compose publishes it on the host loopback).',
+  }),
   DATABASE_POOL_SIZE: count(20, 1, 500, 'Connections per gateway process.'),
   BODY_LIMIT_BYTES: count(16_384, 1_024, 1_048_576, 'Largest accepted JSON body, bytes.'),
   RATE_LIMIT_WINDOW_SECONDS: count(60, 1, 3_600, 'Window of the per-client rate limits.'),
@@ -117,6 +126,11 @@ export const GATEWAY_VARIABLES = {
     'Requests per client IP per window, counted in Redis across all gateway replicas.',
   ),
   TRUST_PROXY: TRUST_PROXY_VARIABLE,
+  ADMIN_TRUST_PROXY: string({
+    default: 'false',
+    description:
+      "TRUST_PROXY for the operator listener: nothing sits in front of it unless you put a proxy there, so X-Forwarded-For is ignored (the client is the TCP peer) unless this names that proxy's hop count or addresses.",
+  }),
   WALLET_RESOLVE_RATE_LIMIT_MAX: perClientShare(
     '10',
     "Wallet resolutions per client per RATE_LIMIT_WINDOW_SECONDS: an expensive anonymous route's own limit, beside the general one.",
@@ -198,6 +212,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     port: values.PORT,
     adminPort: values.ADMIN_PORT,
     host: values.HOST,
+    adminHost: values.ADMIN_HOST,
     databaseUrl: shared.databaseUrl,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     redisUrl: shared.redisUrl,
@@ -222,6 +237,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       keyDerivationsReservedForPurchases: values.KEY_DERIVATIONS_RESERVED_FOR_PURCHASES,
     },
     trustProxy: trustProxyOf(values.TRUST_PROXY, problems),
+    adminTrustProxy: trustProxyOf(values.ADMIN_TRUST_PROXY, problems, 'ADMIN_TRUST_PROXY'),
     corsAllowedOrigins: commaList(values.CORS_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/$/, '')),
     idempotencyLockTimeoutMs: values.IDEMPOTENCY_LOCK_TIMEOUT_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
 
   // Two listeners: the public one, and the operator one that the public ingress never routes (docs/security.md, attack 15).
   const publicServer: Server = gateway.app.listen(config.port, config.host);
-  const adminServer: Server = gateway.adminApp.listen(config.adminPort, config.host);
+  const adminServer: Server = gateway.adminApp.listen(config.adminPort, config.adminHost);
   answerMalformedRequests(publicServer, gateway.app);
   answerMalformedRequests(adminServer, gateway.adminApp);
   const servers = [publicServer, adminServer];
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     port: config.port,
     admin_port: config.adminPort,
     host: config.host,
+    admin_host: config.adminHost,
     database: redactUrl(config.databaseUrl),
     network: config.network,
     admin_api:
