@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { adminTokenId } from '@starsgate/gateway';
+import { gatewayKeys } from './security/support/stack-client';
 import { screenshotPath, waitFor } from '@starsgate/platform/testing';
 import { startStack, type RunningStack } from './support/running-stack';
 
@@ -173,7 +174,7 @@ test('a sandbox fault leaves a reconciliation case; the console resolves it and 
   });
   const timeline = await page.locator('[data-testid=timeline]').innerText();
   expect(timeline).toContain('reconciliation_required → completed');
-  expect(timeline).toContain(`token:${adminTokenId(stack.adminToken)} (operator: ${OPERATOR})`);
+  expect(timeline).toContain(`token:${adminTokenId(stack.adminToken, gatewayKeys(stack))} (operator: ${OPERATOR})`);
   expect(timeline).toContain('checked by hand');
   await page.locator('.event-operator').scrollIntoViewIfNeeded();
   await shot('reconciliation-resolved');
@@ -182,7 +183,10 @@ test('a sandbox fault leaves a reconciliation case; the console resolves it and 
     `/admin/api/purchases/${id}`,
   );
   expect(stored.status).toBe('completed');
-  expect(stored.events.at(-1)).toMatchObject({ type: 'operator', actor: `token:${adminTokenId(stack.adminToken)}` });
+  expect(stored.events.at(-1)).toMatchObject({
+    type: 'operator',
+    actor: `token:${adminTokenId(stack.adminToken, gatewayKeys(stack))}`,
+  });
 });
 
 test('order search finds purchases by username and opens one with its timeline', async () => {

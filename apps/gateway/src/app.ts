@@ -159,6 +159,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     redisKeyPrefix: deps.redisKeyPrefix ?? 'starsgate',
     queues,
     authFailures,
+    fingerprints: deps.fingerprints,
   });
   mountAdminApi(adminApp, {
     config: deps.config,
@@ -169,6 +170,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     redis: deps.redis,
     bullPrefix: deps.queue.opts.prefix ?? 'bull',
     authFailures,
+    fingerprints: deps.fingerprints,
   });
 
   for (const each of [app, adminApp]) {

@@ -15,12 +15,12 @@ import {
   type SharedConfig,
 } from '@starsgate/platform';
 import type { AdminAuthFailureLimits } from './admin/admin-auth-failures';
+import { ADMIN_TOKEN_MIN_CHARS, adminTokenWeakness } from './admin/admin-token-strength';
 import type { ExpensiveRouteLimits } from './http/expensive-route-limits';
 import { trustProxyOf, TRUST_PROXY_VARIABLE, type TrustProxy } from './http/trust-proxy';
 import { readsConfig, READS_VARIABLES, type ReadsConfig } from './reads-config';
 
-/** Admin tokens are bearer credentials: long enough that guessing within the failure limits is hopeless. */
-export const ADMIN_TOKEN_MIN_CHARS = 32;
+export { ADMIN_TOKEN_MIN_CHARS };
 
 export interface GatewayConfig {
   port: number;
@@ -258,9 +258,13 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       retryAfterSeconds: values.OPEN_ORDERS_RETRY_AFTER_SECONDS,
     },
   };
-  if (config.adminTokens.some((token) => token.length < ADMIN_TOKEN_MIN_CHARS))
+  const weakTokens = config.adminTokens.flatMap((token, index) => {
+    const weakness = adminTokenWeakness(token);
+    return weakness ? [`token ${index + 1}: ${weakness}`] : [];
+  });
+  if (weakTokens.length > 0)
     problems.push(
-      `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters ` +
+      `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters (${weakTokens.join('; ')}) ` +
         '(generate one with `npx starsgate admin-token` or `openssl rand -base64 32`)',
     );
   if (config.adminPort !== 0 && config.adminPort === config.port)

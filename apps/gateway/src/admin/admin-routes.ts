@@ -10,6 +10,7 @@ import {
   WebhookEndpoints,
   type DatabaseHandle,
   type SecretSealing,
+  type FingerprintKeys,
 } from '@starsgate/db';
 import type { ChainClient } from '@starsgate/ton';
 import type { GatewayConfig } from '../config';
@@ -33,6 +34,8 @@ export interface AdminDeps {
   bullPrefix: string;
   /** Failed token checks, shared with the dashboard's login. */
   authFailures: AdminAuthFailures;
+  /** The key of admin token ids in audit records (admin-token-id.ts). */
+  fingerprints: FingerprintKeys;
 }
 
 /**
@@ -43,7 +46,11 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
   if (deps.config.adminTokens.length === 0) return;
   const { db } = deps.database;
   const reads = new AdminPurchaseReads(db);
-  app.use('/admin/api', adminAuth(deps.config.adminTokens, deps.authFailures), jsonBody(deps.config.bodyLimitBytes));
+  app.use(
+    '/admin/api',
+    adminAuth(deps.config.adminTokens, deps.authFailures, deps.fingerprints),
+    jsonBody(deps.config.bodyLimitBytes),
+  );
   app.use(
     adminPurchasesRoutes({
       reads,
