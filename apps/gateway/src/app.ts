@@ -33,7 +33,6 @@ import { PurchaseIntakeBatcher } from './purchases/purchase-intake-batcher';
 import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
 import { PurchaseViewReader } from './purchases/purchase-view-reader';
 import { readsOpenApi } from './openapi/reads.openapi';
-import { adminOpenApi } from './openapi/admin.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { checkoutsRoutes } from './routes/checkouts.routes';
 import { pricesRoutes } from './routes/prices.routes';
@@ -99,7 +98,8 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const jobs = new PurchaseJobEnqueuer(deps.queue);
   const chain = instrumentUpstream(deps.chain, 'chain', deps.metrics.upstream);
   const reads = deps.reads ?? createReads(deps);
-  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi, adminOpenApi]);
+  // The public document names no operator route: those are in the operator listener's own (attack 22).
+  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi]);
 
   const openOrders = { openOrders: new OpenOrderTally(new OpenOrders(deps.database.db)), caps: deps.config.openOrders };
   // Routers declare full paths so that `req.route.path` is the template metrics are labelled with.

@@ -15,6 +15,8 @@ import {
 import type { ChainClient } from '@starsgate/ton';
 import type { GatewayConfig } from '../config';
 import { jsonBody } from '../http/json-body';
+import { adminOpenApi } from '../openapi/admin.openapi';
+import { buildOperatorOpenApiDocument } from '../openapi/operator-openapi-document';
 import { adminAuth } from './admin-auth';
 import type { AdminAuthFailures } from './admin-auth-failures';
 import { adminPipelineRoutes } from './admin-pipeline.routes';
@@ -51,6 +53,10 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
     adminAuth(deps.config.adminTokens, deps.authFailures, deps.fingerprints),
     jsonBody(deps.config.bodyLimitBytes),
   );
+  const document = buildOperatorOpenApiDocument(adminOpenApi);
+  app.get('/admin/api/openapi.json', (_req, res) => {
+    res.json(document);
+  });
   app.use(
     adminPurchasesRoutes({
       reads,
