@@ -54,6 +54,8 @@ export interface GatewayConfig {
   trustProxy: TrustProxy;
   /** ADMIN_TRUST_PROXY: the same for the operator listener, where nothing sits in front unless configured. */
   adminTrustProxy: TrustProxy;
+  /** TRUST_CLIENT_TRACE_CONTEXT: a public request's `traceparent` parents our span instead of only being linked. */
+  trustClientTraceContext: boolean;
   /** Browser origins allowed to call /api/v1 (CORS), e.g. a shop page or the sandbox's /demo/checkout. */
   corsAllowedOrigins: string[];
   idempotencyLockTimeoutMs: number;
@@ -130,6 +132,11 @@ export const GATEWAY_VARIABLES = {
     default: 'false',
     description:
       "TRUST_PROXY for the operator listener: nothing sits in front of it unless you put a proxy there, so X-Forwarded-For is ignored (the client is the TCP peer) unless this names that proxy's hop count or addresses.",
+  }),
+  TRUST_CLIENT_TRACE_CONTEXT: boolean({
+    default: false,
+    description:
+      "With tracing on: a public request's W3C trace context (traceparent) makes the gateway's span its child. Off: every public request starts its own trace and only links the client's, so clients choose neither our trace ids nor our sampling.",
   }),
   WALLET_RESOLVE_RATE_LIMIT_MAX: perClientShare(
     '10',
@@ -238,6 +245,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     },
     trustProxy: trustProxyOf(values.TRUST_PROXY, problems),
     adminTrustProxy: trustProxyOf(values.ADMIN_TRUST_PROXY, problems, 'ADMIN_TRUST_PROXY'),
+    trustClientTraceContext: values.TRUST_CLIENT_TRACE_CONTEXT,
     corsAllowedOrigins: commaList(values.CORS_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/$/, '')),
     idempotencyLockTimeoutMs: values.IDEMPOTENCY_LOCK_TIMEOUT_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,

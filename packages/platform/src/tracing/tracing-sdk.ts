@@ -11,6 +11,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { linkClientTraceContext } from '../observability/client-trace-context';
 import { markTracingEnabled } from '../observability/tracing';
 import { RedactingSpanExporter } from './redacting-exporter';
 import type { Tracing } from './start-tracing';
@@ -31,6 +32,8 @@ export function startTracingSdk(serviceName: string, env: NodeJS.ProcessEnv): Tr
       // Probes and scrapes would be most of the spans and say nothing about a purchase.
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => /^\/(livez|readyz|metrics)\b/.test(request.url ?? ''),
+        // A public request's own trace links the one its client named (docs/security.md, attack 23).
+        requestHook: linkClientTraceContext,
       }),
       new ExpressInstrumentation(),
       new PgInstrumentation({ enhancedDatabaseReporting: false }),
