@@ -7,6 +7,7 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { adminTokenId } from '@starsgate/gateway';
+import { gatewayKeys } from './security/support/stack-client';
 import { chromiumLaunchOptions, screenshotPath, waitFor } from '@starsgate/platform/testing';
 import { startStack, type RunningStack } from './support/running-stack';
 
@@ -171,7 +172,7 @@ test('a sandbox fault leaves a reconciliation case; the console resolves it and 
   });
   const timeline = await page.locator('[data-testid=timeline]').innerText();
   expect(timeline).toContain('reconciliation_required → completed');
-  expect(timeline).toContain(`token:${adminTokenId(stack.adminToken)} (operator: ${OPERATOR})`);
+  expect(timeline).toContain(`token:${adminTokenId(stack.adminToken, gatewayKeys(stack))} (operator: ${OPERATOR})`);
   expect(timeline).toContain('checked by hand');
   await page.locator('.event-operator').scrollIntoViewIfNeeded();
   await shot('reconciliation-resolved');
@@ -180,7 +181,10 @@ test('a sandbox fault leaves a reconciliation case; the console resolves it and 
     `/admin/api/purchases/${id}`,
   );
   expect(stored.status).toBe('completed');
-  expect(stored.events.at(-1)).toMatchObject({ type: 'operator', actor: `token:${adminTokenId(stack.adminToken)}` });
+  expect(stored.events.at(-1)).toMatchObject({
+    type: 'operator',
+    actor: `token:${adminTokenId(stack.adminToken, gatewayKeys(stack))}`,
+  });
 });
 
 test('order search finds purchases by username and opens one with its timeline', async () => {

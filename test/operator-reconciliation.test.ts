@@ -8,7 +8,7 @@
 import request from 'supertest';
 import { Address, beginCell, Cell } from '@ton/core';
 import { buildSignedExternal, createWalletContract, deriveKeyPair, type OutgoingMessage } from '@starsgate/ton';
-import { adminTokenId, type Gateway } from '@starsgate/gateway';
+import { adminTokenId, type CreatedGateway } from '@starsgate/gateway';
 import { WorkerHarness, type PurchaseInput } from '@starsgate/worker/testing';
 import { operatorGateway } from './support/operator-gateway';
 
@@ -16,7 +16,7 @@ jest.setTimeout(240_000);
 
 const TOKEN = 'operator-token-0123456789abcdefghij';
 let h: WorkerHarness;
-let gateway: Gateway;
+let gateway: CreatedGateway;
 
 beforeAll(async () => {
   h = await WorkerHarness.start({
@@ -163,13 +163,13 @@ describe('a paid case Fragment never reported delivered', () => {
       type: 'operator',
       from_status: 'reconciliation_required',
       to_status: 'completed',
-      actor: `token:${adminTokenId(TOKEN)}`,
+      actor: `token:${adminTokenId(TOKEN, gateway.deps.fingerprints)}`,
       reason: 'delivery checked on fragment.com',
       details: { outcome: 'completed', operator: 'alice', transaction_hash: paidHash },
     });
     expect(res.body.evidence.resolution).toMatchObject({
       outcome: 'completed',
-      actor: `token:${adminTokenId(TOKEN)}`,
+      actor: `token:${adminTokenId(TOKEN, gateway.deps.fingerprints)}`,
       operator: 'alice',
     });
     const publicView = await request(gateway.app).get(`/api/v1/purchases/${caseId}`);
@@ -211,7 +211,7 @@ describe('an unpaid case: the chain could not answer before the deadline', () =>
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'failed', evidence: { resolution: { found_on_chain: false } } });
     expect(res.body.events.at(-1)).toMatchObject({
-      actor: `token:${adminTokenId(TOKEN)}`,
+      actor: `token:${adminTokenId(TOKEN, gateway.deps.fingerprints)}`,
       to_status: 'failed',
       details: { operator: 'alice' },
     });

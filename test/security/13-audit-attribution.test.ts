@@ -15,7 +15,7 @@ import { connectDatabase, migrateDatabase, type DatabaseHandle } from '@starsgat
 import { TEST_DATABASE_ADMIN_URL } from '@starsgate/db/testing';
 import { adminTokenId } from '@starsgate/gateway';
 import { startStack, type RunningStack } from '../support/running-stack';
-import { buyStars, demoWallets, waitForStatus } from './support/stack-client';
+import { buyStars, demoWallets, gatewayKeys, waitForStatus } from './support/stack-client';
 
 jest.setTimeout(240_000);
 
@@ -30,7 +30,7 @@ let actor: string;
 beforeAll(async () => {
   stack = await startStack();
   database = connectDatabase(stack.database.url, { max: 2 });
-  actor = `token:${adminTokenId(stack.adminToken)}`;
+  actor = `token:${adminTokenId(stack.adminToken, gatewayKeys(stack))}`;
 });
 afterAll(async () => {
   await service?.end();
@@ -136,12 +136,17 @@ test('a webhook change is recorded with the token identity, in its own transacti
     [id],
   );
   expect(rows).toEqual([
-    { action: 'webhook_endpoint.created', actor, operator: 'somebody-else', token_id: adminTokenId(stack.adminToken) },
+    {
+      action: 'webhook_endpoint.created',
+      actor,
+      operator: 'somebody-else',
+      token_id: adminTokenId(stack.adminToken, gatewayKeys(stack)),
+    },
     {
       action: 'webhook_endpoint.deleted',
       actor,
-      operator: `token:${adminTokenId(stack.adminToken)}`,
-      token_id: adminTokenId(stack.adminToken),
+      operator: `token:${adminTokenId(stack.adminToken, gatewayKeys(stack))}`,
+      token_id: adminTokenId(stack.adminToken, gatewayKeys(stack)),
     },
   ]);
 });

@@ -90,6 +90,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
       DATABASE_URL: database.url,
       BULLMQ_PREFIX: `stack-${randomBytes(4).toString('hex')}`,
       STARSGATE_SECRET_KEY: generateRingEntry('s1'),
+      // Its own, so a test can compute the keyed admin token id (gatewayKeys in test/security/support).
+      STARSGATE_FINGERPRINT_KEY: `f1:${randomBytes(32).toString('base64')}`,
       STARSGATE_ADMIN_TOKENS: adminToken,
       WORKER_METRICS_PORT: String(metricsPort),
       WORKER_METRICS_HOST: '127.0.0.1',

@@ -18,6 +18,7 @@ import { middlewareChain } from './http/middleware-chain';
 import { underPath } from './http/under-path';
 import { expensiveRouteLimits } from './http/expensive-route-limits';
 import { redisRateLimit } from './http/rate-limit';
+import type { TrustProxy } from './http/trust-proxy';
 import { requestContext } from './http/request-context';
 import type { GatewayMetrics } from './observability/metrics';
 import { checkoutsOpenApi } from './openapi/checkouts.openapi';
@@ -32,7 +33,6 @@ import { PurchaseIntakeBatcher } from './purchases/purchase-intake-batcher';
 import { PurchaseJobEnqueuer } from './purchases/purchase-job-enqueuer';
 import { PurchaseViewReader } from './purchases/purchase-view-reader';
 import { readsOpenApi } from './openapi/reads.openapi';
-import { adminOpenApi } from './openapi/admin.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { checkoutsRoutes } from './routes/checkouts.routes';
 import { pricesRoutes } from './routes/prices.routes';
@@ -69,7 +69,7 @@ export interface Gateway {
 /** Builds both apps without listening, so tests drive them in-process with supertest. */
 export function buildGateway(deps: GatewayDeps): Gateway {
   const state: HealthState = { draining: false };
-  const app = newApp(deps, state, [
+  const app = newApp(deps, state, deps.config.trustProxy, [
     underPath(
       '/api/v1',
       middlewareChain(
@@ -91,13 +91,15 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       ),
     ),
   ]);
-  const adminApp = newApp(deps, state, []);
+  // Its own proxy setting: nothing sits in front of it unless configured (docs/security.md, attack 21).
+  const adminApp = newApp(deps, state, deps.config.adminTrustProxy, []);
 
   const purchases = new PurchaseRepository(deps.database.db);
   const jobs = new PurchaseJobEnqueuer(deps.queue);
   const chain = instrumentUpstream(deps.chain, 'chain', deps.metrics.upstream);
   const reads = deps.reads ?? createReads(deps);
-  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi, adminOpenApi]);
+  // The public document names no operator route: those are in the operator listener's own (attack 22).
+  const document = buildOpenApiDocument([walletsOpenApi, readsOpenApi, checkoutsOpenApi]);
 
   const openOrders = { openOrders: new OpenOrderTally(new OpenOrders(deps.database.db)), caps: deps.config.openOrders };
   // Routers declare full paths so that `req.route.path` is the template metrics are labelled with.
@@ -157,6 +159,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     redisKeyPrefix: deps.redisKeyPrefix ?? 'starsgate',
     queues,
     authFailures,
+    fingerprints: deps.fingerprints,
   });
   mountAdminApi(adminApp, {
     config: deps.config,
@@ -167,6 +170,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     redis: deps.redis,
     bullPrefix: deps.queue.opts.prefix ?? 'bull',
     authFailures,
+    fingerprints: deps.fingerprints,
   });
 
   for (const each of [app, adminApp]) {
@@ -177,12 +181,12 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 }
 
 /** An Express app with the settings and per-request middleware both listeners share, then `own`. */
-function newApp(deps: GatewayDeps, state: HealthState, own: RequestHandler[]): Express {
+function newApp(deps: GatewayDeps, state: HealthState, trustProxy: TrustProxy, own: RequestHandler[]): Express {
   const app = express();
   app.disable('x-powered-by');
   // Responses are per-request state (a purchase's status changes); a body hash per response buys nothing.
   app.set('etag', false);
-  app.set('trust proxy', deps.config.trustProxy);
+  app.set('trust proxy', trustProxy);
   app.set('query parser', 'simple');
   // One router layer for all per-request middleware (see middleware-chain.ts).
   app.use(

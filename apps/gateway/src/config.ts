@@ -16,18 +16,20 @@ import {
   type SharedConfig,
 } from '@starsgate/platform';
 import type { AdminAuthFailureLimits } from './admin/admin-auth-failures';
+import { ADMIN_TOKEN_MIN_CHARS, adminTokenWeakness } from './admin/admin-token-strength';
 import type { ExpensiveRouteLimits } from './http/expensive-route-limits';
 import { trustProxyOf, TRUST_PROXY_VARIABLE, type TrustProxy } from './http/trust-proxy';
 import { readsConfig, READS_VARIABLES, type ReadsConfig } from './reads-config';
 
-/** Admin tokens are bearer credentials: long enough that guessing within the failure limits is hopeless. */
-export const ADMIN_TOKEN_MIN_CHARS = 32;
+export { ADMIN_TOKEN_MIN_CHARS };
 
 export interface GatewayConfig {
   port: number;
   /** The operator listener: `/metrics`, `/admin`, Bull Board and `/admin/api` (docs/security.md, attack 15). */
   adminPort: number;
   host: string;
+  /** ADMIN_HOST: where the operator listener binds; loopback unless configured (docs/security.md, attack 21). */
+  adminHost: string;
   databaseUrl: string;
   databasePooler: SharedConfig['databasePooler'];
   databasePoolSize: number;
@@ -52,6 +54,10 @@ export interface GatewayConfig {
   expensiveRoutes: ExpensiveRouteLimits;
   /** Which proxies' `X-Forwarded-For` names the client (http/trust-proxy.ts). */
   trustProxy: TrustProxy;
+  /** ADMIN_TRUST_PROXY: the same for the operator listener, where nothing sits in front unless configured. */
+  adminTrustProxy: TrustProxy;
+  /** TRUST_CLIENT_TRACE_CONTEXT: a public request's `traceparent` parents our span instead of only being linked. */
+  trustClientTraceContext: boolean;
   /** Browser origins allowed to call /api/v1 (CORS), e.g. a shop page or the sandbox's /demo/checkout. */
   corsAllowedOrigins: string[];
   idempotencyLockTimeoutMs: number;
@@ -109,6 +115,11 @@ export const GATEWAY_VARIABLES = {
       'Port of the operator listener: /metrics, /admin (dashboard), Bull Board and /admin/api. Keep it off the public ingress (docs/security.md, attack 15); must differ from PORT.',
   }),
   HOST: string({ default: '0.0.0.0', description: 'Address the API listens on.' }),
+  ADMIN_HOST: string({
+    default: '127.0.0.1',
+    description:
+      'Address the operator listener (ADMIN_PORT) binds: loopback unless set. Containers set 0.0.0.0 (k8s keeps the port to monitoring with a NetworkPolicy, compose publishes it on the host loopback).',
+  }),
   DATABASE_POOL_SIZE: count(20, 1, 500, 'Connections per gateway process.'),
   BODY_LIMIT_BYTES: count(16_384, 1_024, 1_048_576, 'Largest accepted JSON body, bytes.'),
   RATE_LIMIT_WINDOW_SECONDS: count(60, 1, 3_600, 'Window of the per-client rate limits.'),
@@ -119,6 +130,16 @@ export const GATEWAY_VARIABLES = {
     'Requests per client IP per window, counted in Redis across all gateway replicas.',
   ),
   TRUST_PROXY: TRUST_PROXY_VARIABLE,
+  ADMIN_TRUST_PROXY: string({
+    default: 'false',
+    description:
+      "TRUST_PROXY for the operator listener: nothing sits in front of it unless you put a proxy there, so X-Forwarded-For is ignored (the client is the TCP peer) unless this names that proxy's hop count or addresses.",
+  }),
+  TRUST_CLIENT_TRACE_CONTEXT: boolean({
+    default: false,
+    description:
+      "With tracing on: a public request's W3C trace context (traceparent) makes the gateway's span its child. Off: every public request starts its own trace and only links the client's, so clients choose neither our trace ids nor our sampling.",
+  }),
   WALLET_RESOLVE_RATE_LIMIT_MAX: perClientShare(
     '10',
     "Wallet resolutions per client per RATE_LIMIT_WINDOW_SECONDS: an expensive anonymous route's own limit, beside the general one.",
@@ -200,6 +221,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     port: values.PORT,
     adminPort: values.ADMIN_PORT,
     host: values.HOST,
+    adminHost: values.ADMIN_HOST,
     databaseUrl: shared.databaseUrl,
     databasePooler: shared.databasePooler,
     databasePoolSize: values.DATABASE_POOL_SIZE,
@@ -225,6 +247,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       keyDerivationsReservedForPurchases: values.KEY_DERIVATIONS_RESERVED_FOR_PURCHASES,
     },
     trustProxy: trustProxyOf(values.TRUST_PROXY, problems),
+    adminTrustProxy: trustProxyOf(values.ADMIN_TRUST_PROXY, problems, 'ADMIN_TRUST_PROXY'),
+    trustClientTraceContext: values.TRUST_CLIENT_TRACE_CONTEXT,
     corsAllowedOrigins: commaList(values.CORS_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/$/, '')),
     idempotencyLockTimeoutMs: values.IDEMPOTENCY_LOCK_TIMEOUT_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
@@ -245,9 +269,13 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       retryAfterSeconds: values.OPEN_ORDERS_RETRY_AFTER_SECONDS,
     },
   };
-  if (config.adminTokens.some((token) => token.length < ADMIN_TOKEN_MIN_CHARS))
+  const weakTokens = config.adminTokens.flatMap((token, index) => {
+    const weakness = adminTokenWeakness(token);
+    return weakness ? [`token ${index + 1}: ${weakness}`] : [];
+  });
+  if (weakTokens.length > 0)
     problems.push(
-      `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters ` +
+      `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters (${weakTokens.join('; ')}) ` +
         '(generate one with `npx starsgate admin-token` or `openssl rand -base64 32`)',
     );
   if (config.adminPort !== 0 && config.adminPort === config.port)

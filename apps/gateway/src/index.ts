@@ -8,5 +8,5 @@ export { createGatewayMetrics } from './observability/metrics';
 export type { GatewayMetrics } from './observability/metrics';
 export { answerMalformedRequests } from './http/malformed-requests';
 /** An admin token's public name in audit records (`token:<id>` is the actor of its actions). */
-export { adminTokenId } from './admin/admin-auth';
+export { adminTokenId } from './admin/admin-token-id';
 export { GATEWAY_VARIABLES } from './config';

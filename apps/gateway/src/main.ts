@@ -4,7 +4,13 @@ import { useNativeTonCrypto } from '@starsgate/ton/native-crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { migrateOrCheck } from '@starsgate/db';
-import { onTerminationSignals, redactUrl, refuseMemoryDumps, runMain } from '@starsgate/platform';
+import {
+  onTerminationSignals,
+  redactUrl,
+  refuseMemoryDumps,
+  runMain,
+  startTracesAtThisServer,
+} from '@starsgate/platform';
 import { loadGatewayConfig } from './config';
 import { createGateway } from './create-gateway';
 import { answerMalformedRequests } from './http/malformed-requests';
@@ -19,7 +25,9 @@ async function main(): Promise<void> {
 
   // Two listeners: the public one, and the operator one that the public ingress never routes (docs/security.md, attack 15).
   const publicServer: Server = gateway.app.listen(config.port, config.host);
-  const adminServer: Server = gateway.adminApp.listen(config.adminPort, config.host);
+  const adminServer: Server = gateway.adminApp.listen(config.adminPort, config.adminHost);
+  // Public requests start their own traces, linked to any the client names (docs/security.md, attack 23).
+  if (!config.trustClientTraceContext) startTracesAtThisServer(publicServer);
   answerMalformedRequests(publicServer, gateway.app);
   answerMalformedRequests(adminServer, gateway.adminApp);
   const servers = [publicServer, adminServer];
@@ -28,6 +36,7 @@ async function main(): Promise<void> {
     port: config.port,
     admin_port: config.adminPort,
     host: config.host,
+    admin_host: config.adminHost,
     database: redactUrl(config.databaseUrl),
     network: config.network,
     admin_api:

@@ -3,9 +3,9 @@
  * cookie's flags, the admin API and Bull Board under the session, CSRF refusals, logout, a
  * rotated-out token ending its sessions, and no secret in any page, asset or response.
  */
-import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { AdminAudit } from '@starsgate/db';
+import { adminTokenId } from '../src/admin/admin-token-id';
 import { BIP39_PHRASE, createTestGateway, starsOrder, type TestGateway } from './support/test-gateway';
 
 jest.setTimeout(120_000);
@@ -174,7 +174,7 @@ describe('under a session', () => {
     expect(created.status).toBe(201);
     const id = (created.body as { id: string }).id;
     const [action] = await new AdminAudit(gateway.database.db).forTarget(id);
-    const tokenId = createHash('sha256').update(TOKEN).digest('hex').slice(0, 12);
+    const tokenId = adminTokenId(TOKEN, gateway.fingerprints);
     expect(action).toMatchObject({
       action: 'webhook_endpoint.created',
       actor: `token:${tokenId}`,
@@ -225,7 +225,7 @@ describe('under a session', () => {
         expect(await audit.forTarget(`/api/queues/purchases/${verb}`)).toEqual([
           expect.objectContaining({
             action: 'bull_board.put',
-            actor: `token:${createHash('sha256').update(TOKEN).digest('hex').slice(0, 12)}`,
+            actor: `token:${adminTokenId(TOKEN, writable.fingerprints)}`,
             operator: 'Olga Ops',
           }),
         ]);

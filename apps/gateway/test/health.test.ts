@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { waitFor } from '@starsgate/platform/testing';
 import { createTestGateway, type TestGateway } from './support/test-gateway';
 
 let gateway: TestGateway;
@@ -26,8 +27,14 @@ describe('operations endpoints', () => {
   it('/readyz is 503 when migrations are missing', async () => {
     await gateway.database.pool.query('ALTER TABLE drizzle.__drizzle_migrations RENAME TO __moved');
     try {
-      const response = await request(gateway.app).get('/readyz');
-      expect(response.status).toBe(503);
+      // A check answers for a second (attack 25): the first one after the change sees it.
+      const response = await waitFor(
+        async () => {
+          const answer = await request(gateway.app).get('/readyz');
+          return answer.status === 503 && answer;
+        },
+        { what: '/readyz to turn 503' },
+      );
       expect(response.body.checks.migrations).toBe('fail');
     } finally {
       await gateway.database.pool.query('ALTER TABLE drizzle.__moved RENAME TO __drizzle_migrations');

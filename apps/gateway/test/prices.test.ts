@@ -278,8 +278,13 @@ describe('openapi', () => {
     );
   });
   it('every money field is a decimal string: type string, format decimal, a pattern', async () => {
-    const gw = await gateway();
+    const token = `prices-test-${'0123456789abcdef'.repeat(2)}`;
+    const gw = await gateway({ STARSGATE_ADMIN_TOKENS: token });
     const document = (await request(gw.app).get('/openapi.json')).body as { components: { schemas: object } };
+    // The operator API's money fields are in its own document, on the operator listener.
+    const operatorDocument = (
+      await request(gw.adminApp).get('/admin/api/openapi.json').set('Authorization', `Bearer ${token}`)
+    ).body as { components: { schemas: object } };
     // Names that carry money wherever they appear; the shortfall trio inside error details; `amount` in a TON Connect message.
     const MONEY = new Set(['gram', 'usdt', 'quote', 'message_nano', 'jetton_units']);
     const SHORTFALL = new Set(['required', 'available', 'shortfall']);
@@ -306,6 +311,7 @@ describe('openapi', () => {
       for (const [key, child] of Object.entries(node)) walk(child, `${where}.${key}`);
     };
     walk(document.components.schemas, 'schemas');
+    walk(operatorDocument.components.schemas, 'schemas');
     expect(found).toEqual(
       expect.arrayContaining([
         'schemas.PricePair.gram',

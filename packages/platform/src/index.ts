@@ -10,6 +10,7 @@ export * from './rate-limit/shared-token-bucket';
 export * from './rate-limit/chain-rate-metrics';
 export * from './rate-limit/chain-pacer';
 export * from './observability/tracing';
+export * from './observability/client-trace-context';
 export * from './net/webhook-address';
 export * from './process/memory-dump-guard';
 export * from './retry/backoff';

@@ -3,6 +3,7 @@
  * wallet, wait for a status, read a service's process environment as the kernel holds it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { FingerprintKeys } from '@starsgate/db';
 import { ENTRYPOINTS, type ServiceKind } from '@starsgate/stack';
 import type { RunningStack } from '../../support/running-stack';
 
@@ -96,4 +97,9 @@ export function processEnvironment(stack: RunningStack, service: ServiceKind): R
       .filter(Boolean)
       .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
   );
+}
+
+/** The stack's gateway's own key of fingerprints and admin token ids (`adminTokenId`), from its environment. */
+export function gatewayKeys(stack: RunningStack): FingerprintKeys {
+  return new FingerprintKeys(processEnvironment(stack, 'gateway').STARSGATE_FINGERPRINT_KEY!);
 }

@@ -1,5 +1,5 @@
 /**
- * Every operation of the gateway's OpenAPI document (public and admin), fuzzed with requests
+ * Every operation of the gateway's OpenAPI documents (the public one and the operator one), fuzzed with requests
  * generated from its JSON Schemas: valid bodies and queries that reach the deep paths (wallet
  * derivation, the chain, the Fragment simulator, PostgreSQL) and mutations of them. Properties: an
  * answer within the bound, no 5xx, every 4xx with a catalogue code and details, nothing stored
@@ -40,7 +40,15 @@ async function mustAnswer(method: string, path: string, body?: unknown): Promise
 
 beforeAll(async () => {
   stack = await startFuzzStack({ env: { RATE_LIMIT_MAX: '1000000', KEY_DERIVATIONS_PER_MINUTE: '1000000' } });
-  document = await mustAnswer('GET', '/openapi.json');
+  // The public document and the operator listener's own (docs/security.md, attack 22), walked as one.
+  const [publicDocument, operatorDocument] = [
+    (await mustAnswer('GET', '/openapi.json')) as OpenApiDocument,
+    (await mustAnswer('GET', '/admin/api/openapi.json')) as OpenApiDocument,
+  ];
+  document = {
+    paths: { ...publicDocument.paths, ...operatorDocument.paths },
+    components: { schemas: { ...publicDocument.components.schemas, ...operatorDocument.components.schemas } },
+  };
   operations = operationsOf(document);
   // Rows for the admin routes to find: synthetic purchases of every status (one in reconciliation),
   // a real purchase and a webhook endpoint.

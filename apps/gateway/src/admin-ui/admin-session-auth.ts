@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '@starsgate/domain';
+import type { FingerprintKeys } from '@starsgate/db';
 import type { AdminActor } from '../admin/admin-auth';
+import { adminTokenIdOfDigest } from '../admin/admin-token-id';
 import { AdminSessionStore, type AdminSession } from './admin-session-store';
 import { readSessionCookie } from './admin-session-cookie';
 import { fromSameOrigin, isUnsafeMethod } from './same-origin';
@@ -18,6 +20,8 @@ export interface SessionAuthOptions {
   store: AdminSessionStore;
   /** Digests of the admin tokens configured now: a session of a rotated-out token is over. */
   tokenDigests: ReadonlySet<string>;
+  /** The key of admin token ids (admin/admin-token-id.ts). */
+  tokenIdKeys: FingerprintKeys;
   /** Unsafe requests must also carry the session's CSRF token (the page's own API calls). */
   requireCsrfHeader: boolean;
 }
@@ -58,9 +62,9 @@ export function sessionAuth(
     }
     res.locals.adminSession = found.session;
     res.locals.adminSessionId = found.id;
-    // The audit's actor: the session's token (the same hash prefix a bearer request gets) and operator.
+    // The audit's actor: the session's token (the same keyed id a bearer request gets) and operator.
     res.locals.adminActor = {
-      tokenId: found.session.tokenDigest.slice(0, 12),
+      tokenId: adminTokenIdOfDigest(found.session.tokenDigest, options.tokenIdKeys),
       operator: found.session.operator,
     } satisfies AdminActor;
     next();

@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError } from '@starsgate/domain';
-import { AdminAudit, type DatabaseHandle } from '@starsgate/db';
+import { AdminAudit, type DatabaseHandle, type FingerprintKeys } from '@starsgate/db';
 import type { GatewayConfig } from '../config';
 import { sendError } from '../http/error-handler';
 import { adminTokenMatcher } from '../admin/admin-auth';
@@ -29,6 +29,8 @@ export interface AdminUiDeps {
   queues: readonly Queue[];
   /** Failed token checks, shared with the admin API. */
   authFailures: AdminAuthFailures;
+  /** The key of admin token ids in audit records (admin/admin-token-id.ts). */
+  fingerprints: FingerprintKeys;
 }
 
 /**
@@ -42,7 +44,7 @@ export function mountAdminUi(app: Express, deps: AdminUiDeps): void {
   if (tokens.length === 0) return;
   const store = new AdminSessionStore(deps.redis, `${deps.redisKeyPrefix}:admin-session:`, SESSION_TTL_MS);
   const tokenDigests = new Set(tokens.map((token) => AdminSessionStore.tokenDigest(token)));
-  const session = { store, tokenDigests };
+  const session = { store, tokenDigests, tokenIdKeys: deps.fingerprints };
 
   app.use(
     '/admin/login',

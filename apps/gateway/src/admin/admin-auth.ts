@@ -1,11 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '@starsgate/domain';
+import type { FingerprintKeys } from '@starsgate/db';
 import type { AdminAuthFailures } from './admin-auth-failures';
+import { adminTokenId } from './admin-token-id';
 
 const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
-/** Who acts: the admin token used (a hash prefix, never the token) and the operator name it carries. */
+/** Who acts: the admin token used (its keyed id, never the token) and the operator name it carries. */
 export interface AdminActor {
   tokenId: string;
   /**
@@ -38,7 +40,7 @@ export function adminActor(res: Response): AdminActor {
  * Bearer one): 401; an unknown token: 403, counted by AdminAuthFailures, which answers 429 once
  * too many failed.
  */
-export function adminAuth(tokens: readonly string[], failures: AdminAuthFailures) {
+export function adminAuth(tokens: readonly string[], failures: AdminAuthFailures, tokenIdKeys: FingerprintKeys) {
   const matches = adminTokenMatcher(tokens);
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     // The dashboard's session middleware, before this one, vouched for the request and its actor.
@@ -51,7 +53,7 @@ export function adminAuth(tokens: readonly string[], failures: AdminAuthFailures
       await failures.recordFailure(req);
       return next(new AppError('ADMIN_TOKEN_INVALID'));
     }
-    const tokenId = adminTokenId(match[1]!);
+    const tokenId = adminTokenId(match[1]!, tokenIdKeys);
     const named = req.get('Starsgate-Operator')?.trim();
     res.locals.adminActor = {
       tokenId,
@@ -59,11 +61,6 @@ export function adminAuth(tokens: readonly string[], failures: AdminAuthFailures
     } satisfies AdminActor;
     next();
   };
-}
-
-/** A token's public name in audit records: a prefix of its SHA-256, never the token. */
-export function adminTokenId(token: string): string {
-  return digest(token).toString('hex').slice(0, 12);
 }
 
 /** Whether `token` is one of `tokens`, compared as above (digests, constant time, all of them). */

@@ -10,10 +10,13 @@ import {
   WebhookEndpoints,
   type DatabaseHandle,
   type SecretSealing,
+  type FingerprintKeys,
 } from '@starsgate/db';
 import type { ChainClient } from '@starsgate/ton';
 import type { GatewayConfig } from '../config';
 import { jsonBody } from '../http/json-body';
+import { adminOpenApi } from '../openapi/admin.openapi';
+import { buildOperatorOpenApiDocument } from '../openapi/operator-openapi-document';
 import { adminAuth } from './admin-auth';
 import type { AdminAuthFailures } from './admin-auth-failures';
 import { adminPipelineRoutes } from './admin-pipeline.routes';
@@ -33,6 +36,8 @@ export interface AdminDeps {
   bullPrefix: string;
   /** Failed token checks, shared with the dashboard's login. */
   authFailures: AdminAuthFailures;
+  /** The key of admin token ids in audit records (admin-token-id.ts). */
+  fingerprints: FingerprintKeys;
 }
 
 /**
@@ -43,7 +48,15 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
   if (deps.config.adminTokens.length === 0) return;
   const { db } = deps.database;
   const reads = new AdminPurchaseReads(db);
-  app.use('/admin/api', adminAuth(deps.config.adminTokens, deps.authFailures), jsonBody(deps.config.bodyLimitBytes));
+  app.use(
+    '/admin/api',
+    adminAuth(deps.config.adminTokens, deps.authFailures, deps.fingerprints),
+    jsonBody(deps.config.bodyLimitBytes),
+  );
+  const document = buildOperatorOpenApiDocument(adminOpenApi);
+  app.get('/admin/api/openapi.json', (_req, res) => {
+    res.json(document);
+  });
   app.use(
     adminPurchasesRoutes({
       reads,

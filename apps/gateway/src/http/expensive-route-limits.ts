@@ -1,7 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { AppError } from '@starsgate/domain';
-import { isResolutionCached, type Network, type WalletSelection } from '@starsgate/ton';
+import {
+  AppError,
+  createValidator,
+  CreatePurchaseRequestSchema,
+  ResolveWalletRequestSchema,
+  type Validator,
+} from '@starsgate/domain';
+import { classifySeed, isResolutionCached, type Network, type WalletSelection } from '@starsgate/ton';
 import { redisRateLimit } from './rate-limit';
 import { ReservedBudget } from './reserved-budget';
 
@@ -12,9 +18,9 @@ export interface ExpensiveRouteLimits {
   availabilityPerClient: number;
   /** Per client: `POST /checkouts` (chain reads to identify the payer). */
   checkoutPerClient: number;
-  /** Per client: requests carrying a new mnemonic, each one PBKDF2 derivation (100 000 rounds for a TON 24-word seed). */
+  /** Per client: requests carrying a new mnemonic (valid or not), each a PBKDF2 derivation when valid (100 000 rounds for a TON 24-word seed). */
   mnemonicPerClient: number;
-  /** Mnemonic derivations per minute for all clients and replicas together. */
+  /** Mnemonic derivations per minute for all clients and replicas together; only valid mnemonics are charged. */
   keyDerivationsPerMinute: number;
   /** Of those, how many only purchases may use: wallet resolution stops short of them. */
   keyDerivationsReservedForPurchases: number;
@@ -22,14 +28,36 @@ export interface ExpensiveRouteLimits {
 
 const MNEMONIC = /\S\s+\S/;
 
-/** A seed phrase this gateway has not resolved lately: resolving it costs a PBKDF2 derivation. */
-function carriesNewMnemonic(body: unknown, network: Network): boolean {
+/** A seed phrase this gateway has not resolved lately: resolving it may cost a PBKDF2 derivation. */
+function carriesNewMnemonic(body: unknown, network: Network): body is WalletSelection {
   const selection = body as Record<keyof WalletSelection, unknown> | null;
   if (typeof selection?.seed !== 'string' || !MNEMONIC.test(selection.seed.trim())) return false;
   // This runs before validation: a selection of the wrong shape derives nothing (it is refused with a 400).
   if (!['string', 'undefined'].includes(typeof selection.wallet_address)) return false;
   if (selection.account_index !== undefined && !Number.isInteger(selection.account_index)) return false;
   return !isResolutionCached(selection as WalletSelection, network);
+}
+
+const ROUTE_VALIDATORS: Record<string, Validator<unknown>> = {
+  '/api/v1/purchases': createValidator(CreatePurchaseRequestSchema),
+  '/api/v1/wallets/resolve': createValidator(ResolveWalletRequestSchema),
+};
+
+/**
+ * Whether the route will derive this request's seed: its body passes the route's schema and the
+ * seed is a valid mnemonic (BIP39 word list and checksum for 12 words, a TON seed for 24; at most a
+ * 390-round PBKDF2, a 256th of a derivation), with what a 12-word seed needs to pick its account.
+ * Anything else is refused with a 400 before any derivation, so it is charged nothing
+ * (docs/security.md, attack 20).
+ */
+async function derivesKey(path: string, selection: WalletSelection): Promise<boolean> {
+  try {
+    ROUTE_VALIDATORS[path]!(selection);
+    const format = await classifySeed(selection.seed);
+    return format !== 'bip39_12' || selection.account_index !== undefined || selection.wallet_address !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 type Limiter = (req: Request, res: Response, next: NextFunction) => void;
@@ -87,7 +115,9 @@ export function expensiveRouteLimits(options: {
     if (route && !(await run(route, req, res))) return;
     const isPurchase = path === '/api/v1/purchases';
     if ((isPurchase || path === '/api/v1/wallets/resolve') && carriesNewMnemonic(req.body, options.network)) {
+      // Per client first: it also bounds what checking the mnemonic costs.
       if (!(await run(mnemonics, req, res))) return;
+      if (!(await derivesKey(path, req.body))) return next();
       const budget = await derivations.take(isPurchase);
       if (!budget.taken)
         throw new AppError('RATE_LIMITED', {

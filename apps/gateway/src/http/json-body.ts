@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError, clipEchoedText } from '@starsgate/domain';
+import { toAppError } from './error-handler';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -28,7 +29,9 @@ export function jsonBody(limitBytes: number) {
       );
     }
     parse(req, res, (error?: unknown) => {
-      if (error) return next(error);
+      // As its catalogue error: the parser's own message quotes the body (a seed's first characters),
+      // and the error passed on here is what tracing records (docs/security.md, attack 23).
+      if (error) return next(toAppError(error));
       if (req.body === undefined) req.body = {};
       next();
     });

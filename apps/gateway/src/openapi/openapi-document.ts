@@ -56,6 +56,11 @@ export interface OpenApiContribution {
   tags?: Array<{ name: string; description: string }>;
 }
 
+/**
+ * The public document, served on the public port: `/api/v1`, the probes. The operator API has its
+ * own (operator-openapi-document.ts), so the public one names no operator route (docs/security.md,
+ * attack 22).
+ */
 export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) {
   const schemas = [...COMPONENT_SCHEMAS, ...contributions.flatMap((contribution) => contribution.schemas)];
   return {
@@ -133,9 +138,6 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
           summary: 'Readiness (PostgreSQL, migrations, Redis; 503 while draining)',
           responses: { '200': { description: 'Ready.' }, '503': { description: 'Not ready or draining.' } },
         },
-      },
-      '/metrics': {
-        get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format.' } } },
       },
     },
     tags: contributions.flatMap((contribution) => contribution.tags ?? []),

@@ -22,6 +22,8 @@ export interface TestGateway extends Gateway {
   /** The worker's side of the key ring, for tests that open what the gateway sealed; the gateway has only its public key. */
   vault: SecretVault;
   config: GatewayConfig;
+  /** The gateway's own key of fingerprints and admin token ids. */
+  fingerprints: FingerprintKeys;
   /** Every log line the gateway wrote, as serialised JSON. */
   logLines: string[];
   bullPrefix: string;
@@ -56,9 +58,10 @@ export async function createTestGateway(
     chain: new ToncenterChainClient({ baseUrl: config.toncenter.url, maxRetries: 0 }),
     redisKeyPrefix: options.redisKeyPrefix ?? bullPrefix,
   });
-  const { redis, queue, metrics } = gateway.deps;
+  const { redis, queue, metrics, fingerprints } = gateway.deps;
   return {
     ...gateway,
+    fingerprints,
     database,
     redis,
     queue,

@@ -27,6 +27,7 @@ import {
 } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { linkClientTraceContext } from '../observability/client-trace-context';
 import { markTracingEnabled } from '../observability/tracing';
 import { RedactingSpanExporter } from './redacting-exporter';
 import type { Tracing } from './start-tracing';
@@ -52,6 +53,8 @@ export function startTracingSdk(serviceName: string, env: NodeJS.ProcessEnv): Tr
       // Probes and scrapes would be most of the spans and say nothing about a purchase.
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => /^\/(livez|readyz|metrics)\b/.test(request.url ?? ''),
+        // A public request's own trace links the one its client named (docs/security.md, attack 23).
+        requestHook: linkClientTraceContext,
       }),
       new ExpressInstrumentation(),
       new PgInstrumentation({ enhancedDatabaseReporting: false }),
