@@ -16,6 +16,7 @@ const config: PolicyInput['config'] = {
   maxSpendUsdtUnits: 100_000_000n,
   jettonGasAttachNano: 100_000_000n,
   minValiditySeconds: 15,
+  maxValiditySeconds: 900,
   fragmentFromMustMatch: false,
 };
 const strict: PolicyInput['config'] = { ...config, fragmentFromMustMatch: true };
@@ -99,6 +100,7 @@ test.each([
   ['no payload', gramTx({ payload: undefined }), ['payload']],
   ['a StateInit', gramTx({ stateInit: 'te6' }), ['state_init']],
   ['validUntil under 15 s away', gramTx({}, { validUntil: NOW + 10 }), ['valid_until']],
+  ['validUntil past MAX_VALIDITY_SECONDS', gramTx({}, { validUntil: NOW + 901 }), ['valid_until']],
   ['two messages', { ...gramTx(), messages: [gramTx().messages[0]!, gramTx().messages[0]!] }, ['message_count']],
 ])('GRAM: %s is rejected', (_label, tx, expected) => {
   expect(checks(checkPaymentPolicy(input(tx)))).toEqual(expected);

@@ -13,6 +13,7 @@ export * from './secrets/secret-vault';
 export * from './secrets/secret-sealer';
 export * from './secrets/seal-key';
 export * from './secrets/fingerprint-keys';
+export * from './secrets/request-mac';
 export { generateX25519 } from './secrets/x25519';
 export * from './repositories/admin-purchase-reads';
 export * from './repositories/webhook-endpoints';

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { CheckoutRepository, LeaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
+import type { CheckoutRepository, LeaseRepository, PurchaseTransitions, RequestMac, SecretVault } from '@starsgate/db';
 import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
@@ -17,6 +17,8 @@ export interface StepDeps {
   checkouts: CheckoutRepository;
   leases: LeaseRepository;
   vault: SecretVault;
+  /** MACs the accepted payment requests; checked before signing (policy/signing-check.ts). */
+  requestMac: RequestMac;
   chain: ChainClient;
   /** The operator's Fragment login sessions; purchase flows spread over them. */
   fragment: FragmentSessionPool;

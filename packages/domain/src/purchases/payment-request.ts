@@ -41,4 +41,9 @@ export interface PaymentRequest {
   jetton?: { jettonWallet: string; amount: string; destination: string; queryId: string };
   /** The Fragment login session that created the order: the only one that may confirm it. */
   fragmentSession?: string;
+  /**
+   * The worker's MAC over this request and the purchase it was accepted for (`paymentRequestCovered`
+   * in the worker), checked before signing: a row rewritten in the database is never paid.
+   */
+  mac?: { keyId: string; value: string };
 }

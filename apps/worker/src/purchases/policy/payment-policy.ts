@@ -33,6 +33,7 @@ export interface PolicyInput {
     | 'maxSpendUsdtUnits'
     | 'jettonGasAttachNano'
     | 'minValiditySeconds'
+    | 'maxValiditySeconds'
     | 'fragmentFromMustMatch'
   >;
   product: Product;
@@ -87,6 +88,9 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
     flag('payer', 'transaction.from is not the payer wallet (FRAGMENT_FROM_MUST_MATCH)');
   if (tx.validUntil < input.nowSeconds + config.minValiditySeconds) {
     flag('valid_until', `validUntil ${tx.validUntil} is less than ${config.minValiditySeconds} s in the future`);
+  }
+  if (tx.validUntil > input.nowSeconds + config.maxValiditySeconds) {
+    flag('valid_until', `validUntil ${tx.validUntil} is more than ${config.maxValiditySeconds} s in the future`);
   }
   if (tx.messages.length !== 1) flag('message_count', `expected exactly 1 message, got ${tx.messages.length}`);
   const fragmentMessage = tx.messages[0];

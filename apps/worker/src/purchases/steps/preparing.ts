@@ -5,6 +5,8 @@ import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@s
 import { compareFunds, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
 import { checkFundsByPriceBook } from '../policy/price-precheck';
 import { ownQueryId } from '../policy/payer-jetton-transfer';
+import { jettonWalletOf } from '../policy/payer-jetton-wallet';
+import { withRequestMac } from '../policy/signing-check';
 import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
 import { minSignableValidUntil, outflow, payloadCell } from '../policy/payment-request';
 import { signForWallet, type AcceptedRequest } from '../wallet/wallet-sender';
@@ -193,7 +195,10 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
         fragmentReqId: order.init.reqId,
         fragmentRef: verdict.request.ref,
         quoteNano: BigInt(verdict.request.quote),
-        paymentRequest: { ...verdict.request, fragmentSession: sessionId },
+        paymentRequest: withRequestMac(deps.requestMac, row, wallet.address.toRawString(), {
+          ...verdict.request,
+          fragmentSession: sessionId,
+        }),
         attempt: 0,
         stepStartedAt: new Date(deps.now()),
       },
@@ -283,7 +288,6 @@ async function offerToBuyer(
   );
 }
 
-/** The payer's USDT jetton wallet: a pure function of master and owner, so one lookup serves a while. */
 function topUpRequired(details: FundsShortfall[]) {
   return {
     code: 'TOP_UP_REQUIRED' as const,
@@ -293,15 +297,6 @@ function topUpRequired(details: FundsShortfall[]) {
       .join(' and ')}.`,
     details,
   };
-}
-
-function jettonWalletOf(deps: StepDeps, owner: Address): Promise<Address> {
-  return sharedCall(
-    deps.chain,
-    `jetton-wallet:${owner.toRawString()}`,
-    { now: deps.now(), maxAgeMs: 10 * 60_000 },
-    () => deps.chain.getJettonWalletAddress(deps.config.usdtMaster, owner),
-  );
 }
 
 /**
