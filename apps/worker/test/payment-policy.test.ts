@@ -17,6 +17,7 @@ const config: PolicyInput['config'] = {
   jettonGasAttachNano: 100_000_000n,
   minValiditySeconds: 15,
   maxValiditySeconds: 900,
+  maxPriceToBookPercent: 150,
   fragmentFromMustMatch: false,
 };
 const strict: PolicyInput['config'] = { ...config, fragmentFromMustMatch: true };
@@ -63,6 +64,7 @@ function input(transaction: FragmentTransaction, extra: Partial<PolicyInput> = {
     account,
     nowSeconds: NOW,
     ownQueryId: OWN_QUERY_ID,
+    bookPrice: 441_800_000n,
     ...extra,
   };
 }
@@ -106,6 +108,12 @@ test.each([
   expect(checks(checkPaymentPolicy(input(tx)))).toEqual(expected);
 });
 
+test("GRAM: Fragment asking more than MAX_PRICE_TO_BOOK_PERCENT of the price book's price is rejected; at the limit it passes", () => {
+  // 0.4418 GRAM asked: 150 % of 0.294533… is the limit.
+  expect(checks(checkPaymentPolicy(input(gramTx(), { bookPrice: 294_533_333n })))).toEqual(['price_book']);
+  expect(checkPaymentPolicy(input(gramTx(), { bookPrice: 294_533_334n })).ok).toBe(true);
+});
+
 test("GRAM: a from naming another wallet (the one linked to the Fragment account) is recorded, and the payer signs Fragment's message as it is", () => {
   const linked = addr();
   const tx = gramTx({}, { from: linked.toString() });
@@ -137,7 +145,7 @@ test('GRAM: another payer still has to pay an allow-listed receiver the quoted a
 
 test('GRAM: the per-purchase spend cap', () => {
   const tx = gramTx({ amount: '20000000000' });
-  expect(checks(checkPaymentPolicy(input(tx, { initAmount: '20' })))).toEqual(['spend_cap']);
+  expect(checks(checkPaymentPolicy(input(tx, { initAmount: '20', bookPrice: 20_000_000_000n })))).toEqual(['spend_cap']);
 });
 
 function usdtTx(
@@ -162,7 +170,7 @@ function usdtTx(
 }
 
 const usdtInput = (tx: FragmentTransaction) =>
-  input(tx, { paymentMethod: 'usdt', initAmount: '0.75', payerJettonWallet });
+  input(tx, { paymentMethod: 'usdt', initAmount: '0.75', payerJettonWallet, bookPrice: 750_000n });
 
 test('USDT: a transfer from the payer jetton wallet to an allow-listed destination passes', () => {
   const result = checkPaymentPolicy(usdtInput(usdtTx()));

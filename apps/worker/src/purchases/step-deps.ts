@@ -23,10 +23,11 @@ export interface StepDeps {
   /** The operator's Fragment login sessions; purchase flows spread over them. */
   fragment: FragmentSessionPool;
   /**
-   * The price book the payer's funds are checked against before any Fragment call (absent when
-   * price reads are off: then only the exact check after Fragment's request runs).
+   * The price book the payer's funds are checked against before any Fragment call, and Fragment's
+   * Stars and Premium prices after it (MAX_PRICE_TO_BOOK_PERCENT). A purchase it cannot price is
+   * refused (PRICES_UNAVAILABLE), never prepared unchecked.
    */
-  prices?: PriceQuoter;
+  prices: PriceQuoter;
   queue: Queue<PurchaseJobData>;
   logger: Logger;
   /** Upstream answers of an unknown shape: logs, metric, admin stats (once per session). */

@@ -34,6 +34,7 @@ export interface PolicyInput {
     | 'jettonGasAttachNano'
     | 'minValiditySeconds'
     | 'maxValiditySeconds'
+    | 'maxPriceToBookPercent'
     | 'fragmentFromMustMatch'
   >;
   product: Product;
@@ -49,6 +50,8 @@ export interface PolicyInput {
   nowSeconds: number;
   /** USDT: the query id of a transfer rebuilt through the payer's jetton wallet (`ownQueryId`). */
   ownQueryId: bigint;
+  /** The price book's price of the order in the payment currency's base units (attack 24). */
+  bookPrice: bigint;
 }
 
 /** The address `text` names, or null when it is not one. */
@@ -129,6 +132,17 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
     flag('quote', `Fragment's amount "${input.initAmount}" is not a decimal in ${currency}`);
   }
   const value = BigInt(message.amount);
+  // Stars and Premium only: a GRAM top-up is priced at its amount, which the payload's value is.
+  if (
+    quote !== undefined &&
+    input.product !== 'gram' &&
+    quote * 100n > input.bookPrice * BigInt(config.maxPriceToBookPercent)
+  ) {
+    flag(
+      'price_book',
+      `Fragment asks ${quote}, more than ${config.maxPriceToBookPercent} % of the price book's ${input.bookPrice}`,
+    );
+  }
 
   let jetton: PaymentRequest['jetton'];
   if (currency === 'GRAM') {

@@ -102,21 +102,26 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     const account = tonConnectAccount(wallet, config.network);
     const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
 
-    if (deps.prices) {
-      stage = 'funds';
-      const early = await checkFundsByPriceBook(
-        deps.prices,
-        config,
-        { product, amount: row.amount, paymentMethod },
-        () => recentBalances(deps, row, wallet.address, payerJettonWallet),
+    stage = 'funds';
+    const early = await checkFundsByPriceBook(deps.prices, config, { product, amount: row.amount, paymentMethod }, () =>
+      recentBalances(deps, row, wallet.address, payerJettonWallet),
+    );
+    if (early.kind === 'unpriced') {
+      await purchase.fail(
+        {
+          code: 'PRICES_UNAVAILABLE',
+          message: 'The price book cannot price this order, so the funds check cannot run; Fragment was not asked.',
+        },
+        'no price book; Fragment was not asked',
       );
-      if (early && !early.ok) {
-        await purchase.fail(
-          topUpRequired(early.details),
-          'insufficient funds by the price book; Fragment was not asked',
-        );
-        return undefined;
-      }
+      return undefined;
+    }
+    if (!early.funds.ok) {
+      await purchase.fail(
+        topUpRequired(early.funds.details),
+        'insufficient funds by the price book; Fragment was not asked',
+      );
+      return undefined;
     }
 
     stage = 'fragment';
@@ -151,6 +156,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       account,
       nowSeconds: Math.floor(deps.now() / 1000),
       ownQueryId: ownQueryId(row.id),
+      bookPrice: early.bookPrice,
     });
     const fragmentFrom = parseAddress(order.transaction.from);
     if (!fragmentFrom?.equals(wallet.address)) {
