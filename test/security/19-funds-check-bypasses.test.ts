@@ -1,5 +1,9 @@
 /**
  * Attack 19 (docs/security.md): the funds check before Fragment had ways around it.
+ * (b) Parallel orders of one payer were each compared with its whole balance: a wallet that could
+ * pay for one checkout opened Fragment orders for as many as it liked. Now the check sets aside
+ * what the payer's open orders need (accepted requests exactly, older unpriced orders by the price
+ * book), so the second order fails TOP_UP_REQUIRED before Fragment is asked.
  * (c) The per-payer cap (OPEN_ORDERS_PER_PAYER) counted orders by wallet address, which a seed
  * sent without `wallet_address` gets only once the worker resolves its version: such orders were
  * not counted, so one seed opened any number. Now they count by the seed's public key too.
@@ -7,7 +11,15 @@
  * PRICES_REFRESH_ENABLED=false the worker had no price book at all): the order went to Fragment
  * unchecked. Now such a purchase ends `failed PRICES_UNAVAILABLE` and Fragment is not asked.
  */
-import { post, startCheckoutGateway, WorkerHarness, type CheckoutGateway } from '@starsgate/worker/testing';
+import { GRAM_DECIMALS, parseUnits } from '@starsgate/domain';
+import {
+  CheckoutBuyer,
+  post,
+  startCheckoutGateway,
+  waitForCheckout,
+  WorkerHarness,
+  type CheckoutGateway,
+} from '@starsgate/worker/testing';
 
 jest.setTimeout(180_000);
 
@@ -25,29 +37,59 @@ async function fragmentOrders(): Promise<number> {
   return ((await (await fetch(`${h.sandbox.url}/admin/fragment/orders`)).json()) as unknown[]).length;
 }
 
-test('(e) a price book that cannot price the order: PRICES_UNAVAILABLE, and Fragment made no order', async () => {
-  // Fragment cannot quote Stars, and this count was never priced nor a list stored: the book has no answer.
-  h.sandbox.fragment!.configure({ faults: { methods: { updateStarsPrices: { errorRate: 1 } } } });
-  try {
-    await expect(h.deps.prices.quote('stars', 777)).rejects.toThrow();
-    const before = await fragmentOrders();
-    const created = await h.createPurchase({
-      product: 'stars',
-      username: '@alice',
-      amount: 777,
-      payment_method: 'gram',
-      seed: h.wallet('base64-v5r1').seed,
-    });
-    const row = await h.waitFor(created.id, ['failed', 'sending', 'submitted', 'confirming', 'completed']);
-    expect({ status: row.status, code: (row.error as { code?: string } | null)?.code }).toEqual({
-      status: 'failed',
-      code: 'PRICES_UNAVAILABLE',
-    });
-    expect(row.fragmentReqId).toBeNull();
-    expect(await fragmentOrders()).toBe(before);
-  } finally {
-    await fetch(`${h.sandbox.url}/admin/fragment/faults/reset`, { method: 'POST' });
+describe("(b) the funds check reserves what the payer's open orders need", () => {
+  let gw: CheckoutGateway;
+
+  beforeAll(() => {
+    gw = startCheckoutGateway(h);
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  /** A deployed buyer wallet holding enough for one 50-Star order (and its fee reserve), not two. */
+  async function buyerForOneOrder(): Promise<CheckoutBuyer> {
+    const price = parseUnits((await h.deps.prices.quote('stars', 50)).prices.gram, GRAM_DECIMALS);
+    return CheckoutBuyer.create(h, { gram: (price * 3n) / 2n + h.config.gramFeeReserveNano });
   }
+
+  const checkout = (buyer: CheckoutBuyer) =>
+    post(gw.app, '/api/v1/checkouts', {
+      username: '@alice',
+      payer_address: buyer.address.toString(),
+      idempotency_key: crypto.randomUUID(),
+      product: 'stars',
+      amount: 50,
+      payment_method: 'gram',
+    });
+
+  const outcome = async (id: string) => {
+    const body = await waitForCheckout(gw.app, id, ['failed', 'awaiting_signature']);
+    return { status: body.status, code: (body.error as { code?: string } | undefined)?.code };
+  };
+
+  test('a second checkout while the first waits for its signature: TOP_UP_REQUIRED, no second Fragment order', async () => {
+    const buyer = await buyerForOneOrder();
+    const first = await checkout(buyer);
+    expect(await outcome(first.body.checkout_id!)).toEqual({ status: 'awaiting_signature', code: undefined });
+    const before = await fragmentOrders();
+
+    const second = await checkout(buyer);
+    expect(second.status).toBe(202);
+    expect(await outcome(second.body.checkout_id!)).toEqual({ status: 'failed', code: 'TOP_UP_REQUIRED' });
+    expect(await fragmentOrders()).toBe(before);
+  });
+
+  test('two checkouts at once: the older is prepared, the newer fails TOP_UP_REQUIRED', async () => {
+    const buyer = await buyerForOneOrder();
+    const older = await checkout(buyer);
+    const newer = await checkout(buyer);
+    expect([await outcome(older.body.checkout_id!), await outcome(newer.body.checkout_id!)]).toEqual([
+      { status: 'awaiting_signature', code: undefined },
+      { status: 'failed', code: 'TOP_UP_REQUIRED' },
+    ]);
+  });
 });
 
 describe('(c) the per-payer cap counts every order of a seed', () => {
@@ -92,4 +134,30 @@ describe('(c) the per-payer cap counts every order of a seed', () => {
     // Another seed has its own allowance.
     expect((await purchase(idle.wallet('base64-v5r1').seed)).status).toBe(202);
   });
+});
+
+// Last: the failing quotes leave the price book backing off from Fragment for a while.
+test('(e) a price book that cannot price the order: PRICES_UNAVAILABLE, and Fragment made no order', async () => {
+  // Fragment cannot quote Stars, and this count was never priced nor a list stored: the book has no answer.
+  h.sandbox.fragment!.configure({ faults: { methods: { updateStarsPrices: { errorRate: 1 } } } });
+  try {
+    await expect(h.deps.prices.quote('stars', 777)).rejects.toThrow();
+    const before = await fragmentOrders();
+    const created = await h.createPurchase({
+      product: 'stars',
+      username: '@alice',
+      amount: 777,
+      payment_method: 'gram',
+      seed: h.wallet('base64-v5r1').seed,
+    });
+    const row = await h.waitFor(created.id, ['failed', 'sending', 'submitted', 'confirming', 'completed']);
+    expect({ status: row.status, code: (row.error as { code?: string } | null)?.code }).toEqual({
+      status: 'failed',
+      code: 'PRICES_UNAVAILABLE',
+    });
+    expect(row.fragmentReqId).toBeNull();
+    expect(await fragmentOrders()).toBe(before);
+  } finally {
+    await fetch(`${h.sandbox.url}/admin/fragment/faults/reset`, { method: 'POST' });
+  }
 });

@@ -22,6 +22,7 @@ export * from './repositories/keyset';
 export * from './repositories/pipeline-reads';
 export * from './repositories/admin-audit';
 export * from './repositories/open-orders';
+export * from './repositories/payer-reservations';
 export * from './repositories/secret-keys';
 export * from './service-role';
 export { MIGRATE_VARIABLES } from './cli/migrate-config';

@@ -1,5 +1,12 @@
 import type { Queue } from 'bullmq';
-import type { CheckoutRepository, LeaseRepository, PurchaseTransitions, RequestMac, SecretVault } from '@starsgate/db';
+import type {
+  CheckoutRepository,
+  LeaseRepository,
+  PayerReservations,
+  PurchaseTransitions,
+  RequestMac,
+  SecretVault,
+} from '@starsgate/db';
 import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
@@ -16,6 +23,8 @@ export interface StepDeps {
   /** Client-signed checkouts: accepting the BOC their buyer's wallet signed. */
   checkouts: CheckoutRepository;
   leases: LeaseRepository;
+  /** The payer's other open orders, whose needs the funds check sets aside (policy/payer-reservation.ts). */
+  reservations: PayerReservations;
   vault: SecretVault;
   /** MACs the accepted payment requests; checked before signing (policy/signing-check.ts). */
   requestMac: RequestMac;

@@ -1,7 +1,7 @@
 import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS, type Product, type PaymentMethod } from '@starsgate/domain';
 import type { PriceBook } from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
-import { compareFunds, type Balances, type FundsResult } from './funds-check';
+import { compareFunds, type Balances, type FundsNeed, type FundsResult } from './funds-check';
 
 /** The price book's answer for one order, as the pre-check needs it. */
 export type PriceQuoter = Pick<PriceBook, 'quote'>;
@@ -35,17 +35,49 @@ export async function checkFundsByPriceBook(
   order: { product: Product; amount: number; paymentMethod: PaymentMethod },
   readBalances: () => Promise<Balances>,
 ): Promise<PriceBookCheck> {
+  const bookPrice = await bookPriceOf(prices, order);
+  if (bookPrice === undefined) return { kind: 'unpriced' };
+  return {
+    kind: 'priced',
+    funds: compareFunds(await readBalances(), leastNeed(bookPrice, order, config), config.gramFeeReserveNano),
+    bookPrice,
+  };
+}
+
+/** The price book's price of an order in its payment currency's base units; undefined when it cannot answer. */
+async function bookPriceOf(
+  prices: PriceQuoter,
+  order: { product: Product; amount: number; paymentMethod: PaymentMethod },
+): Promise<bigint | undefined> {
   let quote;
   try {
     quote = await prices.quote(order.product, order.amount);
   } catch {
-    return { kind: 'unpriced' };
+    return undefined;
   }
-  const bookPrice =
-    order.paymentMethod === 'gram'
-      ? parseUnits(quote.prices.gram, GRAM_DECIMALS)
-      : parseUnits(quote.prices.usdt, USDT_DECIMALS);
+  return order.paymentMethod === 'gram'
+    ? parseUnits(quote.prices.gram, GRAM_DECIMALS)
+    : parseUnits(quote.prices.usdt, USDT_DECIMALS);
+}
+
+function leastNeed(
+  bookPrice: bigint,
+  order: { paymentMethod: PaymentMethod },
+  config: Pick<WorkerConfig, 'priceToleranceBps'>,
+): FundsNeed {
   const least = lowerBound(bookPrice, config.priceToleranceBps);
-  const need = order.paymentMethod === 'gram' ? { gram: least, usdt: 0n } : { gram: 0n, usdt: least };
-  return { kind: 'priced', funds: compareFunds(await readBalances(), need, config.gramFeeReserveNano), bookPrice };
+  return order.paymentMethod === 'gram' ? { gram: least, usdt: 0n } : { gram: 0n, usdt: least };
+}
+
+/**
+ * The least an order Fragment has not priced yet will need by the price book (nothing when the
+ * book cannot price it: that order is refused itself).
+ */
+export async function leastNeedByPriceBook(
+  prices: PriceQuoter,
+  config: Pick<WorkerConfig, 'priceToleranceBps'>,
+  order: { product: Product; amount: number; paymentMethod: PaymentMethod },
+): Promise<FundsNeed> {
+  const bookPrice = await bookPriceOf(prices, order);
+  return bookPrice === undefined ? { gram: 0n, usdt: 0n } : leastNeed(bookPrice, order, config);
 }

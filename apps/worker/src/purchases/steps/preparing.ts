@@ -2,7 +2,8 @@ import type { Product, PaymentMethod } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
-import { compareFunds, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
+import { compareFunds, lessReserved, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
+import { reservedByOpenOrders } from '../policy/payer-reservation';
 import { checkFundsByPriceBook } from '../policy/price-precheck';
 import { ownQueryId } from '../policy/payer-jetton-transfer';
 import { jettonWalletOf } from '../policy/payer-jetton-wallet';
@@ -103,8 +104,12 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
 
     stage = 'funds';
-    const early = await checkFundsByPriceBook(deps.prices, config, { product, amount: row.amount, paymentMethod }, () =>
-      recentBalances(deps, row, wallet.address, payerJettonWallet),
+    const reserved = await reservedByOpenOrders(deps, row, wallet.address);
+    const early = await checkFundsByPriceBook(
+      deps.prices,
+      config,
+      { product, amount: row.amount, paymentMethod },
+      async () => lessReserved(await recentBalances(deps, row, wallet.address, payerJettonWallet), reserved),
     );
     if (early.kind === 'unpriced') {
       await purchase.fail(
@@ -188,7 +193,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     const balances = await recentBalances(deps, row, wallet.address, payerJettonWallet);
     // A checkout records where the payer stood: its watch scans from there and judges an incomplete scan by the seqno.
     if (checkout) payer = { lastLt: balances.lastLt, seqno: await deps.chain.getSeqno(wallet.address) };
-    const funds = compareFunds(balances, need, config.gramFeeReserveNano);
+    const funds = compareFunds(lessReserved(balances, reserved), need, config.gramFeeReserveNano);
     if (!funds.ok) {
       await purchase.fail(topUpRequired(funds.details), 'insufficient funds');
       return undefined;
