@@ -6,24 +6,48 @@
  * before signing the worker checks it and re-runs the allow-list, the spend caps, the payload
  * against the row and the validUntil ceiling: a rewritten row fails, nothing signed.
  *
+ * The gateway, the part facing the internet, also gets a role of its own (GATEWAY_DATABASE_URL,
+ * granted by the migrate entry point): intake, /submitted and the operator API work with it, and
+ * it can change none of what decides a payment.
+ *
  * The purchases park with their accepted request while the test holds their wallet busy (as a
  * sender of another batch would); the rewrite is plain SQL, as the attacker would send it.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Address } from '@ton/core';
+import { Client } from 'pg';
+import request from 'supertest';
 import type { HeldLease, PurchaseRow } from '@starsgate/db';
-import { walletLeaseName, WorkerHarness } from '@starsgate/worker/testing';
+import { TEST_DATABASE_ADMIN_URL } from '@starsgate/db/testing';
+import {
+  CheckoutBuyer,
+  post,
+  startCheckoutGateway,
+  waitForCheckout,
+  walletLeaseName,
+  WorkerHarness,
+  type CheckoutGateway,
+} from '@starsgate/worker/testing';
 
 jest.setTimeout(180_000);
 
 let h: WorkerHarness;
+const GATEWAY_ROLE = `starsgate_gateway_${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
   h = await WorkerHarness.start();
 });
 
 afterAll(async () => {
+  // The gateway role owns nothing; its grants go with the test database, which the harness drops.
   await h?.close();
+  const owner = new Client({ connectionString: TEST_DATABASE_ADMIN_URL });
+  await owner.connect();
+  await owner.query(`DROP ROLE IF EXISTS ${GATEWAY_ROLE}`);
+  await owner.end();
 });
 
 /** Holds `walletRaw` busy: purchases of it accept Fragment's request, store it and park. */
@@ -123,4 +147,94 @@ test("another purchase's valid request moved into the victim's row: refused, the
 
   await expectRefusedUnpaid(victimOrder.id, victim.rawAddress, before);
   expect(h.paymentsByRef(victim.rawAddress).size).toBe(0);
+});
+
+describe("the gateway's own role (GATEWAY_DATABASE_URL)", () => {
+  const ADMIN_TOKEN = randomBytes(32).toString('hex');
+  let gatewayUrl: string;
+  let asGateway: Client;
+  let gw: CheckoutGateway;
+
+  beforeAll(async () => {
+    const url = new URL(h.database.url);
+    url.username = GATEWAY_ROLE;
+    url.password = 'gateway-role-password';
+    gatewayUrl = url.toString();
+    // The migrate image's entry point, as a deployment runs it: the owner's URL and the gateway role's.
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/db/src/cli/migrate.ts'], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, DATABASE_URL: h.database.url, GATEWAY_DATABASE_URL: gatewayUrl },
+    });
+    asGateway = new Client({ connectionString: gatewayUrl });
+    await asGateway.connect();
+    gw = startCheckoutGateway(h, {
+      DATABASE_URL: gatewayUrl,
+      KEY_DERIVATIONS_PER_MINUTE: '100000',
+      STARSGATE_ADMIN_TOKENS: ADMIN_TOKEN,
+      WEBHOOK_ALLOW_PRIVATE: 'loopback',
+    });
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await asGateway?.end();
+  });
+
+  test('a gateway running as it takes a purchase and a checkout through /submitted; both complete', async () => {
+    const wallet = h.wallet('base64-v5r1');
+    const purchase = await post(gw.app, '/api/v1/purchases', {
+      product: 'stars',
+      username: '@alice',
+      amount: 50,
+      payment_method: 'gram',
+      seed: wallet.seed,
+      idempotency_key: crypto.randomUUID(),
+    });
+    expect(purchase.status).toBe(202);
+
+    const buyer = await CheckoutBuyer.create(h);
+    const created = await post(gw.app, '/api/v1/checkouts', {
+      username: '@alice',
+      payer_address: buyer.address.toString(),
+      idempotency_key: crypto.randomUUID(),
+      product: 'stars',
+      amount: 50,
+      payment_method: 'gram',
+    });
+    expect(created.status).toBe(202);
+    const prepared = await waitForCheckout(gw.app, created.body.checkout_id!, ['awaiting_signature', 'failed']);
+    const submitted = await post(gw.app, `/api/v1/checkouts/${created.body.checkout_id!}/submitted`, {
+      boc: await buyer.sign(prepared.transaction!),
+    });
+    expect(submitted.status).toBe(202);
+
+    expect((await h.waitFor(purchase.body.purchase_id!)).status).toBe('completed');
+    expect((await h.waitFor(created.body.checkout_id!)).status).toBe('completed');
+  });
+
+  test('its operator API stores, rotates and removes a webhook endpoint, each audited', async () => {
+    const admin = (method: 'post' | 'delete', url: string) =>
+      request(gw.adminApp)[method](url).set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    const created = await admin('post', '/admin/api/webhook-endpoints').send({ url: 'http://127.0.0.1:9/hook' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect((await admin('post', `/admin/api/webhook-endpoints/${id}/rotate-secret`)).status).toBe(200);
+    expect((await admin('delete', `/admin/api/webhook-endpoints/${id}`)).status).toBe(204);
+    const audited = await asGateway.query<{ action: string }>(
+      'SELECT action FROM admin_actions WHERE target_id = $1 ORDER BY id',
+      [id],
+    );
+    expect(audited.rows.map((row) => row.action)).toHaveLength(3);
+  });
+
+  test.each([
+    ['the payment request', `UPDATE purchases SET payment_request = '{}'::jsonb`],
+    ['the payer wallet', `UPDATE purchases SET wallet_address = '0:00'`],
+    ['the order', `UPDATE purchases SET amount = 1, username = 'attacker'`],
+    ["a checkout's transaction", `UPDATE purchases SET checkout_transaction = '{}'::jsonb`],
+    ['the sealed seeds (read)', 'SELECT * FROM wallet_secrets'],
+    ['the sealed seeds (rewrite)', `UPDATE wallet_secrets SET key_id = key_id`],
+  ])('%s: permission denied to the gateway role', async (_what, statement) => {
+    await expect(asGateway.query(statement)).rejects.toMatchObject({ code: '42501' });
+  });
 });

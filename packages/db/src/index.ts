@@ -25,4 +25,5 @@ export * from './repositories/open-orders';
 export * from './repositories/payer-reservations';
 export * from './repositories/secret-keys';
 export * from './service-role';
+export * from './gateway-role';
 export { MIGRATE_VARIABLES } from './cli/migrate-config';
