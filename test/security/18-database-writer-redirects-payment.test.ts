@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { Address } from '@ton/core';
 import { Client } from 'pg';
 import request from 'supertest';
-import type { HeldLease, PurchaseRow } from '@starsgate/db';
+import { connectDatabase, PurchaseTransitions, type HeldLease, type PurchaseRow } from '@starsgate/db';
 import { TEST_DATABASE_ADMIN_URL } from '@starsgate/db/testing';
 import {
   CheckoutBuyer,
@@ -225,6 +225,46 @@ describe("the gateway's own role (GATEWAY_DATABASE_URL)", () => {
       [id],
     );
     expect(audited.rows.map((row) => row.action)).toHaveLength(3);
+  });
+
+  test("an operator's resolution, made as the gateway role, ends a reconciliation case and destroys its secret", async () => {
+    const wallet = h.wallet('base64-v5r1');
+    const created = await post(gw.app, '/api/v1/purchases', {
+      product: 'stars',
+      username: '@alice',
+      amount: 51,
+      payment_method: 'gram',
+      seed: wallet.seed,
+      idempotency_key: crypto.randomUUID(),
+    });
+    const done = await h.waitFor(created.body.purchase_id!);
+    // A case to resolve, its secret still stored (as the worker leaves one in reconciliation).
+    await h.database.pool.query(
+      `UPDATE purchases SET status = 'reconciliation_required', completed_at = NULL WHERE id = $1`,
+      [done.id],
+    );
+    await h.database.pool.query('UPDATE wallet_secrets SET destroyed_at = NULL WHERE purchase_id = $1', [done.id]);
+    const row = await h.find(done.id);
+    const asGatewayDb = connectDatabase(gatewayUrl, { max: 1 });
+    try {
+      const resolved = await new PurchaseTransitions(asGatewayDb.db).applyUnheld(
+        { id: row.id, version: row.version },
+        'token:test',
+        { status: 'failed', error: { code: 'PURCHASE_FAILED' }, completedAt: new Date(), stepStartedAt: new Date() },
+        {
+          fromStatus: row.status,
+          mergeEvidence: { resolution: { outcome: 'failed' } },
+          event: { toStatus: 'failed', reason: 'test resolution' },
+        },
+      );
+      expect(resolved?.status).toBe('failed');
+    } finally {
+      await asGatewayDb.close();
+    }
+    const secret = await h.database.pool.query('SELECT destroyed_at FROM wallet_secrets WHERE purchase_id = $1', [
+      done.id,
+    ]);
+    expect(secret.rows[0]!.destroyed_at).not.toBeNull();
   });
 
   test.each([

@@ -35,8 +35,9 @@ export const GATEWAY_PURCHASE_UPDATE_COLUMNS = [
 const GATEWAY_TABLE_PRIVILEGES: Record<string, string> = {
   purchases: 'SELECT, INSERT',
   purchase_events: 'SELECT, INSERT',
-  // Sealed at intake; the gateway can neither open nor read them back.
-  wallet_secrets: 'INSERT',
+  // Sealed at intake, destroyed when an operator resolution ends the purchase (fenced-update.ts);
+  // the gateway can neither open them nor read them back.
+  wallet_secrets: 'INSERT, SELECT (purchase_id, destroyed_at), UPDATE (ciphertext, wrapped_key, destroyed_at)',
   signed_externals: 'SELECT, INSERT',
   // The outbox trigger writes an event for every status change, the gateway's included.
   webhook_events: 'SELECT, INSERT',
