@@ -145,7 +145,9 @@ test('GRAM: another payer still has to pay an allow-listed receiver the quoted a
 
 test('GRAM: the per-purchase spend cap', () => {
   const tx = gramTx({ amount: '20000000000' });
-  expect(checks(checkPaymentPolicy(input(tx, { initAmount: '20', bookPrice: 20_000_000_000n })))).toEqual(['spend_cap']);
+  expect(checks(checkPaymentPolicy(input(tx, { initAmount: '20', bookPrice: 20_000_000_000n })))).toEqual([
+    'spend_cap',
+  ]);
 });
 
 function usdtTx(
