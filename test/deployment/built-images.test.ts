@@ -131,6 +131,8 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
     ...gatewayKeys,
     FRAGMENT_READ_COOKIES: 'stel_ssid=image-test',
     STARSGATE_ADMIN_TOKENS: 'image-test-admin-token-0123456789abcdef',
+    // Production requires ton_proof for checkouts, and with it the shop's domain.
+    TON_PROOF_DOMAINS: 'shop.example',
     LOG_LEVEL: 'warn',
   };
   expect(healthCheck(target('gateway'), layout, env)).toBe(false);

@@ -3,8 +3,9 @@
  * shop's predictable key (`order-1001`) first from a wallet of their own, so the real order got a
  * permanent 409; and a checkout's key, guessed with its order, answered with the victim's
  * checkout. Keys are now scoped to the payer (a purchase's payer public key, a checkout's payer
- * address): another payer's key of the same string is a different order. Within one payer the
- * spec's rules hold: the same key with the same order is a replay, with another order a 409.
+ * address proven by ton_proof, or without a proof the client, attack 28): another payer's key of
+ * the same string is a different order. Within one payer the spec's rules hold: the same key with
+ * the same order is a replay, with another order a 409.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
@@ -18,12 +19,13 @@ import {
 
 jest.setTimeout(180_000);
 
+const SHOP_DOMAIN = 'shop.example';
 let h: WorkerHarness;
 let gw: CheckoutGateway;
 
 beforeAll(async () => {
   h = await WorkerHarness.start();
-  gw = startCheckoutGateway(h);
+  gw = startCheckoutGateway(h, { TON_PROOF_DOMAINS: SHOP_DOMAIN });
 });
 
 afterAll(async () => {
@@ -45,6 +47,12 @@ const purchase = (seed: string, key: string, change: Record<string, unknown> = {
     idempotency_key: key,
     ...change,
   });
+
+/** The shop's own checkout: the buyer's wallet proves itself (TON Connect ton_proof). */
+async function provenCheckout(payer: CheckoutBuyer, key: string, change: Record<string, unknown> = {}) {
+  const { payload } = (await post(gw.app, '/api/v1/checkouts/ton-proof-payload', {})).body as { payload: string };
+  return checkout(payer, key, { ton_proof: payer.tonProof(payload, SHOP_DOMAIN), ...change });
+}
 
 const checkout = (payer: CheckoutBuyer, key: string, change: Record<string, unknown> = {}) =>
   post(gw.app, '/api/v1/checkouts', {
@@ -129,7 +137,7 @@ describe('checkouts', () => {
 
   test("guessing a checkout's key and order from another payer address does not answer the victim's checkout", async () => {
     const key = shopKey();
-    const real = await checkout(victim, key);
+    const real = await provenCheckout(victim, key);
     expect(real.status).toBe(202);
 
     const guess = await checkout(attacker, key);
@@ -144,24 +152,24 @@ describe('checkouts', () => {
     const squat = await checkout(attacker, key, { amount: 100 });
     expect(squat.status).toBe(202);
 
-    const real = await checkout(victim, key);
+    const real = await provenCheckout(victim, key);
     expect({ status: real.status, code: real.body.code }).toEqual({ status: 202, code: undefined });
     expect(real.body.checkout_id).not.toBe(squat.body.checkout_id);
   });
 
   test('within one payer address the spec holds: the same order replays, another order is a 409', async () => {
     const key = randomUUID();
-    const first = await checkout(victim, key);
+    const first = await provenCheckout(victim, key);
     expect(first.status).toBe(202);
 
-    const replay = await checkout(victim, key);
+    const replay = await provenCheckout(victim, key);
     expect({
       status: replay.status,
       id: replay.body.checkout_id,
       replayed: replay.headers['idempotent-replayed'],
     }).toEqual({ status: 202, id: first.body.checkout_id, replayed: 'true' });
 
-    const otherOrder = await checkout(victim, key, { username: '@someone_else' });
+    const otherOrder = await provenCheckout(victim, key, { username: '@someone_else' });
     expect({ status: otherOrder.status, code: otherOrder.body.code }).toEqual({
       status: 409,
       code: 'IDEMPOTENCY_KEY_REUSED',

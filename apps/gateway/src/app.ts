@@ -35,6 +35,7 @@ import { PurchaseViewReader } from './purchases/purchase-view-reader';
 import { readsOpenApi } from './openapi/reads.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { checkoutsRoutes } from './routes/checkouts.routes';
+import { TonProofPayloads } from './checkouts/ton-proof-payloads';
 import { pricesRoutes } from './routes/prices.routes';
 import { walletsRoutes } from './routes/wallets.routes';
 
@@ -128,6 +129,14 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       metrics: deps.metrics,
       network: deps.config.network,
       chain,
+      tonProof: {
+        ...deps.config.tonProof,
+        payloads: new TonProofPayloads(
+          deps.redis,
+          `${deps.redisKeyPrefix ?? 'starsgate'}:`,
+          deps.config.tonProof.ttlSeconds,
+        ),
+      },
     }),
   );
 

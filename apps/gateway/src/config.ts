@@ -24,6 +24,8 @@ import { readsConfig, READS_VARIABLES, type ReadsConfig } from './reads-config';
 export { ADMIN_TOKEN_MIN_CHARS };
 
 export interface GatewayConfig {
+  /** TON Connect `ton_proof` for checkouts (docs/security.md, attacks 19a and 28). */
+  tonProof: { required: boolean; domains: string[]; ttlSeconds: number };
   port: number;
   /** The operator listener: `/metrics`, `/admin`, Bull Board and `/admin/api` (docs/security.md, attack 15). */
   adminPort: number;
@@ -208,6 +210,22 @@ export const GATEWAY_VARIABLES = {
   ),
   OPEN_ORDERS_TOTAL: count(20_000, 1, 10_000_000, 'The same cap on open orders, in total.'),
   OPEN_ORDERS_RETRY_AFTER_SECONDS: count(30, 1, 3_600, 'retry_after of OPEN_ORDERS_LIMIT_REACHED.'),
+  TON_PROOF_REQUIRED: boolean({
+    defaultText: 'true when NODE_ENV=production, else false',
+    description:
+      "A checkout must carry TON Connect's ton_proof for its payer (payload from POST /api/v1/checkouts/ton-proof-payload): 400 CHECKOUT_PROOF_REQUIRED otherwise. A checkout without one is keyed to its client, not its payer.",
+  }),
+  TON_PROOF_DOMAINS: string({
+    default: '',
+    description:
+      "Comma-separated app domains (the TON Connect manifest URL's host, e.g. shop.example.com) a ton_proof may name. Required when TON_PROOF_REQUIRED is on.",
+  }),
+  TON_PROOF_TTL_SECONDS: count(
+    900,
+    60,
+    86_400,
+    'How long an issued ton_proof payload stays valid, and the oldest a proof may be.',
+  ),
   ...READS_VARIABLES,
 } as const;
 
@@ -263,12 +281,19 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     webhookAllowHttp: values.WEBHOOK_ALLOW_HTTP,
     webhookAllowPrivate: privateAddressAllowance(values.WEBHOOK_ALLOW_PRIVATE),
     validUntilMarginMs: values.VALID_UNTIL_MARGIN_MS,
+    tonProof: {
+      required: values.TON_PROOF_REQUIRED ?? production,
+      domains: commaList(values.TON_PROOF_DOMAINS).map((domain) => domain.toLowerCase()),
+      ttlSeconds: values.TON_PROOF_TTL_SECONDS,
+    },
     openOrders: {
       perPayer: values.OPEN_ORDERS_PER_PAYER,
       total: values.OPEN_ORDERS_TOTAL,
       retryAfterSeconds: values.OPEN_ORDERS_RETRY_AFTER_SECONDS,
     },
   };
+  if (config.tonProof.required && config.tonProof.domains.length === 0)
+    problems.push('TON_PROOF_DOMAINS: name the app domains a ton_proof may carry (TON_PROOF_REQUIRED is on)');
   const weakTokens = config.adminTokens.flatMap((token, index) => {
     const weakness = adminTokenWeakness(token);
     return weakness ? [`token ${index + 1}: ${weakness}`] : [];

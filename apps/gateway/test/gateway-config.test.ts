@@ -20,6 +20,7 @@ test("the schema's problems and the rules' are listed together", () => {
     'PORT must be an integer from 0 to 65535 (got "70000")',
     expect.stringMatching(/^TRUST_PROXY=true would trust every hop/),
     expect.stringMatching(/^FRAGMENT_READ_COOKIES or FRAGMENT_COOKIES is required/),
+    expect.stringMatching(/^TON_PROOF_DOMAINS: name the app domains/),
     expect.stringMatching(/^STARSGATE_ADMIN_TOKENS: every token needs at least 32/),
     'STARSGATE_SEAL_KEY is required when NODE_ENV=production',
     'STARSGATE_FINGERPRINT_KEY is required when NODE_ENV=production',

@@ -105,6 +105,10 @@ export interface WorkerConfig {
   validUntilMarginMs: number;
   /** Minimum remaining validity of Fragment's transaction when we sign (docs/fragment-protocol.md §15: ≥ 15 s). */
   minValiditySeconds: number;
+  /** Most a Fragment transaction's validUntil may lie ahead, at acceptance and at signing (docs/security.md, attack 24). */
+  maxValiditySeconds: number;
+  /** Most Fragment may ask for Stars or Premium, in percent of the price book's price (docs/security.md, attack 24). */
+  maxPriceToBookPercent: number;
   keyRing: KeyRing;
   /** The price list refresher (prices/price-refresher.ts). */
   prices: PriceRefresherConfig;
@@ -256,6 +260,20 @@ export const WORKER_VARIABLES = {
     maximum: 600,
     description: 'Refuse to sign a Fragment transaction valid for less than this many seconds.',
   }),
+  MAX_VALIDITY_SECONDS: integer({
+    default: 900,
+    minimum: 60,
+    maximum: 86_400,
+    description:
+      'Refuse a Fragment transaction whose validUntil is more than this many seconds away (Fragment gives about 300): a far-future deadline would keep the signed external valid and the wallet leased.',
+  }),
+  MAX_PRICE_TO_BOOK_PERCENT: integer({
+    default: 150,
+    minimum: 100,
+    maximum: 1_000,
+    description:
+      "Refuse a Stars or Premium payment request asking more than this percent of the price book's price for the order, before anything is signed.",
+  }),
   STARSGATE_CRASH_AT: string({
     enum: ALL_CRASH_POINTS,
     testOnly: true,
@@ -388,6 +406,8 @@ export function loadWorkerConfig(
     walletBusyRetryMs: values.WALLET_BUSY_RETRY_MS,
     validUntilMarginMs: values.VALID_UNTIL_MARGIN_MS,
     minValiditySeconds: values.MIN_VALIDITY_SECONDS,
+    maxValiditySeconds: values.MAX_VALIDITY_SECONDS,
+    maxPriceToBookPercent: values.MAX_PRICE_TO_BOOK_PERCENT,
     keyRing: keyRing as KeyRing,
     prices: priceRefresherConfig(values, shared),
     crashAt: values.STARSGATE_CRASH_AT,

@@ -13,16 +13,18 @@ import {
   CheckoutRepository,
   connectDatabase,
   LeaseRepository,
+  PayerReservations,
   PipelineReads,
   PurchaseRepository,
   PurchaseTransitions,
+  RequestMac,
   SecretVault,
   UpstreamFormatErrorRepository,
   WebhookDeliveries,
   WebhookEndpoints,
   type DatabaseHandle,
 } from '@starsgate/db';
-import type { FragmentSessionPool } from '@starsgate/fragment';
+import { createFragmentReads, type FragmentSessionPool } from '@starsgate/fragment';
 import {
   closeQueue,
   createLogger,
@@ -121,17 +123,20 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
   const vault = new SecretVault(config.keyRing);
   const leases = new LeaseRepository(database.db);
   const priceRefresher = parts.prices === undefined && config.prices.enabled ? startOwnPriceRefresher() : undefined;
-  const prices = parts.prices ?? priceRefresher?.refresher.reads.prices;
+  // The funds and price checks need a price book even when nothing keeps the list warm (attack 19e).
+  const prices = parts.prices ?? priceRefresher?.refresher.reads.prices ?? ownPriceBook();
 
   const deps: StepDeps = {
     config,
     transitions: new PurchaseTransitions(database.db),
     checkouts: new CheckoutRepository(database.db),
     leases,
+    reservations: new PayerReservations(database.db),
     vault,
+    requestMac: new RequestMac(config.keyRing),
     chain: upstreams.chain,
     fragment: upstreams.fragment,
-    ...(prices ? { prices } : {}),
+    prices,
     queue,
     logger,
     upstreamFormat: new UpstreamFormatReporter(logger, metrics, new UpstreamFormatErrorRepository(database.db)),
@@ -159,6 +164,16 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
       await Promise.allSettled([...(loops?.connections ?? []), ...closers].map((close) => close()));
     },
   };
+
+  function ownPriceBook(): PriceQuoter {
+    const redis = own(createRedisConnection(config.redisUrl), (connection) => connection.quit());
+    return createFragmentReads({
+      fragment: upstreams.fragment.clients[0]!,
+      redis,
+      prefix: config.prices.redisPrefix,
+      logger,
+    }).prices;
+  }
 
   function startOwnPriceRefresher() {
     const redis = createRedisConnection(config.redisUrl);

@@ -20,7 +20,12 @@ let browser: Browser;
 
 beforeAll(async () => {
   h = await WorkerHarness.start();
-  gw = startCheckoutGateway(h, { CORS_ALLOWED_ORIGINS: h.sandbox.url });
+  // The page proves its wallet as a TON Connect wallet does (ton_proof), as production requires.
+  gw = startCheckoutGateway(h, {
+    CORS_ALLOWED_ORIGINS: h.sandbox.url,
+    TON_PROOF_REQUIRED: 'true',
+    TON_PROOF_DOMAINS: new URL(h.sandbox.url).hostname,
+  });
   server = await new Promise<Server>((resolve) => {
     const listening = gw.app.listen(0, '127.0.0.1', () => resolve(listening));
   });

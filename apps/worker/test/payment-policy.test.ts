@@ -16,6 +16,8 @@ const config: PolicyInput['config'] = {
   maxSpendUsdtUnits: 100_000_000n,
   jettonGasAttachNano: 100_000_000n,
   minValiditySeconds: 15,
+  maxValiditySeconds: 900,
+  maxPriceToBookPercent: 150,
   fragmentFromMustMatch: false,
   network: 'mainnet',
 };
@@ -63,6 +65,7 @@ function input(transaction: FragmentTransaction, extra: Partial<PolicyInput> = {
     account,
     nowSeconds: NOW,
     ownQueryId: OWN_QUERY_ID,
+    bookPrice: 441_800_000n,
     ...extra,
   };
 }
@@ -100,9 +103,16 @@ test.each([
   ['no payload', gramTx({ payload: undefined }), ['payload']],
   ['a StateInit', gramTx({ stateInit: 'te6' }), ['state_init']],
   ['validUntil under 15 s away', gramTx({}, { validUntil: NOW + 10 }), ['valid_until']],
+  ['validUntil past MAX_VALIDITY_SECONDS', gramTx({}, { validUntil: NOW + 901 }), ['valid_until']],
   ['two messages', { ...gramTx(), messages: [gramTx().messages[0]!, gramTx().messages[0]!] }, ['message_count']],
 ])('GRAM: %s is rejected', (_label, tx, expected) => {
   expect(checks(checkPaymentPolicy(input(tx)))).toEqual(expected);
+});
+
+test("GRAM: Fragment asking more than MAX_PRICE_TO_BOOK_PERCENT of the price book's price is rejected; at the limit it passes", () => {
+  // 0.4418 GRAM asked: 150 % of 0.294533… is the limit.
+  expect(checks(checkPaymentPolicy(input(gramTx(), { bookPrice: 294_533_333n })))).toEqual(['price_book']);
+  expect(checkPaymentPolicy(input(gramTx(), { bookPrice: 294_533_334n })).ok).toBe(true);
 });
 
 test("GRAM: a from naming another wallet (the one linked to the Fragment account) is recorded, and the payer signs Fragment's message as it is", () => {
@@ -157,7 +167,9 @@ test('GRAM: another payer still has to pay an allow-listed receiver the quoted a
 
 test('GRAM: the per-purchase spend cap', () => {
   const tx = gramTx({ amount: '20000000000' });
-  expect(checks(checkPaymentPolicy(input(tx, { initAmount: '20' })))).toEqual(['spend_cap']);
+  expect(checks(checkPaymentPolicy(input(tx, { initAmount: '20', bookPrice: 20_000_000_000n })))).toEqual([
+    'spend_cap',
+  ]);
 });
 
 function usdtTx(
@@ -182,7 +194,7 @@ function usdtTx(
 }
 
 const usdtInput = (tx: FragmentTransaction) =>
-  input(tx, { paymentMethod: 'usdt', initAmount: '0.75', payerJettonWallet });
+  input(tx, { paymentMethod: 'usdt', initAmount: '0.75', payerJettonWallet, bookPrice: 750_000n });
 
 test('USDT: a transfer from the payer jetton wallet to an allow-listed destination passes', () => {
   const result = checkPaymentPolicy(usdtInput(usdtTx()));

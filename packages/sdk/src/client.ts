@@ -18,6 +18,7 @@ import type {
   Purchase,
   PurchaseAccepted,
   Replayable,
+  TonProofPayload,
   ResolvedWallet,
   ResolveWalletRequest,
   WaitOptions,
@@ -238,6 +239,15 @@ export class Starsgate {
   }
 
   // -- client-signed checkouts (safe in a browser: no secret) ---------------------------------
+
+  /**
+   * A payload for TON Connect's `ton_proof`: ask the wallet for a proof with it when it connects
+   * and pass the wallet's `proof` as `ton_proof` to createCheckout (required where the gateway
+   * sets TON_PROOF_REQUIRED; with it, idempotency keys belong to the proven payer).
+   */
+  createTonProofPayload(): Promise<TonProofPayload> {
+    return this.call({ method: 'POST', path: '/api/v1/checkouts/ton-proof-payload', replaySafe: true });
+  }
 
   createCheckout(params: CreateCheckoutRequest): Promise<CheckoutAccepted & Replayable> {
     return this.createOrder('/api/v1/checkouts', params);

@@ -11,6 +11,7 @@ export const ROUTES = {
   'POST /api/v1/wallets/resolve': 'resolveWallet',
   'POST /api/v1/purchases': 'createPurchase',
   'GET /api/v1/purchases/{purchase_id}': 'getPurchase',
+  'POST /api/v1/checkouts/ton-proof-payload': 'createTonProofPayload',
   'POST /api/v1/checkouts': 'createCheckout',
   'GET /api/v1/checkouts/{checkout_id}': 'getCheckout',
   'POST /api/v1/checkouts/{checkout_id}/submitted': 'submitCheckout',

@@ -12,6 +12,7 @@ export type {
   CreateCheckoutRequest,
   SubmitCheckoutRequest,
   TonConnectTransaction,
+  TonProofPayload,
   CreatePurchaseRequest,
   ErrorBody,
   PriceList,

@@ -100,3 +100,29 @@ it('submit is retried with the same BOC; CHECKOUT_EXPIRED is a typed 400 with it
     action: expect.stringContaining('new idempotency_key') as string,
   });
 });
+
+it("a ton_proof payload, then a checkout carrying the wallet's proof verbatim", async () => {
+  const proof = {
+    timestamp: 1795000000,
+    domain: { lengthBytes: 12, value: 'shop.example' },
+    payload: 'ab'.repeat(32),
+    signature: 'c2lnbmF0dXJl',
+  };
+  const { sdk, sent } = sdkWith([
+    json(200, { payload: 'ab'.repeat(32), expires_at: '2026-11-23T10:15:00.000Z' }),
+    json(202, { checkout_id: CHECKOUT_ID, status: 'preparing' }),
+  ]);
+  expect((await sdk.createTonProofPayload()).payload).toBe('ab'.repeat(32));
+  await sdk.createCheckout({
+    product: 'stars',
+    username: '@alice',
+    amount: 50,
+    payment_method: 'gram',
+    payer_address: PAYER,
+    ton_proof: proof,
+    idempotency_key: 'order-8',
+  });
+  expect(sent[0]).toMatchObject({ method: 'POST' });
+  expect(sent[0]!.url.pathname).toBe('/api/v1/checkouts/ton-proof-payload');
+  expect(sent[1]!.body).toMatchObject({ ton_proof: proof });
+});

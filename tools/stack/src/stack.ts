@@ -90,7 +90,13 @@ export interface Stack {
 
 /** What the `deployed` profile sets unless the caller's options say otherwise. */
 const DEPLOYED_DEFAULTS = {
-  service: { NODE_ENV: 'production', LOG_LEVEL: 'info' },
+  service: {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    // The sandbox's demo checkouts run on this machine's own names; a proof is checked when sent, not required.
+    TON_PROOF_REQUIRED: 'false',
+    TON_PROOF_DOMAINS: 'localhost,127.0.0.1',
+  },
   sandbox: { SANDBOX_DATA_DIR: 'memory' },
 } as const;
 

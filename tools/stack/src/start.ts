@@ -97,6 +97,8 @@ async function main(): Promise<void> {
             TONCENTER_RPS: process.env.TONCENTER_RPS ?? '0',
             // The sandbox's /demo/checkout page calls the gateway from the sandbox's origin.
             CORS_ALLOWED_ORIGINS: process.env.CORS_ALLOWED_ORIGINS ?? `${sandboxUrl},http://localhost:${sandboxPort}`,
+            // …and proves its in-page wallet with a ton_proof for the page's own host name.
+            TON_PROOF_DOMAINS: process.env.TON_PROOF_DOMAINS ?? `${new URL(sandboxUrl).hostname},localhost`,
           }
         : {}),
       // A webhook receiver on this machine keeps working; other private addresses stay refused.

@@ -1,14 +1,17 @@
 import type { CreateCheckoutRequest } from '@starsgate/domain';
 import type { CheckoutRepository, PurchaseRow } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
+import { AppError } from '@starsgate/domain';
 import { parseWalletAddress, resolveCheckoutPayer, type ChainClient, type Network } from '@starsgate/ton';
 import { intakeOrder, type AcceptedOrder, type OrderIntakeDeps } from '../intake/order-intake';
 import { CHECKOUT_ORDERS, logicalOrder } from '../intake/order-kind';
+import { provenCheckoutPayer, type TonProofSettings } from './payer-proof';
 
 export interface CheckoutDeps extends OrderIntakeDeps {
   checkouts: CheckoutRepository;
   network: Network;
   chain: ChainClient;
+  tonProof: TonProofSettings;
 }
 
 /**
@@ -21,23 +24,39 @@ export interface CheckoutDeps extends OrderIntakeDeps {
 export async function createCheckout(
   deps: CheckoutDeps,
   input: CreateCheckoutRequest,
-  context: { requestId: string; log: Logger },
+  context: {
+    requestId: string;
+    log: Logger;
+    /** Who sent the request (its rate-limit key): the key scope of a checkout without a proof. */
+    client: string;
+  },
 ): Promise<AcceptedOrder<PurchaseRow>> {
   const item = logicalOrder(CHECKOUT_ORDERS, input);
   const payer = parseWalletAddress(input.payer_address, deps.network, 'payer_address');
   const payerAddress = payer.toRawString();
-  // Keys are scoped to the payer address: another payer's key of the same string is not this
-  // order's, neither a conflict nor a replay (docs/security.md, attack 5).
+  const proven = input.ton_proof
+    ? await provenCheckoutPayer(deps.tonProof, payer, input, {
+        network: deps.network,
+        chain: deps.chain,
+        nowMs: Date.now(),
+      })
+    : undefined;
+  if (!proven && deps.tonProof.required) throw AppError.field('CHECKOUT_PROOF_REQUIRED', 'ton_proof');
+  // Keys are scoped to the proven payer, else to the client: anyone can name a public address, so
+  // an unproven address scope let a known buyer's predictable keys be squatted (docs/security.md,
+  // attacks 5 and 28). Another scope's key of the same string is neither a conflict nor a replay.
+  const scope = proven ? payerAddress : `client:${context.client}`;
   return intakeOrder(
     deps,
     {
       kind: CHECKOUT_ORDERS,
       order: { ...item, walletAddressRaw: payerAddress },
       idempotencyKey: input.idempotency_key,
-      idempotencyScope: payerAddress,
+      idempotencyScope: scope,
       payers: [payerAddress],
-      findByKey: () => deps.checkouts.findByIdempotencyKey(payerAddress, input.idempotency_key),
+      findByKey: () => deps.checkouts.findByIdempotencyKey(scope, input.idempotency_key),
       admitNewOrder: async () => {
+        if (proven) return;
         await resolveCheckoutPayer(
           payer,
           { publicKey: input.payer_public_key, stateInit: input.payer_state_init },

@@ -97,6 +97,8 @@ export function expensiveRouteLimits(options: {
     '/api/v1/wallets/resolve': limiter('wallets', options.limits.walletResolvePerClient),
     '/api/v1/availability/check': limiter('availability', options.limits.availabilityPerClient),
     '/api/v1/checkouts': limiter('checkouts', options.limits.checkoutPerClient),
+    // Each payload is a Redis key kept for TON_PROOF_TTL_SECONDS: as many per client as checkouts.
+    '/api/v1/checkouts/ton-proof-payload': limiter('ton-proof-payloads', options.limits.checkoutPerClient),
   };
   const mnemonics = limiter('mnemonics', options.limits.mnemonicPerClient);
   const derivations = new ReservedBudget({

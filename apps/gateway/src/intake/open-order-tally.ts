@@ -1,4 +1,4 @@
-import type { OpenOrderCounts, OpenOrders } from '@starsgate/db';
+import { isPayerKeyIdentity, type OpenOrderCounts, type OpenOrders } from '@starsgate/db';
 
 /** How long a reading of the open-order counts serves intake before PostgreSQL is asked again. */
 export const OPEN_ORDER_READING_MAX_AGE_MS = 500;
@@ -105,5 +105,8 @@ function ageOf(reading: Reading | undefined, at: number): number {
 }
 
 function payersKey(payers: readonly string[]): string {
+  // A seed's orders share one reading whichever of its wallets each names: its key counts them all.
+  const seedKey = payers.find(isPayerKeyIdentity);
+  if (seedKey) return seedKey;
   return payers.length <= 1 ? (payers[0] ?? '') : [...payers].sort().join(',');
 }

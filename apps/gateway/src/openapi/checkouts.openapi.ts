@@ -4,6 +4,7 @@ import {
   CreateCheckoutRequestSchema,
   SubmitCheckoutRequestSchema,
   TonConnectTransactionSchema,
+  TonProofPayloadSchema,
 } from '@starsgate/domain';
 import { CLIENT_ERRORS, OPEN_ORDERS_429, type OpenApiContribution } from './openapi-document';
 
@@ -27,8 +28,22 @@ export const checkoutsOpenApi: OpenApiContribution = {
     TonConnectTransactionSchema,
     CheckoutSchema,
     SubmitCheckoutRequestSchema,
+    TonProofPayloadSchema,
   ],
   paths: {
+    '/api/v1/checkouts/ton-proof-payload': {
+      post: {
+        operationId: 'createTonProofPayload',
+        summary: "A payload for TON Connect's ton_proof, proving the checkout's payer wallet",
+        description:
+          "Ask the wallet for `ton_proof` with this payload when it connects (`tonConnectUI.setConnectRequestParameters({ state: 'ready', value: { tonProof: payload } })`), then send the wallet's proof as the checkout's `ton_proof`. A payload serves until `expires_at`.",
+        responses: {
+          '200': { description: 'A fresh payload.', content: json(ref('TonProofPayload')) },
+          '429': CLIENT_ERRORS['429'],
+          '503': errorResponse('SERVICE_UNAVAILABLE: Redis cannot be reached.'),
+        },
+      },
+    },
     '/api/v1/checkouts': {
       post: {
         operationId: 'createCheckout',
@@ -38,7 +53,7 @@ export const checkoutsOpenApi: OpenApiContribution = {
           '',
           'Statuses: preparing → awaiting_signature → submitted → confirming → completed; or failed (e.g. TOP_UP_REQUIRED with the exact shortfall in `error.details`), expired (nothing was paid before valid_until, checked on chain), reconciliation_required. Only `completed` confirms delivery.',
           '',
-          'Idempotency keys are scoped to this route and to the payer address (a purchase, or a checkout of another payer, may use the same string). A retry with the same key and the same order answers 202 with the current status and `Idempotent-Replayed: true`; the key reused for another order is 409 IDEMPOTENCY_KEY_REUSED.',
+          "Idempotency keys are scoped to this route and to the proven payer (with `ton_proof`) or, without a proof, to the client that sent the request (a purchase, another payer's checkout or another client may use the same string). A retry with the same key and the same order answers 202 with the current status and `Idempotent-Replayed: true`; the key reused for another order is 409 IDEMPOTENCY_KEY_REUSED.",
         ].join('\n'),
         requestBody: { required: true, content: json(ref('CreateCheckoutRequest')) },
         responses: {
@@ -53,7 +68,7 @@ export const checkoutsOpenApi: OpenApiContribution = {
           ...CLIENT_ERRORS,
           '429': OPEN_ORDERS_429,
           '400': errorResponse(
-            'Invalid request. Besides VALIDATION_FAILED, UNKNOWN_FIELD, INVALID_AMOUNT, PAYMENT_METHOD_UNAVAILABLE and INVALID_WALLET_ADDRESS: SEED_NOT_ACCEPTED (a seed, mnemonic, private_key or secret_key field; its value is never stored or logged), CHECKOUT_PAYER_KEY_REQUIRED (the payer wallet is not deployed: send payer_public_key and payer_state_init), CHECKOUT_PAYER_STATE_INIT_MISMATCH, CHECKOUT_PAYER_WALLET_UNSUPPORTED.',
+            'Invalid request. Besides VALIDATION_FAILED, UNKNOWN_FIELD, INVALID_AMOUNT, PAYMENT_METHOD_UNAVAILABLE and INVALID_WALLET_ADDRESS: SEED_NOT_ACCEPTED (a seed, mnemonic, private_key or secret_key field; its value is never stored or logged), CHECKOUT_PAYER_KEY_REQUIRED (the payer wallet is not deployed: send payer_public_key and payer_state_init), CHECKOUT_PAYER_STATE_INIT_MISMATCH, CHECKOUT_PAYER_WALLET_UNSUPPORTED, CHECKOUT_PROOF_REQUIRED (this gateway requires `ton_proof`), CHECKOUT_PROOF_INVALID (`details[0].field` names what failed: `ton_proof.payload`, `ton_proof.domain`, `ton_proof.timestamp` or `ton_proof.signature`).',
           ),
           '503': errorResponse(
             'SERVICE_UNAVAILABLE: Redis or the chain provider (read to identify the payer wallet) cannot be reached; nothing was stored. Retry after `Retry-After` seconds with the same key.',

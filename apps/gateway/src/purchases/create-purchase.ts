@@ -1,5 +1,5 @@
 import type { CreatePurchaseRequest } from '@starsgate/domain';
-import type { IntakeRow, PurchaseRepository, SecretSealing } from '@starsgate/db';
+import { payerKeyIdentity, type IntakeRow, type PurchaseRepository, type SecretSealing } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { parseWalletAddress, resolveWalletOffline, type Network } from '@starsgate/ton';
 import { intakeOrder, type AcceptedOrder, type OrderIntakeDeps } from '../intake/order-intake';
@@ -54,8 +54,12 @@ export async function createPurchase(
       order,
       idempotencyKey: input.idempotency_key,
       idempotencyScope: payerPublicKey,
-      // The payer: the wallet this seed pays from (every candidate while the version is not yet known).
-      payers: (matching ? [matching] : wallet.candidates).map((candidate) => candidate.address.toRawString()),
+      // The payer: the wallet this seed pays from (every candidate while the version is not yet
+      // known), and its key, which every order of the seed carries however it was sent (attack 19c).
+      payers: [
+        ...(matching ? [matching] : wallet.candidates).map((candidate) => candidate.address.toRawString()),
+        payerKeyIdentity(payerPublicKey),
+      ],
       findByKey: () => deps.purchases.findByIdempotencyKey(payerPublicKey, input.idempotency_key),
       insertOrGet: (columns) =>
         deps.intake.insertOrGetByKey(

@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import {
   AppError,
   CreateCheckoutRequestSchema,
@@ -41,10 +42,19 @@ const notFound = () =>
 export function checkoutsRoutes(deps: CheckoutDeps): Router {
   const router = Router();
 
+  router.post('/api/v1/checkouts/ton-proof-payload', async (_req, res) => {
+    const { payload, expiresAt } = await deps.tonProof.payloads.issue();
+    res.json({ payload, expires_at: expiresAt.toISOString() });
+  });
+
   router.post('/api/v1/checkouts', async (req, res) => {
     refuseSecrets(req.body);
     const input = validateCreateCheckout(req.body);
-    const { row: checkout, replayed } = await createCheckout(deps, input, { requestId: req.id, log: req.log });
+    const { row: checkout, replayed } = await createCheckout(deps, input, {
+      requestId: req.id,
+      log: req.log,
+      client: ipKeyGenerator(req.ip ?? ''),
+    });
     req.log.info(replayed ? 'checkout replayed' : 'checkout accepted', {
       checkout_id: checkout.id,
       idempotency_key: input.idempotency_key,

@@ -20,12 +20,21 @@ export interface Checkout {
   error?: { code: string; message: string; action?: string };
 }
 
+/** TON Connect's `ton_proof` reply, as the checkout's `ton_proof` carries it. */
+export interface TonProof {
+  timestamp: number;
+  domain: { lengthBytes: number; value: string };
+  payload: string;
+  signature: string;
+}
+
 export interface OrderInput {
   product: string;
   username: string;
   amount: number;
   payment_method: string;
   payer_address: string;
+  ton_proof: TonProof;
 }
 
 /** A gateway error body, thrown as an Error whose message carries the code and the action. */
@@ -38,6 +47,12 @@ async function parse<T>(response: Response): Promise<T> {
 
 export class GatewayApi {
   constructor(private readonly baseUrl: string) {}
+
+  /** A payload the wallet signs as its ton_proof when it connects. */
+  async tonProofPayload(): Promise<string> {
+    const response = await fetch(`${this.baseUrl}/api/v1/checkouts/ton-proof-payload`, { method: 'POST' });
+    return (await parse<{ payload: string }>(response)).payload;
+  }
 
   async createCheckout(order: OrderInput): Promise<{ checkout_id: string }> {
     const response = await fetch(`${this.baseUrl}/api/v1/checkouts`, {

@@ -56,14 +56,19 @@ async function start(): Promise<void> {
         await api.submit(id, boc);
       })().catch(report);
     });
+    // As a TON Connect wallet proves itself on connecting: over a payload the gateway issued, for this page's domain.
     void api
-      .createCheckout({
-        product: field('product'),
-        username: field('username'),
-        amount: Number(field('amount')),
-        payment_method: field('payment_method'),
-        payer_address: wallet.address.toString(),
-      })
+      .tonProofPayload()
+      .then((payload) =>
+        api.createCheckout({
+          product: field('product'),
+          username: field('username'),
+          amount: Number(field('amount')),
+          payment_method: field('payment_method'),
+          payer_address: wallet.address.toString(),
+          ton_proof: wallet.tonProof(payload, location.hostname),
+        }),
+      )
       .then(({ checkout_id: id }) => follow(view, id, (checkout) => (latest = checkout)))
       .catch(report)
       .finally(() => (createButton.disabled = false));

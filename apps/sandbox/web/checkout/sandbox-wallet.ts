@@ -1,7 +1,7 @@
 import { Address, beginCell, Cell, external, internal, SendMode, storeMessage } from '@ton/core';
-import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
+import { keyPairFromSeed, sha256_sync, sign, type KeyPair } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
-import type { TonConnectTransaction } from './gateway-api';
+import type { TonConnectTransaction, TonProof } from './gateway-api';
 
 /**
  * The in-page wallet: one of the sandbox's demo wallets (a Base64 key the sandbox publishes at
@@ -33,6 +33,39 @@ export class SandboxWallet {
     );
     const body = (await response.json()) as { result?: { seqno?: number } };
     return body.result?.seqno ?? 0;
+  }
+
+  /**
+   * TON Connect's `ton_proof` as a wallet answers a connect request carrying `payload` from the page
+   * at `domain` (docs/ton.md, "ton_proof"; packages/ton's tonProofSignedBytes is the server's copy,
+   * which needs node:crypto).
+   */
+  tonProof(payload: string, domain: string): TonProof {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const domainBytes = Buffer.from(domain, 'utf8');
+    const header = Buffer.alloc(8);
+    header.writeInt32BE(this.address.workChain, 0);
+    header.writeUInt32LE(domainBytes.length, 4);
+    const time = Buffer.alloc(8);
+    time.writeBigUInt64LE(BigInt(timestamp));
+    const message = Buffer.concat([
+      Buffer.from('ton-proof-item-v2/'),
+      header.subarray(0, 4),
+      this.address.hash,
+      header.subarray(4),
+      domainBytes,
+      time,
+      Buffer.from(payload, 'utf8'),
+    ]);
+    const signed = sha256_sync(
+      Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from('ton-connect'), sha256_sync(message)]),
+    );
+    return {
+      timestamp,
+      domain: { lengthBytes: domainBytes.length, value: domain },
+      payload,
+      signature: sign(signed, this.keys.secretKey).toString('base64'),
+    };
   }
 
   /** Signs the request's messages as given (address bounce flag, amount, payload), valid until its validUntil. */

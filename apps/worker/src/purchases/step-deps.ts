@@ -1,5 +1,12 @@
 import type { Queue } from 'bullmq';
-import type { CheckoutRepository, LeaseRepository, PurchaseTransitions, SecretVault } from '@starsgate/db';
+import type {
+  CheckoutRepository,
+  LeaseRepository,
+  PayerReservations,
+  PurchaseTransitions,
+  RequestMac,
+  SecretVault,
+} from '@starsgate/db';
 import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
@@ -16,15 +23,20 @@ export interface StepDeps {
   /** Client-signed checkouts: accepting the BOC their buyer's wallet signed. */
   checkouts: CheckoutRepository;
   leases: LeaseRepository;
+  /** The payer's other open orders, whose needs the funds check sets aside (policy/payer-reservation.ts). */
+  reservations: PayerReservations;
   vault: SecretVault;
+  /** MACs the accepted payment requests; checked before signing (policy/signing-check.ts). */
+  requestMac: RequestMac;
   chain: ChainClient;
   /** The operator's Fragment login sessions; purchase flows spread over them. */
   fragment: FragmentSessionPool;
   /**
-   * The price book the payer's funds are checked against before any Fragment call (absent when
-   * price reads are off: then only the exact check after Fragment's request runs).
+   * The price book the payer's funds are checked against before any Fragment call, and Fragment's
+   * Stars and Premium prices after it (MAX_PRICE_TO_BOOK_PERCENT). A purchase it cannot price is
+   * refused (PRICES_UNAVAILABLE), never prepared unchecked.
    */
-  prices?: PriceQuoter;
+  prices: PriceQuoter;
   queue: Queue<PurchaseJobData>;
   logger: Logger;
   /** Upstream answers of an unknown shape: logs, metric, admin stats (once per session). */

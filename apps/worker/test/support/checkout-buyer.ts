@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, storeStateInit } from '@ton/core';
-import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
+import { keyPairFromSeed, sign, type KeyPair } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import type { SendTransactionRequest } from '@starsgate/ton';
+import { tonProofSignedBytes, type SendTransactionRequest, type TonProof } from '@starsgate/ton';
 import type { WorkerHarness } from './worker-harness';
 
 const GRAM = 1_000_000_000n;
@@ -84,6 +84,17 @@ export class CheckoutBuyer {
 
   async seqno(): Promise<number> {
     return this.h.chain.getSeqno(this.address);
+  }
+
+  /** TON Connect's `ton_proof` as the wallet answers a connect request carrying `payload` from `domain`. */
+  tonProof(payload: string, domain: string, options: { timestamp?: number; secretKey?: Buffer } = {}): TonProof {
+    const unsigned = {
+      timestamp: options.timestamp ?? Math.floor(Date.now() / 1000),
+      domain: { lengthBytes: Buffer.byteLength(domain), value: domain },
+      payload,
+    };
+    const signature = sign(tonProofSignedBytes(this.address, unsigned), options.secretKey ?? this.keys.secretKey);
+    return { ...unsigned, signature: signature.toString('base64') };
   }
 
   /** Signs the checkout's `sendTransaction` request as the wallet would (options tamper with it). */

@@ -37,7 +37,8 @@ export function startCheckoutGateway(h: WorkerHarness, env: Record<string, strin
   const { logger, lines: logLines } = capturingLogger();
   const gateway = createGateway(config, {
     logger,
-    database: h.database,
+    // A DATABASE_URL of its own (another role): the gateway connects with it.
+    ...(env.DATABASE_URL ? {} : { database: h.database }),
     queue: h.queue,
     sealer: parseSealKey(sealKeyOf(parseKeyRing(h.env.STARSGATE_SECRET_KEY!))),
     fingerprints: new FingerprintKeys(`f1:${randomBytes(32).toString('base64')}`),

@@ -45,6 +45,8 @@ export { assertPaidOnceAndDelivered } from './assert-paid-once';
 /** For the security suites (test/security) that drive checkouts end to end. */
 export { CheckoutBuyer } from './checkout-buyer';
 export { get, post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './checkout-gateway';
+/** For the security suites that hold a wallet busy so a purchase parks with its accepted request. */
+export { walletLeaseName } from '../../src/purchases/wallet/wallet-lease';
 
 export const FAST_FRAGMENT: FragmentConfigPatch = {
   ...FAST_FRAGMENT_TIMINGS,

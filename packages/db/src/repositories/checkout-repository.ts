@@ -86,9 +86,9 @@ export class CheckoutRepository {
     return this.findOne({ name: 'checkout_by_id', text: `${SELECT_CHECKOUT} AND id = $1` }, [id]);
   }
 
-  /** The checkout `key` names among the checkouts of `payerAddress` (raw form), their idempotency scope. */
-  findByIdempotencyKey(payerAddress: string, key: string): Promise<PurchaseRow | undefined> {
-    return this.findOne(BY_KEY, [payerAddress, key]);
+  /** The checkout `key` names in its idempotency scope: the proven payer's raw address, or `client:<id>`. */
+  findByIdempotencyKey(scope: string, key: string): Promise<PurchaseRow | undefined> {
+    return this.findOne(BY_KEY, [scope, key]);
   }
 
   private async findOne(statement: NamedStatement, values: unknown[]) {

@@ -370,6 +370,18 @@ export const ERROR_CATALOGUE = {
     action:
       'Use an https URL whose host resolves to a public address, or set WEBHOOK_ALLOW_PRIVATE on the gateway and the worker.',
   },
+  CHECKOUT_PROOF_REQUIRED: {
+    status: 400,
+    message: "This gateway requires TON Connect's ton_proof for the payer wallet of a checkout.",
+    action:
+      'Get a payload from POST /api/v1/checkouts/ton-proof-payload, ask the wallet for ton_proof with it when connecting, and send the proof as ton_proof.',
+  },
+  CHECKOUT_PROOF_INVALID: {
+    status: 400,
+    message:
+      'The ton_proof does not prove the payer wallet: its payload was not issued here or expired, its domain is not allowed, it is too old, or its signature does not verify.',
+    action: 'Connect the wallet again with a fresh payload and send the new proof.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

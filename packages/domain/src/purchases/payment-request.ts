@@ -47,4 +47,9 @@ export interface PaymentRequest {
    * §17.5). Absent on requests stored before it was recorded.
    */
   fragmentAccount?: string;
+  /**
+   * The worker's MAC over this request and the purchase it was accepted for (`paymentRequestCovered`
+   * in the worker), checked before signing: a row rewritten in the database is never paid.
+   */
+  mac?: { keyId: string; value: string };
 }

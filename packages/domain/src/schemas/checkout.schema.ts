@@ -36,9 +36,44 @@ export const CreateCheckoutRequestSchema = {
       description:
         'TON Connect `account.walletStateInit` (Base64 BOC). Required with payer_public_key for a wallet not deployed yet; it must hash to payer_address (400 CHECKOUT_PAYER_STATE_INIT_MISMATCH).',
     },
+    ton_proof: {
+      type: 'object',
+      description:
+        "TON Connect's `ton_proof` reply for payer_address (`connectItems.tonProof.proof`), exactly as the wallet returned it, its payload from POST /api/v1/checkouts/ton-proof-payload. Required when the gateway sets TON_PROOF_REQUIRED (production): 400 CHECKOUT_PROOF_REQUIRED without it, 400 CHECKOUT_PROOF_INVALID when it does not prove the payer. With a proof, idempotency keys are scoped to the payer wallet; without one, to the client that sent the request.",
+      required: ['timestamp', 'domain', 'payload', 'signature'],
+      additionalProperties: false,
+      properties: {
+        timestamp: { type: 'integer', minimum: 0, description: 'Unix seconds when the wallet signed.' },
+        domain: {
+          type: 'object',
+          required: ['lengthBytes', 'value'],
+          additionalProperties: false,
+          properties: {
+            lengthBytes: { type: 'integer', minimum: 0, maximum: 253 },
+            value: { type: 'string', minLength: 1, maxLength: 253 },
+          },
+        },
+        payload: { type: 'string', minLength: 1, maxLength: 128 },
+        signature: { type: 'string', minLength: 1, maxLength: 100, description: 'Base64 ed25519 signature.' },
+      },
+    },
     idempotency_key: idempotencyKeyField,
   },
   allOf: amountByProductRule,
+} as const;
+
+export const TonProofPayloadSchema = {
+  $id: 'TonProofPayload',
+  type: 'object',
+  required: ['payload', 'expires_at'],
+  additionalProperties: false,
+  properties: {
+    payload: {
+      type: 'string',
+      description: "What the wallet signs as TON Connect's ton_proof payload (`tonProof` connect item).",
+    },
+    expires_at: { type: 'string', format: 'date-time', description: 'A proof made with it must arrive before this.' },
+  },
 } as const;
 
 export interface CreateCheckoutRequest {
@@ -49,6 +84,12 @@ export interface CreateCheckoutRequest {
   payer_address: string;
   payer_public_key?: string;
   payer_state_init?: string;
+  ton_proof?: {
+    timestamp: number;
+    domain: { lengthBytes: number; value: string };
+    payload: string;
+    signature: string;
+  };
   idempotency_key: string;
 }
 

@@ -30,6 +30,7 @@ from ._models import (
     Purchase,
     PurchaseAccepted,
     ResolvedWallet,
+    TonProofPayload,
 )
 from ._operations import StrOrEnum
 from ._polling import Poller, transaction_ready
@@ -249,14 +250,29 @@ class AsyncClient:
         idempotency_key: str,
         payer_public_key: Optional[str] = None,
         payer_state_init: Optional[str] = None,
+        ton_proof: Optional[Mapping[str, object]] = None,
     ) -> CheckoutAccepted:
         """The buyer's wallet will sign: no seed. `payer_public_key`/`payer_state_init` come from TON Connect's account.
 
+        `ton_proof`: the wallet's TON Connect proof (`{timestamp, domain, payload, signature}`) over a
+        payload from `create_ton_proof_payload`; required where the gateway sets TON_PROOF_REQUIRED.
         Like a purchase, one `idempotency_key` per logical order, reused on every retry."""
         op = ops.create_checkout(
-            product, username, amount, payment_method, payer_address, idempotency_key, payer_public_key, payer_state_init
+            product,
+            username,
+            amount,
+            payment_method,
+            payer_address,
+            idempotency_key,
+            payer_public_key,
+            payer_state_init,
+            dict(ton_proof) if ton_proof is not None else None,
         )
         return await self._call(op, CheckoutAccepted)
+
+    async def create_ton_proof_payload(self) -> TonProofPayload:
+        """A payload to ask the buyer's wallet for TON Connect's ton_proof with, before create_checkout."""
+        return await self._call(ops.create_ton_proof_payload(), TonProofPayload)
 
     async def get_checkout(self, checkout_id: str) -> Checkout:
         return await self._call(ops.get_checkout(checkout_id), Checkout)

@@ -448,6 +448,11 @@ class ResolvedWallet(_Model):
     balances_error: Optional[str] = None
 
 
+class TonProofPayload(_Model):
+    payload: str = Field(description="What the wallet signs as TON Connect's ton_proof payload.")
+    expires_at: str = Field(description="A proof made with it must arrive before this (ISO 8601).")
+
+
 class CheckoutAccepted(_Model):
     checkout_id: str
     status: CheckoutStatus

@@ -100,6 +100,7 @@ def create_checkout(
     idempotency_key: str,
     payer_public_key: Optional[str],
     payer_state_init: Optional[str],
+    ton_proof: Optional[Dict[str, Any]] = None,
 ) -> Operation:
     return _keyed_order(
         "/api/v1/checkouts",
@@ -112,7 +113,13 @@ def create_checkout(
         payer_address=payer_address,
         payer_public_key=payer_public_key,
         payer_state_init=payer_state_init,
+        ton_proof=ton_proof,
     )
+
+
+def create_ton_proof_payload() -> Operation:
+    # Each call issues a fresh payload; a retry after a lost answer only issues another.
+    return Operation("POST", "/api/v1/checkouts/ton-proof-payload", replay_safe=True)
 
 
 def get_checkout(checkout_id: str) -> Operation:

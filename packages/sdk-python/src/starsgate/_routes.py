@@ -11,6 +11,7 @@ ROUTES = {
     "POST /api/v1/wallets/resolve": "resolve_wallet",
     "POST /api/v1/purchases": "create_purchase",
     "GET /api/v1/purchases/{purchase_id}": "get_purchase",
+    "POST /api/v1/checkouts/ton-proof-payload": "create_ton_proof_payload",
     "POST /api/v1/checkouts": "create_checkout",
     "GET /api/v1/checkouts/{checkout_id}": "get_checkout",
     "POST /api/v1/checkouts/{checkout_id}/submitted": "submit_checkout",

@@ -56,3 +56,9 @@ export function compareFunds(balances: Balances, need: FundsNeed, feeReserveNano
     })),
   };
 }
+
+/** What is left of `balances` once `reserved` (open orders of the payer, attack 19b) is set aside; never below 0. */
+export function lessReserved(balances: Balances, reserved: FundsNeed): Balances {
+  const left = (have: bigint, held: bigint) => (have > held ? have - held : 0n);
+  return { ...balances, gram: left(balances.gram, reserved.gram), usdt: left(balances.usdt, reserved.usdt) };
+}

@@ -44,6 +44,8 @@ export interface PolicyInput {
     | 'maxSpendUsdtUnits'
     | 'jettonGasAttachNano'
     | 'minValiditySeconds'
+    | 'maxValiditySeconds'
+    | 'maxPriceToBookPercent'
     | 'fragmentFromMustMatch'
     | 'network'
   >;
@@ -60,6 +62,8 @@ export interface PolicyInput {
   nowSeconds: number;
   /** USDT: the query id of a transfer rebuilt through the payer's jetton wallet (`ownQueryId`). */
   ownQueryId: bigint;
+  /** The price book's price of the order in the payment currency's base units (attack 24). */
+  bookPrice: bigint;
 }
 
 /** The address `text` names, or null when it is not one. */
@@ -108,6 +112,9 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
   if (tx.validUntil < input.nowSeconds + config.minValiditySeconds) {
     flag('valid_until', `validUntil ${tx.validUntil} is less than ${config.minValiditySeconds} s in the future`);
   }
+  if (tx.validUntil > input.nowSeconds + config.maxValiditySeconds) {
+    flag('valid_until', `validUntil ${tx.validUntil} is more than ${config.maxValiditySeconds} s in the future`);
+  }
   if (tx.messages.length !== 1) flag('message_count', `expected exactly 1 message, got ${tx.messages.length}`);
   const fragmentMessage = tx.messages[0];
   if (!fragmentMessage) return { ok: false, violations };
@@ -145,6 +152,17 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
     flag('quote', `Fragment's amount "${input.initAmount}" is not a decimal in ${currency}`);
   }
   const value = BigInt(message.amount);
+  // Stars and Premium only: a GRAM top-up is priced at its amount, which the payload's value is.
+  if (
+    quote !== undefined &&
+    input.product !== 'gram' &&
+    quote * 100n > input.bookPrice * BigInt(config.maxPriceToBookPercent)
+  ) {
+    flag(
+      'price_book',
+      `Fragment asks ${quote}, more than ${config.maxPriceToBookPercent} % of the price book's ${input.bookPrice}`,
+    );
+  }
 
   let jetton: PaymentRequest['jetton'];
   if (currency === 'GRAM') {

@@ -2,9 +2,12 @@ import type { Product, PaymentMethod } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
-import { compareFunds, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
+import { compareFunds, lessReserved, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
+import { reservedByOpenOrders } from '../policy/payer-reservation';
 import { checkFundsByPriceBook } from '../policy/price-precheck';
 import { ownQueryId } from '../policy/payer-jetton-transfer';
+import { jettonWalletOf } from '../policy/payer-jetton-wallet';
+import { withRequestMac } from '../policy/signing-check';
 import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
 import { spendCapViolation } from '../policy/spend-cap-precheck';
 import { minSignableValidUntil, outflow, payloadCell } from '../policy/payment-request';
@@ -114,21 +117,30 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     const account = tonConnectAccount(wallet, config.network);
     const payerJettonWallet = paymentMethod === 'usdt' ? await jettonWalletOf(deps, wallet.address) : undefined;
 
-    if (deps.prices) {
-      stage = 'funds';
-      const early = await checkFundsByPriceBook(
-        deps.prices,
-        config,
-        { product, amount: row.amount, paymentMethod },
-        () => recentBalances(deps, row, wallet.address, payerJettonWallet),
+    stage = 'funds';
+    const reserved = await reservedByOpenOrders(deps, row, wallet.address);
+    const early = await checkFundsByPriceBook(
+      deps.prices,
+      config,
+      { product, amount: row.amount, paymentMethod },
+      async () => lessReserved(await recentBalances(deps, row, wallet.address, payerJettonWallet), reserved),
+    );
+    if (early.kind === 'unpriced') {
+      await purchase.fail(
+        {
+          code: 'PRICES_UNAVAILABLE',
+          message: 'The price book cannot price this order, so the funds check cannot run; Fragment was not asked.',
+        },
+        'no price book; Fragment was not asked',
       );
-      if (early && !early.ok) {
-        await purchase.fail(
-          topUpRequired(early.details),
-          'insufficient funds by the price book; Fragment was not asked',
-        );
-        return undefined;
-      }
+      return undefined;
+    }
+    if (!early.funds.ok) {
+      await purchase.fail(
+        topUpRequired(early.funds.details),
+        'insufficient funds by the price book; Fragment was not asked',
+      );
+      return undefined;
     }
 
     stage = 'fragment';
@@ -163,6 +175,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       account,
       nowSeconds: Math.floor(deps.now() / 1000),
       ownQueryId: ownQueryId(row.id),
+      bookPrice: early.bookPrice,
     });
     const fragmentFrom = parseAddress(order.transaction.from);
     if (!fragmentFrom?.equals(wallet.address)) {
@@ -200,7 +213,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     const balances = await recentBalances(deps, row, wallet.address, payerJettonWallet);
     // A checkout records where the payer stood: its watch scans from there and judges an incomplete scan by the seqno.
     if (checkout) payer = { lastLt: balances.lastLt, seqno: await deps.chain.getSeqno(wallet.address) };
-    const funds = compareFunds(balances, need, config.gramFeeReserveNano);
+    const funds = compareFunds(lessReserved(balances, reserved), need, config.gramFeeReserveNano);
     if (!funds.ok) {
       await purchase.fail(topUpRequired(funds.details), 'insufficient funds');
       return undefined;
@@ -213,11 +226,11 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
         fragmentReqId: order.init.reqId,
         fragmentRef: verdict.request.ref,
         quoteNano: BigInt(verdict.request.quote),
-        paymentRequest: {
+        paymentRequest: withRequestMac(deps.requestMac, row, wallet.address.toRawString(), {
           ...verdict.request,
           fragmentSession: sessionId,
           fragmentAccount: deps.fragment.session(sessionId).accountId(),
-        },
+        }),
         attempt: 0,
         stepStartedAt: new Date(deps.now()),
       },
@@ -307,7 +320,6 @@ async function offerToBuyer(
   );
 }
 
-/** The payer's USDT jetton wallet: a pure function of master and owner, so one lookup serves a while. */
 function topUpRequired(details: FundsShortfall[]) {
   return {
     code: 'TOP_UP_REQUIRED' as const,
@@ -317,15 +329,6 @@ function topUpRequired(details: FundsShortfall[]) {
       .join(' and ')}.`,
     details,
   };
-}
-
-function jettonWalletOf(deps: StepDeps, owner: Address): Promise<Address> {
-  return sharedCall(
-    deps.chain,
-    `jetton-wallet:${owner.toRawString()}`,
-    { now: deps.now(), maxAgeMs: 10 * 60_000 },
-    () => deps.chain.getJettonWalletAddress(deps.config.usdtMaster, owner),
-  );
 }
 
 /**

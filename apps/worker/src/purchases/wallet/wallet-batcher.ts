@@ -6,6 +6,7 @@ import type { StepDeps } from '../step-deps';
 import { HeldPurchase } from '../persistence/held-purchase';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 import { openKeyPair, openSeedKeyId, SecretUnavailableError } from './wallet-identity';
+import { refusedAtSigning } from './signing-guard';
 
 export interface Batch {
   members: HeldPurchase[];
@@ -51,6 +52,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
       await other.reschedule(0);
       continue;
     }
+    if (await refusedAtSigning(deps, other)) continue;
     let same = false;
     try {
       same = (await openSeedKeyId(deps, other)) === leaderKeyId;

@@ -11,6 +11,7 @@ import type { StepDeps } from '../step-deps';
 import { rescheduleAll } from '../persistence/batch-writes';
 import type { HeldPurchase } from '../persistence/held-purchase';
 import { LeaseLostError } from '../persistence/lease-lost-error';
+import { refusedAtSigning } from './signing-guard';
 import { assembleBatch } from './wallet-batcher';
 import { batchLeaseOwner, freeWallet, walletLeaseName } from './wallet-lease';
 
@@ -55,6 +56,7 @@ export async function signForWallet(
 
   let persisted = false;
   try {
+    if (await refusedAtSigning(deps, leader)) return undefined;
     const batch = await assembleBatch(deps, leader);
     try {
       if (batch.leaderShortfall) {

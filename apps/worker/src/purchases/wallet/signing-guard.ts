@@ -1,0 +1,38 @@
+import { Address } from '@ton/core';
+import { jettonWalletOf } from '../policy/payer-jetton-wallet';
+import { checkAtSigning } from '../policy/signing-check';
+import type { HeldPurchase } from '../persistence/held-purchase';
+import type { StepDeps } from '../step-deps';
+
+/**
+ * Ends `member` as failed, nothing signed, when its stored payment request fails the check before
+ * signing (policy/signing-check.ts): someone other than the worker wrote it. True when refused.
+ */
+export async function refusedAtSigning(deps: StepDeps, member: HeldPurchase): Promise<boolean> {
+  const row = member.row;
+  const payerJettonWallet =
+    row.paymentMethod === 'usdt' && row.walletAddress
+      ? await jettonWalletOf(deps, Address.parse(row.walletAddress))
+      : undefined;
+  const violations = checkAtSigning({
+    config: deps.config,
+    mac: deps.requestMac,
+    row,
+    ...(payerJettonWallet ? { payerJettonWallet } : {}),
+    nowSeconds: Math.floor(deps.now() / 1000),
+  });
+  if (violations.length === 0) return false;
+  deps.logger.error('stored payment request refused at signing: the row was not written by the worker', {
+    purchase_id: row.id,
+    checks: violations.map((violation) => violation.check),
+  });
+  await member.fail(
+    {
+      code: 'PAYMENT_REJECTED_BY_POLICY',
+      message: `The stored payment request failed the check before signing: ${violations.map((v) => v.check).join(', ')}. Nothing was signed.`,
+      details: violations,
+    },
+    'stored payment request refused at signing',
+  );
+  return true;
+}
