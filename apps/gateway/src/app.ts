@@ -35,6 +35,7 @@ import { readsOpenApi } from './openapi/reads.openapi';
 import { adminOpenApi } from './openapi/admin.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { checkoutsRoutes } from './routes/checkouts.routes';
+import { checkoutSubmissionLimits } from './checkouts/checkout-submission-limits';
 import { pricesRoutes } from './routes/prices.routes';
 import { walletsRoutes } from './routes/wallets.routes';
 
@@ -126,6 +127,13 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       metrics: deps.metrics,
       network: deps.config.network,
       chain,
+      openCheckoutsPerPayer: deps.config.openCheckoutsPerPayer,
+      submissionLimits: checkoutSubmissionLimits({
+        redis: deps.redis,
+        prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:expensive-routes:`,
+        windowSeconds: deps.config.rateLimit.windowSeconds,
+        limits: deps.config.checkoutSubmissions,
+      }),
     }),
   );
 

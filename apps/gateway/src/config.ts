@@ -15,6 +15,7 @@ import {
   type SharedConfig,
 } from '@starsgate/platform';
 import type { AdminAuthFailureLimits } from './admin/admin-auth-failures';
+import type { CheckoutSubmissionLimits } from './checkouts/checkout-submission-limits';
 import type { ExpensiveRouteLimits } from './http/expensive-route-limits';
 import { trustProxyOf, TRUST_PROXY_VARIABLE, type TrustProxy } from './http/trust-proxy';
 import { readsConfig, READS_VARIABLES, type ReadsConfig } from './reads-config';
@@ -70,6 +71,10 @@ export interface GatewayConfig {
   validUntilMarginMs: number;
   /** Caps on orders accepted but not yet paid (docs/security.md, attack 4). */
   openOrders: { perPayer: number; total: number; retryAfterSeconds: number };
+  /** `POST /checkouts/:id/submitted`'s own limits (docs/security.md, attack 17). */
+  checkoutSubmissions: CheckoutSubmissionLimits;
+  /** Checkouts one payer wallet may have waiting to be paid (docs/security.md, attack 17). */
+  openCheckoutsPerPayer: number;
 }
 
 const count = (fallback: number, minimum: number, maximum: number, description: string) =>
@@ -185,6 +190,22 @@ export const GATEWAY_VARIABLES = {
   ),
   OPEN_ORDERS_TOTAL: count(20_000, 1, 10_000_000, 'The same cap on open orders, in total.'),
   OPEN_ORDERS_RETRY_AFTER_SECONDS: count(30, 1, 3_600, 'retry_after of OPEN_ORDERS_LIMIT_REACHED.'),
+  CHECKOUT_SUBMIT_RATE_LIMIT_MAX: perClientShare(
+    '10',
+    'Signed transactions submitted to checkouts (POST /checkouts/:id/submitted) per client per RATE_LIMIT_WINDOW_SECONDS.',
+  ),
+  CHECKOUT_SUBMISSIONS_PER_MINUTE: count(
+    6,
+    1,
+    1_000,
+    'Signed transactions submitted to one checkout per minute, from all clients together: each may cost chain reads on the shared toncenter budget; past it 429 CHECKOUT_SUBMISSIONS_LIMITED.',
+  ),
+  OPEN_CHECKOUTS_PER_PAYER: count(
+    5,
+    1,
+    10_000,
+    "Client-signed checkouts one payer wallet may have waiting to be paid (queued, preparing, awaiting_signature); the worker watches each payer's account on the shared toncenter budget: past it 429 OPEN_CHECKOUTS_LIMIT_REACHED.",
+  ),
   ...READS_VARIABLES,
 } as const;
 
@@ -241,6 +262,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       total: values.OPEN_ORDERS_TOTAL,
       retryAfterSeconds: values.OPEN_ORDERS_RETRY_AFTER_SECONDS,
     },
+    checkoutSubmissions: {
+      perClient: values.CHECKOUT_SUBMIT_RATE_LIMIT_MAX ?? share(10),
+      perCheckoutPerMinute: values.CHECKOUT_SUBMISSIONS_PER_MINUTE,
+    },
+    openCheckoutsPerPayer: values.OPEN_CHECKOUTS_PER_PAYER,
   };
   if (config.adminTokens.some((token) => token.length < ADMIN_TOKEN_MIN_CHARS))
     problems.push(

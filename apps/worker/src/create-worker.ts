@@ -48,6 +48,7 @@ import { createPurchaseProcessor } from './purchases/purchase-processor';
 import { startPurchaseWorker } from './purchases/purchase-worker';
 import { FragmentFromReporter } from './purchases/upstream/fragment-from-reporter';
 import type { PriceQuoter } from './purchases/policy/price-precheck';
+import { PayerHistories } from './purchases/chain/payer-history';
 import type { StepDeps } from './purchases/step-deps';
 import { UpstreamFormatReporter } from './purchases/upstream/upstream-format';
 import { collectEvidence, EVIDENCE_COLLECTOR } from './reconciliation/evidence-collector';
@@ -64,7 +65,7 @@ export interface WorkerParts {
   queue?: Queue<PurchaseJobData>;
   metrics?: WorkerMetrics;
   /** The chain provider and the Fragment sessions; both or neither (they are built together). */
-  upstreams?: { chain: ChainClient; fragment: FragmentSessionPool };
+  upstreams?: { chain: ChainClient; watchChain?: ChainClient; fragment: FragmentSessionPool };
   /** The price book of the funds pre-check; without it, the price refresher's when prices are on. */
   prices?: PriceQuoter;
   workerId?: string;
@@ -124,6 +125,10 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
     leases,
     vault,
     chain: upstreams.chain,
+    payerHistories: new PayerHistories(upstreams.watchChain ?? upstreams.chain, {
+      reuseMs: config.pollIntervalMs,
+      now: Date.now,
+    }),
     fragment: upstreams.fragment,
     ...(prices ? { prices } : {}),
     queue,

@@ -1,7 +1,14 @@
 import type { CreateCheckoutRequest } from '@starsgate/domain';
 import type { CheckoutRepository, PurchaseRow } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
-import { parseWalletAddress, resolveCheckoutPayer, type ChainClient, type Network } from '@starsgate/ton';
+import {
+  parseWalletAddress,
+  resolveCheckoutPayer,
+  type ChainClient,
+  type CheckoutPayer,
+  type Network,
+} from '@starsgate/ton';
+import { assertOpenCheckoutRoom } from './open-checkout-cap';
 import { intakeOrder, type AcceptedOrder, type OrderIntakeDeps } from '../intake/order-intake';
 import { CHECKOUT_ORDERS, logicalOrder } from '../intake/order-kind';
 
@@ -9,6 +16,8 @@ export interface CheckoutDeps extends OrderIntakeDeps {
   checkouts: CheckoutRepository;
   network: Network;
   chain: ChainClient;
+  /** OPEN_CHECKOUTS_PER_PAYER (docs/security.md, attack 17). */
+  openCheckoutsPerPayer: number;
 }
 
 /**
@@ -26,6 +35,7 @@ export async function createCheckout(
   const item = logicalOrder(CHECKOUT_ORDERS, input);
   const payer = parseWalletAddress(input.payer_address, deps.network, 'payer_address');
   const payerAddress = payer.toRawString();
+  let resolved: CheckoutPayer | undefined;
   // Keys are scoped to the payer address: another payer's key of the same string is not this
   // order's, neither a conflict nor a replay (docs/security.md, attack 5).
   return intakeOrder(
@@ -38,7 +48,8 @@ export async function createCheckout(
       payers: [payerAddress],
       findByKey: () => deps.checkouts.findByIdempotencyKey(payerAddress, input.idempotency_key),
       admitNewOrder: async () => {
-        await resolveCheckoutPayer(
+        await assertOpenCheckoutRoom(deps.checkouts, payerAddress, deps.openCheckoutsPerPayer);
+        resolved = await resolveCheckoutPayer(
           payer,
           { publicKey: input.payer_public_key, stateInit: input.payer_state_init },
           { network: deps.network, chain: deps.chain },
@@ -49,7 +60,8 @@ export async function createCheckout(
           {
             ...columns,
             payerAddress,
-            payerPublicKey: input.payer_public_key?.toLowerCase() ?? null,
+            // Kept for every checkout: /submitted checks a BOC's signature against it before any chain read.
+            payerPublicKey: resolved?.publicKey.toString('hex') ?? input.payer_public_key?.toLowerCase() ?? null,
             payerStateInit: input.payer_state_init ?? null,
           },
           { actor: 'gateway', reason: 'checkout accepted' },

@@ -370,6 +370,18 @@ export const ERROR_CATALOGUE = {
     action:
       'Use an https URL whose host resolves to a public address, or set WEBHOOK_ALLOW_PRIVATE on the gateway and the worker.',
   },
+  CHECKOUT_SUBMISSIONS_LIMITED: {
+    status: 429,
+    message: 'Too many signed transactions were submitted to this checkout lately.',
+    action:
+      "Wait retry_after seconds, then submit the wallet's BOC once; the checkout is also found on chain without it.",
+  },
+  OPEN_CHECKOUTS_LIMIT_REACHED: {
+    status: 429,
+    message: 'This payer wallet already has as many checkouts waiting to be paid as one wallet may have.',
+    action:
+      'Pay or let expire one of its open checkouts (a checkout expires within minutes), then retry with the same idempotency_key.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

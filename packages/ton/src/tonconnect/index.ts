@@ -2,3 +2,4 @@ export * from './send-transaction-request';
 export * from './verify-signed-boc';
 export * from './checkout-payer';
 export * from './checkout-payment-scan';
+export * from './precheck-signed-boc';
