@@ -112,14 +112,14 @@ export class SharedTokenBucket {
   }
 
   private async acquireSpare(): Promise<void> {
-    const giveUpAt = Date.now() + this.maxWaitMs;
-    for (;;) {
+    for (let slept = 0; ;) {
       const [taken, wait] = await this.reserve(this.intervalMs);
       if (taken === 1) return this.waitTurn(wait);
       const pause = Math.max(this.intervalMs, wait - this.intervalMs);
-      if (Date.now() + pause > giveUpAt)
+      if (slept + pause > this.maxWaitMs)
         throw new TokenBucketUnavailableError(`no spare request slot within ${this.maxWaitMs} ms`);
       await this.sleep(pause);
+      slept += pause;
     }
   }
 
