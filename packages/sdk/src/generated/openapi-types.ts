@@ -640,7 +640,9 @@ export interface ErrorBody {
     | 'CHAIN_UNAVAILABLE'
     | 'WEBHOOK_ENDPOINT_NOT_FOUND'
     | 'WEBHOOK_DELIVERY_NOT_FOUND'
-    | 'WEBHOOK_URL_NOT_ALLOWED';
+    | 'WEBHOOK_URL_NOT_ALLOWED'
+    | 'CHECKOUT_SUBMISSIONS_LIMITED'
+    | 'OPEN_CHECKOUTS_LIMIT_REACHED';
   message: string;
   /**
    * One entry per offending field (empty when the error is not about a field).
