@@ -5,6 +5,11 @@ import type { AccountState, ChainClient, WalkEnd } from '@starsgate/ton';
 const MAX_EXTERNALS_PER_PAYER = 5_000;
 /** A payer nobody asked about for this long is forgotten. */
 const FORGET_AFTER_MS = 15 * 60_000;
+/**
+ * A record is read afresh this long after its first walk, so what it keeps covers recent checkouts
+ * only (a checkout waits for its signature at most TON Connect's 5 minutes, plus a margin).
+ */
+const RECORD_MAX_AGE_MS = 10 * 60_000;
 const MAX_PAYERS = 10_000;
 
 /** What one scan of a payer saw, as the chain calls a checkout's payment scan makes (scanForCheckoutPayment). */
@@ -22,8 +27,10 @@ interface Recorded {
   toLt: bigint;
   /** External-in transactions in (fromLt, toLt], newest first: the only ones that can pay a checkout. */
   externals: Transaction[];
-  /** The first walk could not be read down to fromLt: nothing older than `downToLt` is known. */
+  /** A walk could not be read completely: nothing below `downToLt` is known. */
   gap?: { reason: string; downToLt: bigint };
+  /** When the first walk, down to fromLt, was read. */
+  startedAt: number;
   state: AccountState;
   idleScans: number;
   readAt: number;
@@ -42,52 +49,78 @@ interface Recorded {
  */
 export class PayerHistories {
   private readonly payers = new Map<string, Recorded>();
-  private readonly reads = new Map<string, Promise<Recorded>>();
+  private readonly reads = new Map<string, { startedAt: number; recorded: Promise<Recorded> }>();
 
   constructor(
     private readonly chain: Pick<ChainClient, 'getAccountState' | 'walkTransactions'>,
     private readonly options: { reuseMs: number; now: () => number },
   ) {}
 
-  async view(payer: Address, sinceLt: bigint): Promise<PayerHistoryView> {
+  /**
+   * The payer's history since `sinceLt` as of a read that started at or after `notBefore` (a
+   * verdict after a checkout's deadline needs a read begun after it) and at most `reuseMs` ago.
+   */
+  async view(payer: Address, sinceLt: bigint, notBefore = 0): Promise<PayerHistoryView> {
     const key = payer.toRawString();
     const now = this.options.now();
     const known = this.payers.get(key);
-    const fresh = known !== undefined && known.fromLt <= sinceLt && now - known.readAt <= this.options.reuseMs;
-    const recorded = fresh ? known : await this.read(key, payer, sinceLt);
+    const fresh =
+      known !== undefined &&
+      known.fromLt <= sinceLt &&
+      known.readAt >= notBefore &&
+      now - known.readAt <= this.options.reuseMs;
+    const recorded = fresh ? known : await this.read(key, payer, sinceLt, notBefore);
     recorded.usedAt = now;
     return { chain: replay(recorded, sinceLt), idleScans: recorded.idleScans };
   }
 
   /** One read per payer at a time: a checkout that asks meanwhile joins it. */
-  private read(key: string, payer: Address, sinceLt: bigint): Promise<Recorded> {
+  private read(key: string, payer: Address, sinceLt: bigint, notBefore: number): Promise<Recorded> {
     const inFlight = this.reads.get(key);
     if (inFlight)
-      return inFlight.then((recorded) => (recorded.fromLt <= sinceLt ? recorded : this.read(key, payer, sinceLt)));
-    const read = this.readFromChain(payer, sinceLt, this.payers.get(key)).finally(() => this.reads.delete(key));
-    this.reads.set(key, read);
-    return read.then((recorded) => {
-      this.remember(key, recorded);
-      return recorded;
+      return inFlight.recorded.then(
+        (recorded) =>
+          recorded.fromLt <= sinceLt && inFlight.startedAt >= notBefore
+            ? recorded
+            : this.read(key, payer, sinceLt, notBefore),
+        () => this.read(key, payer, sinceLt, notBefore),
+      );
+    const startedAt = this.options.now();
+    const recorded = this.readFromChain(payer, sinceLt, this.payers.get(key), startedAt).then((read) => {
+      this.remember(key, read);
+      return read;
     });
+    const entry = { startedAt, recorded: recorded.finally(() => this.reads.delete(key)) };
+    this.reads.set(key, entry);
+    return entry.recorded;
   }
 
-  private async readFromChain(payer: Address, sinceLt: bigint, known: Recorded | undefined): Promise<Recorded> {
+  /** `readAt`: when the read began, before the account state was asked for. */
+  private async readFromChain(
+    payer: Address,
+    sinceLt: bigint,
+    known: Recorded | undefined,
+    readAt: number,
+  ): Promise<Recorded> {
     const state = await this.chain.getAccountState(payer);
-    const readAt = this.options.now();
-    const newest = state.lastTransaction?.lt ?? 0n;
-    if (known && !known.gap && known.fromLt <= sinceLt) {
-      if (newest <= known.toLt) return { ...known, state, idleScans: known.idleScans + 1, readAt };
+    const newest = state.lastTransaction?.lt;
+    if (known && !known.gap && known.fromLt <= sinceLt && readAt - known.startedAt <= RECORD_MAX_AGE_MS) {
+      // Without a last transaction in the answer nothing says the account is idle: walk.
+      if (newest !== undefined && newest <= known.toLt)
+        return { ...known, state, idleScans: known.idleScans + 1, readAt };
       const fresh = await this.walk(payer, known.toLt);
       // The newer part could not be read: keep what is known, and say the scan is incomplete for now.
       if (fresh.end.end === 'incomplete') {
-        const unknownAbove = (newest > known.toLt ? newest : known.toLt) + 1n;
+        const unknownAbove = (newest !== undefined && newest > known.toLt ? newest : known.toLt) + 1n;
         return { ...known, state, gap: { reason: fresh.end.reason, downToLt: unknownAbove }, idleScans: 0, readAt };
       }
+      const externals = [...fresh.externals, ...known.externals];
+      const kept = externals.slice(0, MAX_EXTERNALS_PER_PAYER);
       return {
         ...known,
         toLt: fresh.toLt ?? known.toLt,
-        externals: [...fresh.externals, ...known.externals],
+        externals: kept,
+        ...(kept.length < externals.length ? { gap: tooManyExternals(kept[kept.length - 1]!.lt) } : {}),
         state,
         idleScans: 0,
         readAt,
@@ -103,6 +136,7 @@ export class PayerHistories {
       idleScans: 0,
       readAt,
       usedAt: readAt,
+      startedAt: readAt,
     };
   }
 
@@ -122,12 +156,7 @@ export class PayerHistories {
       },
       { sinceLt },
     );
-    if (end.end === 'stopped')
-      end = {
-        end: 'incomplete',
-        reason: `more than ${MAX_EXTERNALS_PER_PAYER} externals since the checkout's start`,
-        downToLt: externals[externals.length - 1]!.lt,
-      };
+    if (end.end === 'stopped') end = { end: 'incomplete', ...tooManyExternals(externals[externals.length - 1]!.lt) };
     return { toLt, externals, end };
   }
 
@@ -139,6 +168,10 @@ export class PayerHistories {
     }
     this.payers.set(key, recorded);
   }
+}
+
+function tooManyExternals(downToLt: bigint): { reason: string; downToLt: bigint } {
+  return { reason: `more than ${MAX_EXTERNALS_PER_PAYER} externals since the checkout's start`, downToLt };
 }
 
 /** A chain that answers one checkout's scan from a payer's recorded read. */

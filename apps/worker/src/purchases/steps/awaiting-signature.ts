@@ -45,7 +45,12 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
   let scan: CheckoutPaymentScan;
   let history: PayerHistoryView;
   try {
-    history = await deps.payerHistories.view(Address.parseRaw(transaction.from), checkoutSinceLt(row));
+    // After the deadline, "not paid" must come from a read begun after it.
+    history = await deps.payerHistories.view(
+      Address.parseRaw(transaction.from),
+      checkoutSinceLt(row),
+      lookedAt > deadlineMs ? deadlineMs + 1 : 0,
+    );
     scan = await scanForCheckoutPayment(history.chain, transaction, {
       network: config.network,
       sinceLt: checkoutSinceLt(row),
