@@ -31,10 +31,10 @@ function watchIntervalMs(pollIntervalMs: number, idleScans: number): number {
  * a matching payment found on chain is accepted exactly as a submitted BOC would be (stored with
  * its normalized hash; the checkout moves to `submitted` and its next job confirms it with
  * Fragment). Nothing on chain after the deadline, every transaction since the checkout was prepared
- * read (no page cap): `expired`, nothing was paid. The payer's account is read through
- * `payerHistories` (one incremental read per payer shared by its checkouts, polls backing off
- * while nothing happens on it: docs/security.md, attack 17). A history that could not be read back that far
- * while the wallet's seqno moved: `reconciliation_required`.
+ * read (no page cap): `expired`, nothing was paid. A history that could not be read back that far
+ * while the wallet's seqno moved: `reconciliation_required`. The payer's account is read through
+ * `payerHistories`: one incremental read per payer shared by its checkouts, polls backing off
+ * while nothing happens on it (docs/security.md, attack 17).
  */
 export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const { config } = deps;
