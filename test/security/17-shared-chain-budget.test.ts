@@ -106,11 +106,10 @@ describe('the shared chain budget under attack', () => {
     const [busy, honest] = wallets.filter((wallet) => wallet.deployed);
     const payer = Address.parse(busy!.address);
 
-    // Many checkouts naming one busy wallet: only a handful are accepted.
-    const answers: Answer[] = [];
-    for (let i = 0; i < ATTACK_CHECKOUTS; i += 1)
-      answers.push(
-        await post(stack, '/api/v1/checkouts', {
+    // Many checkouts naming one busy wallet, sent at once: only a handful are accepted.
+    const answers = await Promise.all(
+      Array.from({ length: ATTACK_CHECKOUTS }, () =>
+        post(stack, '/api/v1/checkouts', {
           product: 'stars',
           username: '@alice',
           amount: 50,
@@ -118,7 +117,8 @@ describe('the shared chain budget under attack', () => {
           payer_address: busy!.address,
           idempotency_key: randomUUID(),
         }),
-      );
+      ),
+    );
     const opened = answers.flatMap((answer) => (answer.status === 202 ? [answer.checkoutId!] : []));
     const refusedCheckouts = tally(
       answers

@@ -36,6 +36,7 @@ import { adminOpenApi } from './openapi/admin.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { checkoutsRoutes } from './routes/checkouts.routes';
 import { checkoutSubmissionLimits } from './checkouts/checkout-submission-limits';
+import { PerPayerQueue } from './checkouts/per-payer-queue';
 import { pricesRoutes } from './routes/prices.routes';
 import { walletsRoutes } from './routes/wallets.routes';
 
@@ -128,6 +129,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       network: deps.config.network,
       chain,
       openCheckoutsPerPayer: deps.config.openCheckoutsPerPayer,
+      payerQueue: new PerPayerQueue(),
       submissionLimits: checkoutSubmissionLimits({
         redis: deps.redis,
         prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:expensive-routes:`,

@@ -9,6 +9,7 @@ import {
   type Network,
 } from '@starsgate/ton';
 import { assertOpenCheckoutRoom } from './open-checkout-cap';
+import type { PerPayerQueue } from './per-payer-queue';
 import { intakeOrder, type AcceptedOrder, type OrderIntakeDeps } from '../intake/order-intake';
 import { CHECKOUT_ORDERS, logicalOrder } from '../intake/order-kind';
 
@@ -18,6 +19,8 @@ export interface CheckoutDeps extends OrderIntakeDeps {
   chain: ChainClient;
   /** OPEN_CHECKOUTS_PER_PAYER (docs/security.md, attack 17). */
   openCheckoutsPerPayer: number;
+  /** One checkout intake per payer at a time, so the cap's count and the insert are not raced. */
+  payerQueue: PerPayerQueue;
 }
 
 /**
@@ -38,35 +41,40 @@ export async function createCheckout(
   let resolved: CheckoutPayer | undefined;
   // Keys are scoped to the payer address: another payer's key of the same string is not this
   // order's, neither a conflict nor a replay (docs/security.md, attack 5).
-  return intakeOrder(
-    deps,
-    {
-      kind: CHECKOUT_ORDERS,
-      order: { ...item, walletAddressRaw: payerAddress },
-      idempotencyKey: input.idempotency_key,
-      idempotencyScope: payerAddress,
-      payers: [payerAddress],
-      findByKey: () => deps.checkouts.findByIdempotencyKey(payerAddress, input.idempotency_key),
-      admitNewOrder: async () => {
-        await assertOpenCheckoutRoom(deps.checkouts, payerAddress, deps.openCheckoutsPerPayer);
-        resolved = await resolveCheckoutPayer(
-          payer,
-          { publicKey: input.payer_public_key, stateInit: input.payer_state_init },
-          { network: deps.network, chain: deps.chain },
-        );
+  return deps.payerQueue.run(payerAddress, () =>
+    intakeOrder(
+      deps,
+      {
+        kind: CHECKOUT_ORDERS,
+        order: { ...item, walletAddressRaw: payerAddress },
+        idempotencyKey: input.idempotency_key,
+        idempotencyScope: payerAddress,
+        payers: [payerAddress],
+        findByKey: () => deps.checkouts.findByIdempotencyKey(payerAddress, input.idempotency_key),
+        admitNewOrder: async () => {
+          await assertOpenCheckoutRoom(deps.checkouts, payerAddress, {
+            cap: deps.openCheckoutsPerPayer,
+            retryAfterSeconds: deps.openOrders.caps.retryAfterSeconds,
+          });
+          resolved = await resolveCheckoutPayer(
+            payer,
+            { publicKey: input.payer_public_key, stateInit: input.payer_state_init },
+            { network: deps.network, chain: deps.chain },
+          );
+        },
+        insertOrGet: (columns) =>
+          deps.checkouts.insertOrGetByKey(
+            {
+              ...columns,
+              payerAddress,
+              // Kept for every checkout: /submitted checks a BOC's signature against it before any chain read.
+              payerPublicKey: resolved?.publicKey.toString('hex') ?? input.payer_public_key?.toLowerCase() ?? null,
+              payerStateInit: input.payer_state_init ?? null,
+            },
+            { actor: 'gateway', reason: 'checkout accepted' },
+          ),
       },
-      insertOrGet: (columns) =>
-        deps.checkouts.insertOrGetByKey(
-          {
-            ...columns,
-            payerAddress,
-            // Kept for every checkout: /submitted checks a BOC's signature against it before any chain read.
-            payerPublicKey: resolved?.publicKey.toString('hex') ?? input.payer_public_key?.toLowerCase() ?? null,
-            payerStateInit: input.payer_state_init ?? null,
-          },
-          { actor: 'gateway', reason: 'checkout accepted' },
-        ),
-    },
-    context,
+      context,
+    ),
   );
 }
