@@ -66,9 +66,8 @@ export function createUpstreams(
   const { metrics, health } = observability;
   return {
     chain: instrumentUpstream<ChainClient>(rawChain, 'chain', metrics.upstream, { observe: health.chainObserver }),
-    watchChain: instrumentUpstream<ChainClient>(rawWatchChain, 'chain', metrics.upstream, {
-      observe: health.chainObserver,
-    }),
+    // Counted, but not in the chain's health figures: its calls include waits for spare turns.
+    watchChain: instrumentUpstream<ChainClient>(rawWatchChain, 'chain', metrics.upstream),
     fragment: new FragmentSessionPool(
       sessions.map((client, index) =>
         instrumentUpstream(client, 'fragment', metrics.upstream, {
