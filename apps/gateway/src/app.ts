@@ -36,6 +36,8 @@ import { readsOpenApi } from './openapi/reads.openapi';
 import { availabilityRoutes } from './routes/availability.routes';
 import { checkoutsRoutes } from './routes/checkouts.routes';
 import { TonProofPayloads } from './checkouts/ton-proof-payloads';
+import { checkoutSubmissionLimits } from './checkouts/checkout-submission-limits';
+import { PerPayerQueue } from './checkouts/per-payer-queue';
 import { pricesRoutes } from './routes/prices.routes';
 import { walletsRoutes } from './routes/wallets.routes';
 
@@ -137,6 +139,14 @@ export function buildGateway(deps: GatewayDeps): Gateway {
           deps.config.tonProof.ttlSeconds,
         ),
       },
+      openCheckoutsPerPayer: deps.config.openCheckoutsPerPayer,
+      payerQueue: new PerPayerQueue(),
+      submissionLimits: checkoutSubmissionLimits({
+        redis: deps.redis,
+        prefix: `${deps.redisKeyPrefix ?? 'starsgate'}:expensive-routes:`,
+        windowSeconds: deps.config.rateLimit.windowSeconds,
+        limits: deps.config.checkoutSubmissions,
+      }),
     }),
   );
 

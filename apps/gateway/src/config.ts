@@ -17,6 +17,7 @@ import {
 } from '@starsgate/platform';
 import type { AdminAuthFailureLimits } from './admin/admin-auth-failures';
 import { ADMIN_TOKEN_MIN_CHARS, adminTokenWeakness } from './admin/admin-token-strength';
+import type { CheckoutSubmissionLimits } from './checkouts/checkout-submission-limits';
 import type { ExpensiveRouteLimits } from './http/expensive-route-limits';
 import { trustProxyOf, TRUST_PROXY_VARIABLE, type TrustProxy } from './http/trust-proxy';
 import { readsConfig, READS_VARIABLES, type ReadsConfig } from './reads-config';
@@ -80,6 +81,10 @@ export interface GatewayConfig {
   validUntilMarginMs: number;
   /** Caps on orders accepted but not yet paid (docs/security.md, attack 4). */
   openOrders: { perPayer: number; total: number; retryAfterSeconds: number };
+  /** `POST /checkouts/:id/submitted`'s own limits (docs/security.md, attack 17). */
+  checkoutSubmissions: CheckoutSubmissionLimits;
+  /** Checkouts one payer wallet may have waiting to be paid (docs/security.md, attack 17). */
+  openCheckoutsPerPayer: number;
 }
 
 const count = (fallback: number, minimum: number, maximum: number, description: string) =>
@@ -226,6 +231,22 @@ export const GATEWAY_VARIABLES = {
     86_400,
     'How long an issued ton_proof payload stays valid, and the oldest a proof may be.',
   ),
+  CHECKOUT_SUBMIT_RATE_LIMIT_MAX: perClientShare(
+    '10',
+    'Signed transactions submitted to checkouts (POST /checkouts/:id/submitted) per client per RATE_LIMIT_WINDOW_SECONDS.',
+  ),
+  CHECKOUT_SUBMISSIONS_PER_MINUTE: count(
+    6,
+    1,
+    1_000,
+    'Signed transactions submitted to one checkout per minute, from all clients together: each may cost chain reads on the shared toncenter budget; past it 429 CHECKOUT_SUBMISSIONS_LIMITED.',
+  ),
+  OPEN_CHECKOUTS_PER_PAYER: count(
+    5,
+    1,
+    10_000,
+    "Client-signed checkouts one payer wallet may have waiting to be paid (queued, preparing, awaiting_signature); the worker watches each payer's account on the shared toncenter budget: past it 429 OPEN_CHECKOUTS_LIMIT_REACHED.",
+  ),
   ...READS_VARIABLES,
 } as const;
 
@@ -291,6 +312,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       total: values.OPEN_ORDERS_TOTAL,
       retryAfterSeconds: values.OPEN_ORDERS_RETRY_AFTER_SECONDS,
     },
+    checkoutSubmissions: {
+      perClient: values.CHECKOUT_SUBMIT_RATE_LIMIT_MAX ?? share(10),
+      perCheckoutPerMinute: values.CHECKOUT_SUBMISSIONS_PER_MINUTE,
+    },
+    openCheckoutsPerPayer: values.OPEN_CHECKOUTS_PER_PAYER,
   };
   if (config.tonProof.required && config.tonProof.domains.length === 0)
     problems.push('TON_PROOF_DOMAINS: name the app domains a ton_proof may carry (TON_PROOF_REQUIRED is on)');

@@ -50,6 +50,7 @@ import { createPurchaseProcessor } from './purchases/purchase-processor';
 import { startPurchaseWorker } from './purchases/purchase-worker';
 import { FragmentFromReporter } from './purchases/upstream/fragment-from-reporter';
 import type { PriceQuoter } from './purchases/policy/price-precheck';
+import { PayerHistories } from './purchases/chain/payer-history';
 import type { StepDeps } from './purchases/step-deps';
 import { UpstreamFormatReporter } from './purchases/upstream/upstream-format';
 import { collectEvidence, EVIDENCE_COLLECTOR } from './reconciliation/evidence-collector';
@@ -66,7 +67,7 @@ export interface WorkerParts {
   queue?: Queue<PurchaseJobData>;
   metrics?: WorkerMetrics;
   /** The chain provider and the Fragment sessions; both or neither (they are built together). */
-  upstreams?: { chain: ChainClient; fragment: FragmentSessionPool };
+  upstreams?: { chain: ChainClient; watchChain?: ChainClient; fragment: FragmentSessionPool };
   /** The price book of the funds pre-check; without it, the price refresher's when prices are on. */
   prices?: PriceQuoter;
   workerId?: string;
@@ -135,6 +136,10 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
     vault,
     requestMac: new RequestMac(config.keyRing),
     chain: upstreams.chain,
+    payerHistories: new PayerHistories(upstreams.watchChain ?? upstreams.chain, {
+      reuseMs: config.pollIntervalMs,
+      now: Date.now,
+    }),
     fragment: upstreams.fragment,
     prices,
     queue,

@@ -1,5 +1,5 @@
 import { FragmentClient, FragmentSessionPool, proxyForLogin } from '@starsgate/fragment';
-import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
+import { backgroundPacer, ToncenterChainClient, type ChainClient, type RequestPacer } from '@starsgate/ton';
 import { createRedisConnection, createToncenterPacer, instrumentUpstream, type Logger } from '@starsgate/platform';
 import type { WorkerConfig } from './config';
 import type { UpstreamHealth } from './observability/upstream-health';
@@ -7,6 +7,11 @@ import type { WorkerMetrics } from './observability/worker-metrics';
 
 export interface Upstreams {
   chain: ChainClient;
+  /**
+   * The same provider and shared rate for the checkout watch, whose turns are background ones:
+   * purchases' reads go first (docs/security.md, attack 17).
+   */
+  watchChain: ChainClient;
   /** One client per configured Fragment login session. */
   fragment: FragmentSessionPool;
   /** Closes the Redis connection of the chain provider's shared rate limit. */
@@ -35,11 +40,14 @@ export function createUpstreams(
   const close = async (): Promise<void> => {
     if (pacingRedis) await pacingRedis.quit().catch(() => pacingRedis.disconnect());
   };
-  const rawChain = new ToncenterChainClient({
-    baseUrl: config.toncenterUrl,
-    ...(config.toncenterApiKey ? { apiKey: config.toncenterApiKey } : {}),
-    ...(pacer ? { pacer } : {}),
-  });
+  const toncenter = (paced: RequestPacer | undefined) =>
+    new ToncenterChainClient({
+      baseUrl: config.toncenterUrl,
+      ...(config.toncenterApiKey ? { apiKey: config.toncenterApiKey } : {}),
+      ...(paced ? { pacer: paced } : {}),
+    });
+  const rawChain = toncenter(pacer);
+  const rawWatchChain = toncenter(pacer ? backgroundPacer(pacer) : undefined);
   const sessions = (config.fragmentCookies.length > 0 ? config.fragmentCookies : ['']).map(
     (cookies, index) =>
       new FragmentClient({
@@ -54,10 +62,13 @@ export function createUpstreams(
         },
       }),
   );
-  if (!observability) return { chain: rawChain, fragment: new FragmentSessionPool(sessions), close };
+  if (!observability)
+    return { chain: rawChain, watchChain: rawWatchChain, fragment: new FragmentSessionPool(sessions), close };
   const { metrics, health } = observability;
   return {
     chain: instrumentUpstream<ChainClient>(rawChain, 'chain', metrics.upstream, { observe: health.chainObserver }),
+    // Counted, but not in the chain's health figures: its calls include waits for spare turns.
+    watchChain: instrumentUpstream<ChainClient>(rawWatchChain, 'chain', metrics.upstream),
     fragment: new FragmentSessionPool(
       sessions.map((client, index) =>
         instrumentUpstream(client, 'fragment', metrics.upstream, {

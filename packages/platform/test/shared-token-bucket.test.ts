@@ -109,6 +109,28 @@ describe('SharedTokenBucket (real Redis)', () => {
     expect(waits.at(-1)).toBeLessThanOrEqual(1100);
   });
 
+  test('a background turn takes only spare capacity: at once on a quiet bucket, never a place in a queue', async () => {
+    const key = freshKey();
+    const waits: number[] = [];
+    const foreground = recordingBucket(replicaA, key, 1, waits);
+    const backgroundWaits: number[] = [];
+    const background = recordingBucket(replicaB, key, 1, backgroundWaits, 5_000);
+    // Quiet bucket: a background caller goes at once.
+    await background.acquire('background');
+    expect(backgroundWaits).toEqual([]);
+    // Three foreground turns queued behind it (the next free one ~4.4 s away, within the caller's
+    // 5 s): a foreground caller would queue for it; a background one sleeps until the queue is
+    // about a turn long, gives up when that is past its bound, and takes nothing.
+    for (let i = 0; i < 3; i += 1) await foreground.acquire();
+    await expect(background.acquire('background')).rejects.toThrow(TokenBucketUnavailableError);
+    expect(backgroundWaits).toHaveLength(1);
+    expect(backgroundWaits[0]).toBeGreaterThan(3 * 1100 - 150);
+    expect(backgroundWaits[0]).toBeLessThanOrEqual(3 * 1100);
+    await foreground.acquire();
+    expect(waits.at(-1)).toBeGreaterThan(4 * 1100 - 150);
+    expect(waits.at(-1)).toBeLessThanOrEqual(4 * 1100);
+  });
+
   test('a Redis that does not answer fails the turn within the bound instead of hanging', async () => {
     // A server that accepts the connection and never answers: a hung Redis, not a refused one.
     const sockets = new Set<Socket>();

@@ -2,7 +2,15 @@ import type { CreateCheckoutRequest } from '@starsgate/domain';
 import type { CheckoutRepository, PurchaseRow } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
 import { AppError } from '@starsgate/domain';
-import { parseWalletAddress, resolveCheckoutPayer, type ChainClient, type Network } from '@starsgate/ton';
+import {
+  parseWalletAddress,
+  resolveCheckoutPayer,
+  type ChainClient,
+  type CheckoutPayer,
+  type Network,
+} from '@starsgate/ton';
+import { assertOpenCheckoutRoom } from './open-checkout-cap';
+import type { PerPayerQueue } from './per-payer-queue';
 import { intakeOrder, type AcceptedOrder, type OrderIntakeDeps } from '../intake/order-intake';
 import { CHECKOUT_ORDERS, logicalOrder } from '../intake/order-kind';
 import { provenCheckoutPayer, type TonProofSettings } from './payer-proof';
@@ -12,6 +20,10 @@ export interface CheckoutDeps extends OrderIntakeDeps {
   network: Network;
   chain: ChainClient;
   tonProof: TonProofSettings;
+  /** OPEN_CHECKOUTS_PER_PAYER (docs/security.md, attack 17). */
+  openCheckoutsPerPayer: number;
+  /** One checkout intake per payer at a time, so the cap's count and the insert are not raced. */
+  payerQueue: PerPayerQueue;
 }
 
 /**
@@ -46,34 +58,42 @@ export async function createCheckout(
   // an unproven address scope let a known buyer's predictable keys be squatted (docs/security.md,
   // attacks 5 and 28). Another scope's key of the same string is neither a conflict nor a replay.
   const scope = proven ? payerAddress : `client:${context.client}`;
-  return intakeOrder(
-    deps,
-    {
-      kind: CHECKOUT_ORDERS,
-      order: { ...item, walletAddressRaw: payerAddress },
-      idempotencyKey: input.idempotency_key,
-      idempotencyScope: scope,
-      payers: [payerAddress],
-      findByKey: () => deps.checkouts.findByIdempotencyKey(scope, input.idempotency_key),
-      admitNewOrder: async () => {
-        if (proven) return;
-        await resolveCheckoutPayer(
-          payer,
-          { publicKey: input.payer_public_key, stateInit: input.payer_state_init },
-          { network: deps.network, chain: deps.chain },
-        );
+  let resolved: CheckoutPayer | undefined = proven;
+  return deps.payerQueue.run(payerAddress, () =>
+    intakeOrder(
+      deps,
+      {
+        kind: CHECKOUT_ORDERS,
+        order: { ...item, walletAddressRaw: payerAddress },
+        idempotencyKey: input.idempotency_key,
+        idempotencyScope: scope,
+        payers: [payerAddress],
+        findByKey: () => deps.checkouts.findByIdempotencyKey(scope, input.idempotency_key),
+        admitNewOrder: async () => {
+          await assertOpenCheckoutRoom(deps.checkouts, payerAddress, {
+            cap: deps.openCheckoutsPerPayer,
+            retryAfterSeconds: deps.openOrders.caps.retryAfterSeconds,
+          });
+          if (proven) return;
+          resolved = await resolveCheckoutPayer(
+            payer,
+            { publicKey: input.payer_public_key, stateInit: input.payer_state_init },
+            { network: deps.network, chain: deps.chain },
+          );
+        },
+        insertOrGet: (columns) =>
+          deps.checkouts.insertOrGetByKey(
+            {
+              ...columns,
+              payerAddress,
+              // Kept for every checkout: /submitted checks a BOC's signature against it before any chain read.
+              payerPublicKey: resolved?.publicKey.toString('hex') ?? input.payer_public_key?.toLowerCase() ?? null,
+              payerStateInit: input.payer_state_init ?? null,
+            },
+            { actor: 'gateway', reason: 'checkout accepted' },
+          ),
       },
-      insertOrGet: (columns) =>
-        deps.checkouts.insertOrGetByKey(
-          {
-            ...columns,
-            payerAddress,
-            payerPublicKey: input.payer_public_key?.toLowerCase() ?? null,
-            payerStateInit: input.payer_state_init ?? null,
-          },
-          { actor: 'gateway', reason: 'checkout accepted' },
-        ),
-    },
-    context,
+      context,
+    ),
   );
 }

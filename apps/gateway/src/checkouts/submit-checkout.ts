@@ -3,7 +3,12 @@ import { Address, Cell, loadMessage } from '@ton/core';
 import { AppError } from '@starsgate/domain';
 import { checkoutSinceLt, type PurchaseRow } from '@starsgate/db';
 import type { Logger } from '@starsgate/platform';
-import { normalizedExternalHash, verifySignedBoc, type SendTransactionRequest } from '@starsgate/ton';
+import {
+  normalizedExternalHash,
+  precheckSignedBoc,
+  verifySignedBoc,
+  type SendTransactionRequest,
+} from '@starsgate/ton';
 import type { CheckoutDeps } from './create-checkout';
 
 const notFound = () =>
@@ -47,7 +52,8 @@ function replayOrConflict(checkout: PurchaseRow, boc: string): PurchaseRow {
 
 /**
  * POST /submitted: verify the signed BOC against the prepared transaction (every check of the TON
- * Connect checklist, each failure its own 400 code, nothing stored or broadcast), store it with its
+ * Connect checklist, each failure its own 400 code, nothing stored or broadcast; those that need
+ * no chain read first, against the payer key stored with the checkout), store it with its
  * normalized hash (the checkout moves to `submitted`), broadcast it (harmless if the wallet already
  * did) and hand the checkout to the worker, which confirms it with Fragment and tracks delivery.
  */
@@ -66,6 +72,13 @@ export async function submitCheckout(
   if (!late && (checkout.status !== 'awaiting_signature' || !transaction))
     throw new AppError('CHECKOUT_NOT_AWAITING_SIGNATURE', {
       message: `The checkout is ${checkout.status}; it accepts a signed transaction only while awaiting_signature.`,
+    });
+  // Nothing reads the chain for a BOC the payer's key did not sign (docs/security.md, attack 17).
+  // Checkouts stored before the key was kept with every checkout are verified against the chain only.
+  if (checkout.payerPublicKey)
+    precheckSignedBoc(boc, transaction, {
+      publicKey: Buffer.from(checkout.payerPublicKey, 'hex'),
+      network: deps.network,
     });
   const payer = Address.parseRaw(transaction.from);
   const sinceLt = checkoutSinceLt(checkout);

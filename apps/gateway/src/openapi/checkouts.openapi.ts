@@ -66,7 +66,10 @@ export const checkoutsOpenApi: OpenApiContribution = {
             'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_REQUEST_IN_PROGRESS (retry after `Retry-After`).',
           ),
           ...CLIENT_ERRORS,
-          '429': OPEN_ORDERS_429,
+          '429': {
+            ...OPEN_ORDERS_429,
+            description: `${OPEN_ORDERS_429.description} Or OPEN_CHECKOUTS_LIMIT_REACHED (field payer_address): this payer wallet already has OPEN_CHECKOUTS_PER_PAYER checkouts waiting to be paid.`,
+          },
           '400': errorResponse(
             'Invalid request. Besides VALIDATION_FAILED, UNKNOWN_FIELD, INVALID_AMOUNT, PAYMENT_METHOD_UNAVAILABLE and INVALID_WALLET_ADDRESS: SEED_NOT_ACCEPTED (a seed, mnemonic, private_key or secret_key field; its value is never stored or logged), CHECKOUT_PAYER_KEY_REQUIRED (the payer wallet is not deployed: send payer_public_key and payer_state_init), CHECKOUT_PAYER_STATE_INIT_MISMATCH, CHECKOUT_PAYER_WALLET_UNSUPPORTED, CHECKOUT_PROOF_REQUIRED (this gateway requires `ton_proof`), CHECKOUT_PROOF_INVALID (`details[0].field` names what failed: `ton_proof.payload`, `ton_proof.domain`, `ton_proof.timestamp` or `ton_proof.signature`).',
           ),
@@ -106,7 +109,11 @@ export const checkoutsOpenApi: OpenApiContribution = {
           '409': errorResponse(
             'CHECKOUT_SEQNO_MISMATCH (sign again), CHECKOUT_ALREADY_SUBMITTED (another BOC was accepted), CHECKOUT_NOT_AWAITING_SIGNATURE (not prepared yet, or ended).',
           ),
-          '429': CLIENT_ERRORS['429'],
+          '429': {
+            ...CLIENT_ERRORS['429'],
+            description:
+              'RATE_LIMITED (per client, CHECKOUT_SUBMIT_RATE_LIMIT_MAX besides the general limit), or CHECKOUT_SUBMISSIONS_LIMITED (field checkout_id): this checkout took CHECKOUT_SUBMISSIONS_PER_MINUTE submissions in the last minute, from any clients. Wait `Retry-After` seconds.',
+          },
           '503': errorResponse(
             'SERVICE_UNAVAILABLE: Redis or the chain provider cannot be reached; nothing was stored.',
           ),

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import {
   AppError,
@@ -39,7 +39,7 @@ function checkoutIdOf(req: Request): string | undefined {
 const notFound = () =>
   AppError.field('CHECKOUT_NOT_FOUND', 'checkout_id', 'No checkout with this id exists in this environment.');
 
-export function checkoutsRoutes(deps: CheckoutDeps): Router {
+export function checkoutsRoutes(deps: CheckoutDeps & { submissionLimits: RequestHandler }): Router {
   const router = Router();
 
   router.post('/api/v1/checkouts/ton-proof-payload', async (_req, res) => {
@@ -69,7 +69,7 @@ export function checkoutsRoutes(deps: CheckoutDeps): Router {
     res.json(checkoutView(checkout));
   });
 
-  router.post('/api/v1/checkouts/:checkout_id/submitted', async (req, res) => {
+  router.post('/api/v1/checkouts/:checkout_id/submitted', deps.submissionLimits, async (req, res) => {
     const id = checkoutIdOf(req);
     if (!id) throw notFound();
     const { boc } = validateSubmitCheckout(req.body);

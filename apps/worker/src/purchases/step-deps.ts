@@ -12,6 +12,7 @@ import type { Logger, PurchaseJobData } from '@starsgate/platform';
 import type { ChainClient } from '@starsgate/ton';
 import type { WorkerConfig } from '../config';
 import type { TransitionMetrics } from '../observability/transition-metrics';
+import type { PayerHistories } from './chain/payer-history';
 import type { FragmentFromReporter } from './upstream/fragment-from-reporter';
 import type { PriceQuoter } from './policy/price-precheck';
 import type { UpstreamFormatReporter } from './upstream/upstream-format';
@@ -29,6 +30,8 @@ export interface StepDeps {
   /** MACs the accepted payment requests; checked before signing (policy/signing-check.ts). */
   requestMac: RequestMac;
   chain: ChainClient;
+  /** The checkout watch's reads of payer wallets: incremental, one per payer at a time (docs/security.md, attack 17). */
+  payerHistories: PayerHistories;
   /** The operator's Fragment login sessions; purchase flows spread over them. */
   fragment: FragmentSessionPool;
   /**

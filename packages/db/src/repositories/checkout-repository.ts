@@ -5,8 +5,10 @@ import { ACCEPT_CHECKOUT_BOC } from '../sql/accept-checkout-boc';
 import { CHECKOUT_INTAKE } from '../sql/checkout-intake';
 import type { NamedStatement } from '../sql/named-statement';
 import { orderByIdempotencyKey } from '../sql/order-by-idempotency-key';
+import { TERMINAL_STATUS_LIST } from '../sql/domain-lists';
 import { fromDriverRow } from './driver-rows';
 import { insertOrGetByKey, type KeyedInsertResult, type OrderIntakeColumns } from './keyed-insert';
+import { OPEN_UNPAID_STATUSES } from './open-orders';
 
 /** A new checkout as the gateway stores it (status `preparing`, no secret); its idempotency scope is the payer address. */
 export interface NewCheckout extends OrderIntakeColumns {
@@ -121,5 +123,20 @@ export class CheckoutRepository {
     });
     const [raw] = result.rows as Array<Record<string, unknown>>;
     return raw ? fromDriverRow(raw) : null;
+  }
+
+  /**
+   * This payer's checkouts waiting to be paid, counted up to `cap` (the live-wallet index serves
+   * it): each is a watch of the payer's account on the shared chain budget (docs/security.md, attack 17).
+   */
+  async countOpenOfPayer(payerAddress: string, cap: number): Promise<number> {
+    const result = await this.db.$client.query<{ open: number }>({
+      name: 'open_checkouts_of_payer',
+      text: `SELECT count(*)::int AS open FROM (SELECT 1 FROM purchases WHERE wallet_address = $1
+        AND mode = 'client_signed' AND status IN (${OPEN_UNPAID_STATUSES.map((status) => `'${status}'`).join(', ')})
+        AND status NOT IN ${TERMINAL_STATUS_LIST} LIMIT $2) AS open_checkouts`,
+      values: [payerAddress, cap],
+    });
+    return result.rows[0]!.open;
   }
 }

@@ -382,6 +382,18 @@ export const ERROR_CATALOGUE = {
       'The ton_proof does not prove the payer wallet: its payload was not issued here or expired, its domain is not allowed, it is too old, or its signature does not verify.',
     action: 'Connect the wallet again with a fresh payload and send the new proof.',
   },
+  CHECKOUT_SUBMISSIONS_LIMITED: {
+    status: 429,
+    message: 'Too many signed transactions were submitted to this checkout lately.',
+    action:
+      "Wait retry_after seconds, then submit the wallet's BOC once; the checkout is also found on chain without it.",
+  },
+  OPEN_CHECKOUTS_LIMIT_REACHED: {
+    status: 429,
+    message: 'This payer wallet already has as many checkouts waiting to be paid as one wallet may have.',
+    action:
+      'Pay or let expire one of its open checkouts (a checkout expires within minutes), then retry with the same idempotency_key.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -97,12 +97,39 @@ export class SharedTokenBucket {
     this.sleep = options.sleep ?? realSleep;
   }
 
-  async acquire(): Promise<void> {
-    const [taken, wait] = (await this.redisCall(() =>
-      this.options.redis.eval(RESERVE, 1, this.options.key, this.intervalMs, this.burst, this.maxWaitMs),
-    )) as [number, number];
+  /**
+   * A `foreground` caller queues for the next turn. A `background` one takes a turn only while the
+   * queue ahead is at most one turn long, and otherwise sleeps until it shortens (up to
+   * `maxWaitMs` in all): it uses the capacity foreground callers leave, and delays none of them by
+   * more than a turn (docs/security.md, attack 17).
+   */
+  async acquire(priority: 'foreground' | 'background' = 'foreground'): Promise<void> {
+    if (priority === 'background') return this.acquireSpare();
+    const [taken, wait] = await this.reserve(this.maxWaitMs);
     if (taken !== 1)
       throw new TokenBucketUnavailableError(`next request slot is ${wait} ms away (limit ${this.maxWaitMs} ms)`);
+    await this.waitTurn(wait);
+  }
+
+  private async acquireSpare(): Promise<void> {
+    for (let slept = 0; ;) {
+      const [taken, wait] = await this.reserve(this.intervalMs);
+      if (taken === 1) return this.waitTurn(wait);
+      const pause = Math.max(this.intervalMs, wait - this.intervalMs);
+      if (slept + pause > this.maxWaitMs)
+        throw new TokenBucketUnavailableError(`no spare request slot within ${this.maxWaitMs} ms`);
+      await this.sleep(pause);
+      slept += pause;
+    }
+  }
+
+  private async reserve(maxWaitMs: number): Promise<[number, number]> {
+    return (await this.redisCall(() =>
+      this.options.redis.eval(RESERVE, 1, this.options.key, this.intervalMs, this.burst, maxWaitMs),
+    )) as [number, number];
+  }
+
+  private async waitTurn(wait: number): Promise<void> {
     if (wait > 0) {
       this.options.observer?.waited?.(wait);
       await this.sleep(wait);

@@ -490,24 +490,6 @@ export interface CreateCheckoutRequest {
    */
   payer_state_init?: string;
   /**
-   * TON Connect's `ton_proof` reply for payer_address (`connectItems.tonProof.proof`), exactly as the wallet returned it, its payload from POST /api/v1/checkouts/ton-proof-payload. Required when the gateway sets TON_PROOF_REQUIRED (production): 400 CHECKOUT_PROOF_REQUIRED without it, 400 CHECKOUT_PROOF_INVALID when it does not prove the payer. With a proof, idempotency keys are scoped to the payer wallet; without one, to the client that sent the request.
-   */
-  ton_proof?: {
-    /**
-     * Unix seconds when the wallet signed.
-     */
-    timestamp: number;
-    domain: {
-      lengthBytes: number;
-      value: string;
-    };
-    payload: string;
-    /**
-     * Base64 ed25519 signature.
-     */
-    signature: string;
-  };
-  /**
    * 1 to 128 printable ASCII characters; one key per logical order. Scoped to the payer (a purchase's seed, a checkout's payer_address): another payer's key of the same string is a different order, never a conflict or a replay. Use a random key (a UUID) stored with the order.
    */
   idempotency_key: string;
@@ -659,8 +641,8 @@ export interface ErrorBody {
     | 'WEBHOOK_ENDPOINT_NOT_FOUND'
     | 'WEBHOOK_DELIVERY_NOT_FOUND'
     | 'WEBHOOK_URL_NOT_ALLOWED'
-    | 'CHECKOUT_PROOF_REQUIRED'
-    | 'CHECKOUT_PROOF_INVALID';
+    | 'CHECKOUT_SUBMISSIONS_LIMITED'
+    | 'OPEN_CHECKOUTS_LIMIT_REACHED';
   message: string;
   /**
    * One entry per offending field (empty when the error is not about a field).
@@ -940,17 +922,6 @@ export interface TonConnectTransaction {
      */
     stateInit?: string;
   }>;
-}
-
-export interface TonProofPayload {
-  /**
-   * What the wallet signs as TON Connect's ton_proof payload (`tonProof` connect item).
-   */
-  payload: string;
-  /**
-   * A proof made with it must arrive before this.
-   */
-  expires_at: string;
 }
 
 export interface WebhookDelivery {

@@ -79,7 +79,7 @@ export function parseWalletData(version: WalletVersion, data: Cell): WalletData 
 }
 
 /** Signed cell and signature of a wallet external body, per version. */
-function splitSignature(version: WalletVersion, body: Cell): { signed: Cell; signature: Buffer } {
+export function splitSignature(version: WalletVersion, body: Cell): { signed: Cell; signature: Buffer } {
   const s = body.beginParse();
   const refs: Cell[] = [];
   for (let i = 0; i < body.refs.length; i += 1) refs.push(body.refs[i] as Cell);
@@ -97,14 +97,14 @@ function splitSignature(version: WalletVersion, body: Cell): { signed: Cell; sig
   return { signed: signed.endCell(), signature };
 }
 
-interface SignedPayload {
+export interface SignedPayload {
   walletId: number;
   validUntil: number;
   seqno: number;
   actions: Array<{ mode: number; message: MessageRelaxed }>;
 }
 
-function parseSignedPayload(version: WalletVersion, signed: Cell): SignedPayload {
+export function parseSignedPayload(version: WalletVersion, signed: Cell): SignedPayload {
   const s: Slice = signed.beginParse();
   if (version === 'V5R1') {
     if (s.loadUint(32) !== V5R1_AUTH_SIGNED_EXTERNAL)
@@ -135,7 +135,7 @@ function parseSignedPayload(version: WalletVersion, signed: Cell): SignedPayload
   return { walletId, validUntil, seqno, actions };
 }
 
-function expectedWalletId(version: WalletVersion, network: Network): number {
+export function expectedWalletId(version: WalletVersion, network: Network): number {
   return version === 'V5R1' ? v5r1WalletId(network) : DEFAULT_V3_V4_WALLET_ID;
 }
 
@@ -157,54 +157,32 @@ function parseBoc(boc: string): Message {
   }
 }
 
-/**
- * Verify the BOC a TON Connect wallet returned for `request` before anything is trusted or stored
- * (docs/ton.md §6.3). Each failed check has its own code (field `boc`):
- * CHECKOUT_BOC_INVALID (not a single external-in, bad StateInit, unsupported wallet),
- * CHECKOUT_WRONG_PAYER (dest ≠ request.from), CHECKOUT_BAD_SIGNATURE, CHECKOUT_WRONG_WALLET_ID
- * (network/subwallet), CHECKOUT_EXPIRED (now ≥ valid_until or valid_until > request.validUntil),
- * CHECKOUT_SEQNO_MISMATCH (≠ on-chain seqno; 0 when deploying), CHECKOUT_MESSAGE_MISMATCH
- * (count, order, address, bounce, amount, payload cell hash, StateInit hash, mode 3).
- * The key comes from the account's on-chain data when active, else from the BOC's StateInit whose
- * hash must equal the address. Chain errors propagate as thrown (typed chain errors).
- */
-export async function verifySignedBoc(
-  boc: string,
-  request: SendTransactionRequest,
-  deps: VerifySignedBocDeps,
-): Promise<VerifiedCheckoutBoc> {
+/** The BOC as the one external-in message addressed to the checkout's payer (no chain read). */
+export function parsePayerExternal(boc: string, request: SendTransactionRequest, network: Network): Message {
   const message = parseBoc(boc);
   if (message.info.type !== 'external-in')
     throw reject('CHECKOUT_BOC_INVALID', 'The BOC is not an external-in message.');
   const dest = message.info.dest;
-  const payer = Address.parseRaw(request.from);
-  if (dest.workChain !== 0 || !dest.equals(payer))
+  if (dest.workChain !== 0 || !dest.equals(Address.parseRaw(request.from)))
     throw reject('CHECKOUT_WRONG_PAYER', 'The message is addressed to another wallet than the checkout payer.');
-  if (request.network !== String(NETWORK_GLOBAL_ID[deps.network]))
+  if (request.network !== String(NETWORK_GLOBAL_ID[network]))
     throw new RangeError('request network differs from the verifier network');
+  return message;
+}
 
-  const state = await deps.chain.getAccountState(dest);
-  let wallet: WalletData;
-  let expectedSeqno: number;
-  const init = message.init;
-  if (init && (!init.code || !init.data || !contractAddress(0, { code: init.code, data: init.data }).equals(dest))) {
-    throw reject('CHECKOUT_BOC_INVALID', 'The StateInit does not hash to the payer address.');
-  }
-  if (state.status === 'active') {
-    const version = state.codeHash ? walletVersionByCodeHash(state.codeHash) : null;
-    if (!version || !state.data)
-      throw reject('CHECKOUT_BOC_INVALID', 'The payer account is not a supported wallet (V5R1, V4R2, V3R2).');
-    wallet = parseWalletData(version, state.data);
-    expectedSeqno = wallet.seqno;
-  } else {
-    if (!init?.code || !init.data)
-      throw reject('CHECKOUT_BOC_INVALID', 'The payer wallet is not deployed and the message carries no StateInit.');
-    const version = walletVersionByCode(init.code);
-    if (!version) throw reject('CHECKOUT_BOC_INVALID', 'The StateInit is not a supported wallet (V5R1, V4R2, V3R2).');
-    wallet = parseWalletData(version, init.data);
-    expectedSeqno = 0;
-  }
+function wrongWalletId(payload: SignedPayload, version: WalletVersion, network: Network): AppError {
+  return reject(
+    'CHECKOUT_WRONG_WALLET_ID',
+    `The wallet id ${payload.walletId} is not the ${network} id of this ${version} wallet.`,
+  );
+}
 
+/** The signed request of a wallet external, its signature checked against `wallet.publicKey` and its wallet id against the network's. */
+export function signedPayloadOf(
+  message: Message,
+  wallet: Pick<WalletData, 'version' | 'publicKey'>,
+  network: Network,
+): SignedPayload {
   let signed: Cell;
   let signature: Buffer;
   try {
@@ -223,23 +201,13 @@ export async function verifySignedBoc(
     if (error instanceof AppError) throw error;
     throw reject('CHECKOUT_BOC_INVALID', 'The signed request does not parse.');
   }
-  if (payload.walletId !== wallet.walletId || payload.walletId !== expectedWalletId(wallet.version, deps.network)) {
-    throw reject(
-      'CHECKOUT_WRONG_WALLET_ID',
-      `The wallet id ${payload.walletId} is not the ${deps.network} id of this ${wallet.version} wallet.`,
-    );
-  }
-  const now = deps.now ?? Math.floor(Date.now() / 1000);
-  if (payload.validUntil <= now) throw reject('CHECKOUT_EXPIRED', 'The signed message has expired.');
-  if (payload.validUntil > request.validUntil)
-    throw reject('CHECKOUT_EXPIRED', 'The signed message stays valid after the checkout validUntil.');
-  if (payload.seqno !== expectedSeqno && !(await deps.isLanded?.(normalizedExternalHash(message)))) {
-    throw reject(
-      'CHECKOUT_SEQNO_MISMATCH',
-      `The message uses seqno ${payload.seqno}; the wallet expects ${expectedSeqno}.`,
-    );
-  }
+  if (payload.walletId !== expectedWalletId(wallet.version, network))
+    throw wrongWalletId(payload, wallet.version, network);
+  return payload;
+}
 
+/** The signed request's messages against the checkout's: count, order, address, bounce, amount, payload, StateInit, mode. */
+export function checkMessages(payload: SignedPayload, request: SendTransactionRequest): void {
   if (payload.actions.length !== request.messages.length) {
     throw reject(
       'CHECKOUT_MESSAGE_MISMATCH',
@@ -268,6 +236,63 @@ export async function verifySignedBoc(
     }
     if (action.mode !== CHECKOUT_SEND_MODE) throw mismatch('send mode');
   });
+}
+
+/**
+ * Verify the BOC a TON Connect wallet returned for `request` before anything is trusted or stored
+ * (docs/ton.md §6.3). Each failed check has its own code (field `boc`):
+ * CHECKOUT_BOC_INVALID (not a single external-in, bad StateInit, unsupported wallet),
+ * CHECKOUT_WRONG_PAYER (dest ≠ request.from), CHECKOUT_BAD_SIGNATURE, CHECKOUT_WRONG_WALLET_ID
+ * (network/subwallet), CHECKOUT_EXPIRED (now ≥ valid_until or valid_until > request.validUntil),
+ * CHECKOUT_SEQNO_MISMATCH (≠ on-chain seqno; 0 when deploying), CHECKOUT_MESSAGE_MISMATCH
+ * (count, order, address, bounce, amount, payload cell hash, StateInit hash, mode 3).
+ * The key comes from the account's on-chain data when active, else from the BOC's StateInit whose
+ * hash must equal the address. Chain errors propagate as thrown (typed chain errors).
+ */
+export async function verifySignedBoc(
+  boc: string,
+  request: SendTransactionRequest,
+  deps: VerifySignedBocDeps,
+): Promise<VerifiedCheckoutBoc> {
+  const message = parsePayerExternal(boc, request, deps.network);
+  const dest = Address.parseRaw(request.from);
+
+  const state = await deps.chain.getAccountState(dest);
+  let wallet: WalletData;
+  let expectedSeqno: number;
+  const init = message.init;
+  if (init && (!init.code || !init.data || !contractAddress(0, { code: init.code, data: init.data }).equals(dest))) {
+    throw reject('CHECKOUT_BOC_INVALID', 'The StateInit does not hash to the payer address.');
+  }
+  if (state.status === 'active') {
+    const version = state.codeHash ? walletVersionByCodeHash(state.codeHash) : null;
+    if (!version || !state.data)
+      throw reject('CHECKOUT_BOC_INVALID', 'The payer account is not a supported wallet (V5R1, V4R2, V3R2).');
+    wallet = parseWalletData(version, state.data);
+    expectedSeqno = wallet.seqno;
+  } else {
+    if (!init?.code || !init.data)
+      throw reject('CHECKOUT_BOC_INVALID', 'The payer wallet is not deployed and the message carries no StateInit.');
+    const version = walletVersionByCode(init.code);
+    if (!version) throw reject('CHECKOUT_BOC_INVALID', 'The StateInit is not a supported wallet (V5R1, V4R2, V3R2).');
+    wallet = parseWalletData(version, init.data);
+    expectedSeqno = 0;
+  }
+
+  const payload = signedPayloadOf(message, wallet, deps.network);
+  if (payload.walletId !== wallet.walletId) throw wrongWalletId(payload, wallet.version, deps.network);
+  const now = deps.now ?? Math.floor(Date.now() / 1000);
+  if (payload.validUntil <= now) throw reject('CHECKOUT_EXPIRED', 'The signed message has expired.');
+  if (payload.validUntil > request.validUntil)
+    throw reject('CHECKOUT_EXPIRED', 'The signed message stays valid after the checkout validUntil.');
+  if (payload.seqno !== expectedSeqno && !(await deps.isLanded?.(normalizedExternalHash(message)))) {
+    throw reject(
+      'CHECKOUT_SEQNO_MISMATCH',
+      `The message uses seqno ${payload.seqno}; the wallet expects ${expectedSeqno}.`,
+    );
+  }
+
+  checkMessages(payload, request);
 
   return {
     normalizedHash: normalizedExternalHash(message),

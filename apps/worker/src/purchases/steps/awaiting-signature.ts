@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Address } from '@ton/core';
 import { checkoutSinceLt, type PurchaseRow } from '@starsgate/db';
 import { scanForCheckoutPayment, type CheckoutPaymentScan, type SendTransactionRequest } from '@starsgate/ton';
+import type { PayerHistoryView } from '../chain/payer-history';
 import { crashAt } from '../crash-points';
 import type { StepDeps } from '../step-deps';
 import type { HeldPurchase } from '../persistence/held-purchase';
@@ -19,6 +20,11 @@ async function payerSignedSince(
   return (await deps.chain.getSeqno(Address.parseRaw(transaction.from))) !== prepared;
 }
 
+/** Watch polls back off while the payer's account shows nothing new: up to 8 poll intervals apart. */
+function watchIntervalMs(pollIntervalMs: number, idleScans: number): number {
+  return pollIntervalMs * 2 ** Math.min(Math.max(idleScans - 1, 0), 3);
+}
+
 /**
  * `awaiting_signature`: the buyer's wallet usually broadcasts by itself, and a shop's backend may
  * never call /submitted. Until valid_until plus the margin, each job looks at the payer's account:
@@ -26,7 +32,9 @@ async function payerSignedSince(
  * its normalized hash; the checkout moves to `submitted` and its next job confirms it with
  * Fragment). Nothing on chain after the deadline, every transaction since the checkout was prepared
  * read (no page cap): `expired`, nothing was paid. A history that could not be read back that far
- * while the wallet's seqno moved: `reconciliation_required`.
+ * while the wallet's seqno moved: `reconciliation_required`. The payer's account is read through
+ * `payerHistories`: one incremental read per payer shared by its checkouts, polls backing off
+ * while nothing happens on it (docs/security.md, attack 17).
  */
 export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const { config } = deps;
@@ -35,8 +43,15 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
   const deadlineMs = transaction.validUntil * 1000 + config.validUntilMarginMs;
   const lookedAt = deps.now();
   let scan: CheckoutPaymentScan;
+  let history: PayerHistoryView;
   try {
-    scan = await scanForCheckoutPayment(deps.chain, transaction, {
+    // After the deadline, "not paid" must come from a read begun after it.
+    history = await deps.payerHistories.view(
+      Address.parseRaw(transaction.from),
+      checkoutSinceLt(row),
+      lookedAt > deadlineMs ? deadlineMs + 1 : 0,
+    );
+    scan = await scanForCheckoutPayment(history.chain, transaction, {
       network: config.network,
       sinceLt: checkoutSinceLt(row),
     });
@@ -80,7 +95,9 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
   }
 
   if (lookedAt <= deadlineMs) {
-    await purchase.reschedule(Math.min(config.pollIntervalMs, deadlineMs - lookedAt + 1));
+    await purchase.reschedule(
+      Math.min(watchIntervalMs(config.pollIntervalMs, history.idleScans), deadlineMs - lookedAt + 1),
+    );
     return;
   }
   if (scan.outcome === 'incomplete' && (await payerSignedSince(deps, row, transaction))) {
