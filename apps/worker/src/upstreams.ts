@@ -1,4 +1,4 @@
-import { FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
+import { FragmentClient, FragmentSessionPool, SessionLeases, sessionLeaseTtlMs } from '@starsgate/fragment';
 import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { createRedisConnection, createToncenterPacer, instrumentUpstream, type Logger } from '@starsgate/platform';
 import type { WorkerConfig } from './config';
@@ -9,7 +9,7 @@ export interface Upstreams {
   chain: ChainClient;
   /** One client per configured Fragment login session. */
   fragment: FragmentSessionPool;
-  /** Closes the Redis connection of the chain provider's shared rate limit. */
+  /** Closes the Redis connections (the chain provider's shared rate limit, the sessions' leases). */
   close(): Promise<void>;
 }
 
@@ -32,8 +32,15 @@ export function createUpstreams(
         observability?.metrics.chainRate,
       )
     : undefined;
+  // One flow per Fragment session across every replica (docs/fragment-protocol.md §19.1).
+  const leaseRedis = createRedisConnection(config.redisUrl);
+  const leases = new SessionLeases(leaseRedis, {
+    ttlMs: sessionLeaseTtlMs(config.fragmentTimeoutMs),
+    callTimeoutMs: config.fragmentTimeoutMs,
+  });
   const close = async (): Promise<void> => {
     if (pacingRedis) await pacingRedis.quit().catch(() => pacingRedis.disconnect());
+    await leaseRedis.quit().catch(() => leaseRedis.disconnect());
   };
   const rawChain = new ToncenterChainClient({
     baseUrl: config.toncenterUrl,
@@ -46,6 +53,7 @@ export function createUpstreams(
         baseUrl: config.fragmentBaseUrl,
         cookies,
         timeoutMs: config.fragmentTimeoutMs,
+        leases,
         logger: {
           debug: (message: string) => logger.debug(message, { upstream: 'fragment' }),
           info: (message: string) => logger.debug(message, { upstream: 'fragment' }),

@@ -31,8 +31,15 @@ export class ApiSession {
   ) {}
 
   /** A read: retried on 429/5xx/network/timeout per the policy. */
-  read(product: FragmentProduct, method: string, fields: FormFields): Promise<Record<string, unknown>> {
-    return withRetries(method, this.retryPolicy, this.logger, sleep, () => this.call(product, method, fields, 'read'));
+  read(
+    product: FragmentProduct,
+    method: string,
+    fields: FormFields,
+    guard?: () => Promise<void>,
+  ): Promise<Record<string, unknown>> {
+    return withRetries(method, this.retryPolicy, this.logger, sleep, () =>
+      this.call(product, method, fields, 'read', guard),
+    );
   }
 
   /**
@@ -45,16 +52,20 @@ export class ApiSession {
     method: string,
     fields: FormFields,
     kind: 'read' | 'write',
+    /** A flow's lease check (`FragmentClient.exclusive`), run right before each request is sent. */
+    guard?: () => Promise<void>,
   ): Promise<Record<string, unknown>> {
     this.lastProduct = product;
     const body = encodeForm(method, fields);
     const referer = flowReferer(product, this.flows[product]);
     const hash = this.hash.current() ?? (await this.refreshHash(product));
+    await guard?.();
     const first = await this.transport.postApi(hash, method, body, referer, kind === 'write');
     if (!isHashRejection(first)) return first;
     this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${ROUTES[product].page}`);
     this.hash.invalidate();
     const fresh = await this.refreshHash(product);
+    await guard?.();
     return this.transport.postApi(fresh, method, body, referer, kind === 'write');
   }
 

@@ -1,5 +1,12 @@
 export { FragmentClient, DEFAULT_DEVICE, type FragmentClientOptions } from './client';
 export { FragmentSessionPool } from './session-pool';
+export {
+  SESSION_LEASE_PREFIX,
+  SessionLeases,
+  sessionLeaseTtlMs,
+  type FlowLease,
+  type SessionLeaseOptions,
+} from './session-lease';
 export { FragmentError, isFragmentError, classifyErrorText, errorFromText, type FragmentErrorOptions } from './errors';
 export { FRAGMENT_ERROR_KINDS, type FragmentErrorKind, type FragmentErrorMeaning } from './error-kinds';
 export {

@@ -21,7 +21,7 @@ export class FragmentSessionPool {
   }
 
   /**
-   * Runs `flow` holding one session's flow mutex; resolves with that session's id and the result.
+   * Runs `flow` holding one session's flow mutex (and its lease, when the clients have `leases`); resolves with that session's id and the result.
    * `before` (a search) runs on the same session first, outside the flow mutex, while the
    * session's current flow goes on; its result is handed to `flow`.
    */
@@ -42,15 +42,17 @@ export class FragmentSessionPool {
 
   /**
    * Reads each session's pages and syncs its flow state for both products, all sessions at once,
-   * so the first orders skip that work, and a dead login shows at start rather than on a
+   * so the first orders load no page, and a dead login shows at start rather than on a
    * purchase. Never throws: resolves with each session's error, if any.
    */
   async warmUp(): Promise<Array<{ sessionId: string; error?: Error }>> {
     return Promise.all(
       this.clients.map(async (client) => {
         try {
-          await client.syncState('stars');
-          await client.syncState('premium');
+          await client.exclusive(async (view) => {
+            await view.syncState('stars');
+            await view.syncState('premium');
+          });
           return { sessionId: client.sessionId() };
         } catch (error) {
           return { sessionId: client.sessionId(), error: error instanceof Error ? error : new Error(String(error)) };

@@ -95,6 +95,15 @@ export interface FragmentFaults {
   transactionFrom: TransactionFromMode;
   /** The mode per cookie session (`stel_ssid` → mode): a run can give some sessions each mode. */
   transactionFromBySession: Record<string, TransactionFromMode>;
+  /**
+   * One flow at a time per page session (docs/fragment-protocol.md §19.1): an `init…Request` is
+   * accepted only when the session's last state call before it was a flow start of the same
+   * product (`update…State` with `mode: "new"`; `updateStarsPrices` may come between). Another
+   * flow's start or status poll in between (flows interleaved), or no fresh start (a stale `done`
+   * echoed), answers "Price was changed. Please try again." and creates no order. Counted in
+   * `stats().strictFlowRejections`.
+   */
+  strictFlow: boolean;
 }
 
 export interface FragmentSimulatorConfig {
@@ -172,6 +181,7 @@ export function defaultFaults(): FragmentFaults {
     omitConfirmMethod: false,
     transactionFrom: 'linked',
     transactionFromBySession: {},
+    strictFlow: false,
   };
 }
 

@@ -24,6 +24,8 @@ export interface Session {
   /** recipient token → username, for tokens issued in this session. */
   recipients: Map<string, string>;
   flows: Record<Product, FlowState>;
+  /** The product of a flow start (`update…State` with `mode: "new"`) with no state sync or init since. */
+  flowStart?: Product;
   createdAt: number;
 }
 
@@ -46,6 +48,8 @@ export class SessionStore {
   private readonly sessions = new Map<string, Session>();
   private readonly issuedStelTokens = new Set<string>();
   private readonly issuedTonTokens = new Map<string, Address>();
+  /** Inits refused by the strictFlow fault: flows that interleaved or did not start anew. */
+  strictFlowRejections = 0;
 
   constructor(
     private readonly config: () => FragmentSimulatorConfig,

@@ -21,7 +21,14 @@ import {
   type SecretVault,
 } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { createFragmentReads, decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
+import {
+  createFragmentReads,
+  decodeCommentPayload,
+  FragmentClient,
+  FragmentSessionPool,
+  SessionLeases,
+  sessionLeaseTtlMs,
+} from '@starsgate/fragment';
 import {
   closeQueue,
   createLogger,
@@ -167,6 +174,10 @@ export class WorkerHarness {
     const queueConnection = createRedisConnection(env.REDIS_URL!);
     const queue = createPurchaseQueue(queueConnection, bullPrefix);
     const chain = new ToncenterChainClient({ baseUrl: config.toncenterUrl });
+    const leases = new SessionLeases(redis, {
+      ttlMs: sessionLeaseTtlMs(config.fragmentTimeoutMs),
+      callTimeoutMs: config.fragmentTimeoutMs,
+    });
     const fragment = new FragmentSessionPool(
       config.fragmentCookies.map(
         (cookies) =>
@@ -175,6 +186,8 @@ export class WorkerHarness {
             cookies,
             timeoutMs: config.fragmentTimeoutMs,
             retry: { baseDelayMs: 50 },
+            // As the worker's upstreams: one flow per session across harnesses sharing a login.
+            leases,
           }),
       ),
     );
