@@ -108,6 +108,8 @@ export interface WorkerConfig {
   webhooks: WebhookDeliveryConfig;
   /** How often the evidence collector re-checks open reconciliation cases. */
   evidenceIntervalMs: number;
+  /** How often a dead Fragment login's page is read again to bring it back (docs/fragment-protocol.md §19.3). */
+  fragmentLoginRecheckMs: number;
 }
 
 export interface WebhookDeliveryConfig {
@@ -286,6 +288,12 @@ export const WORKER_VARIABLES = {
     86_400_000,
     'How often open reconciliation cases are re-checked on chain and on Fragment.',
   ),
+  FRAGMENT_LOGIN_RECHECK_MS: milliseconds(
+    60_000,
+    1_000,
+    86_400_000,
+    'How often a Fragment login found logged out (taken out of rotation) has its page read again; once it shows a live login it is used again, without a restart.',
+  ),
   ...PRICE_REFRESHER_VARIABLES,
 } as const;
 
@@ -391,6 +399,7 @@ export function loadWorkerConfig(
       allowPrivate: privateAddressAllowance(values.WEBHOOK_ALLOW_PRIVATE),
     },
     evidenceIntervalMs: values.EVIDENCE_INTERVAL_MS,
+    fragmentLoginRecheckMs: values.FRAGMENT_LOGIN_RECHECK_MS,
   };
   if (config.fragmentReceivingAddresses.length === 0) {
     warn(

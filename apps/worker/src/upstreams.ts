@@ -1,4 +1,11 @@
-import { FragmentClient, FragmentSessionPool, SessionLeases, sessionLeaseTtlMs } from '@starsgate/fragment';
+import {
+  FragmentClient,
+  FragmentSessionPool,
+  LoginStates,
+  SessionLeases,
+  sessionLeaseTtlMs,
+  type LoginState,
+} from '@starsgate/fragment';
 import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { createRedisConnection, createToncenterPacer, instrumentUpstream, type Logger } from '@starsgate/platform';
 import type { WorkerConfig } from './config';
@@ -61,7 +68,16 @@ export function createUpstreams(
         },
       }),
   );
-  if (!observability) return { chain: rawChain, fragment: new FragmentSessionPool(sessions), close };
+  // Dead logins out of rotation for every replica, and shown to the operator (§19.3).
+  const poolOptions = {
+    states: new LoginStates(leaseRedis),
+    onStateChange: (state: LoginState) => {
+      if (state.alive) logger.info('fragment login alive again', { session: state.sessionId });
+      else
+        logger.error('fragment login dead: taken out of rotation', { session: state.sessionId, reason: state.reason });
+    },
+  };
+  if (!observability) return { chain: rawChain, fragment: new FragmentSessionPool(sessions, poolOptions), close };
   const { metrics, health } = observability;
   return {
     chain: instrumentUpstream<ChainClient>(rawChain, 'chain', metrics.upstream, { observe: health.chainObserver }),
@@ -72,6 +88,7 @@ export function createUpstreams(
           scopes: ['exclusive'],
         }),
       ),
+      poolOptions,
     ),
     close,
   };

@@ -1,5 +1,6 @@
 export { FragmentClient, DEFAULT_DEVICE, type FragmentClientOptions } from './client';
-export { FragmentSessionPool } from './session-pool';
+export { FragmentSessionPool, type FragmentSessionPoolOptions } from './session-pool';
+export { LOGIN_STATES_KEY, LoginStates, type LoginState, type LoginStateHash } from './login-states';
 export {
   SESSION_LEASE_PREFIX,
   SessionLeases,

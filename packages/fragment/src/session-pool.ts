@@ -1,4 +1,16 @@
 import type { FragmentClient } from './client';
+import { FragmentError, isFragmentError } from './errors';
+import { LoginStates, type LoginState } from './login-states';
+
+export interface FragmentSessionPoolOptions {
+  /**
+   * Where each login's alive/dead state lives: Redis (shared by every replica and the operator
+   * API) or, by default, this process's memory.
+   */
+  states?: LoginStates;
+  /** Told of a login's state whenever this pool changes it (metrics, logs). */
+  onStateChange?: (state: LoginState) => void;
+}
 
 /**
  * Several Fragment login sessions used as one. Fragment allows one purchase flow at a time per
@@ -6,14 +18,25 @@ import type { FragmentClient } from './client';
  * flows run at once. A flow goes to the session with the fewest flows in progress.
  * An order can only be confirmed by the session that created it: callers keep the returned
  * `sessionId` with the order and pass it to `session()` later.
+ *
+ * A login whose flow answers as logged out (SESSION_INVALID) is marked dead in `states` and
+ * taken out of rotation for every replica sharing them; `recheckDead()`, run on a schedule,
+ * reads a dead login's page and brings it back once it shows a live login
+ * (docs/fragment-protocol.md §19.3).
  */
 export class FragmentSessionPool {
   private readonly busy = new Map<FragmentClient, number>();
   private readonly byId = new Map<string, FragmentClient>();
   private next = 0;
 
-  constructor(readonly clients: readonly FragmentClient[]) {
+  readonly states: LoginStates;
+
+  constructor(
+    readonly clients: readonly FragmentClient[],
+    private readonly options: FragmentSessionPoolOptions = {},
+  ) {
     if (clients.length === 0) throw new TypeError('FragmentSessionPool needs at least one client');
+    this.states = options.states ?? LoginStates.inMemory();
     for (const client of clients) {
       this.busy.set(client, 0);
       this.byId.set(client.sessionId(), client);
@@ -29,12 +52,16 @@ export class FragmentSessionPool {
     flow: (client: FragmentClient, before: B) => Promise<T>,
     before?: (client: FragmentClient) => Promise<B>,
   ): Promise<{ sessionId: string; result: T }> {
-    const client = this.leastBusy();
+    const client = this.leastBusy(await this.aliveClients());
     this.busy.set(client, (this.busy.get(client) ?? 0) + 1);
     try {
       const prepared = before ? await before(client) : (undefined as B);
       const result = await client.exclusive((view) => flow(view, prepared));
+      await this.states.recordOrder(client.sessionId()).catch(() => undefined);
       return { sessionId: client.sessionId(), result };
+    } catch (error) {
+      if (isFragmentError(error) && error.kind === 'SESSION_INVALID') await this.markDead(client, error.message);
+      throw error;
     } finally {
       this.busy.set(client, (this.busy.get(client) ?? 1) - 1);
     }
@@ -53,8 +80,10 @@ export class FragmentSessionPool {
             await view.syncState('stars');
             await view.syncState('premium');
           });
+          await this.markAlive(client, (await client.sessionStatus()).wallet);
           return { sessionId: client.sessionId() };
         } catch (error) {
+          if (isFragmentError(error) && error.kind === 'SESSION_INVALID') await this.markDead(client, error.message);
           return { sessionId: client.sessionId(), error: error instanceof Error ? error : new Error(String(error)) };
         }
       }),
@@ -70,19 +99,71 @@ export class FragmentSessionPool {
     return (sessionId !== undefined ? this.byId.get(sessionId) : undefined) ?? this.clients[0]!;
   }
 
-  private leastBusy(): FragmentClient {
+  /**
+   * Reads each dead login's page (read only, no flow) and marks it alive again when the page shows
+   * a live login; resolves with the logins brought back. Never throws: a login whose page cannot
+   * be read now stays as it is.
+   */
+  async recheckDead(): Promise<string[]> {
+    const dead = await this.states.deadIds();
+    const revived: string[] = [];
+    for (const client of this.clients) {
+      if (!dead.has(client.sessionId())) continue;
+      try {
+        const status = await client.sessionStatus();
+        if (status.loggedIn === false) await this.markDead(client, 'Fragment page shows a logged-out login');
+        else {
+          await this.markAlive(client, status.wallet);
+          revived.push(client.sessionId());
+        }
+      } catch (error) {
+        if (isFragmentError(error) && error.kind === 'SESSION_INVALID') await this.markDead(client, error.message);
+      }
+    }
+    return revived;
+  }
+
+  /** The configured logins' states (registered alive when no replica has recorded one yet). */
+  async logins(): Promise<LoginState[]> {
+    await Promise.all(this.clients.map((client) => this.states.register(client.sessionId(), client.accountId())));
+    const ids = new Set(this.clients.map((client) => client.sessionId()));
+    return (await this.states.all()).filter((state) => ids.has(state.sessionId));
+  }
+
+  private async aliveClients(): Promise<FragmentClient[]> {
+    // States unreadable (Redis down): every login stays in rotation; Fragment's answer decides.
+    const dead = await this.states.deadIds().catch(() => new Set<string>());
+    const alive = this.clients.filter((client) => !dead.has(client.sessionId()));
+    if (alive.length === 0)
+      throw new FragmentError('SESSION_INVALID', 'Fragment: every configured login is logged out; renew one', {
+        method: 'session pool',
+      });
+    return alive;
+  }
+
+  private async markDead(client: FragmentClient, reason: string): Promise<void> {
+    const state = await this.states.markDead(client.sessionId(), client.accountId(), reason).catch(() => undefined);
+    if (state) this.options.onStateChange?.(state);
+  }
+
+  private async markAlive(client: FragmentClient, wallet: string | undefined): Promise<void> {
+    const state = await this.states.markAlive(client.sessionId(), client.accountId(), wallet).catch(() => undefined);
+    if (state) this.options.onStateChange?.(state);
+  }
+
+  private leastBusy(candidates: readonly FragmentClient[]): FragmentClient {
     let best: FragmentClient | undefined;
     let bestLoad = Number.POSITIVE_INFINITY;
     // Start after the last pick so ties rotate instead of always landing on the first session.
-    for (let i = 0; i < this.clients.length; i += 1) {
-      const client = this.clients[(this.next + i) % this.clients.length]!;
+    for (let i = 0; i < candidates.length; i += 1) {
+      const client = candidates[(this.next + i) % candidates.length]!;
       const load = this.busy.get(client) ?? 0;
       if (load < bestLoad) {
         best = client;
         bestLoad = load;
       }
     }
-    this.next = (this.clients.indexOf(best!) + 1) % this.clients.length;
+    this.next = (candidates.indexOf(best!) + 1) % candidates.length;
     return best!;
   }
 }

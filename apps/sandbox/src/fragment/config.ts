@@ -104,6 +104,12 @@ export interface FragmentFaults {
    * `stats().strictFlowRejections`.
    */
   strictFlow: boolean;
+  /**
+   * Logins killed (by `stel_ssid`): their pages show a logged-out login and their API calls answer
+   * "Access denied", as when Fragment ends a login; removing one revives it
+   * (docs/fragment-protocol.md §19.3). `PUT /admin/fragment/faults {"deadSessions": [...]}`.
+   */
+  deadSessions: string[];
 }
 
 export interface FragmentSimulatorConfig {
@@ -182,6 +188,7 @@ export function defaultFaults(): FragmentFaults {
     transactionFrom: 'linked',
     transactionFromBySession: {},
     strictFlow: false,
+    deadSessions: [],
   };
 }
 

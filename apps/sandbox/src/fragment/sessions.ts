@@ -141,7 +141,8 @@ export class SessionStore {
         wallet = this.issuedTonTokens.get(ton);
       }
     }
-    const dead = cfg.faults.sessionExpired || (!!stel && !stelOk) || (!!ton && !tonOk);
+    const killed = (cfg.faults.deadSessions ?? []).includes(cookies['stel_ssid'] ?? '');
+    const dead = cfg.faults.sessionExpired || killed || (!!stel && !stelOk) || (!!ton && !tonOk);
     return { loggedIn: stelOk && !dead, walletConnected: tonOk && !dead, wallet, dead };
   }
 }
