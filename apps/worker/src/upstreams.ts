@@ -2,13 +2,16 @@ import {
   FragmentClient,
   FragmentSessionPool,
   LoginStates,
+  RedisCookieStore,
   SessionLeases,
   sessionLeaseTtlMs,
   type LoginState,
 } from '@starsgate/fragment';
 import { ToncenterChainClient, type ChainClient } from '@starsgate/ton';
 import { createRedisConnection, createToncenterPacer, instrumentUpstream, type Logger } from '@starsgate/platform';
+import { SecretVault } from '@starsgate/db';
 import type { WorkerConfig } from './config';
+import { fragmentCookieCodec } from './fragment-cookie-codec';
 import type { UpstreamHealth } from './observability/upstream-health';
 import type { WorkerMetrics } from './observability/worker-metrics';
 
@@ -45,6 +48,8 @@ export function createUpstreams(
     ttlMs: sessionLeaseTtlMs(config.fragmentTimeoutMs),
     callTimeoutMs: config.fragmentTimeoutMs,
   });
+  // Every Set-Cookie kept per login, sealed, for every replica and a restart (§19.2).
+  const cookieStore = new RedisCookieStore(leaseRedis, { codec: fragmentCookieCodec(new SecretVault(config.keyRing)) });
   const close = async (): Promise<void> => {
     if (pacingRedis) await pacingRedis.quit().catch(() => pacingRedis.disconnect());
     await leaseRedis.quit().catch(() => leaseRedis.disconnect());
@@ -61,6 +66,7 @@ export function createUpstreams(
         cookies,
         timeoutMs: config.fragmentTimeoutMs,
         leases,
+        cookieStore,
         logger: {
           debug: (message: string) => logger.debug(message, { upstream: 'fragment' }),
           info: (message: string) => logger.debug(message, { upstream: 'fragment' }),

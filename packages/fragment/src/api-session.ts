@@ -3,6 +3,7 @@ import { adoptMode, echoFlowState, flowReferer, type FlowState } from './flow-st
 import { encodeForm, type FormFields } from './form';
 import { isCloudflareChallenge, pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
 import { ROUTES } from './routes';
+import type { PersistedCookies } from './cookie-store';
 import type { ApiHashCache } from './session';
 import { sleep, withRetries, type FragmentLogger, type RetryPolicy, type Transport } from './transport';
 import type { FragmentProduct } from './types';
@@ -28,6 +29,8 @@ export class ApiSession {
     private readonly logger: FragmentLogger,
     /** The client holds a Telegram login cookie: a logged-out page then means the login is dead. */
     private readonly expectsLogin: boolean,
+    /** The login's cookies as every replica last received them (docs/fragment-protocol.md §19.2). */
+    private readonly cookies?: PersistedCookies,
   ) {}
 
   /** A read: retried on 429/5xx/network/timeout per the policy. */
@@ -60,12 +63,14 @@ export class ApiSession {
     const referer = flowReferer(product, this.flows[product]);
     const hash = this.hash.current() ?? (await this.refreshHash(product));
     await guard?.();
+    await this.cookies?.pull();
     const first = await this.transport.postApi(hash, method, body, referer, kind === 'write');
     if (!isHashRejection(first)) return first;
     this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${ROUTES[product].page}`);
     this.hash.invalidate();
     const fresh = await this.refreshHash(product);
     await guard?.();
+    await this.cookies?.pull();
     return this.transport.postApi(fresh, method, body, referer, kind === 'write');
   }
 
@@ -103,7 +108,10 @@ export class ApiSession {
 
   /** GET of any page of the site, retried as a read. */
   getPage(path: string, retry = true): Promise<{ status: number; body: string }> {
-    const get = () => this.transport.getPage(path);
+    const get = async () => {
+      await this.cookies?.pull();
+      return this.transport.getPage(path);
+    };
     return retry ? withRetries(`GET ${path}`, this.retryPolicy, this.logger, sleep, get) : get();
   }
 }

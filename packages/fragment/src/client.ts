@@ -47,6 +47,7 @@ import { METHOD_NAME, validateAccount, validateAmount } from './request-validati
 import { ROUTES } from './routes';
 import { ApiHashCache, CookieJar } from './session';
 import type { SessionLeases } from './session-lease';
+import { PersistedCookies, type RedisCookieStore } from './cookie-store';
 import { parseInitAnswer, parseTransaction } from './transaction-parsing';
 import {
   DEFAULT_RETRY_POLICY,
@@ -92,6 +93,12 @@ export interface FragmentClientOptions {
    * besides the in-process mutex (docs/fragment-protocol.md §19.1). Without it, one process alone.
    */
   leases?: SessionLeases;
+  /**
+   * Where the login's cookies are kept as Fragment rotates them (Redis): every `Set-Cookie` is
+   * saved, and each request sends what the store holds, so replicas and a restarted process use
+   * the current cookies (docs/fragment-protocol.md §19.2). Without it, this process's jar alone.
+   */
+  cookieStore?: RedisCookieStore;
   logger?: Partial<FragmentLogger>;
 }
 
@@ -151,7 +158,12 @@ export class FragmentClient {
       logger: this.logger,
     });
     const hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
-    this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger, token !== undefined);
+    const persisted = options.cookieStore
+      ? new PersistedCookies(this.jar, options.cookieStore, options.cookies ?? '', (message) =>
+          this.logger.warn(message),
+        )
+      : undefined;
+    this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger, token !== undefined, persisted);
   }
 
   /**

@@ -1,5 +1,6 @@
 export { FragmentClient, DEFAULT_DEVICE, type FragmentClientOptions } from './client';
 export { FragmentSessionPool, type FragmentSessionPoolOptions } from './session-pool';
+export { COOKIE_STORE_PREFIX, PersistedCookies, RedisCookieStore, type CookieCodec } from './cookie-store';
 export { LOGIN_STATES_KEY, LoginStates, type LoginState, type LoginStateHash } from './login-states';
 export {
   SESSION_LEASE_PREFIX,

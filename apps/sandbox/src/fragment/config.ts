@@ -110,6 +110,13 @@ export interface FragmentFaults {
    * (docs/fragment-protocol.md §19.3). `PUT /admin/fragment/faults {"deadSessions": [...]}`.
    */
   deadSessions: string[];
+  /**
+   * Cookies rotate (docs/fragment-protocol.md §19.2): every page GET of a live login with a wallet
+   * answers `Set-Cookie: stel_ton_token=<fresh>`; the token it sent stays accepted for one more
+   * rotation, older ones of that login are refused (the login then shows as dead), as a client
+   * that keeps its first cookies finds once Fragment has renewed them twice.
+   */
+  rotateCookies: boolean;
 }
 
 export interface FragmentSimulatorConfig {
@@ -189,6 +196,7 @@ export function defaultFaults(): FragmentFaults {
     transactionFromBySession: {},
     strictFlow: false,
     deadSessions: [],
+    rotateCookies: false,
   };
 }
 
