@@ -12,6 +12,7 @@ import { createRedisConnection, createToncenterPacer, instrumentUpstream, type L
 import { SecretVault } from '@starsgate/db';
 import type { WorkerConfig } from './config';
 import { fragmentCookieCodec } from './fragment-cookie-codec';
+import { watchCookiesFile } from './fragment-cookies-file';
 import type { UpstreamHealth } from './observability/upstream-health';
 import type { WorkerMetrics } from './observability/worker-metrics';
 
@@ -50,52 +51,76 @@ export function createUpstreams(
   });
   // Every Set-Cookie kept per login, sealed, for every replica and a restart (§19.2).
   const cookieStore = new RedisCookieStore(leaseRedis, { codec: fragmentCookieCodec(new SecretVault(config.keyRing)) });
-  const close = async (): Promise<void> => {
-    if (pacingRedis) await pacingRedis.quit().catch(() => pacingRedis.disconnect());
-    await leaseRedis.quit().catch(() => leaseRedis.disconnect());
-  };
   const rawChain = new ToncenterChainClient({
     baseUrl: config.toncenterUrl,
     ...(config.toncenterApiKey ? { apiKey: config.toncenterApiKey } : {}),
     ...(pacer ? { pacer } : {}),
   });
-  const sessions = (config.fragmentCookies.length > 0 ? config.fragmentCookies : ['']).map(
-    (cookies) =>
-      new FragmentClient({
-        baseUrl: config.fragmentBaseUrl,
-        cookies,
-        timeoutMs: config.fragmentTimeoutMs,
-        leases,
-        cookieStore,
-        logger: {
-          debug: (message: string) => logger.debug(message, { upstream: 'fragment' }),
-          info: (message: string) => logger.debug(message, { upstream: 'fragment' }),
-          warn: (message: string) => logger.warn(message, { upstream: 'fragment' }),
-        },
-      }),
-  );
+  const built = new Map<string, FragmentClient>();
+  /** One client per login, the same one again while its cookies are unchanged (instrumented by position). */
+  const clientFor = (cookies: string, index: number): FragmentClient => {
+    const known = built.get(cookies);
+    if (known) return known;
+    const raw = new FragmentClient({
+      baseUrl: config.fragmentBaseUrl,
+      cookies,
+      timeoutMs: config.fragmentTimeoutMs,
+      leases,
+      cookieStore,
+      logger: {
+        debug: (message: string) => logger.debug(message, { upstream: 'fragment' }),
+        info: (message: string) => logger.debug(message, { upstream: 'fragment' }),
+        warn: (message: string) => logger.warn(message, { upstream: 'fragment' }),
+      },
+    });
+    const client = observability
+      ? instrumentUpstream(raw, 'fragment', observability.metrics.upstream, {
+          observe: observability.health.fragmentObserver(index),
+          scopes: ['exclusive'],
+        })
+      : raw;
+    built.set(cookies, client);
+    return client;
+  };
+  const clientsOf = (sets: readonly string[]) => (sets.length > 0 ? sets : ['']).map(clientFor);
   // Dead logins out of rotation for every replica, and shown to the operator (§19.3).
-  const poolOptions = {
+  const fragment = new FragmentSessionPool(clientsOf(config.fragmentCookies), {
     states: new LoginStates(leaseRedis),
     onStateChange: (state: LoginState) => {
       if (state.alive) logger.info('fragment login alive again', { session: state.sessionId });
       else
         logger.error('fragment login dead: taken out of rotation', { session: state.sessionId, reason: state.reason });
     },
+  });
+  // Logins renewed by rewriting FRAGMENT_COOKIES_FILE are used without a restart (§19.2).
+  const { variable, file } = config.fragmentCookieSources;
+  const watcher = file
+    ? watchCookiesFile({
+        path: file.path,
+        intervalMs: file.pollMs,
+        initial: file.text,
+        onChange: (fileSets) => {
+          const sets = [...variable, ...fileSets];
+          if (sets.length === 0) {
+            logger.warn('FRAGMENT_COOKIES_FILE now names no login: the logins in use are kept');
+            return;
+          }
+          fragment.replaceClients(clientsOf(sets));
+          logger.info('fragment logins reloaded from FRAGMENT_COOKIES_FILE', { logins: sets.length });
+          void fragment.recheckDead();
+        },
+        onError: (error) => logger.warn('FRAGMENT_COOKIES_FILE not read; the logins in use are kept', { error }),
+      })
+    : undefined;
+  const close = async (): Promise<void> => {
+    watcher?.stop();
+    if (pacingRedis) await pacingRedis.quit().catch(() => pacingRedis.disconnect());
+    await leaseRedis.quit().catch(() => leaseRedis.disconnect());
   };
-  if (!observability) return { chain: rawChain, fragment: new FragmentSessionPool(sessions, poolOptions), close };
-  const { metrics, health } = observability;
-  return {
-    chain: instrumentUpstream<ChainClient>(rawChain, 'chain', metrics.upstream, { observe: health.chainObserver }),
-    fragment: new FragmentSessionPool(
-      sessions.map((client, index) =>
-        instrumentUpstream(client, 'fragment', metrics.upstream, {
-          observe: health.fragmentObserver(index),
-          scopes: ['exclusive'],
-        }),
-      ),
-      poolOptions,
-    ),
-    close,
-  };
+  const chain = observability
+    ? instrumentUpstream<ChainClient>(rawChain, 'chain', observability.metrics.upstream, {
+        observe: observability.health.chainObserver,
+      })
+    : rawChain;
+  return { chain, fragment, close };
 }

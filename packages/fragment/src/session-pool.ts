@@ -28,19 +28,35 @@ export class FragmentSessionPool {
   private readonly busy = new Map<FragmentClient, number>();
   private readonly byId = new Map<string, FragmentClient>();
   private next = 0;
-
+  private current: readonly FragmentClient[] = [];
   readonly states: LoginStates;
 
   constructor(
-    readonly clients: readonly FragmentClient[],
+    clients: readonly FragmentClient[],
     private readonly options: FragmentSessionPoolOptions = {},
   ) {
-    if (clients.length === 0) throw new TypeError('FragmentSessionPool needs at least one client');
     this.states = options.states ?? LoginStates.inMemory();
+    this.replaceClients(clients);
+  }
+
+  /** The logins in rotation (dead ones included: `flow` skips those). */
+  get clients(): readonly FragmentClient[] {
+    return this.current;
+  }
+
+  /**
+   * The configured logins changed (FRAGMENT_COOKIES_FILE rewritten): flows go to `clients` from
+   * now on; flows under way finish on theirs, and `session(id)` still finds a removed login for
+   * the orders it created.
+   */
+  replaceClients(clients: readonly FragmentClient[]): void {
+    if (clients.length === 0) throw new TypeError('FragmentSessionPool needs at least one client');
     for (const client of clients) {
-      this.busy.set(client, 0);
+      if (!this.busy.has(client)) this.busy.set(client, 0);
       this.byId.set(client.sessionId(), client);
     }
+    this.current = [...clients];
+    this.next = 0;
   }
 
   /**
