@@ -26,6 +26,7 @@ import {
   decodeCommentPayload,
   FragmentClient,
   FragmentSessionPool,
+  LoginStates,
   SessionLeases,
   sessionLeaseTtlMs,
 } from '@starsgate/fragment';
@@ -190,6 +191,8 @@ export class WorkerHarness {
             leases,
           }),
       ),
+      // Each login's state in Redis, where the operator API reads it (as the worker's upstreams).
+      { states: new LoginStates(redis) },
     );
     const { deps } = createWorker(config, {
       logger: createLogger({ service: 'worker-test', level: env.LOG_LEVEL }),
