@@ -69,7 +69,8 @@ export interface RemoteUpstream {
 }
 
 export interface HarnessOptions {
-  upstream?: RemoteUpstream;
+  /** A sandbox started elsewhere (another process, or one several harnesses share in this one). */
+  upstream?: RemoteUpstream | StartedSandbox;
   seed?: string;
   blockMs?: number;
   fragment?: FragmentConfigPatch;
