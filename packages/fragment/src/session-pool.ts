@@ -1,5 +1,5 @@
 import type { FragmentClient } from './client';
-import { FragmentError, isFragmentError } from './errors';
+import { isFragmentError } from './errors';
 import { LoginStates, type LoginState } from './login-states';
 
 export interface FragmentSessionPoolOptions {
@@ -68,11 +68,13 @@ export class FragmentSessionPool {
     flow: (client: FragmentClient, before: B) => Promise<T>,
     before?: (client: FragmentClient) => Promise<B>,
   ): Promise<{ sessionId: string; result: T }> {
-    const client = this.leastBusy(await this.aliveClients());
+    const { candidates, allDead } = await this.candidates();
+    const client = this.leastBusy(candidates);
     this.busy.set(client, (this.busy.get(client) ?? 0) + 1);
     try {
       const prepared = before ? await before(client) : (undefined as B);
       const result = await client.exclusive((view) => flow(view, prepared));
+      if (allDead) await this.markAlive(client, undefined);
       await this.states.recordOrder(client.sessionId()).catch(() => undefined);
       return { sessionId: client.sessionId(), result };
     } catch (error) {
@@ -146,15 +148,15 @@ export class FragmentSessionPool {
     return (await this.states.all()).filter((state) => ids.has(state.sessionId));
   }
 
-  private async aliveClients(): Promise<FragmentClient[]> {
-    // States unreadable (Redis down): every login stays in rotation; Fragment's answer decides.
+  /**
+   * The logins an order may use: the live ones. With every login dead the order tries them all
+   * the same (it fails as it would, and a login renewed or taken back by Fragment serves at once,
+   * before the next recheck). States unreadable (Redis down): every login; Fragment's answer decides.
+   */
+  private async candidates(): Promise<{ candidates: readonly FragmentClient[]; allDead: boolean }> {
     const dead = await this.states.deadIds().catch(() => new Set<string>());
-    const alive = this.clients.filter((client) => !dead.has(client.sessionId()));
-    if (alive.length === 0)
-      throw new FragmentError('SESSION_INVALID', 'Fragment: every configured login is logged out; renew one', {
-        method: 'session pool',
-      });
-    return alive;
+    const alive = this.current.filter((client) => !dead.has(client.sessionId()));
+    return alive.length > 0 ? { candidates: alive, allDead: false } : { candidates: this.current, allDead: true };
   }
 
   private async markDead(client: FragmentClient, reason: string): Promise<void> {
