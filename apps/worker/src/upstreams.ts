@@ -105,9 +105,10 @@ export function createUpstreams(
             logger.warn('FRAGMENT_COOKIES_FILE now names no login: the logins in use are kept');
             return;
           }
-          fragment.replaceClients(clientsOf(sets));
           logger.info('fragment logins reloaded from FRAGMENT_COOKIES_FILE', { logins: sets.length });
-          void fragment.recheckDead();
+          fragment.reconfigure(clientsOf(sets)).catch((error: unknown) => {
+            logger.warn('fragment logins reloaded, but their states not updated', { error });
+          });
         },
         onError: (error) => logger.warn('FRAGMENT_COOKIES_FILE not read; the logins in use are kept', { error }),
       })

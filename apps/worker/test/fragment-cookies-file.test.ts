@@ -76,4 +76,9 @@ test('a login renewed in FRAGMENT_COOKIES_FILE is used without a restart', async
   const order = await buy(pool, 'dave');
   expect(order.sessionId).not.toBe(firstId);
   expect(order.result.reqId).toBeTruthy();
+  // The replaced login is no longer listed; the renewed one is, alive.
+  await waitFor(async () => !(await pool.states.all()).some((login) => login.sessionId === firstId), {
+    what: 'the replaced login forgotten',
+  });
+  expect((await pool.logins()).map((login) => [login.sessionId, login.alive])).toEqual([[order.sessionId, true]]);
 });

@@ -28,7 +28,7 @@ export interface LoginState {
 }
 
 /** The hash commands the states need: Redis, or `MemoryHash` for a process alone. */
-export type LoginStateHash = Pick<Redis, 'hgetall' | 'hget' | 'hset' | 'hsetnx'>;
+export type LoginStateHash = Pick<Redis, 'hgetall' | 'hget' | 'hset' | 'hsetnx' | 'hdel'>;
 
 export class LoginStates {
   constructor(
@@ -47,6 +47,7 @@ export class LoginStates {
         hash.set(field, value);
         return Promise.resolve(added);
       },
+      hdel: (_key: string, ...fields: string[]) => Promise.resolve(fields.filter((field) => hash.delete(field)).length),
       hsetnx: (_key: string, field: string, value: string) => {
         const added = hash.has(field) ? 0 : 1;
         if (added === 1) hash.set(field, value);
@@ -134,6 +135,11 @@ export class LoginStates {
     };
     await this.redis.hset(this.key, sessionId, JSON.stringify(state));
     return state;
+  }
+
+  /** A login no longer configured (its file line replaced): no longer listed. */
+  async forget(sessionId: string): Promise<void> {
+    await this.redis.hdel(this.key, sessionId, `${sessionId}:last-order`);
   }
 
   /** A field of its own, so that replicas recording orders never overwrite each other's state. */

@@ -47,9 +47,17 @@ export class FragmentSessionPool {
   /**
    * The configured logins changed (FRAGMENT_COOKIES_FILE rewritten): flows go to `clients` from
    * now on; flows under way finish on theirs, and `session(id)` still finds a removed login for
-   * the orders it created.
+   * the orders it created. Resolves once the removed logins' states are forgotten.
    */
-  replaceClients(clients: readonly FragmentClient[]): void {
+  async reconfigure(clients: readonly FragmentClient[]): Promise<void> {
+    const kept = new Set(clients.map((client) => client.sessionId()));
+    const removed = this.current.filter((client) => !kept.has(client.sessionId()));
+    this.replaceClients(clients);
+    await Promise.all(removed.map((client) => this.states.forget(client.sessionId()).catch(() => undefined)));
+    await this.recheckDead();
+  }
+
+  private replaceClients(clients: readonly FragmentClient[]): void {
     if (clients.length === 0) throw new TypeError('FragmentSessionPool needs at least one client');
     for (const client of clients) {
       if (!this.busy.has(client)) this.busy.set(client, 0);
