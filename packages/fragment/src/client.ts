@@ -10,8 +10,9 @@
  * own lane, one at a time, beside the flow, so the next order's search overlaps this order's init.
  * `get…Link` and `confirm` name their order and move only it; they and `deliveryHistory` (a page
  * read) take no lock. Use one client per login session; processes that share a session (worker
- * replicas) run their flows through `FragmentSessionPool` with `SessionLeases`, which holds the
- * session's lease across processes (docs/fragment-protocol.md §19.1). Several sessions: the pool.
+ * replicas) give their clients the same `leases` (`SessionLeases`, Redis), and every flow-state
+ * call then holds the session's lease across processes too (docs/fragment-protocol.md §19.1).
+ * Several sessions: `FragmentSessionPool`.
  *
  * Retries: reads (page GETs, search, update…State, updateStarsPrices, get…Link) retry on 429 and
  * 5xx/network/timeout with capped jittered backoff, ≤3 tries, Retry-After ≤60 s honoured. Writes
@@ -130,8 +131,8 @@ export class FragmentClient {
   private readonly device: TonConnectDevice;
   private readonly flows: Record<FragmentProduct, FlowState> = newFlowStates();
   /**
-   * Set while a flow holds its session's lease (`exclusive` with a lease): checked before each
-   * call that moves the page's flow state, so a holder whose lease expired sends nothing more.
+   * Set while a call or flow holds the session's lease (`leases`): checked before each request
+   * that moves the page's flow state, so a holder whose lease expired sends nothing more.
    */
   private flowGuard: (() => Promise<void>) | undefined;
   private readonly leases: SessionLeases | undefined;
