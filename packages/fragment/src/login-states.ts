@@ -101,8 +101,13 @@ export class LoginStates {
     await this.redis.hsetnx(this.key, sessionId, JSON.stringify(state));
   }
 
-  /** Marks the login dead (keeping the time it died when it already was). */
-  async markDead(sessionId: string, accountId: string, reason: string, now = new Date()): Promise<LoginState> {
+  /** Marks the login dead (keeping the time it died when it already was); `changed`: it was alive. */
+  async markDead(
+    sessionId: string,
+    accountId: string,
+    reason: string,
+    now = new Date(),
+  ): Promise<{ state: LoginState; changed: boolean }> {
     const previous = await this.get(sessionId);
     const state: LoginState = {
       ...previous,
@@ -114,16 +119,16 @@ export class LoginStates {
       checkedAt: now.toISOString(),
     };
     await this.redis.hset(this.key, sessionId, JSON.stringify(state));
-    return state;
+    return { state, changed: previous?.alive !== false };
   }
 
-  /** Marks the login alive (since now when it was dead), with the wallet its page shows. */
+  /** Marks the login alive (since now when it was dead), with the wallet its page shows; `changed`: it was dead. */
   async markAlive(
     sessionId: string,
     accountId: string,
     wallet: string | undefined,
     now = new Date(),
-  ): Promise<LoginState> {
+  ): Promise<{ state: LoginState; changed: boolean }> {
     const previous = await this.get(sessionId);
     const state: LoginState = {
       sessionId,
@@ -134,7 +139,7 @@ export class LoginStates {
       checkedAt: now.toISOString(),
     };
     await this.redis.hset(this.key, sessionId, JSON.stringify(state));
-    return state;
+    return { state, changed: previous?.alive === false };
   }
 
   /** A login no longer configured (its file line replaced): no longer listed. */

@@ -8,7 +8,7 @@ export interface FragmentSessionPoolOptions {
    * API) or, by default, this process's memory.
    */
   states?: LoginStates;
-  /** Told of a login's state whenever this pool changes it (metrics, logs). */
+  /** Told of a login's state whenever this pool turns it alive or dead (logs). */
   onStateChange?: (state: LoginState) => void;
 }
 
@@ -68,9 +68,10 @@ export class FragmentSessionPool {
   }
 
   /**
-   * Runs `flow` holding one session's flow mutex (and its lease, when the clients have `leases`); resolves with that session's id and the result.
-   * `before` (a search) runs on the same session first, outside the flow mutex, while the
-   * session's current flow goes on; its result is handed to `flow`.
+   * Runs `flow` holding one live session's flow mutex (and its lease, when the clients have
+   * `leases`); resolves with that session's id and the result. `before` (a search) runs on the
+   * same session first, outside the flow mutex, while the session's current flow goes on; its
+   * result is handed to `flow`.
    */
   async flow<T, B = undefined>(
     flow: (client: FragmentClient, before: B) => Promise<T>,
@@ -131,7 +132,7 @@ export class FragmentSessionPool {
    * be read now stays as it is.
    */
   async recheckDead(): Promise<string[]> {
-    const dead = await this.states.deadIds();
+    const dead = await this.states.deadIds().catch(() => new Set<string>());
     const revived: string[] = [];
     for (const client of this.clients) {
       if (!dead.has(client.sessionId())) continue;
@@ -168,13 +169,13 @@ export class FragmentSessionPool {
   }
 
   private async markDead(client: FragmentClient, reason: string): Promise<void> {
-    const state = await this.states.markDead(client.sessionId(), client.accountId(), reason).catch(() => undefined);
-    if (state) this.options.onStateChange?.(state);
+    const marked = await this.states.markDead(client.sessionId(), client.accountId(), reason).catch(() => undefined);
+    if (marked?.changed) this.options.onStateChange?.(marked.state);
   }
 
   private async markAlive(client: FragmentClient, wallet: string | undefined): Promise<void> {
-    const state = await this.states.markAlive(client.sessionId(), client.accountId(), wallet).catch(() => undefined);
-    if (state) this.options.onStateChange?.(state);
+    const marked = await this.states.markAlive(client.sessionId(), client.accountId(), wallet).catch(() => undefined);
+    if (marked?.changed) this.options.onStateChange?.(marked.state);
   }
 
   private leastBusy(candidates: readonly FragmentClient[]): FragmentClient {
