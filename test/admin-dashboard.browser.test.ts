@@ -127,6 +127,11 @@ test('the pipeline numbers move by themselves while purchases run', async () => 
     intervalMs: 300,
     what: 'a Fragment session reported valid',
   });
+  // Each Fragment login as the workers record it in Redis: alive, with its last order.
+  await waitFor(
+    async () => (await page.locator('[data-testid^=fragment-login-]').first().innerText()).includes('alive'),
+    { timeoutMs: 20_000, intervalMs: 300, what: 'a Fragment login shown alive' },
+  );
   await shot('pipeline');
 });
 

@@ -98,6 +98,38 @@ test('purchases list, show and stats: tables for people, --json for scripts', as
   expect((await starsgate(['stats'])).stdout).toContain('reconciliation: 0 open');
 });
 
+test('fragment sessions: each login with its account, wallet, state since and last order; a dead one shown dead', async () => {
+  const pool = h.deps.fragment;
+  const login = pool.clients[0]!;
+  const listed = async () => {
+    const answer = await starsgate(['fragment', 'sessions', '--json']);
+    expect(answer.code).toBe(0);
+    const { data } = JSON.parse(answer.stdout) as { data: Array<Record<string, string | null>> };
+    return data.find((row) => row.session_id === login.sessionId());
+  };
+  expect(await listed()).toMatchObject({
+    account_id: login.accountId(),
+    state: 'alive',
+    wallet_address: expect.stringMatching(/^0:[0-9a-f]{64}$/),
+    last_order_at: expect.any(String),
+  });
+
+  const ssid = /stel_ssid=([^;\s]+)/.exec(h.env.FRAGMENT_COOKIES!)![1]!;
+  h.sandbox.fragment!.configure({ faults: { deadSessions: [ssid] } });
+  try {
+    await pool.warmUp();
+    expect(await listed()).toMatchObject({ state: 'dead', reason: expect.stringContaining('logged-out') });
+    const table = await starsgate(['fragment', 'sessions']);
+    expect(table.stdout).toMatch(/^SESSION\s+ACCOUNT\s+STATE\s+SINCE/);
+    expect(table.stdout).toContain(`${login.sessionId()}  ${login.accountId()}  dead`);
+    expect(table.stdout).not.toMatch(/stel_/);
+  } finally {
+    h.sandbox.fragment!.configure({ faults: { deadSessions: [] } });
+  }
+  expect(await pool.recheckDead()).toEqual([login.sessionId()]);
+  expect(await listed()).toMatchObject({ state: 'alive' });
+});
+
 test('errors exit non-zero with the API code: not a case, wrong token, unknown command', async () => {
   const resolve = await starsgate([
     'purchases',

@@ -6,6 +6,7 @@ import { listPurchases, resolvePurchase, showPurchase } from './commands/purchas
 import { FragmentEnvironmentError, fragmentContract } from './commands/fragment-contract';
 import { generateKeys, KeysEnvironmentError, keysStatus, publicKey, rewrapKeys } from './commands/keys';
 import { showStats } from './commands/stats';
+import { listFragmentSessions } from './commands/fragment-sessions';
 import {
   addWebhook,
   listDeliveries,
@@ -25,6 +26,7 @@ default http://127.0.0.1:8081; STARSGATE_ADMIN_TOKEN).
   starsgate purchases resolve <purchase_id> --outcome completed|failed --reason TEXT
                            [--operator NAME (default $STARSGATE_OPERATOR or $USER)] [--tx HASH]
   starsgate stats
+  starsgate fragment sessions  each Fragment login: account, linked wallet, alive/dead since, last order
   starsgate webhooks add <url> [--description TEXT] [--events purchase.completed,purchase.failed]
   starsgate webhooks list | remove <endpoint_id> | rotate <endpoint_id>
   starsgate deliveries list [--endpoint ID] [--state pending|delivered|failed] [--limit N] [--cursor C]
@@ -125,6 +127,8 @@ async function run(client: () => AdminClient, positionals: string[], options: Op
       return resolvePurchase(client(), argument(positionals, 2, 'purchase_id'), options);
     case 'stats':
       return showStats(client());
+    case 'fragment sessions':
+      return listFragmentSessions(client());
     case 'webhooks add':
       return addWebhook(client(), argument(positionals, 2, 'url'), options);
     case 'webhooks list':

@@ -73,6 +73,7 @@ const ROUTES: Array<[string, string]> = [
   ['get', `/admin/api/purchases/${SOME_ID}`],
   ['post', `/admin/api/purchases/${SOME_ID}/resolve`],
   ['get', '/admin/api/stats'],
+  ['get', '/admin/api/fragment-sessions'],
   ['post', '/admin/api/webhook-endpoints'],
   ['get', '/admin/api/webhook-endpoints'],
   ['delete', `/admin/api/webhook-endpoints/${SOME_ID}`],

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Address } from '@ton/core';
 import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS } from '@starsgate/domain';
 import { loadKeyRing, type KeyRing } from '@starsgate/db';
@@ -21,6 +22,7 @@ import {
   type PrivateAddressAllowance,
   type SharedConfig,
 } from '@starsgate/platform';
+import { cookieSetsOfText } from './fragment-cookies-file';
 import { priceRefresherConfig, PRICE_REFRESHER_VARIABLES, type PriceRefresherConfig } from './prices/price-refresher';
 import { ALL_CRASH_POINTS, type CrashPoint } from './purchases/crash-points';
 
@@ -118,6 +120,13 @@ export interface WorkerConfig {
   webhooks: WebhookDeliveryConfig;
   /** How often the evidence collector re-checks open reconciliation cases. */
   evidenceIntervalMs: number;
+  /** How often a dead Fragment login's page is read again to bring it back (docs/fragment-protocol.md §20.3). */
+  fragmentLoginRecheckMs: number;
+  /**
+   * Where the logins of `fragmentCookies` came from: FRAGMENT_COOKIES's, then the file's, re-read
+   * every `pollMs` (docs/fragment-protocol.md §20.2).
+   */
+  fragmentCookieSources: { variable: string[]; file?: { path: string; text: string; pollMs: number } };
 }
 
 export interface WebhookDeliveryConfig {
@@ -149,6 +158,16 @@ export const WORKER_VARIABLES = {
   STARSGATE_SECRET_KEY: SECRET_KEY_VARIABLE,
   FRAGMENT_COOKIES: FRAGMENT_COOKIES_VARIABLE,
   FRAGMENT_PROXY_URL: FRAGMENT_PROXY_URL_VARIABLE,
+  FRAGMENT_COOKIES_FILE: string({
+    description:
+      'A file of Fragment logins (a mounted Secret): one Cookie header per line (or several joined by " | "), blank lines and # comments skipped. Used beside FRAGMENT_COOKIES, and read again whenever its content changes: renewing a login is rewriting this file, no restart. Its content is a credential: never logged.',
+  }),
+  FRAGMENT_COOKIES_FILE_POLL_MS: milliseconds(
+    5_000,
+    100,
+    600_000,
+    'How often FRAGMENT_COOKIES_FILE is read to see whether its logins changed.',
+  ),
   WORKER_CONCURRENCY: integer({
     default: 16,
     minimum: 1,
@@ -314,6 +333,12 @@ export const WORKER_VARIABLES = {
     86_400_000,
     'How often open reconciliation cases are re-checked on chain and on Fragment.',
   ),
+  FRAGMENT_LOGIN_RECHECK_MS: milliseconds(
+    60_000,
+    1_000,
+    86_400_000,
+    'How often a Fragment login found logged out (taken out of rotation) has its page read again; once it shows a live login it is used again, without a restart.',
+  ),
   ...PRICE_REFRESHER_VARIABLES,
 } as const;
 
@@ -339,6 +364,17 @@ export function loadWorkerConfig(
       return 0n;
     }
   };
+
+  const variableCookies = splitCookieSets(values.FRAGMENT_COOKIES ?? '');
+  let cookiesFile: { path: string; text: string; pollMs: number } | undefined;
+  if (values.FRAGMENT_COOKIES_FILE) {
+    try {
+      const text = readFileSync(values.FRAGMENT_COOKIES_FILE, 'utf8');
+      cookiesFile = { path: values.FRAGMENT_COOKIES_FILE, text, pollMs: values.FRAGMENT_COOKIES_FILE_POLL_MS };
+    } catch (error) {
+      problems.push(`FRAGMENT_COOKIES_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  }
 
   const receivers: string[] = [];
   for (const entry of commaList(values.FRAGMENT_RECEIVING_ADDRESSES)) {
@@ -375,7 +411,7 @@ export function loadWorkerConfig(
 
     network: shared.network,
     fragmentBaseUrl: shared.fragmentBaseUrl,
-    fragmentCookies: splitCookieSets(values.FRAGMENT_COOKIES ?? ''),
+    fragmentCookies: [...variableCookies, ...(cookiesFile ? cookieSetsOfText(cookiesFile.text) : [])],
     fragmentProxyUrls: splitProxyUrls(values.FRAGMENT_PROXY_URL),
     fragmentTimeoutMs: values.FRAGMENT_TIMEOUT_MS,
     toncenterUrl: shared.toncenter.url,
@@ -423,6 +459,8 @@ export function loadWorkerConfig(
       allowPrivate: privateAddressAllowance(values.WEBHOOK_ALLOW_PRIVATE),
     },
     evidenceIntervalMs: values.EVIDENCE_INTERVAL_MS,
+    fragmentLoginRecheckMs: values.FRAGMENT_LOGIN_RECHECK_MS,
+    fragmentCookieSources: { variable: variableCookies, ...(cookiesFile ? { file: cookiesFile } : {}) },
   };
   if (config.fragmentReceivingAddresses.length === 0) {
     warn(
@@ -435,7 +473,9 @@ export function loadWorkerConfig(
       `FRAGMENT_PROXY_URL lists ${proxies} proxies for ${config.fragmentCookies.length} logins of FRAGMENT_COOKIES: give one for all, or one per login in the same order`,
     );
   if (config.fragmentCookies.length === 0)
-    warn('FRAGMENT_COOKIES is empty: purchases will fail with UPSTREAM_SESSION_INVALID.');
+    warn(
+      'FRAGMENT_COOKIES (and FRAGMENT_COOKIES_FILE) name no login: purchases will fail with UPSTREAM_SESSION_INVALID.',
+    );
   problems.push(...sharedConfigProblems(shared, values.NODE_ENV === 'production'));
   finishConfig(problems);
   return config;

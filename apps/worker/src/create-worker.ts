@@ -193,6 +193,15 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
     return { refresher, redis };
   }
 
+  /** The scrape-time gauges, then each Fragment login's state (alive 1, dead 0) as Redis holds it. */
+  function withLoginGauges(before: () => Promise<void>): () => Promise<void> {
+    return async () => {
+      await before();
+      for (const login of await upstreams.fragment.logins())
+        metrics.fragmentLoginAlive.set({ session: login.sessionId }, login.alive ? 1 : 0);
+    };
+  }
+
   /** The long-running parts of a worker process, in the order `main.ts` has always started them. */
   async function startLoops(): Promise<RunningLoops> {
     const { worker } = startPurchaseWorker({
@@ -255,6 +264,15 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
       },
     );
     evidenceCollector.start();
+    // One replica at a time reads the dead logins' pages; every replica reads their states.
+    const loginRecheck = new PeriodicTask(
+      'fragment-login-recheck',
+      { leases, logger, intervalMs: config.fragmentLoginRecheckMs },
+      async () => {
+        await upstreams.fragment.recheckDead();
+      },
+    );
+    loginRecheck.start();
     const healthRedis = createRedisConnection(config.redisUrl);
     const healthPublisher = publishUpstreamHealth({
       redis: healthRedis,
@@ -269,10 +287,9 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
             host: config.metricsHost,
             port: config.metricsPort,
             registry: metrics.registry,
-            beforeScrape: pipelineGauges(metrics, {
-              pipeline: new PipelineReads(database.db),
-              queues: [queue, webhookQueue],
-            }),
+            beforeScrape: withLoginGauges(
+              pipelineGauges(metrics, { pipeline: new PipelineReads(database.db), queues: [queue, webhookQueue] }),
+            ),
             readiness: {
               postgres: async () => (await database.pool.query('SELECT 1')).rowCount === 1,
               redis: async () => (await healthRedis.ping()) === 'PONG',
@@ -295,7 +312,13 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
       stopTimers: async () => {
         await metricsServer?.close();
         await healthPublisher.stop();
-        await Promise.all([sweeper.stop(), webhookDrain.stop(), webhookPrune.stop(), evidenceCollector.stop()]);
+        await Promise.all([
+          sweeper.stop(),
+          webhookDrain.stop(),
+          webhookPrune.stop(),
+          evidenceCollector.stop(),
+          loginRecheck.stop(),
+        ]);
       },
       stopWorkers: async () => {
         await Promise.all([worker.close(), webhookWorker.close()]);

@@ -4,6 +4,7 @@ import { adoptMode, echoFlowState, flowReferer, type FlowState } from './flow-st
 import { encodeForm, type FormFields } from './form';
 import { pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
 import { ROUTES } from './routes';
+import type { PersistedCookies } from './cookie-store';
 import type { ApiHashCache } from './session';
 import { sleep, withRetries, type FragmentLogger, type RetryPolicy, type Transport } from './transport';
 import type { FragmentProduct } from './types';
@@ -34,11 +35,20 @@ export class ApiSession {
     private readonly logger: FragmentLogger,
     /** The client holds a Telegram login cookie: a logged-out page then means the login is dead. */
     private readonly expectsLogin: boolean,
+    /** The login's cookies as every replica last received them (docs/fragment-protocol.md §20.2). */
+    private readonly cookies?: PersistedCookies,
   ) {}
 
   /** A read: retried on 429/5xx/network/timeout per the policy. */
-  read(product: FragmentProduct, method: string, fields: FormFields): Promise<Record<string, unknown>> {
-    return withRetries(method, this.retryPolicy, this.logger, sleep, () => this.call(product, method, fields, 'read'));
+  read(
+    product: FragmentProduct,
+    method: string,
+    fields: FormFields,
+    guard?: () => Promise<void>,
+  ): Promise<Record<string, unknown>> {
+    return withRetries(method, this.retryPolicy, this.logger, sleep, () =>
+      this.call(product, method, fields, 'read', guard),
+    );
   }
 
   /**
@@ -51,17 +61,23 @@ export class ApiSession {
     method: string,
     fields: FormFields,
     kind: 'read' | 'write',
+    /** A flow's lease check (`FragmentClient.exclusive`), run right before each request is sent. */
+    guard?: () => Promise<void>,
   ): Promise<Record<string, unknown>> {
     this.lastProduct = product;
     const body = encodeForm(method, fields);
     const referer = flowReferer(product, this.flows[product]);
     const hash = this.hash.current() ?? (await this.refreshHash(product));
+    await guard?.();
+    await this.cookies?.pull();
     const first = await this.transport.postApi(hash, method, body, referer, kind === 'write');
     const stalePage = method === ROUTES[product].link && errorMatches(first, LINK_STALE_PAGE);
     if (!errorMatches(first, HASH_REJECTION) && !stalePage) return first;
     this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${ROUTES[product].page}`);
     this.hash.invalidate();
     const fresh = await this.refreshHash(product);
+    await guard?.();
+    await this.cookies?.pull();
     return this.transport.postApi(fresh, method, body, referer, kind === 'write');
   }
 
@@ -99,7 +115,10 @@ export class ApiSession {
 
   /** GET of any page of the site, retried as a read. */
   getPage(path: string, retry = true): Promise<{ status: number; body: string }> {
-    const get = () => this.transport.getPage(path);
+    const get = async () => {
+      await this.cookies?.pull();
+      return this.transport.getPage(path);
+    };
     return retry ? withRetries(`GET ${path}`, this.retryPolicy, this.logger, sleep, get) : get();
   }
 }

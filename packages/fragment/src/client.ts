@@ -9,7 +9,9 @@
  * reads no flow state (its token is stable per username per session, §14.2): searches take their
  * own lane, one at a time, beside the flow, so the next order's search overlaps this order's init.
  * `get…Link` and `confirm` name their order and move only it; they and `deliveryHistory` (a page
- * read) take no lock. Use one client per login session; do not share a session across processes.
+ * read) take no lock. Use one client per login session; processes that share a session (worker
+ * replicas) give their clients the same `leases` (`SessionLeases`, Redis), and every flow-state
+ * call then holds the session's lease across processes too (docs/fragment-protocol.md §20.1).
  * Several sessions: `FragmentSessionPool`.
  *
  * Retries: reads (page GETs, search, update…State, updateStarsPrices, get…Link) retry on 429 and
@@ -47,6 +49,8 @@ import { METHOD_NAME, validateAccount, validateAmount } from './request-validati
 import { parseProfile, type AccountProfile } from './profile-parsing';
 import { ROUTES } from './routes';
 import { ApiHashCache, CookieJar } from './session';
+import type { SessionLeases } from './session-lease';
+import { PersistedCookies, type RedisCookieStore } from './cookie-store';
 import { parseInitAnswer, parseTransaction } from './transaction-parsing';
 import {
   DEFAULT_RETRY_POLICY,
@@ -86,13 +90,20 @@ export interface FragmentClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Re-syncs on "Price was changed" before init gives up (default 3). */
   priceChangedRetries?: number;
-  /**
-   * init skips the state sync when this session synced the product within this window (default
-   * 30 000 ms), as the browser does on a warm page; "Price was changed" still forces a re-sync.
-   */
-  syncMaxAgeMs?: number;
   /** TonConnect device sent with link/confirm when the call gives none. */
   device?: TonConnectDevice;
+  /**
+   * The session's lease shared by every process that drives this login (worker replicas):
+   * every call that reads or moves the page's flow state, and every `exclusive` flow, holds it
+   * besides the in-process mutex (docs/fragment-protocol.md §20.1). Without it, one process alone.
+   */
+  leases?: SessionLeases;
+  /**
+   * Where the login's cookies are kept as Fragment rotates them (Redis): every `Set-Cookie` is
+   * saved, and each request sends what the store holds, so replicas and a restarted process use
+   * the current cookies (docs/fragment-protocol.md §20.2). Without it, this process's jar alone.
+   */
+  cookieStore?: RedisCookieStore;
   logger?: Partial<FragmentLogger>;
 }
 
@@ -105,6 +116,9 @@ export const DEFAULT_DEVICE: TonConnectDevice = {
   maxProtocolVersion: 2,
   features: ['SendTransaction', { name: 'SendTransaction', maxMessages: 4 }],
 };
+
+/** `pollOrderStateIfIdle` found the session's lease held by another process. */
+const NOT_IDLE = Symbol('not idle');
 
 /** 12 hex of SHA-256: a stable, non-secret name for a credential. */
 function shortId(text: string): string {
@@ -122,11 +136,14 @@ export class FragmentClient {
   private readonly priceChangedRetries: number;
   private readonly device: TonConnectDevice;
   private readonly flows: Record<FragmentProduct, FlowState> = newFlowStates();
-  private readonly syncMaxAgeMs: number;
+  /**
+   * Set while a call or flow holds the session's lease (`leases`): checked before each request
+   * that moves the page's flow state, so a holder whose lease expired sends nothing more.
+   */
+  private flowGuard: (() => Promise<void>) | undefined;
+  private readonly leases: SessionLeases | undefined;
   private readonly configuredSessionId: string;
   private readonly configuredAccountId: string;
-  /** When this session last synced each product's flow (0: never). */
-  private readonly syncedAt: Partial<Record<FragmentProduct, number>> = {};
 
   constructor(options: FragmentClientOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
@@ -138,7 +155,7 @@ export class FragmentClient {
     const retryPolicy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.priceChangedRetries = options.priceChangedRetries ?? 3;
     this.device = options.device ?? DEFAULT_DEVICE;
-    this.syncMaxAgeMs = options.syncMaxAgeMs ?? 30_000;
+    this.leases = options.leases;
     const transport = new Transport({
       baseUrl: options.baseUrl,
       jar: this.jar,
@@ -149,18 +166,24 @@ export class FragmentClient {
       ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     });
     const hash = new ApiHashCache(options.hashTtlMs ?? 120_000);
-    this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger, token !== undefined);
+    const persisted = options.cookieStore
+      ? new PersistedCookies(this.jar, options.cookieStore, options.cookies ?? '', (message) =>
+          this.logger.warn(message),
+        )
+      : undefined;
+    this.api = new ApiSession(transport, hash, this.flows, retryPolicy, this.logger, token !== undefined, persisted);
   }
 
   /**
    * Runs `flow` while holding this login's flow mutex: no other flow call on this client
    * interleaves. `flow` gets a view of this client whose calls skip the mutex it already holds;
-   * once `flow` has settled, the view takes the mutex again like the client itself.
+   * once `flow` has settled, the view takes the mutex again like the client itself. With
+   * `leases`, the whole flow holds the session's lease too.
    */
   exclusive<T>(flow: (client: this) => Promise<T>): Promise<T> {
     return this.locked(async () => {
       let open = true;
-      const locked = <U>(task: () => Promise<U>): Promise<U> => (open ? task() : this.mutex.run(task));
+      const locked = <U>(task: () => Promise<U>): Promise<U> => (open ? task() : this.locked(task));
       const view = Object.create(this, { locked: { value: locked } }) as this;
       try {
         return await flow(view);
@@ -300,10 +323,12 @@ export class FragmentClient {
       flow.recipient = recipient;
       flow.amount = amount;
       for (let attempt = 0; ; attempt++) {
-        if (attempt > 0 || Date.now() - (this.syncedAt[product] ?? 0) > this.syncMaxAgeMs) {
-          await this.updateState(product);
-          if (product === 'stars') await this.updateStarsPrices(amount);
-        }
+        // Every flow starts anew (docs/fragment-protocol.md §20.1): `mode: "new"`, never the
+        // `done` of the session's previous order, and always synced, since another replica may
+        // have moved the page's state since this process last saw it.
+        flow.mode = 'new';
+        await this.updateState(product);
+        if (product === 'stars') await this.updateStarsPrices(amount);
         const json = await this.api.call(
           product,
           routes.init,
@@ -313,12 +338,12 @@ export class FragmentClient {
             ...(routes.initSendsPaymentMethod ? { payment_method: paymentMethod } : {}),
           },
           'write',
+          this.flowGuard,
         );
         try {
           raiseBusinessError(json, routes.init);
         } catch (error) {
           if (error instanceof FragmentError && error.kind === 'PRICE_CHANGED' && attempt < this.priceChangedRetries) {
-            this.syncedAt[product] = 0;
             this.logger.info(
               `fragment ${routes.init}: price changed, re-syncing (${attempt + 1}/${this.priceChangedRetries})`,
             );
@@ -466,7 +491,9 @@ export class FragmentClient {
   async pollOrderStateIfIdle(
     product: FragmentProduct,
   ): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string } | undefined> {
-    return this.mutex.busy() ? undefined : this.pollOrderState(product);
+    if (this.mutex.busy()) return undefined;
+    const polled = await this.lockedRun(() => this.pollState(product), false);
+    return polled === NOT_IDLE ? undefined : polled;
   }
 
   /**
@@ -477,33 +504,62 @@ export class FragmentClient {
   pollOrderState(
     product: FragmentProduct,
   ): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string }> {
-    return this.locked(async () => {
-      const state = await this.updateState(product);
-      return {
-        mode: state.mode,
-        needUpdate: state.needUpdate,
-        done: state.mode === 'done' && !state.needUpdate,
-        statusText: state.statusText,
-      };
-    });
+    return this.locked(() => this.pollState(product));
   }
 
   // ---------------------------------------------------------------- internals
 
-  /** Runs `task` holding the flow mutex (an `exclusive` view replaces this with a direct call). */
+  private async pollState(
+    product: FragmentProduct,
+  ): Promise<{ mode: string; done: boolean; needUpdate: boolean; statusText: string }> {
+    const state = await this.updateState(product);
+    return {
+      mode: state.mode,
+      needUpdate: state.needUpdate,
+      done: state.mode === 'done' && !state.needUpdate,
+      statusText: state.statusText,
+    };
+  }
+
+  /** Runs `task` holding the flow mutex and lease (an `exclusive` view replaces this with a direct call). */
   private locked<T>(task: () => Promise<T>): Promise<T> {
-    return this.mutex.run(task);
+    return this.lockedRun(task) as Promise<T>;
+  }
+
+  /**
+   * The mutex, then the session's lease when there are `leases`: confirmed before each call that
+   * moves the page's flow state (a lost lease stops the task before that call is sent), released
+   * when the task settles. `wait: false` gives up at once (NOT_IDLE) when another process holds it.
+   */
+  private lockedRun<T>(task: () => Promise<T>, wait = true): Promise<T | typeof NOT_IDLE> {
+    return this.mutex.run(async () => {
+      const leases = this.leases;
+      if (!leases) return task();
+      const held = wait
+        ? await leases.acquire(this.configuredSessionId)
+        : await leases.tryAcquire(this.configuredSessionId);
+      if (!held) return NOT_IDLE;
+      this.flowGuard = () => held.confirm();
+      try {
+        return await task();
+      } finally {
+        this.flowGuard = undefined;
+        // A release that fails leaves the lease to expire: the session is free after its TTL.
+        await held.release().catch((error: unknown) => {
+          this.logger.warn(`fragment session lease: release failed (${String(error)}); it expires on its own`);
+        });
+      }
+    });
   }
 
   private async updateState(product: FragmentProduct): Promise<OrderState> {
     const method = ROUTES[product].updateState;
     const flow = this.flows[product];
-    const json = await this.api.read(product, method, { mode: flow.mode, lv: flow.lv, dh: flow.dh });
+    const json = await this.api.read(product, method, { mode: flow.mode, lv: flow.lv, dh: flow.dh }, this.flowGuard);
     raiseBusinessError(json, method);
     // Fields absent from an answer are unchanged (the page keeps its state).
     adoptMode(flow, json.mode);
     echoFlowState(flow, json);
-    this.syncedAt[product] = Date.now();
     return {
       mode: flow.mode,
       needUpdate: asBoolean(json.need_update),
@@ -513,14 +569,14 @@ export class FragmentClient {
 
   private async updateStarsPrices(quantity: number): Promise<Record<string, unknown>> {
     const flow = this.flows.stars;
-    const json = await this.api.read('stars', 'updateStarsPrices', {
-      stars: '',
-      quantity: String(quantity),
-      dh: flow.dh,
-    });
+    const json = await this.api.read(
+      'stars',
+      'updateStarsPrices',
+      { stars: '', quantity: String(quantity), dh: flow.dh },
+      this.flowGuard,
+    );
     raiseBusinessError(json, 'updateStarsPrices');
     echoFlowState(flow, json);
-    this.syncedAt.stars = Date.now();
     return json;
   }
 }

@@ -1,5 +1,14 @@
 export { FragmentClient, DEFAULT_DEVICE, type FragmentClientOptions } from './client';
-export { FragmentSessionPool } from './session-pool';
+export { FragmentSessionPool, type FragmentSessionPoolOptions } from './session-pool';
+export { COOKIE_STORE_PREFIX, PersistedCookies, RedisCookieStore, type CookieCodec } from './cookie-store';
+export { LOGIN_STATES_KEY, LoginStates, type LoginState, type LoginStateHash } from './login-states';
+export {
+  SESSION_LEASE_PREFIX,
+  SessionLeases,
+  sessionLeaseTtlMs,
+  type FlowLease,
+  type SessionLeaseOptions,
+} from './session-lease';
 export { FragmentError, isFragmentError, classifyErrorText, errorFromText, type FragmentErrorOptions } from './errors';
 export { FRAGMENT_ERROR_KINDS, type FragmentErrorKind, type FragmentErrorMeaning } from './error-kinds';
 export {

@@ -10,6 +10,8 @@
 /** One origin's cookies, by name. Attributes other than expiry are irrelevant for one host. */
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
+  /** Told of every change a `Set-Cookie` makes (value undefined: removed); `PersistedCookies` saves them. */
+  onChange: ((name: string, value: string | undefined) => void) | undefined;
 
   /** `"stel_ssid=…; stel_dt=-180; stel_token=…"` (the browser's Cookie header format). */
   constructor(initial = '') {
@@ -40,12 +42,20 @@ export class CookieJar {
         if (Number.isFinite(at) && at <= now) expired = true;
       }
     }
+    const before = this.cookies.get(name);
     if (expired) this.cookies.delete(name);
+    else this.cookies.set(name, value);
+    const after = expired ? undefined : value;
+    if (after !== before) this.onChange?.(name, after);
+  }
+
+  /** Applies a stored value (undefined: removed) without telling `onChange`: it came from the store. */
+  adopt(name: string, value: string | undefined): void {
+    if (value === undefined) this.cookies.delete(name);
     else this.cookies.set(name, value);
   }
 
-  /** Stores every `Set-Cookie` of a response. */
-  /** Every `Set-Cookie` header of one response. */
+  /** Stores every `Set-Cookie` header of one response. */
   storeAll(setCookieHeaders: readonly string[]): void {
     for (const header of setCookieHeaders) this.setCookie(header);
   }

@@ -28,7 +28,7 @@ import { SeededRandom } from './random';
 import { buildRows, renderTable } from './report';
 import { openRowCount, waitSettled } from './settle';
 import { StatusPoller } from './status-poller';
-import { clearUpstreamFaults } from './upstream-realism';
+import { clearUpstreamFaults, readStrictFlowRejections } from './upstream-realism';
 import { WebhookReceiver } from './webhook-receiver';
 import { createTestWallets } from './wallets';
 
@@ -132,6 +132,8 @@ async function main(): Promise<number> {
     const settled = await waitSettled(pool, Date.now() + options.settleMinutes * 60_000, log);
     await poller.stop();
     const toncenterTraffic = await readToncenterTraffic(stack.sandboxUrl);
+    const interleaved = await readStrictFlowRejections(stack.sandboxUrl);
+    log(`Fragment refused ${interleaved} inits of interleaved flows (strictFlow, docs/fragment-protocol.md §20.1)`);
     await clearUpstreamFaults(stack.sandboxUrl);
 
     log('checking: webhooks, chain, Fragment deliveries, rows');

@@ -1,6 +1,7 @@
 /**
  * The sandbox as a realistic upstream: Fragment answers after 150–400 ms and about 5 % of every
- * API method and page fail (hangs, 5xx, 429, Cloudflare challenges, business errors); toncenter
+ * API method and page fail (hangs, 5xx, 429, Cloudflare challenges, business errors), and it
+ * refuses an init of flows that interleaved on one session (strictFlow); toncenter
  * answers after 20–150 ms and 2.5 % of its requests fail (5xx), 2 % of broadcasts are
  * accepted but never included, and it enforces a keyed plan's request limit (tools/stack/src/toncenter-tier.ts).
  */
@@ -37,7 +38,8 @@ export function sandboxEnv(runSeed: string, validitySeconds: number): Record<str
       hangMs: 30_000,
       validitySeconds,
       directory: chaosDirectory(),
-      faults: { methods: { '*': FRAGMENT_FAULTS, page: FRAGMENT_FAULTS } },
+      // strictFlow: the workers share each login; an interleaved flow's init would be refused.
+      faults: { methods: { '*': FRAGMENT_FAULTS, page: FRAGMENT_FAULTS }, strictFlow: true },
     }),
   };
 }
@@ -75,4 +77,11 @@ export async function clearUpstreamFaults(sandboxUrl: string): Promise<void> {
   });
   const reset = await fetch(`${sandboxUrl}/admin/fragment/faults/reset`, { method: 'POST' });
   if (!put.ok || !reset.ok) throw new Error('could not clear the sandbox faults');
+}
+
+/** Inits the simulator refused because flows of one session interleaved (strictFlow): 0 when the leases hold. */
+export async function readStrictFlowRejections(sandboxUrl: string): Promise<number> {
+  const response = await fetch(`${sandboxUrl}/admin/fragment/stats`);
+  if (!response.ok) throw new Error(`could not read the Fragment simulator's stats: HTTP ${response.status}`);
+  return Number(((await response.json()) as { strictFlowRejections?: number }).strictFlowRejections ?? 0);
 }

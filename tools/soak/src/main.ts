@@ -105,7 +105,11 @@ async function main(): Promise<number> {
       proxy: options.gateways > 1,
       bullmqPrefix: 'soak',
       // toncenter as a keyed plan's limit enforces it (tools/stack/src/toncenter-tier.ts).
-      sandboxEnv: { SANDBOX_FAULTS: JSON.stringify({ rateLimit: runToncenterRateLimit }) },
+      // strictFlow: Fragment refuses an init of interleaved flows (docs/fragment-protocol.md §20.1).
+      sandboxEnv: {
+        SANDBOX_FAULTS: JSON.stringify({ rateLimit: runToncenterRateLimit }),
+        SANDBOX_FRAGMENT_CONFIG: JSON.stringify({ faults: { strictFlow: true } }),
+      },
       // One driver stands for many order systems: the per-client limit would throttle it alone.
       serviceEnv: {
         RATE_LIMIT_MAX: '1000000',

@@ -17,7 +17,7 @@ export interface SoakOptions {
   keepDatabase: boolean;
 }
 
-const USAGE = `usage: npm run soak -- [--minutes 30] [--rate 1] [--warmup 3] [--drain 240] [--checkout-share 0.15] [--gateways 1] [--workers 1] [--keep-db]`;
+const USAGE = `usage: npm run soak -- [--minutes 30] [--rate 1] [--warmup 3] [--drain 240] [--checkout-share 0.15] [--gateways 1] [--workers 2] [--keep-db]`;
 
 function numberOption(name: string, value: string | undefined, min: number, max: number): number {
   const parsed = Number(value);
@@ -34,7 +34,8 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     drainSeconds: 240,
     checkoutShare: 0.15,
     gateways: 1,
-    workers: 1,
+    // Two replicas share each Fragment login, as a deployment does (docs/fragment-protocol.md §20.1).
+    workers: 2,
     keepDatabase: false,
   };
   for (let i = 0; i < argv.length; i += 1) {

@@ -37,6 +37,19 @@ export interface WorkerHealth {
   };
 }
 
+export interface FragmentSessions {
+  data: Array<{
+    session_id: string;
+    account_id: string;
+    state: 'alive' | 'dead';
+    since: string;
+    reason: string | null;
+    wallet_address: string | null;
+    last_order_at: string | null;
+    checked_at: string | null;
+  }>;
+}
+
 export interface Pipeline {
   open: Array<{ status: string; count: number; oldest_purchase_id: string | null; oldest_age_seconds: number | null }>;
   throughput: Array<{ minute: string; completed: number; failed: number }>;

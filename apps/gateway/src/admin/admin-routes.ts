@@ -19,6 +19,7 @@ import { adminOpenApi } from '../openapi/admin.openapi';
 import { buildOperatorOpenApiDocument } from '../openapi/operator-openapi-document';
 import { adminAuth } from './admin-auth';
 import type { AdminAuthFailures } from './admin-auth-failures';
+import { adminFragmentSessionsRoutes } from './admin-fragment-sessions.routes';
 import { adminPipelineRoutes } from './admin-pipeline.routes';
 import { adminPurchasesRoutes } from './admin-purchases.routes';
 import { adminStatsRoutes } from './admin-stats.routes';
@@ -70,6 +71,7 @@ export function mountAdminApi(app: Express, deps: AdminDeps): void {
     adminStatsRoutes({ reads, upstreamFormatErrors: new UpstreamFormatErrorRepository(db), queues: deps.queues }),
   );
   app.use(adminPipelineRoutes({ pipeline: new PipelineReads(db), redis: deps.redis, bullPrefix: deps.bullPrefix }));
+  app.use(adminFragmentSessionsRoutes({ redis: deps.redis }));
   app.use(
     webhooksRoutes({
       endpoints: new WebhookEndpoints(db, deps.sealer),

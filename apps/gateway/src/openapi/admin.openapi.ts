@@ -136,6 +136,48 @@ export const adminOpenApi: OpenApiContribution = {
         },
       }),
     },
+    '/admin/api/fragment-sessions': {
+      get: admin({
+        operationId: 'adminFragmentSessions',
+        summary: 'Each Fragment login: account, linked wallet, alive or dead since, last order',
+        description:
+          'The Fragment logins the workers use, as they record them: a login whose page shows it logged out is `dead` (out of rotation, rechecked on a schedule) until a check finds it live again. Ids are hashes of the cookies, never the cookies.',
+        responses: {
+          '200': {
+            description: 'The logins.',
+            content: json({
+              type: 'object',
+              required: ['data'],
+              properties: {
+                data: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['session_id', 'account_id', 'state', 'since'],
+                    properties: {
+                      session_id: {
+                        type: 'string',
+                        description: 'The login session (12 hex of a hash of its stel_ssid).',
+                      },
+                      account_id: { type: 'string', description: 'The Telegram account it belongs to (12 hex).' },
+                      state: { type: 'string', enum: ['alive', 'dead'] },
+                      since: { type: 'string', format: 'date-time', description: 'When it became alive or dead.' },
+                      reason: { type: ['string', 'null'], description: 'Why it is dead.' },
+                      wallet_address: {
+                        type: ['string', 'null'],
+                        description: 'The wallet linked to the account, as its page shows it (raw form).',
+                      },
+                      last_order_at: { type: ['string', 'null'], format: 'date-time' },
+                      checked_at: { type: ['string', 'null'], format: 'date-time' },
+                    },
+                  },
+                },
+              },
+            }),
+          },
+        },
+      }),
+    },
     '/admin/api/webhook-endpoints': {
       post: admin({
         operationId: 'adminCreateWebhookEndpoint',

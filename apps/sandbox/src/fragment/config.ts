@@ -136,6 +136,28 @@ export interface FragmentFaults {
   transactionFrom: TransactionFromMode;
   /** The mode per cookie session (`stel_ssid` → mode): a run can give some sessions each mode. */
   transactionFromBySession: Record<string, TransactionFromMode>;
+  /**
+   * One flow at a time per page session (docs/fragment-protocol.md §20.1): an `init…Request` is
+   * accepted only when the session's last state call before it was a flow start of the same
+   * product (`update…State` with `mode: "new"`; `updateStarsPrices` may come between). Another
+   * flow's start or status poll in between (flows interleaved), or no fresh start (a stale `done`
+   * echoed), answers "Price was changed. Please try again." and creates no order. Counted in
+   * `stats().strictFlowRejections`.
+   */
+  strictFlow: boolean;
+  /**
+   * Logins killed (by `stel_ssid`): their pages show a logged-out login and their API calls answer
+   * "Access denied", as when Fragment ends a login; removing one revives it
+   * (docs/fragment-protocol.md §20.3). `PUT /admin/fragment/faults {"deadSessions": [...]}`.
+   */
+  deadSessions: string[];
+  /**
+   * Cookies rotate (docs/fragment-protocol.md §20.2): every page GET of a live login with a wallet
+   * answers `Set-Cookie: stel_ton_token=<fresh>`; the token it sent stays accepted for one more
+   * rotation, older ones of that login are refused (the login then shows as dead), as a client
+   * that keeps its first cookies finds once Fragment has renewed them twice.
+   */
+  rotateCookies: boolean;
 }
 
 export interface FragmentSimulatorConfig {
@@ -220,6 +242,9 @@ export function defaultFaults(): FragmentFaults {
     historyShowsRef: false,
     transactionFrom: 'linked',
     transactionFromBySession: {},
+    strictFlow: false,
+    deadSessions: [],
+    rotateCookies: false,
   };
 }
 

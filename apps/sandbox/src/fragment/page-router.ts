@@ -35,6 +35,9 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
     sim.sessions.refreshHash(session);
     const auth = sim.sessions.auth(cookies);
     const cfg = sim.config();
+    const tonToken = cookies['stel_ton_token'];
+    if (cfg.faults.rotateCookies && !auth.dead && auth.walletConnected && auth.wallet && tonToken)
+      setCookie(res, 'stel_ton_token', sim.sessions.rotateTonToken(tonToken, auth.wallet));
     const rate = sim.prices.tonRateMicro();
     const product = PAGE_PRODUCTS[kind] ?? 'stars';
     const historyPage = isHistoryPage(kind);

@@ -24,6 +24,8 @@ export interface Session {
   /** recipient token → username, for tokens issued in this session. */
   recipients: Map<string, string>;
   flows: Record<Product, FlowState>;
+  /** The product of a flow start (`update…State` with `mode: "new"`) with no state sync or init since. */
+  flowStart?: Product;
   createdAt: number;
 }
 
@@ -46,6 +48,10 @@ export class SessionStore {
   private readonly sessions = new Map<string, Session>();
   private readonly issuedStelTokens = new Set<string>();
   private readonly issuedTonTokens = new Map<string, Address>();
+  /** Every `stel_ton_token` of a login whose token rotated → that login's current and previous one. */
+  private readonly tonLineages = new Map<string, { current: string; previous?: string }>();
+  /** Inits refused by the strictFlow fault: flows that interleaved or did not start anew. */
+  strictFlowRejections = 0;
 
   constructor(
     private readonly config: () => FragmentSimulatorConfig,
@@ -115,6 +121,21 @@ export class SessionStore {
     this.issuedTonTokens.set(token, wallet);
   }
 
+  /**
+   * Issues a fresh `stel_ton_token` for the login that sent `token` (same wallet): the one before
+   * it stays accepted, older ones of that login are refused from now on (rotateCookies fault).
+   */
+  rotateTonToken(token: string, wallet: Address): string {
+    const lineage = this.tonLineages.get(token) ?? { current: token };
+    const fresh = this.random.hex(24, 'ton-token-rotation');
+    lineage.previous = lineage.current;
+    lineage.current = fresh;
+    this.tonLineages.set(token, lineage);
+    this.tonLineages.set(fresh, lineage);
+    this.issuedTonTokens.set(fresh, wallet);
+    return fresh;
+  }
+
   revokeAll(): void {
     this.issuedStelTokens.clear();
     this.issuedTonTokens.clear();
@@ -137,7 +158,10 @@ export class SessionStore {
         wallet = this.issuedTonTokens.get(ton);
       }
     }
-    const dead = cfg.faults.sessionExpired || (!!stel && !stelOk) || (!!ton && !tonOk);
+    const lineage = ton ? this.tonLineages.get(ton) : undefined;
+    if (lineage && ton !== lineage.current && ton !== lineage.previous) tonOk = false;
+    const killed = (cfg.faults.deadSessions ?? []).includes(cookies['stel_ssid'] ?? '');
+    const dead = cfg.faults.sessionExpired || killed || (!!stel && !stelOk) || (!!ton && !tonOk);
     return { loggedIn: stelOk && !dead, walletConnected: tonOk && !dead, wallet, dead };
   }
 }

@@ -42,6 +42,8 @@ export interface FragmentSimulatorOptions {
 export interface FragmentStats {
   calls: Record<string, number>;
   deliveredOrders: DeliveredOrder[];
+  /** Inits the strictFlow fault refused (interleaved flows, or a flow without a fresh start). */
+  strictFlowRejections: number;
 }
 
 export interface FragmentSimulator {
@@ -170,6 +172,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   const stats = (): FragmentStats => ({
     calls: counter.snapshot(),
     deliveredOrders: orders.delivered.map((d) => ({ ...d })),
+    strictFlowRejections: sessions.strictFlowRejections,
   });
   const configure = (patch: FragmentConfigPatch) => {
     const next = structuredClone(config);

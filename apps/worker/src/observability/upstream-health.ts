@@ -70,7 +70,8 @@ export class UpstreamHealth {
   /** The observer of session `index`'s instrumented client. */
   fragmentObserver(index: number): UpstreamCallObserver {
     return ({ method, error }) => {
-      const health = this.sessions[index]!;
+      // A login added by FRAGMENT_COOKIES_FILE after start gets its entry on its first call.
+      const health = (this.sessions[index] ??= { session: index, valid: null, last_ok_at: null, last_error: null });
       const at = new Date().toISOString();
       const kind = error === undefined ? undefined : errorKind(error);
       if (error === undefined || BUSINESS_ANSWERS.has(kind as FragmentErrorKind)) {

@@ -29,6 +29,8 @@ export interface WorkerMetrics {
   webhookDeliveriesUndelivered: Gauge<'state'>;
   webhookAttempts: Counter<'outcome'>;
   fragmentSessionValid: Gauge<'session'>;
+  /** Each Fragment login alive (1) or out of rotation (0), by session id, as every replica sees it. */
+  fragmentLoginAlive: Gauge<'session'>;
   /** Upstream answers of a shape we cannot read, once per session and source per process. */
   upstreamFormatErrors: Counter<'source'>;
   /** Payment requests whose `transaction.from` is not the payer (docs/fragment-protocol.md §17). */
@@ -115,6 +117,12 @@ export function createWorkerMetrics(): WorkerMetrics {
     fragmentSessionValid: new Gauge({
       name: 'starsgate_fragment_session_valid',
       help: 'Whether each configured Fragment login session (by position) last worked: 1 valid, 0 refused',
+      labelNames: ['session'],
+      registers,
+    }),
+    fragmentLoginAlive: new Gauge({
+      name: 'starsgate_fragment_login_alive',
+      help: 'Whether each Fragment login (by session id) is in rotation: 1 alive, 0 dead (logged out, out of rotation until a recheck finds it live)',
       labelNames: ['session'],
       registers,
     }),

@@ -21,7 +21,15 @@ import {
   type SecretVault,
 } from '@starsgate/db';
 import { createTestDatabase, type TestDatabase } from '@starsgate/db/testing';
-import { createFragmentReads, decodeCommentPayload, FragmentClient, FragmentSessionPool } from '@starsgate/fragment';
+import {
+  createFragmentReads,
+  decodeCommentPayload,
+  FragmentClient,
+  FragmentSessionPool,
+  LoginStates,
+  SessionLeases,
+  sessionLeaseTtlMs,
+} from '@starsgate/fragment';
 import {
   closeQueue,
   createLogger,
@@ -63,7 +71,8 @@ export interface RemoteUpstream {
 }
 
 export interface HarnessOptions {
-  upstream?: RemoteUpstream;
+  /** A sandbox started elsewhere (another process, or one several harnesses share in this one). */
+  upstream?: RemoteUpstream | StartedSandbox;
   seed?: string;
   blockMs?: number;
   fragment?: FragmentConfigPatch;
@@ -169,6 +178,10 @@ export class WorkerHarness {
     const queueConnection = createRedisConnection(env.REDIS_URL!);
     const queue = createPurchaseQueue(queueConnection, bullPrefix);
     const chain = new ToncenterChainClient({ baseUrl: config.toncenterUrl });
+    const leases = new SessionLeases(redis, {
+      ttlMs: sessionLeaseTtlMs(config.fragmentTimeoutMs),
+      callTimeoutMs: config.fragmentTimeoutMs,
+    });
     const fragment = new FragmentSessionPool(
       config.fragmentCookies.map(
         (cookies) =>
@@ -177,8 +190,12 @@ export class WorkerHarness {
             cookies,
             timeoutMs: config.fragmentTimeoutMs,
             retry: { baseDelayMs: 50 },
+            // As the worker's upstreams: one flow per session across harnesses sharing a login.
+            leases,
           }),
       ),
+      // Each login's state in Redis, where the operator API reads it (as the worker's upstreams).
+      { states: new LoginStates(redis) },
     );
     const { deps } = createWorker(config, {
       logger: createLogger({ service: 'worker-test', level: env.LOG_LEVEL }),

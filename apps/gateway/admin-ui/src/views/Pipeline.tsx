@@ -4,6 +4,7 @@ import { navigate, useLoader } from '../hooks';
 import { TableHead } from './TableHead';
 import type { Pipeline as PipelineData, Stats } from '../types';
 import { ThroughputChart } from './ThroughputChart';
+import { FragmentLogins } from './FragmentLogins';
 
 const TERMINAL = new Set(['completed', 'failed']);
 
@@ -154,6 +155,7 @@ export function Pipeline({ refreshMs, theme }: { refreshMs: number | null; theme
           </p>
         </div>
       </div>
+      <FragmentLogins refreshMs={refreshMs} />
     </section>
   );
 }

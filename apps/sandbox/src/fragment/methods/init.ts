@@ -19,6 +19,14 @@ function init(call: CallContext, product: Product): Record<string, unknown> {
   const { sim, session, auth, body } = call;
   const cfg = sim.config();
   if (!auth.loggedIn) return fail(FragmentErrors.accessDenied);
+  const startedAnew = session.flowStart === product;
+  session.flowStart = undefined;
+  if (cfg.faults.strictFlow && !startedAnew) {
+    // docs/fragment-protocol.md §20.1: the page's one flow state is not this flow's.
+    sim.sessions.strictFlowRejections += 1;
+    session.flows[product].syncedRateMicro = undefined;
+    return fail(FragmentErrors.priceChanged);
+  }
   // The top-up's init names no payment method: it is paid in GRAM (docs/fragment-protocol.md §18).
   const method = product === 'gram' ? 'ton' : body['payment_method'];
   if (!method || !METHODS.includes(method)) return fail(FragmentErrors.accessDenied);

@@ -45,6 +45,8 @@ function sync(call: CallContext, product: Product): bigint {
 
 function stateResponse(call: CallContext, product: Product): Record<string, unknown> {
   const { sim, session } = call;
+  // A sync in any other mode (a status poll) shows the page's current order: no flow starts.
+  session.flowStart = call.body['mode'] === 'new' ? product : undefined;
   const rate = sync(call, product);
   const order = currentOrder(sim, session, product);
   const mode = modeOf(order);
