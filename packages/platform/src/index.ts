@@ -13,3 +13,4 @@ export * from './observability/tracing';
 export * from './net/webhook-address';
 export * from './process/memory-dump-guard';
 export * from './retry/backoff';
+export * from './service-version';

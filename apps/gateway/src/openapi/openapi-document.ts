@@ -4,6 +4,7 @@ import {
   PurchaseAcceptedSchema,
   PurchaseSchema,
 } from '@starsgate/domain';
+import { API_VERSION } from './api-version';
 
 type Schema = Record<string, unknown>;
 
@@ -63,9 +64,8 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'starsgate',
-      // The version the SDKs (Python `starsgate`, `@starsgate/sdk`) carry: packages/sdk-python/tests/test_packaging.py
-      // holds this, both packages and the wheel equal to `starsgate.__version__`.
-      version: '1.4.0',
+      // The SDKs' version (scripts/release/versions.mjs generates it from packages/sdk/package.json).
+      version: API_VERSION,
       description: [
         'Buys Telegram Stars and gifts Telegram Premium through Fragment, paying from your own TON wallet in GRAM or USDT.',
         '',
