@@ -1,5 +1,5 @@
 /**
- * k8s/monitoring: every series the Grafana dashboard and the alert rules name is one the gateway
+ * k8s/components/monitoring: every series the Grafana dashboard and the alert rules name is one the gateway
  * or the worker exports (their real registries, as the processes build them), and the alerts
  * the operations runbook relies on exist.
  */
@@ -9,7 +9,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { createGatewayMetrics } from '@starsgate/gateway';
 import { createWorkerMetrics } from '@starsgate/worker';
 
-const dir = path.resolve(__dirname, '../k8s/monitoring');
+const dir = path.resolve(__dirname, '../k8s/components/monitoring');
 const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
 
 /** Every sample name a registry can serve: histograms and summaries add their suffixed series. */
@@ -101,11 +101,12 @@ test('the kustomization ships the rule, the scrape targets and the dashboard', (
     resources: string[];
     configMapGenerator: Array<{ files: string[] }>;
   };
-  expect(kustomization.resources.sort()).toEqual(['pod-monitors.yaml', 'prometheus-rule.yaml']);
+  expect(kustomization.resources.sort()).toEqual(['pod-monitors.yaml', 'prometheus-rule.yaml', 'service-monitor.yaml']);
   expect(kustomization.configMapGenerator[0]!.files).toEqual(['grafana-dashboard.json']);
   const monitors = parseAllDocuments(read('pod-monitors.yaml')).map((doc) => doc.toJSON() as { kind: string });
-  // The worker's; the gateway is scraped through its Service by k8s/base (test/deployment/monitors.test.ts).
+  // The worker's pods; the gateway is scraped through its operator Service (service-monitor.yaml).
   expect(monitors.map((doc) => doc.kind)).toEqual(['PodMonitor']);
+  expect((parse(read('service-monitor.yaml')) as { kind: string }).kind).toBe('ServiceMonitor');
 });
 
 /** The job labels the monitors give (test/deployment/monitors.test.ts holds the manifests to them). */

@@ -226,7 +226,10 @@ test(`sandbox${readOnly}: HEALTHCHECK passes on /livez, and its demo values are 
 
   const example = exampleValues();
   const overlayConfig = envFile('k8s/overlays/sandbox/config.env');
-  const overlaySecrets = envFile('k8s/overlays/sandbox/demo-secrets.env');
+  const overlaySecrets = {
+    ...envFile('k8s/overlays/sandbox/demo-secrets/worker.env'),
+    ...envFile('k8s/overlays/sandbox/demo-secrets/gateway.env'),
+  };
   const receivers = `${demo.fragment.receivingAddresses.stars},${demo.fragment.receivingAddresses.premium}`;
   const firstLogin = demo.fragment.cookies.split(' | ')[0];
   expect(demo.seed).toBe(example.SANDBOX_SEED);
