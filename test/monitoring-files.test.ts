@@ -71,14 +71,44 @@ test('every dashboard panel queries only series the service exports', () => {
   }
 });
 
+/**
+ * Alerts on series other exporters provide: Prometheus's own `up` (a scrape target down or
+ * absent) and kube-state-metrics' Job status (the doctor CronJob).
+ */
+const ON_OTHER_SERIES =
+  /\b(up\{job=~?"starsgate-(gateway|worker)|kube_job_status_failed\{job_name=~"starsgate-doctor-)/;
+
 test('every alert names only exported series, in its rule and in its annotations', () => {
   expect(rule.kind).toBe('PrometheusRule');
   for (const { alert, expr, annotations } of rules) {
     const names = [...seriesIn(expr), ...Object.values(annotations ?? {}).flatMap(seriesIn)];
-    expect({ alert, names: seriesIn(expr).length > 0 }).toEqual({ alert, names: true });
+    expect({ alert, names: seriesIn(expr).length > 0 || ON_OTHER_SERIES.test(expr) }).toEqual({ alert, names: true });
     for (const name of names)
       expect({ alert, series: name, exported: known.has(name) }).toMatchObject({ exported: true });
   }
+});
+
+/** GitHub's anchor of a Markdown heading. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
+
+test('every alert links its section of docs/runbooks.md (runbook_url), and that section exists', () => {
+  const runbooks = readFileSync(path.resolve(__dirname, '../docs/runbooks.md'), 'utf8');
+  const anchors = new Set([...runbooks.matchAll(/^#{2,3} (.+)$/gm)].map((match) => anchorOf(match[1]!)));
+  expect(anchorOf('Gateway 5xx ratio')).toBe('gateway-5xx-ratio');
+  for (const { alert, annotations } of rules) {
+    const url = annotations?.runbook_url ?? '';
+    // RUNBOOKS is the monitoring component's runbookBaseUrl parameter (test/deployment/k8s-components.test.ts).
+    expect({ alert, url }).toEqual({ alert, url: expect.stringMatching(/^RUNBOOKS#[a-z0-9-]+$/) as string });
+    const anchor = url.slice(url.indexOf('#') + 1);
+    expect({ alert, anchor, documented: anchors.has(anchor) }).toEqual({ alert, anchor, documented: true });
+  }
+  // The section f35-sessions' login alert links.
+  expect(anchors.has('fragment-login-dead')).toBe(true);
 });
 
 test('the alerts of the runbook exist', () => {
@@ -90,6 +120,13 @@ test('the alerts of the runbook exist', () => {
       'StarsgateReconciliationCaseOpen',
       'StarsgateUpstreamErrorRate',
       'StarsgateWebhookDeliveriesFailing',
+      'StarsgateTargetDown',
+      'StarsgateTargetAbsent',
+      'StarsgateFragmentFormatErrors',
+      'StarsgatePurchaseFailureRatio',
+      'StarsgateGateway5xxRatio',
+      'StarsgateGatewayLatencyHigh',
+      'StarsgateToncenterRateLimited',
     ]),
   );
   const reconciliation = rules.find((entry) => entry.alert === 'StarsgateReconciliationCaseOpen')!;

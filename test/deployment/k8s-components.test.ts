@@ -204,3 +204,21 @@ test('production uses the Gateway API, monitoring, KEDA and external secrets; th
     ),
   ).toEqual([]);
 });
+
+test("monitoring: every alert's runbook_url is the runbookBaseUrl parameter plus its anchor", () => {
+  const objects = renderOverlay(
+    ['monitoring'],
+    parameters('starsgate-monitoring-parameters', { runbookBaseUrl: 'https://docs.shop.example/runbooks' }),
+  );
+  const rules = (
+    find(objects, 'PrometheusRule', 'starsgate').spec as {
+      groups: Array<{ rules: Array<{ alert: string; annotations: { runbook_url: string } }> }>;
+    }
+  ).groups.flatMap((group) => group.rules);
+  expect(rules.length).toBeGreaterThan(10);
+  for (const { alert, annotations } of rules)
+    expect({ alert, url: annotations.runbook_url }).toEqual({
+      alert,
+      url: expect.stringMatching(/^https:\/\/docs\.shop\.example\/runbooks#[a-z0-9-]+$/) as string,
+    });
+});
