@@ -128,6 +128,11 @@ describe('Dockerfile', () => {
       '**/node_modules',
       '**/dist',
       '.git',
+      'docs',
+      '.venv',
+      '**/.venv',
+      '__pycache__',
+      '**/__pycache__',
     ])
       expect(ignored).toContain(entry);
   });

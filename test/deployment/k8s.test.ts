@@ -309,7 +309,7 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
           target: true,
         });
         expect(ours[2]).not.toBe('latest');
-      } else expect(container.image).toMatch(/^(postgres|redis):\d+\.\d+(\.\d+)?-/);
+      } else expect(container.image).toMatch(/^(postgres|redis):\d+(\.\d+){0,2}-bookworm(@sha256:[0-9a-f]{64})?$/);
     }
   });
 
