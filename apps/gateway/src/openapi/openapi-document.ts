@@ -67,7 +67,7 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
       // The SDKs' version (scripts/release/versions.mjs generates it from packages/sdk/package.json).
       version: API_VERSION,
       description: [
-        'Buys Telegram Stars and gifts Telegram Premium through Fragment, paying from your own TON wallet in GRAM or USDT.',
+        "Buys Telegram Stars, gifts Telegram Premium and tops up a Telegram user's GRAM balance through Fragment, paying from your own TON wallet in GRAM or USDT (GRAM top-ups in GRAM only).",
         '',
         'Money is exact: every amount (prices, balances, shortfalls, invoice amounts) is a decimal string, `format: decimal`, never a JSON number; base-unit fields (nanoGRAM, micro-USDT) are strings of digits.',
         '',
