@@ -6,9 +6,11 @@ const HEADER = `# starsgate configuration. Every variable is optional in develop
 # packages/platform/src/config/shared-config.ts …): edit those, not this file.
 # The gateway, the worker and the sandbox load \`.env\` from their working folder when present
 # (variables already set win). docker compose reads it as \`.env\` (cp .env.example .env): as shipped
-# it is the offline demo (\`docker compose --profile sandbox up\`); for production set the upstream
-# lines to the real services. Lines commented out are defaults that compose replaces with its own
-# service addresses, or defaults computed from another variable.
+# it is the offline demo (\`docker compose --profile sandbox up\`), with no edit. For production set
+# NODE_ENV=production, your own keys and passwords (left empty, compose uses the sandbox's published
+# ones, which production refuses) and the upstream lines to the real services. Lines commented out
+# are defaults that compose replaces with its own service addresses, or defaults computed from
+# another variable.
 `;
 
 const SECTIONS: Array<{ title: string; holds: (readers: Reader[]) => boolean }> = [

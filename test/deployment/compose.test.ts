@@ -165,6 +165,22 @@ describe('docker-compose.yml', () => {
     expect(worker.TONCENTER_URL).toBe('http://sandbox:8090/toncenter');
   });
 
+  it('says the same in its header, in .env.example and in docs/deployment.md: copy, then up, no edit', () => {
+    const header = text.slice(0, text.indexOf('\nname:'));
+    const guide = readFileSync(path.join(root, 'docs/deployment.md'), 'utf8');
+    const example = readFileSync(path.join(root, '.env.example'), 'utf8');
+    for (const [where, words] of [
+      ['docker-compose.yml', header],
+      ['docs/deployment.md', guide],
+      ['.env.example', example],
+    ] as const) {
+      expect({ where, copy: words.includes('cp .env.example .env') }).toEqual({ where, copy: true });
+      expect({ where, up: /docker compose --profile sandbox up/.test(words) }).toEqual({ where, up: true });
+      expect({ where, production: words.includes('NODE_ENV=production') }).toEqual({ where, production: true });
+      expect({ where, noEdit: /no edit|nothing to edit/.test(words) }).toEqual({ where, noEdit: true });
+    }
+  });
+
   it('passes the OpenTelemetry variables through to the gateway and the worker', () => {
     for (const name of Object.keys(OPENTELEMETRY_VARIABLES))
       for (const service of ['gateway', 'worker'])
