@@ -77,6 +77,15 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it("passes no image version the Dockerfile would refuse (only package.json's version, or none)", () => {
+    const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const name of APP_SERVICES) {
+      const args = (services[name]!.build as { args?: Record<string, string> }).args ?? {};
+      const passed = args.VERSION === undefined ? undefined : interpolate(args.VERSION, exampleValues());
+      expect({ name, passed: passed === undefined || passed === version }).toEqual({ name, passed: true });
+    }
+  });
+
   it('builds each app from its Dockerfile target and starts it with the image command', () => {
     const targets = dockerfileTargets();
     for (const name of APP_SERVICES) {
