@@ -1,11 +1,12 @@
 # syntax=docker/dockerfile:1
 # One Dockerfile, one target per process:
-#   docker build --target gateway -t starsgate-gateway .     (also: worker, sandbox, migrate)
+#   docker build --target gateway -t starsgate-gateway .     (also: worker, sandbox, migrate, cli)
 # Every target runs the esbuild bundle of its app (`node …/dist/….js`, never tsx; browser pages are
 # bundled into dist/ at build time too) with only the npm packages that bundle loads (never esbuild,
 # TypeScript or tsx: test/deployment/runtime-packages.test.ts), as the unprivileged `node` user,
-# under tini so SIGTERM reaches Node and the app drains. Build arguments VERSION, REVISION, CREATED and SOURCE_URL fill the OCI labels:
-#   docker build --target gateway --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) \
+# under tini so SIGTERM reaches Node and the app drains. Build arguments VERSION, REVISION, CREATED and SOURCE_URL fill the OCI labels
+# (VERSION must be the root package.json's `version`, the service's one source: the build refuses another):
+#   docker build --target gateway --build-arg VERSION=$(node -p 'require("./package.json").version') --build-arg REVISION=$(git rev-parse HEAD) \
 #     --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ) --build-arg SOURCE_URL=<repository URL> .
 
 # Exact Node release, the one CI tests on (.node-version: bump both together, or pin a digest:
@@ -45,6 +46,9 @@ COPY scripts/build scripts/build
 COPY packages packages
 COPY apps apps
 RUN npx turbo run build --output-logs=errors-only
+# The service's version has one source, the root package.json: a VERSION label that says otherwise is refused.
+ARG VERSION=0.0.0-dev
+RUN node -e "const v=require('./package.json').version; if (process.argv[1] !== '0.0.0-dev' && process.argv[1] !== v) { console.error('VERSION ' + process.argv[1] + ' is not package.json ' + v); process.exit(1); }" "$VERSION"
 
 # Production dependencies only, then each app's own runtime tree cut out of them.
 FROM manifests AS runtime-deps
@@ -53,7 +57,8 @@ COPY scripts/build scripts/build
 RUN node scripts/build/copy-runtime-deps.mjs apps/gateway /deps/gateway \
  && node scripts/build/copy-runtime-deps.mjs apps/worker /deps/worker \
  && node scripts/build/copy-runtime-deps.mjs apps/sandbox /deps/sandbox \
- && node scripts/build/copy-runtime-deps.mjs packages/db /deps/migrate
+ && node scripts/build/copy-runtime-deps.mjs packages/db /deps/migrate \
+ && node scripts/build/copy-runtime-deps.mjs apps/cli /deps/cli
 
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
@@ -130,3 +135,24 @@ COPY --from=build /app/packages/db/dist ./packages/db/dist
 USER node
 HEALTHCHECK NONE
 CMD ["node", "packages/db/dist/migrate.js"]
+
+# The operator's tools, so no laptop needs the master key or a route to production PostgreSQL:
+#   docker run --rm --env-file worker.env starsgate-cli keys generate | keys rewrap | doctor | migrate
+#   kubectl run / a Job: args [starsgate, keys, rewrap] (k8s/components/operations).
+# `starsgate` (apps/cli/bin/starsgate.js) runs the CLI, `starsgate doctor` the worker's doctor bundle
+# and `starsgate migrate` the migration runner, all three copied in beside it; the worker's runtime
+# tree covers the doctor's packages (and the migration runner's), the CLI's its own.
+FROM runtime AS cli
+LABEL org.opencontainers.image.title="starsgate-cli" \
+      org.opencontainers.image.description="starsgate operator tools: the starsgate CLI (keys, purchases, webhooks), the doctor and migrations"
+COPY --from=runtime-deps /deps/worker/node_modules ./node_modules
+COPY --from=runtime-deps /deps/cli/node_modules ./node_modules
+COPY --from=build /app/apps/cli/dist ./apps/cli/dist
+COPY --from=build /app/apps/cli/bin ./apps/cli/bin
+COPY --from=build /app/apps/worker/dist ./apps/worker/dist
+COPY --from=build /app/packages/db/dist ./packages/db/dist
+RUN printf '#!/bin/sh\nexec node /app/apps/cli/bin/starsgate.js "$@"\n' > /usr/local/bin/starsgate \
+ && chmod 755 /usr/local/bin/starsgate
+USER node
+HEALTHCHECK NONE
+CMD ["starsgate", "--help"]

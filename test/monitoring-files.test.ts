@@ -1,5 +1,5 @@
 /**
- * k8s/monitoring: every series the Grafana dashboard and the alert rules name is one the gateway
+ * k8s/components/monitoring: every series the Grafana dashboard and the alert rules name is one the gateway
  * or the worker exports (their real registries, as the processes build them), and the alerts
  * the operations runbook relies on exist.
  */
@@ -9,7 +9,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { createGatewayMetrics } from '@starsgate/gateway';
 import { createWorkerMetrics } from '@starsgate/worker';
 
-const dir = path.resolve(__dirname, '../k8s/monitoring');
+const dir = path.resolve(__dirname, '../k8s/components/monitoring');
 const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
 
 /** Every sample name a registry can serve: histograms and summaries add their suffixed series. */
@@ -71,14 +71,44 @@ test('every dashboard panel queries only series the service exports', () => {
   }
 });
 
+/**
+ * Alerts on series other exporters provide: Prometheus's own `up` (a scrape target down or
+ * absent) and kube-state-metrics' Job status (the doctor CronJob).
+ */
+const ON_OTHER_SERIES =
+  /\b(up\{job=~?"starsgate-(gateway|worker)|kube_job_status_failed\{job_name=~"starsgate-doctor-)/;
+
 test('every alert names only exported series, in its rule and in its annotations', () => {
   expect(rule.kind).toBe('PrometheusRule');
   for (const { alert, expr, annotations } of rules) {
     const names = [...seriesIn(expr), ...Object.values(annotations ?? {}).flatMap(seriesIn)];
-    expect({ alert, names: seriesIn(expr).length > 0 }).toEqual({ alert, names: true });
+    expect({ alert, names: seriesIn(expr).length > 0 || ON_OTHER_SERIES.test(expr) }).toEqual({ alert, names: true });
     for (const name of names)
       expect({ alert, series: name, exported: known.has(name) }).toMatchObject({ exported: true });
   }
+});
+
+/** GitHub's anchor of a Markdown heading. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
+
+test('every alert links its section of docs/runbooks.md (runbook_url), and that section exists', () => {
+  const runbooks = readFileSync(path.resolve(__dirname, '../docs/runbooks.md'), 'utf8');
+  const anchors = new Set([...runbooks.matchAll(/^#{2,3} (.+)$/gm)].map((match) => anchorOf(match[1]!)));
+  expect(anchorOf('Gateway 5xx ratio')).toBe('gateway-5xx-ratio');
+  for (const { alert, annotations } of rules) {
+    const url = annotations?.runbook_url ?? '';
+    // RUNBOOKS is the monitoring component's runbookBaseUrl parameter (test/deployment/k8s-components.test.ts).
+    expect({ alert, url }).toEqual({ alert, url: expect.stringMatching(/^RUNBOOKS#[a-z0-9-]+$/) as string });
+    const anchor = url.slice(url.indexOf('#') + 1);
+    expect({ alert, anchor, documented: anchors.has(anchor) }).toEqual({ alert, anchor, documented: true });
+  }
+  // The section f35-sessions' login alert links.
+  expect(anchors.has('fragment-login-dead')).toBe(true);
 });
 
 test('the alerts of the runbook exist', () => {
@@ -90,6 +120,13 @@ test('the alerts of the runbook exist', () => {
       'StarsgateReconciliationCaseOpen',
       'StarsgateUpstreamErrorRate',
       'StarsgateWebhookDeliveriesFailing',
+      'StarsgateTargetDown',
+      'StarsgateTargetAbsent',
+      'StarsgateFragmentFormatErrors',
+      'StarsgatePurchaseFailureRatio',
+      'StarsgateGateway5xxRatio',
+      'StarsgateGatewayLatencyHigh',
+      'StarsgateToncenterRateLimited',
     ]),
   );
   const reconciliation = rules.find((entry) => entry.alert === 'StarsgateReconciliationCaseOpen')!;
@@ -101,11 +138,12 @@ test('the kustomization ships the rule, the scrape targets and the dashboard', (
     resources: string[];
     configMapGenerator: Array<{ files: string[] }>;
   };
-  expect(kustomization.resources.sort()).toEqual(['pod-monitors.yaml', 'prometheus-rule.yaml']);
+  expect(kustomization.resources.sort()).toEqual(['pod-monitors.yaml', 'prometheus-rule.yaml', 'service-monitor.yaml']);
   expect(kustomization.configMapGenerator[0]!.files).toEqual(['grafana-dashboard.json']);
   const monitors = parseAllDocuments(read('pod-monitors.yaml')).map((doc) => doc.toJSON() as { kind: string });
-  // The worker's; the gateway is scraped through its Service by k8s/base (test/deployment/monitors.test.ts).
+  // The worker's pods; the gateway is scraped through its operator Service (service-monitor.yaml).
   expect(monitors.map((doc) => doc.kind)).toEqual(['PodMonitor']);
+  expect((parse(read('service-monitor.yaml')) as { kind: string }).kind).toBe('ServiceMonitor');
 });
 
 /** The job labels the monitors give (test/deployment/monitors.test.ts holds the manifests to them). */

@@ -1,5 +1,5 @@
 import { defaultText, entryTypeText } from './describe-variable';
-import type { CatalogEntry } from './process-variables';
+import { readerLabel, type CatalogEntry } from './process-variables';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -7,7 +7,7 @@ export function renderConfigurationDoc(catalog: CatalogEntry[]): string {
   const rows = catalog.map((entry) => {
     const variable = entry.declarations[0]!.variable;
     const fallback = defaultText(entry);
-    return `| \`${entry.name}\` | ${entry.readers.join(', ')} | ${cell(entryTypeText(entry))} | ${fallback === undefined ? '' : cell(`\`${fallback}\``)} | ${cell(variable.description)} |`;
+    return `| \`${entry.name}\` | ${entry.readers.map(readerLabel).join(', ')} | ${cell(entryTypeText(entry))} | ${fallback === undefined ? '' : cell(`\`${fallback}\``)} | ${cell(variable.description)} |`;
   });
   return `# Configuration
 

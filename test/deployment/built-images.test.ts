@@ -4,6 +4,7 @@
  * no tsx), its CMD and ENV, and its HEALTHCHECK command answering through /livez.
  */
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -87,6 +88,9 @@ const envFile = (file: string) =>
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
 
+const serviceVersion = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string })
+  .version;
+
 test('the bundles require no TypeScript runtime', () => {
   for (const { entry } of imageTargets) {
     const bundle = readFileSync(path.join(root, entry), 'utf8');
@@ -145,6 +149,13 @@ test(`gateway${readOnly}: starts in production mode and its HEALTHCHECK passes o
   });
   const livez = await fetch(`http://127.0.0.1:${env.PORT}/livez`);
   expect(livez.status).toBe(200);
+  // The release it runs, from the service's one version source; the pods probe the operator listener.
+  expect(await livez.json()).toEqual({ status: 'ok', version: serviceVersion });
+  for (const probe of ['/livez', '/readyz'])
+    expect({ probe, status: (await fetch(`http://127.0.0.1:${env.ADMIN_PORT}${probe}`)).status }).toEqual({
+      probe,
+      status: 200,
+    });
   // The dashboard was built with the image: served (on the operator listener) from dist/ with no esbuild in its node_modules.
   expect(existsSync(path.join(layout.dir, 'node_modules', 'esbuild'))).toBe(false);
   for (const [asset, type] of [
@@ -222,7 +233,10 @@ test(`sandbox${readOnly}: HEALTHCHECK passes on /livez, and its demo values are 
 
   const example = exampleValues();
   const overlayConfig = envFile('k8s/overlays/sandbox/config.env');
-  const overlaySecrets = envFile('k8s/overlays/sandbox/demo-secrets.env');
+  const overlaySecrets = {
+    ...envFile('k8s/overlays/sandbox/demo-secrets/worker.env'),
+    ...envFile('k8s/overlays/sandbox/demo-secrets/gateway.env'),
+  };
   const receivers = `${demo.fragment.receivingAddresses.stars},${demo.fragment.receivingAddresses.premium}`;
   const firstLogin = demo.fragment.cookies.split(' | ')[0];
   expect(demo.seed).toBe(example.SANDBOX_SEED);
@@ -232,4 +246,43 @@ test(`sandbox${readOnly}: HEALTHCHECK passes on /livez, and its demo values are 
   }
   for (const values of [example, overlaySecrets]) expect(values.FRAGMENT_COOKIES).toBe(firstLogin);
   expect(overlaySecrets.FRAGMENT_READ_COOKIES).toBe(firstLogin);
+});
+
+test('cli: the operator tools run from the image (version, keys generate, migrate, doctor), no npx', async () => {
+  const layout = assemble('cli');
+  // /usr/local/bin/starsgate in the image: `node /app/apps/cli/bin/starsgate.js "$@"`.
+  const starsgate = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [path.join(layout.dir, 'apps/cli/bin/starsgate.js'), ...args], {
+      cwd: layout.dir,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  const version = starsgate(['--version']);
+  expect({ status: version.status, stdout: version.stdout }).toEqual({
+    status: 0,
+    stdout: `starsgate ${serviceVersion}\n`,
+  });
+  const keys = starsgate(['keys', 'generate', '--json']);
+  expect({ status: keys.status, stderr: keys.stderr }).toEqual({ status: 0, stderr: '' });
+  expect(JSON.parse(keys.stdout)).toEqual(
+    expect.objectContaining({ STARSGATE_SECRET_KEY: expect.stringMatching(/^k\w*:/) }),
+  );
+
+  const name = `starsgate_test_${randomBytes(6).toString('hex')}`;
+  const url = new URL(TEST_DATABASE_ADMIN_URL);
+  url.pathname = `/${name}`;
+  try {
+    const migrate = starsgate(['migrate'], { DATABASE_URL: url.toString() });
+    expect({ status: migrate.status, output: migrate.stderr }).toEqual({ status: 0, output: '' });
+    // The doctor's report over what it was given: PostgreSQL reachable, the missing key named.
+    const doctor = starsgate(['doctor'], { DATABASE_URL: url.toString(), REDIS_URL: process.env.REDIS_URL! });
+    expect(doctor.stdout).toMatch(/\[ok {2}\] PostgreSQL/);
+    expect(doctor.stdout).toContain('STARSGATE_SECRET_KEY');
+  } finally {
+    const admin = new Client({ connectionString: TEST_DATABASE_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
 });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
 import type { ProcessName } from '@starsgate/config';
-import { deployedVariables } from '../../scripts/config/process-variables';
+import { loadFingerprintKeys, loadKeyRing, loadSealer } from '@starsgate/db';
+import { deployedVariables, OPENTELEMETRY_VARIABLES } from '../../scripts/config/process-variables';
 import { dockerfileTargets } from './dockerfile';
 import { documentedVariables, exampleValues } from './env-example';
 import { root } from './repo-root';
@@ -31,6 +32,25 @@ const services = compose.services;
 const APP_SERVICES: ProcessName[] = ['gateway', 'worker', 'sandbox', 'migrate'];
 const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)![1]);
 
+/**
+ * Compose's interpolation of one value from an environment (.env): `${NAME}`, `${NAME:-default}`
+ * (unset or empty), `${NAME-default}` (unset), `${NAME:?message}` (an error when unset or empty).
+ */
+function interpolate(value: string, env: Record<string, string>): string {
+  return value.replace(
+    /\$\{([A-Z][A-Z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g,
+    (_match, name: string, colon, kind, rest: string) => {
+      const current = env[name];
+      const missing = current === undefined || (colon === ':' && current === '');
+      if (kind === '?' && missing) throw new Error(`${name}: ${rest}`);
+      return missing && kind === '-' ? rest : (current ?? '');
+    },
+  );
+}
+const resolveEnvironment = (environment: Record<string, string>, env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(environment).map(([key, value]) => [key, interpolate(String(value), env)]));
+const resolveList = (values: string[], env: Record<string, string>) => values.map((value) => interpolate(value, env));
+
 describe('docker-compose.yml', () => {
   it('validates against the compose-spec JSON schema (as shipped by dclint)', () => {
     const schema = JSON.parse(
@@ -51,7 +71,18 @@ describe('docker-compose.yml', () => {
       expect(services[name]!.healthcheck!.test.length).toBeGreaterThan(0);
       const volume = services[name]!.volumes![0]!.split(':')[0]!;
       expect(compose.volumes).toHaveProperty(volume);
-      expect(services[name]!.image).toMatch(/^(postgres|redis):\d+\.\d+(\.\d+)?-/);
+      // A release line's tag (it follows the current patch release) or an exact one; digests are the
+      // release's check (scripts/release/check-image-pins.ts).
+      expect(services[name]!.image).toMatch(/^(postgres|redis):\d+(\.\d+){0,2}-bookworm(@sha256:[0-9a-f]{64})?$/);
+    }
+  });
+
+  it("passes no image version the Dockerfile would refuse (only package.json's version, or none)", () => {
+    const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const name of APP_SERVICES) {
+      const args = (services[name]!.build as { args?: Record<string, string> }).args ?? {};
+      const passed = args.VERSION === undefined ? undefined : interpolate(args.VERSION, exampleValues());
+      expect({ name, passed: passed === undefined || passed === version }).toEqual({ name, passed: true });
     }
   });
 
@@ -101,16 +132,72 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('reads from .env only variables .env.example documents, and requires the secret key and the password', () => {
+  it('reads from .env only variables .env.example documents; the gateway never gets the secret key', () => {
     const documented = documentedVariables();
     const interpolated = new Set([...text.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!));
     expect([...interpolated].filter((name) => !documented.has(name))).toEqual([]);
-    expect(services.worker!.environment!.STARSGATE_SECRET_KEY).toMatch(/^\$\{STARSGATE_SECRET_KEY:\?/);
-    expect(services.gateway!.environment!.STARSGATE_SEAL_KEY).toMatch(/^\$\{STARSGATE_SEAL_KEY:\?/);
-    expect(services.gateway!.environment!.STARSGATE_FINGERPRINT_KEY).toMatch(/^\$\{STARSGATE_FINGERPRINT_KEY:\?/);
     // The gateway seals only: it never gets the key that opens wallet secrets (docs/security.md).
     expect(services.gateway!.environment!.STARSGATE_SECRET_KEY).toBeUndefined();
-    expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+  });
+
+  it('starts the sandbox demo with zero edits: a copied .env.example (or none) resolves every variable', () => {
+    for (const env of [exampleValues(), {}]) {
+      const resolved = (service: string) => resolveEnvironment(services[service]!.environment ?? {}, env);
+      const worker = resolved('worker');
+      const gateway = resolved('gateway');
+      expect(worker.NODE_ENV).toBe('development');
+      // The published demo keys: accepted in development, refused in production (docs/security.md, attack 16).
+      const loaders = (production: boolean) => {
+        const common = { dataDir: '/nonexistent', allowGenerated: !production, warn: () => undefined };
+        return [
+          () => loadKeyRing({ ...common, value: worker.STARSGATE_SECRET_KEY }),
+          () => loadSealer({ ...common, production, sealKey: gateway.STARSGATE_SEAL_KEY, secretKey: undefined }),
+          () => loadFingerprintKeys({ ...common, value: gateway.STARSGATE_FINGERPRINT_KEY }),
+        ];
+      };
+      for (const load of loaders(false)) expect(load).not.toThrow();
+      for (const load of loaders(true)) expect(load).toThrow(/published sandbox key/);
+      // Redis takes a password, and the apps' URL carries the same one.
+      const redis = resolveList(services.redis!.command!, env);
+      const password = redis[redis.indexOf('--requirepass') + 1];
+      expect(password).toBeTruthy();
+      expect(new URL(worker.REDIS_URL!).password).toBe(password);
+      expect(resolved('redis').REDISCLI_AUTH).toBe(password);
+      // PostgreSQL: the owner's password is the one migrate uses, the apps' role the one migrate grants.
+      const owner = new URL(resolved('migrate').DATABASE_URL!);
+      expect(owner.password).toBe(resolved('postgres').POSTGRES_PASSWORD);
+      expect(new URL(worker.DATABASE_URL!).password).toBe(new URL(resolved('migrate').SERVICE_DATABASE_URL!).password);
+    }
+    // As shipped, .env.example is the demo: the sandbox's login for the worker, its upstreams.
+    const worker = resolveEnvironment(services.worker!.environment!, exampleValues());
+    expect(worker.FRAGMENT_COOKIES).toMatch(/^stel_ssid=/);
+    expect(worker.TONCENTER_URL).toBe('http://sandbox:8090/toncenter');
+  });
+
+  it('says the same in its header, in .env.example and in docs/deployment.md: copy, then up, no edit', () => {
+    const header = text.slice(0, text.indexOf('\nname:'));
+    const guide = readFileSync(path.join(root, 'docs/deployment.md'), 'utf8');
+    const example = readFileSync(path.join(root, '.env.example'), 'utf8');
+    for (const [where, words] of [
+      ['docker-compose.yml', header],
+      ['docs/deployment.md', guide],
+      ['.env.example', example],
+    ] as const) {
+      expect({ where, copy: words.includes('cp .env.example .env') }).toEqual({ where, copy: true });
+      expect({ where, up: /docker compose --profile sandbox up/.test(words) }).toEqual({ where, up: true });
+      expect({ where, production: words.includes('NODE_ENV=production') }).toEqual({ where, production: true });
+      expect({ where, noEdit: /no edit|nothing to edit/.test(words) }).toEqual({ where, noEdit: true });
+    }
+  });
+
+  it('passes the OpenTelemetry variables through to the gateway and the worker', () => {
+    for (const name of Object.keys(OPENTELEMETRY_VARIABLES))
+      for (const service of ['gateway', 'worker'])
+        expect({ service, name, value: services[service]!.environment![name] }).toEqual({
+          service,
+          name,
+          value: `\${${name}:-}`,
+        });
   });
 
   it('migrates as the owner and runs the apps as the DML-only role migrate grants (docs/security.md, attack 13)', () => {
@@ -118,9 +205,9 @@ describe('docker-compose.yml', () => {
     const owner = services.migrate!.environment!.DATABASE_URL;
     const serviceUrl = services.migrate!.environment!.SERVICE_DATABASE_URL;
     expect(role(owner)).toBe(services.postgres!.environment!.POSTGRES_USER);
-    expect(owner).toContain('${POSTGRES_PASSWORD:?');
+    expect(owner).toContain('${POSTGRES_PASSWORD:-');
     expect(role(serviceUrl)).toBe('starsgate_app');
-    expect(serviceUrl).toContain('${POSTGRES_APP_PASSWORD:?');
+    expect(serviceUrl).toContain('${POSTGRES_APP_PASSWORD:-');
     for (const name of ['gateway', 'worker']) {
       expect(services[name]!.environment!.DATABASE_URL).toBe(serviceUrl);
       expect(JSON.stringify(services[name]!.environment)).not.toContain('POSTGRES_PASSWORD:');

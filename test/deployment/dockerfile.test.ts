@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './repo-root';
 import { dockerfileTargets, effectiveInstructions, readDockerfile, type Instruction } from './dockerfile';
-import { imageTargets } from './image-targets';
+import { expectedCopies, imageTargets } from './image-targets';
 
 const { args, stages } = readDockerfile();
 const last = (instructions: Instruction[], keyword: string) =>
@@ -15,7 +15,7 @@ describe('Dockerfile', () => {
     expect([...dockerfileTargets()].sort()).toEqual(imageTargets.map((target) => target.name).sort());
     for (const target of imageTargets) {
       const instructions = effectiveInstructions(stages, target.name);
-      expect(JSON.parse(last(instructions, 'CMD')!)).toEqual(['node', target.entry]);
+      expect(JSON.parse(last(instructions, 'CMD')!)).toEqual(target.command ?? ['node', target.entry]);
       // tini as PID 1, started with RLIMIT_CORE 0 so no process of the image can dump core.
       expect(JSON.parse(last(instructions, 'ENTRYPOINT')!)).toEqual([
         '/bin/sh',
@@ -23,12 +23,7 @@ describe('Dockerfile', () => {
         'ulimit -c 0 && exec /usr/bin/tini -- "$@"',
         'starsgate',
       ]);
-      expect(all(instructions, 'COPY')).toEqual(
-        expect.arrayContaining([
-          `--from=runtime-deps /deps/${target.name}/node_modules ./node_modules`,
-          `--from=build /app/${target.workspace}/dist ./${target.workspace}/dist`,
-        ]),
-      );
+      expect(all(instructions, 'COPY')).toEqual(expect.arrayContaining(expectedCopies(target)));
     }
   });
 
@@ -133,6 +128,11 @@ describe('Dockerfile', () => {
       '**/node_modules',
       '**/dist',
       '.git',
+      'docs',
+      '.venv',
+      '**/.venv',
+      '__pycache__',
+      '**/__pycache__',
     ])
       expect(ignored).toContain(entry);
   });

@@ -26,13 +26,33 @@ export interface ImageLayout {
   remove(): void;
 }
 
-export function assembleImage(target: ImageTarget): ImageLayout {
-  const dir = mkdtempSync(path.join(tmpdir(), `starsgate-image-${target.name}-`));
-  execFileSync(process.execPath, ['scripts/build/copy-runtime-deps.mjs', '--link', target.workspace, dir], {
+const copyRuntimeTree = (workspace: string, dir: string) =>
+  execFileSync(process.execPath, ['scripts/build/copy-runtime-deps.mjs', '--link', workspace, dir], {
     cwd: root,
     stdio: 'ignore',
   });
-  cpSync(path.join(root, target.workspace, 'dist'), path.join(dir, target.workspace, 'dist'), { recursive: true });
+
+export function assembleImage(target: ImageTarget): ImageLayout {
+  const dir = mkdtempSync(path.join(tmpdir(), `starsgate-image-${target.name}-`));
+  const scratch: string[] = [];
+  const trees = target.alongside?.runtimeTrees ?? [];
+  if (trees.length === 0) copyRuntimeTree(target.workspace, dir);
+  else {
+    // As the Dockerfile's COPY instructions do: the trees laid over one another in one node_modules.
+    for (const workspace of [...trees.map((tree) => tree.workspace), target.workspace]) {
+      const tree = mkdtempSync(path.join(tmpdir(), `starsgate-tree-`));
+      scratch.push(tree);
+      copyRuntimeTree(workspace, tree);
+      cpSync(path.join(tree, 'node_modules'), path.join(dir, 'node_modules'), { recursive: true, force: false });
+    }
+  }
+  for (const folder of [
+    `${target.workspace}/dist`,
+    ...(target.alongside?.dists ?? []).map((workspace) => `${workspace}/dist`),
+    ...(target.alongside?.folders ?? []),
+  ])
+    cpSync(path.join(root, folder), path.join(dir, folder), { recursive: true });
+  for (const tree of scratch) rmSync(tree, { recursive: true, force: true });
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PURCHASE_QUEUE } from '@starsgate/platform';
+import { PURCHASE_QUEUE, WEBHOOK_QUEUE } from '@starsgate/platform';
 import type { ProcessName } from '@starsgate/config';
 import { deployedVariables } from '../../scripts/config/process-variables';
 import { dockerfileTargets } from './dockerfile';
@@ -20,7 +20,19 @@ import {
   type PodSpec,
 } from './k8s-manifests';
 
-const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'Job']);
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'Job', 'CronJob']);
+
+/** Each workload's one Secret (by the name before a generator's hash): no pod sees another component's. */
+const OWN_SECRET: Record<string, string> = {
+  'starsgate-gateway': 'starsgate-gateway',
+  'starsgate-worker': 'starsgate-worker',
+  'starsgate-migrate': 'starsgate-migrate',
+  'starsgate-doctor': 'starsgate-worker',
+  'starsgate-postgres': 'starsgate-postgres',
+};
+
+/** A Secret's name as the manifests wrote it: the generated ones carry `-<hash>`. */
+const unhashed = (name: string) => name.replace(/-[a-z0-9]{10}$/, '');
 
 /** Variables a container deliberately does without, and why. */
 const LEFT_OUT: Record<string, Record<string, string>> = {
@@ -73,13 +85,19 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
   const workloads = objects.filter((object) => WORKLOADS.has(object.kind));
   const gateway = find(objects, 'Deployment', 'starsgate-gateway');
   const worker = find(objects, 'Deployment', 'starsgate-worker');
+  const migrateJob = find(objects, 'Job', 'starsgate-migrate');
   const gatewayContainer = podSpec(gateway).containers.find((container) => container.name === 'gateway')!;
   const workerContainer = podSpec(worker).containers.find((container) => container.name === 'worker')!;
+  const migrateContainer = podSpec(migrateJob).containers[0]!;
 
   it('renders objects that each validate against their JSON schema', () => {
     const results = validateAgainstSchemas(objects);
     expect(results).toHaveLength(objects.length);
     expect(results.filter((result) => result.errors.length > 0)).toEqual([]);
+    // Only these kinds have no schema package here; k8s-components.test.ts asserts their fields.
+    expect(new Set(results.filter((result) => !result.schema).map((result) => result.kind))).toEqual(
+      new Set(overlay === 'production' ? ['HTTPRoute', 'ExternalSecret'] : []),
+    );
   });
 
   it('puts every namespaced object in the overlay namespace, and names are unique per kind', () => {
@@ -100,7 +118,7 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     };
     check('gateway', gatewayContainer);
     check('worker', workerContainer);
-    for (const workload of [gateway, worker]) check('migrate', podSpec(workload).initContainers![0]!);
+    check('migrate', migrateContainer);
     if (overlay === 'sandbox')
       check('sandbox', podSpec(find(objects, 'StatefulSet', 'starsgate-sandbox')).containers[0]!);
   });
@@ -110,14 +128,27 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     expect(Object.keys(configData(objects)).filter((key) => !read.has(key))).toEqual([]);
   });
 
-  it('takes secrets by reference only; the demo overlay alone generates its public demo Secret', () => {
+  it('takes secrets by reference only, one Secret per component; the demo overlay alone generates its public ones', () => {
     const secrets = objects.filter((object) => object.kind === 'Secret');
-    // The demo Secret is generated (its name carries the hash of its data); production's is created out of band.
-    const secretName =
-      overlay === 'sandbox' ? generated(objects, 'Secret', 'starsgate-secrets').metadata.name : 'starsgate-secrets';
-    expect(secrets.map((secret) => secret.metadata.name)).toEqual(overlay === 'sandbox' ? [secretName] : []);
-    const references = workloads.flatMap((workload) => secretReferences(podSpec(workload)));
-    expect(new Set(references.map((reference) => reference.name))).toEqual(new Set([secretName]));
+    // The demo Secrets are generated (each name carries the hash of its data); production's come from
+    // ExternalSecrets (k8s/components/external-secrets) or are created out of band.
+    expect(secrets.map((secret) => unhashed(secret.metadata.name)).sort()).toEqual(
+      overlay === 'sandbox' ? ['starsgate-gateway', 'starsgate-migrate', 'starsgate-postgres', 'starsgate-worker'] : [],
+    );
+    for (const workload of workloads) {
+      const names = new Set(secretReferences(podSpec(workload)).map((reference) => unhashed(reference.name)));
+      const own = OWN_SECRET[workload.metadata.name];
+      expect({ workload: workload.metadata.name, secrets: [...names] }).toEqual({
+        workload: workload.metadata.name,
+        secrets: own ? [own] : [],
+      });
+    }
+    // No gateway or worker pod holds the tables owner's credential or the other's key.
+    const keysOf = (workload: KubeObject) => secretReferences(podSpec(workload)).map((reference) => reference.key);
+    expect(keysOf(gateway)).not.toEqual(expect.arrayContaining(['MIGRATION_DATABASE_URL']));
+    expect(keysOf(worker)).not.toEqual(expect.arrayContaining(['MIGRATION_DATABASE_URL']));
+    expect(keysOf(gateway)).not.toContain('STARSGATE_SECRET_KEY');
+    expect(keysOf(gateway)).not.toContain('FRAGMENT_COOKIES');
     for (const container of workloads.flatMap((workload) => podSpec(workload).containers))
       for (const variable of container.env ?? [])
         if (
@@ -128,19 +159,27 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
             variable: variable.name,
             literal: undefined,
           });
-    if (overlay === 'sandbox') {
-      const data = secrets[0]!.data as Record<string, string>;
-      for (const { key, optional } of references)
-        if (!optional) expect({ key, present: key in data }).toEqual({ key, present: true });
+    if (overlay === 'sandbox')
+      for (const workload of workloads)
+        for (const { name, key, optional } of secretReferences(podSpec(workload))) {
+          const data = find(objects, 'Secret', name).data as Record<string, string>;
+          if (!optional) expect({ name, key, present: key in data }).toEqual({ name, key, present: true });
+        }
+    if (overlay === 'production') {
+      // Out-of-band Secrets: Reloader rolls each Deployment when the Secret its pods read changes.
+      for (const deployment of [gateway, worker])
+        expect((deployment.metadata.annotations as Record<string, string>)['secret.reloader.stakater.com/reload']).toBe(
+          OWN_SECRET[deployment.metadata.name],
+        );
     }
   });
 
-  it('probes the gateway on /livez and /readyz through a declared port, and the app listens on it', () => {
+  it('probes the gateway on /livez and /readyz through its operator port, which public traffic does not reach', () => {
     const port = gatewayContainer.ports!.find((candidate) => candidate.name === 'http')!;
     expect(port.containerPort).toBe(Number(envValue(gatewayContainer, 'PORT')));
-    expect(gatewayContainer.readinessProbe!.httpGet).toEqual({ path: '/readyz', port: 'http' });
-    expect(gatewayContainer.livenessProbe!.httpGet).toEqual({ path: '/livez', port: 'http' });
-    expect(gatewayContainer.startupProbe!.httpGet).toEqual({ path: '/livez', port: 'http' });
+    expect(gatewayContainer.readinessProbe!.httpGet).toEqual({ path: '/readyz', port: 'admin' });
+    expect(gatewayContainer.livenessProbe!.httpGet).toEqual({ path: '/livez', port: 'admin' });
+    expect(gatewayContainer.startupProbe!.httpGet).toEqual({ path: '/livez', port: 'admin' });
     const service = find(objects, 'Service', 'starsgate-gateway');
     expect((service.spec as { ports: Array<{ targetPort: string }> }).ports.map((entry) => entry.targetPort)).toEqual([
       'http',
@@ -160,32 +199,60 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     );
   });
 
-  it('migrates before either app starts: an init container running the migrate image (advisory-locked)', () => {
-    for (const workload of [gateway, worker]) {
-      const init = podSpec(workload).initContainers ?? [];
-      expect(init.map((container) => container.name)).toEqual(['migrate']);
-      expect(init[0]!.image).toMatch(/(^|\/)(starsgate-|starsgate\/)migrate[:@]/);
-      expect(init[0]!.command).toBeUndefined();
-    }
+  it('migrates in one Job (an Argo CD PreSync hook) running the migrate image; no app pod has a migrate container', () => {
+    for (const workload of [gateway, worker]) expect(podSpec(workload).initContainers).toBeUndefined();
+    expect(migrateJob.metadata.annotations).toEqual(
+      expect.objectContaining({
+        'argocd.argoproj.io/hook': 'PreSync',
+        'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation',
+      }),
+    );
+    expect(migrateContainer.image).toMatch(/(^|\/)(starsgate-|starsgate\/)migrate[:@]/);
+    expect(migrateContainer.command).toBeUndefined();
+    const job = migrateJob.spec as { backoffLimit: number; template: { spec: { restartPolicy: string } } };
+    expect(job.template.spec.restartPolicy).toBe('Never');
+    expect(job.backoffLimit).toBeGreaterThan(0);
   });
 
   it('migrates with the owner URL and runs the apps with the DML-only role it grants (docs/security.md, attack 13)', () => {
     const secretKey = (container: Container, name: string) =>
       container.env?.find((variable) => variable.name === name)?.valueFrom?.secretKeyRef?.key;
-    for (const workload of [gateway, worker]) {
-      const [migrate] = podSpec(workload).initContainers!;
-      expect(secretKey(migrate!, 'DATABASE_URL')).toBe('MIGRATION_DATABASE_URL');
-      expect(secretKey(migrate!, 'SERVICE_DATABASE_URL')).toBe('DATABASE_URL');
-    }
+    expect(secretKey(migrateContainer, 'DATABASE_URL')).toBe('MIGRATION_DATABASE_URL');
+    expect(secretKey(migrateContainer, 'SERVICE_DATABASE_URL')).toBe('DATABASE_URL');
     for (const container of [gatewayContainer, workerContainer]) {
       expect(secretKey(container, 'DATABASE_URL')).toBe('DATABASE_URL');
       expect(JSON.stringify(container.env)).not.toContain('MIGRATION_DATABASE_URL');
     }
     if (overlay === 'sandbox') {
-      const data = generated(objects, 'Secret', 'starsgate-secrets').data as Record<string, string>;
-      const role = (key: string) => new URL(Buffer.from(data[key]!, 'base64').toString('utf8')).username;
-      expect([role('MIGRATION_DATABASE_URL'), role('DATABASE_URL')]).toEqual(['starsgate', 'starsgate_app']);
+      const secret = (name: string) => generated(objects, 'Secret', name).data as Record<string, string>;
+      const role = (name: string, key: string) =>
+        new URL(Buffer.from(secret(name)[key]!, 'base64').toString('utf8')).username;
+      expect([
+        role('starsgate-migrate', 'MIGRATION_DATABASE_URL'),
+        role('starsgate-migrate', 'DATABASE_URL'),
+        role('starsgate-gateway', 'DATABASE_URL'),
+        role('starsgate-worker', 'DATABASE_URL'),
+      ]).toEqual(['starsgate', 'starsgate_app', 'starsgate_app', 'starsgate_app']);
     }
+  });
+
+  it('runs the doctor contract check on a schedule from the cli image, with the worker Secret', () => {
+    const doctor = find(objects, 'CronJob', 'starsgate-doctor');
+    const container = podSpec(doctor).containers[0]!;
+    expect(container.image).toMatch(/(^|\/)(starsgate-|starsgate\/)cli[:@]/);
+    expect(container.args).toEqual(['starsgate', 'doctor', '--contract']);
+    expect((doctor.spec as { concurrencyPolicy: string }).concurrencyPolicy).toBe('Forbid');
+  });
+
+  it('spreads the apps across zones and then nodes, and gives the worker a startup probe', () => {
+    for (const workload of [gateway, worker]) {
+      const spread = podSpec(workload).topologySpreadConstraints ?? [];
+      expect(spread.map((constraint) => constraint.topologyKey)).toEqual([
+        'topology.kubernetes.io/zone',
+        'kubernetes.io/hostname',
+      ]);
+    }
+    expect(workerContainer.startupProbe!.httpGet).toEqual({ path: '/livez', port: 'metrics' });
   });
 
   it('lets the drain finish before SIGKILL: grace period ≥ preStop pause + SHUTDOWN_TIMEOUT_MS + margin', () => {
@@ -246,7 +313,7 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
           target: true,
         });
         expect(ours[2]).not.toBe('latest');
-      } else expect(container.image).toMatch(/^(postgres|redis):\d+\.\d+(\.\d+)?-/);
+      } else expect(container.image).toMatch(/^(postgres|redis):\d+(\.\d+){0,2}-bookworm(@sha256:[0-9a-f]{64})?$/);
     }
   });
 
@@ -284,9 +351,11 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     // the ingress controller, so the one X-Forwarded-For hop TRUST_PROXY believes is the ingress's;
     // its operator port only from monitoring.
     expect(policies.filter((policy) => spec(policy).ingress?.some((rule) => !rule.from))).toEqual([]);
+    // The ingress namespace is the ingress component's parameter (production: the Gateway API's).
+    const ingressNamespace = overlay === 'production' ? 'gateway-system' : 'ingress-nginx';
     expect(spec(find(objects, 'NetworkPolicy', 'starsgate-gateway-ingress')).ingress).toEqual([
       {
-        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ingressNamespace } } }],
         ports: [{ port: 8080, protocol: 'TCP' }],
       },
       {
@@ -325,8 +394,11 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
       expect(scaled.triggers.map((trigger) => [trigger.type, trigger.metadata.listName])).toEqual([
         ['redis', `${prefix}:${PURCHASE_QUEUE}:wait`],
         ['redis', `${prefix}:${PURCHASE_QUEUE}:prioritized`],
+        ['redis', `${prefix}:${WEBHOOK_QUEUE}:wait`],
+        ['prometheus', undefined],
       ]);
-      for (const trigger of scaled.triggers) find(objects, 'TriggerAuthentication', trigger.authenticationRef.name);
+      for (const trigger of scaled.triggers.filter((candidate) => candidate.type === 'redis'))
+        find(objects, 'TriggerAuthentication', trigger.authenticationRef.name);
     });
 
     it("has Prometheus scrape the gateway's operator Service on its metrics path, as job starsgate-gateway", () => {
@@ -355,10 +427,12 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
       );
       for (const entry of (
         find(objects, 'TriggerAuthentication', 'starsgate-redis').spec as {
-          secretTargetRef: Array<{ key: string }>;
+          secretTargetRef: Array<{ key: string; name: string }>;
         }
-      ).secretTargetRef)
+      ).secretTargetRef) {
+        expect(entry.name).toBe('starsgate-keda');
         keys.add(entry.key);
+      }
       for (const key of keys) expect({ key, documented: readme.includes(key) }).toEqual({ key, documented: true });
     });
   }
@@ -389,7 +463,7 @@ test('a settings change renames the generated ConfigMap and Secret, so the pods 
       const container = template.containers.find((candidate) => candidate.name === 'gateway')!;
       return {
         configMap: generated(objects, 'ConfigMap', 'starsgate-config').metadata.name,
-        secret: generated(objects, 'Secret', 'starsgate-secrets').metadata.name,
+        secret: generated(objects, 'Secret', 'starsgate-gateway').metadata.name,
         envFrom: container.envFrom!.map((source) => source.configMapRef?.name),
         secretRefs: new Set(secretReferences(template).map((reference) => reference.name)),
       };
@@ -404,7 +478,7 @@ test('a settings change renames the generated ConfigMap and Secret, so the pods 
       writeFileSync(path.join(copy, file), text.replace(from, to));
     };
     edit('base/config.env', 'LOG_LEVEL=info', 'LOG_LEVEL=debug');
-    edit('overlays/sandbox/demo-secrets.env', 'TONCENTER_API_KEY=\n', 'TONCENTER_API_KEY=changed\n');
+    edit('overlays/sandbox/demo-secrets/gateway.env', 'TONCENTER_API_KEY=\n', 'TONCENTER_API_KEY=changed\n');
     const after = names();
     expect(after.configMap).not.toBe(before.configMap);
     expect(after.secret).not.toBe(before.secret);

@@ -84,7 +84,7 @@ test('the same gateway starts without such a flag (the refusal is the flag, not 
 
 test('every image starts its process with RLIMIT_CORE 0', () => {
   const { stages } = readDockerfile();
-  for (const target of ['gateway', 'worker', 'migrate', 'sandbox']) {
+  for (const target of ['gateway', 'worker', 'migrate', 'sandbox', 'cli']) {
     const entrypoint = JSON.parse(
       effectiveInstructions(stages, target)
         .filter((instruction) => instruction.keyword === 'ENTRYPOINT')

@@ -121,9 +121,21 @@ describe('the production k8s manifests (kubectl kustomize k8s/overlays/productio
     ]);
   });
 
-  it('the ingress routes only the public Service', () => {
+  it('the public route (a Gateway API HTTPRoute, or an Ingress) reaches only the public Service', () => {
+    // Production uses the gateway-api component; an Ingress (the ingress-nginx component) must do the same.
     const ingresses = objects.filter((object) => object.kind === 'Ingress');
-    expect(ingresses.length).toBeGreaterThan(0);
+    const routes = objects.filter((object) => object.kind === 'HTTPRoute');
+    expect(routes.length).toBeGreaterThan(0);
+    // An HTTPRoute names the Service port by number: the public Service's `http` port.
+    const publicPort = servicePorts(find(objects, 'Service', 'starsgate-gateway')).find(
+      (port) => port.targetPort === 'http',
+    ) as unknown as { port: number };
+    const routeBackends = routes.flatMap((route) =>
+      (route.spec as { rules: Array<{ backendRefs: Array<{ name: string; port: number }> }> }).rules.flatMap((rule) =>
+        rule.backendRefs.map((ref) => `${ref.name}:${ref.port === publicPort.port ? 'http' : ref.port}`),
+      ),
+    );
+    expect(new Set(routeBackends)).toEqual(new Set(['starsgate-gateway:http']));
     const backends = ingresses.flatMap((ingress) => {
       const spec = ingress.spec as {
         defaultBackend?: { service: { name: string; port: { name?: string } } };
@@ -134,7 +146,7 @@ describe('the production k8s manifests (kubectl kustomize k8s/overlays/productio
         ...(spec.rules ?? []).flatMap((rule) => rule.http?.paths.map((path) => path.backend) ?? []),
       ].map((backend) => `${backend.service.name}:${backend.service.port.name}`);
     });
-    expect(new Set(backends)).toEqual(new Set(['starsgate-gateway:http']));
+    expect(backends.filter((backend) => backend !== 'starsgate-gateway:http')).toEqual([]);
   });
 
   it('Prometheus scrapes the `admin` port, and only monitoring may reach it (never the ingress controller)', () => {
@@ -159,6 +171,7 @@ describe('the production k8s manifests (kubectl kustomize k8s/overlays/productio
         .filter((rule) => rule.ports.some((entry) => entry.port === port))
         .flatMap((rule) => rule.from.map((peer) => peer.namespaceSelector.matchLabels['kubernetes.io/metadata.name']));
     expect(admittedTo(containerPort('admin'))).toEqual(['monitoring']);
-    expect(admittedTo(containerPort('http'))).toEqual(['ingress-nginx']);
+    // The Gateway's proxy namespace (the gateway-api component's parameter in production).
+    expect(admittedTo(containerPort('http'))).toEqual(['gateway-system']);
   });
 });

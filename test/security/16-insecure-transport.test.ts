@@ -15,7 +15,7 @@ import { freshBundle, type ServiceKind } from '@starsgate/stack';
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'node_modules/.bin/starsgate');
 const TOKEN = 'sg_security-test-token-0123456789abcdef';
-/** The sandbox overlay's published keys (k8s/overlays/sandbox/demo-secrets.env), by the service that takes each. */
+/** The sandbox overlay's published keys (k8s/overlays/sandbox/demo-secrets/), by the service that takes each. */
 const PUBLISHED_SANDBOX_KEYS: Record<Exclude<ServiceKind, 'sandbox'>, Record<string, string>> = {
   gateway: {
     STARSGATE_SEAL_KEY: 'k2:nFdw9v0zKc4vc7EyTAXyE3c7jPR+B2muYujJEUC4qHI=',

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { SERVICE_VERSION } from '@starsgate/platform/service-version';
 import { AdminApiError, AdminClient } from './admin-client';
 import { generateAdminToken } from './commands/admin-token';
 import type { CommandResult, Options } from './commands/command';
@@ -32,6 +33,7 @@ default http://127.0.0.1:8081; STARSGATE_ADMIN_TOKEN).
   starsgate deliveries list [--endpoint ID] [--state pending|delivered|failed] [--limit N] [--cursor C]
   starsgate deliveries retry <delivery_id>
   starsgate admin-token        print a new random admin token (for STARSGATE_ADMIN_TOKENS)
+  starsgate version            the starsgate release this CLI belongs to (also --version)
 
 Fragment, run with the worker's environment, not through the API:
   starsgate fragment contract   read fragment.com's product and history pages as pyfragment's weekly
@@ -79,6 +81,7 @@ interface ParsedArgs {
   options: Options;
   json: boolean;
   help: boolean;
+  version: boolean;
   allowInsecureHttp: boolean;
 }
 
@@ -90,6 +93,7 @@ function parse(argv: string[]): ParsedArgs {
     options: {
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
       'allow-insecure-http': { type: 'boolean' },
       ...Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }])),
     },
@@ -97,6 +101,7 @@ function parse(argv: string[]): ParsedArgs {
   const {
     json,
     help,
+    version,
     'allow-insecure-http': allowInsecureHttp,
     ...rest
   } = values as Record<string, string | boolean | undefined>;
@@ -105,6 +110,7 @@ function parse(argv: string[]): ParsedArgs {
     options: rest as Options,
     json: json === true,
     help: help === true,
+    version: version === true,
     allowInsecureHttp: allowInsecureHttp === true,
   };
 }
@@ -169,6 +175,10 @@ export async function main(argv: string[], out = process.stdout, err = process.s
   try {
     const parsed = parse(argv);
     json = parsed.json;
+    if (parsed.version || (parsed.positionals.length === 1 && parsed.positionals[0] === 'version')) {
+      out.write(json ? `${JSON.stringify({ version: SERVICE_VERSION })}\n` : `starsgate ${SERVICE_VERSION}\n`);
+      return 0;
+    }
     if (parsed.help || parsed.positionals.length === 0) {
       out.write(`${USAGE}\n`);
       return parsed.help ? 0 : 2;

@@ -171,6 +171,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     deps.config.adminAuthFailures,
   );
   adminApp.use(metricsRoutes(deps.metrics.registry));
+  adminApp.use(healthRoutes({ pool: deps.database.pool, redis: deps.redis, state }));
   mountAdminUi(adminApp, {
     config: deps.config,
     database: deps.database,

@@ -188,7 +188,7 @@ export const GATEWAY_VARIABLES = {
   STARSGATE_ADMIN_TOKENS: string({
     secret: true,
     description:
-      'Bearer tokens of the operator API (/admin/api and the `starsgate` CLI), comma separated so a token can be rotated without downtime; each at least 32 random characters (`npx starsgate admin-token` prints one). Unset: the admin routes do not exist (404). `npm start` generates a development token into $STARSGATE_DATA_DIR/admin-token when unset.',
+      'Bearer tokens of the operator API (/admin/api and the `starsgate` CLI), comma separated so a token can be rotated without downtime; each at least 32 random characters (`starsgate admin-token`, from the cli image, prints one). Unset: the admin routes do not exist (404). `npm start` generates a development token into $STARSGATE_DATA_DIR/admin-token when unset.',
   }),
   ADMIN_AUTH_FAILURE_WINDOW_SECONDS: count(900, 1, 86_400, 'Window of the failed admin authentication limits.'),
   ADMIN_AUTH_FAILURES_PER_CLIENT: count(
@@ -327,7 +327,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (weakTokens.length > 0)
     problems.push(
       `STARSGATE_ADMIN_TOKENS: every token needs at least ${ADMIN_TOKEN_MIN_CHARS} random characters (${weakTokens.join('; ')}) ` +
-        '(generate one with `npx starsgate admin-token` or `openssl rand -base64 32`)',
+        '(generate one with `starsgate admin-token` (the cli image) or `openssl rand -base64 32`)',
     );
   if (config.adminPort !== 0 && config.adminPort === config.port)
     problems.push('ADMIN_PORT must differ from PORT: the operator surfaces have their own listener');

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { waitFor } from '@starsgate/platform/testing';
+import { SERVICE_VERSION } from '@starsgate/platform';
 import { createTestGateway, type TestGateway } from './support/test-gateway';
 
 let gateway: TestGateway;
@@ -9,8 +10,14 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 describe('operations endpoints', () => {
-  it('/livez answers while the process runs', async () => {
-    expect((await request(gateway.app).get('/livez')).body).toEqual({ status: 'ok' });
+  it('/livez answers while the process runs, with the release it runs', async () => {
+    expect(SERVICE_VERSION).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await request(gateway.app).get('/livez')).body).toEqual({ status: 'ok', version: SERVICE_VERSION });
+  });
+
+  it('answers /livez and /readyz on the operator listener too, where the pods are probed', async () => {
+    expect((await request(gateway.adminApp).get('/livez')).body).toEqual({ status: 'ok', version: SERVICE_VERSION });
+    expect((await request(gateway.adminApp).get('/readyz')).status).toBe(200);
   });
 
   it('/readyz checks PostgreSQL, migrations and Redis, and is 503 while draining', async () => {

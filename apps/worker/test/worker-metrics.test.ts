@@ -3,6 +3,7 @@
  * WORKER_METRICS_PORT; its series move by exactly what real purchases did against the sandbox.
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { SERVICE_VERSION } from '@starsgate/platform';
 import { WebhookEndpoints } from '@starsgate/db';
 import { freePort, parsePrometheusText, sampleSum, waitForHttp, type Sample } from '@starsgate/platform/testing';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
@@ -63,7 +64,7 @@ const order = (overrides: Partial<PurchaseInput>): PurchaseInput => ({
 });
 
 test('/livez answers and /readyz checks PostgreSQL, Redis and the BullMQ worker', async () => {
-  expect(await (await fetch(`${base}/livez`)).json()).toEqual({ status: 'ok' });
+  expect(await (await fetch(`${base}/livez`)).json()).toEqual({ status: 'ok', version: SERVICE_VERSION });
   const ready = await fetch(`${base}/readyz`);
   expect(ready.status).toBe(200);
   expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', worker: 'ok' } });

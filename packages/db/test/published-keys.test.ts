@@ -2,17 +2,19 @@
  * The keys production refuses are exactly the ones the repository publishes: every key of the
  * sandbox overlay's demo secrets is refused, so a key added there cannot slip past the guard.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateRingEntry } from '../src/secrets/key-ring';
 import { refusePublishedKeys } from '../src/secrets/published-keys';
 
-const DEMO_SECRETS = path.resolve(__dirname, '../../../k8s/overlays/sandbox/demo-secrets.env');
+/** One env file per component's Secret (gateway, worker, migrate, KEDA, the demo PostgreSQL). */
+const DEMO_SECRETS = path.resolve(__dirname, '../../../k8s/overlays/sandbox/demo-secrets');
 const KEY_VARIABLES = ['STARSGATE_SECRET_KEY', 'STARSGATE_SEAL_KEY', 'STARSGATE_FINGERPRINT_KEY'];
 
 function demoSecrets(): Map<string, string> {
-  const entries = readFileSync(DEMO_SECRETS, 'utf8')
-    .split('\n')
+  const entries = readdirSync(DEMO_SECRETS)
+    .filter((file) => file.endsWith('.env'))
+    .flatMap((file) => readFileSync(path.join(DEMO_SECRETS, file), 'utf8').split('\n'))
     .filter((line) => line && !line.startsWith('#') && line.includes('='))
     .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const);
   return new Map(entries);

@@ -14,3 +14,4 @@ export * from './observability/client-trace-context';
 export * from './net/webhook-address';
 export * from './process/memory-dump-guard';
 export * from './retry/backoff';
+export * from './service-version';

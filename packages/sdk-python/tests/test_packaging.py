@@ -1,4 +1,4 @@
-"""The distribution: version 1.4.0, a wheel that builds from this directory without a download, typed."""
+"""The distribution: the SDKs' version, a wheel that builds from this directory without a download, typed."""
 
 import json
 import re
@@ -12,17 +12,21 @@ import starsgate
 
 PACKAGE = Path(__file__).resolve().parents[1]
 TS_SDK = PACKAGE.parent / "sdk"
+# The one source: packages/sdk/package.json, which changesets writes; scripts/release/versions.ts
+# generates _version.py (which hatch reads for the wheel) and the other copies from it.
+VERSION = json.loads((TS_SDK / "package.json").read_text())["version"]
 
 
 def test_version():
-    assert starsgate.__version__ == "1.4.0"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", VERSION)
+    assert starsgate.__version__ == VERSION
 
 
 def test_the_typescript_sdk_and_the_openapi_document_carry_the_same_version():
-    """`_version.py` is the one place (the wheel's version is read from it by hatch); everything else agrees."""
+    """Every generated copy agrees with packages/sdk/package.json."""
     version = starsgate.__version__
     assert json.loads((TS_SDK / "package.json").read_text())["version"] == version
-    assert re.search(r"SDK_VERSION = '([^']+)'", (TS_SDK / "src" / "core" / "http.ts").read_text()).group(1) == version
+    assert re.search(r"SDK_VERSION = '([^']+)'", (TS_SDK / "src" / "core" / "version.ts").read_text()).group(1) == version
     assert json.loads((TS_SDK / "openapi.json").read_text())["info"]["version"] == version
     assert json.loads((PACKAGE / "package.json").read_text())["version"] == version
 
@@ -55,7 +59,7 @@ def _validated_metadata(raw: bytes):
 
 def _check_metadata(raw: bytes, files: set, prefix: str) -> None:
     metadata = _validated_metadata(raw)
-    assert str(metadata.name) == "starsgate" and str(metadata.version) == "1.4.0"
+    assert str(metadata.name) == "starsgate" and str(metadata.version) == VERSION
     assert metadata.summary and metadata.requires_python is not None
     # The long description PyPI shows: the README, rendered as Markdown.
     assert metadata.description_content_type == "text/markdown"
@@ -78,14 +82,15 @@ def test_the_wheel_and_sdist_metadata_pass_a_strict_check_and_carry_the_licence(
         capture_output=True,
         cwd=PACKAGE,
     )
-    with zipfile.ZipFile(tmp_path / "starsgate-1.4.0-py3-none-any.whl") as wheel:
+    name = f"starsgate-{VERSION}"
+    with zipfile.ZipFile(tmp_path / f"{name}-py3-none-any.whl") as wheel:
         files = set(wheel.namelist())
-        _check_metadata(wheel.read("starsgate-1.4.0.dist-info/METADATA"), files, "starsgate-1.4.0.dist-info/licenses/")
-    with tarfile.open(tmp_path / "starsgate-1.4.0.tar.gz") as sdist:
+        _check_metadata(wheel.read(f"{name}.dist-info/METADATA"), files, f"{name}.dist-info/licenses/")
+    with tarfile.open(tmp_path / f"{name}.tar.gz") as sdist:
         files = set(sdist.getnames())
-        raw = sdist.extractfile("starsgate-1.4.0/PKG-INFO").read()
-        _check_metadata(raw, files, "starsgate-1.4.0/")
-        assert "starsgate-1.4.0/CHANGELOG.md" in files
+        raw = sdist.extractfile(f"{name}/PKG-INFO").read()
+        _check_metadata(raw, files, f"{name}/")
+        assert f"{name}/CHANGELOG.md" in files
 
 
 def test_the_strict_check_refuses_broken_metadata():

@@ -3,6 +3,7 @@ from decimal import Decimal
 
 import httpx
 
+import starsgate
 from starsgate import Client, PaymentMethod, Product, PurchaseStatus, to_decimal
 
 from .conftest import PURCHASE_ID, SEED, purchase_body
@@ -165,7 +166,7 @@ def test_headers_carry_the_sdk_version_custom_headers_and_the_retry_count(sleeps
     http = httpx.Client(transport=httpx.MockTransport(handler))
     with Client("http://localhost:8080", headers={"X-Shop": "7"}, http_client=http) as c:
         c.get_prices()
-    assert seen[0]["user-agent"] == "starsgate-python/1.4.0" and seen[0]["x-shop"] == "7"
+    assert seen[0]["user-agent"] == f"starsgate-python/{starsgate.__version__}" and seen[0]["x-shop"] == "7"
     assert "x-starsgate-retry-count" not in seen[0] and seen[1]["x-starsgate-retry-count"] == "1"
     http.close()
 

@@ -23,13 +23,15 @@ describe('@starsgate/sdk build', () => {
   });
 
   it('require() and import() both load it by its name, through the exports map', () => {
-    const name = JSON.stringify(
-      (JSON.parse(readFileSync(path.join(SDK, 'package.json'), 'utf8')) as { name: string }).name,
-    );
+    const manifest = JSON.parse(readFileSync(path.join(SDK, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
+    const name = JSON.stringify(manifest.name);
     const script = [
       `const cjs = require(${name});`,
       `import(${name}).then((esm) => {`,
-      '  const ok = typeof cjs.Starsgate === "function" && typeof esm.Starsgate === "function" && esm.VERSION === "1.4.0";',
+      `  const ok = typeof cjs.Starsgate === "function" && typeof esm.Starsgate === "function" && esm.VERSION === ${JSON.stringify(manifest.version)};`,
       '  const sdk = new esm.Starsgate({ baseURL: "http://127.0.0.1:1" });',
       '  process.stdout.write(JSON.stringify({ ok, routes: Object.keys(cjs.ROUTES).length, base: sdk.baseURL }));',
       '});',

@@ -4,6 +4,7 @@ import {
   PurchaseAcceptedSchema,
   PurchaseSchema,
 } from '@starsgate/domain';
+import { API_VERSION } from './api-version';
 
 type Schema = Record<string, unknown>;
 
@@ -68,11 +69,10 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'starsgate',
-      // The version the SDKs (Python `starsgate`, `@starsgate/sdk`) carry: packages/sdk-python/tests/test_packaging.py
-      // holds this, both packages and the wheel equal to `starsgate.__version__`.
-      version: '1.4.0',
+      // The SDKs' version (scripts/release/versions.mjs generates it from packages/sdk/package.json).
+      version: API_VERSION,
       description: [
-        'Buys Telegram Stars and gifts Telegram Premium through Fragment, paying from your own TON wallet in GRAM or USDT.',
+        "Buys Telegram Stars, gifts Telegram Premium and tops up a Telegram user's GRAM balance through Fragment, paying from your own TON wallet in GRAM or USDT (GRAM top-ups in GRAM only).",
         '',
         'Money is exact: every amount (prices, balances, shortfalls, invoice amounts) is a decimal string, `format: decimal`, never a JSON number; base-unit fields (nanoGRAM, micro-USDT) are strings of digits.',
         '',

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Pool } from 'pg';
 import type { Redis } from 'ioredis';
 import { migrationsApplied } from '@starsgate/db';
+import { SERVICE_VERSION } from '@starsgate/platform';
 
 export interface HealthState {
   draining: boolean;
@@ -34,7 +35,11 @@ function sharedChecks(run: () => Promise<Checks>): () => Promise<Checks> {
   };
 }
 
-/** `/livez`: the process and its event loop. `/readyz`: every dependency a request needs. */
+/**
+ * `/livez`: the process and its event loop, with the release it runs. `/readyz`: every dependency a
+ * request needs. Mounted on both listeners: the pods' probes use the operator one, which public
+ * traffic cannot queue behind.
+ */
 export function healthRoutes(deps: { pool: Pool; redis: Redis; state: HealthState }): Router {
   const router = Router();
   const dependencyChecks = sharedChecks(async () =>
@@ -48,7 +53,7 @@ export function healthRoutes(deps: { pool: Pool; redis: Redis; state: HealthStat
   );
 
   router.get('/livez', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok', version: SERVICE_VERSION });
   });
 
   router.get('/readyz', async (_req, res) => {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import type { Logger } from '@starsgate/platform';
+import { SERVICE_VERSION, type Logger } from '@starsgate/platform';
 
 export interface MetricsServerOptions {
   host: string;
@@ -41,7 +41,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { code: 'METHOD_NOT_ALLOWED' });
-    if (path === '/livez') return json(res, 200, { status: 'ok' });
+    if (path === '/livez') return json(res, 200, { status: 'ok', version: SERVICE_VERSION });
     if (path === '/readyz') {
       const names = Object.keys(options.readiness);
       const results = await Promise.all(names.map((name) => probe(options.readiness[name]!)));

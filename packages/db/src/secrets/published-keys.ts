@@ -2,10 +2,10 @@ import { parseKeyList } from './key-ring';
 
 /**
  * Keys published in this repository (the sandbox overlay's demo secrets): anyone can open what
- * they seal or forge what they sign. `k8s/overlays/sandbox/demo-secrets.env` guards only the
+ * they seal or forge what they sign. `k8s/overlays/sandbox/demo-secrets/` guards only the
  * sandbox's public demo wallets. Values are the Base64 key material, as the variables spell it.
  */
-const PUBLISHED_WHERE = 'k8s/overlays/sandbox/demo-secrets.env';
+const PUBLISHED_WHERE = 'k8s/overlays/sandbox/demo-secrets/';
 const PUBLISHED_KEYS = new Set([
   // STARSGATE_SECRET_KEY: the X25519 private key k2 and the legacy symmetric key k1
   'c2FuZGJveC1kZW1vLXgyNTUxOS1ub3Qtc2VjcmV0ISE=',

@@ -117,7 +117,7 @@ export const FRAGMENT_PROXY_URL_VARIABLE = string({
 export const SECRET_KEY_VARIABLE = string({
   secret: true,
   description:
-    'Worker only: the keys that open wallet and webhook secrets, "id:x25519:base64(32 bytes)[,older-id:...]" (`npx starsgate keys generate` prints a set); the first seals new secrets, older ones (also legacy symmetric "id:base64") stay listed until `starsgate keys status` counts 0 for them. Required with NODE_ENV=production; in development generated once into $STARSGATE_DATA_DIR/secret-key. Never give it to the gateway (it refuses it in production): docs/security.md.',
+    'Worker only: the keys that open wallet and webhook secrets, "id:x25519:base64(32 bytes)[,older-id:...]" (`starsgate keys generate`, from the cli image, prints a set); the first seals new secrets, older ones (also legacy symmetric "id:base64") stay listed until `starsgate keys status` counts 0 for them. Required with NODE_ENV=production; in development generated once into $STARSGATE_DATA_DIR/secret-key. Never give it to the gateway (it refuses it in production): docs/security.md.',
 });
 
 /** What the gateway and the worker must agree on, from the shared variables. */

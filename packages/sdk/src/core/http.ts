@@ -7,7 +7,9 @@ import {
 } from './errors.js';
 import { retryDelayMs, retryAfterMs } from './retry.js';
 
-export const SDK_VERSION = '1.4.0';
+import { SDK_VERSION } from './version.js';
+
+export { SDK_VERSION };
 
 /** One API call. `body` may hold a seed: it is sent, never logged, never put on an error. */
 export interface Operation {
