@@ -1,299 +1,5 @@
 // Generated from the gateway's /openapi.json by `npm run openapi:update -w @starsgate/sdk`. Do not edit.
 
-export interface AdminPurchaseDetail {
-  purchase_id: string;
-  /**
-   * Only `completed` confirms delivery. `failed` and `reconciliation_required` are terminal too; never replace a `reconciliation_required` purchase automatically.
-   */
-  status:
-    | 'queued'
-    | 'preparing'
-    | 'sending'
-    | 'submitted'
-    | 'confirming'
-    | 'completed'
-    | 'failed'
-    | 'reconciliation_required'
-    | 'awaiting_signature'
-    | 'expired';
-  product: 'stars' | 'premium' | 'gram';
-  username: string;
-  amount: number;
-  payment_method: 'gram' | 'usdt';
-  created_at: string;
-  updated_at: string;
-  /**
-   * Present when completed: hash of the payer wallet transaction (hex).
-   */
-  transaction_hash?: string;
-  /**
-   * Present when failed or reconciliation_required.
-   */
-  error?: {
-    /**
-     * Stable failure code, e.g. RECIPIENT_NOT_FOUND, TOP_UP_REQUIRED, NOT_EXECUTED.
-     */
-    code: string;
-    message: string;
-    action?: string;
-    /**
-     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
-     */
-    details?: Array<{
-      field?: string;
-      message?: string;
-      currency?: 'GRAM' | 'USDT';
-      /**
-       * What the purchase needs in `currency`, network fees included.
-       */
-      required?: string;
-      /**
-       * What the payer wallet holds in `currency`.
-       */
-      available?: string;
-      /**
-       * What is missing in `currency` ("0" where covered).
-       */
-      shortfall?: string;
-      [key: string]: unknown;
-    }>;
-  };
-  /**
-   * `server_signed`: a purchase; `client_signed`: a checkout (its `purchase_id` is the `checkout_id`).
-   */
-  mode: 'server_signed' | 'client_signed';
-  idempotency_key: string;
-  /**
-   * Payer wallet (raw form) once known.
-   */
-  wallet_address: string | null;
-  /**
-   * Row version: grows with every change.
-   */
-  version: number;
-  completed_at?: string | null;
-  wallet_version?: string | null;
-  fragment_request_id?: string | null;
-  fragment_ref?: string | null;
-  /**
-   * Label of the Fragment login session that created the order.
-   */
-  fragment_session?: string | null;
-  /**
-   * The wallet Fragment named as `transaction.from` in its payment request (raw form): the payer, or the wallet linked to the Fragment account. Null before the request was accepted.
-   */
-  fragment_from?: string | null;
-  /**
-   * Whether `fragment_from` is the paying wallet. When false the payer paid Fragment's request anyway (a USDT transfer went through the payer's own jetton wallet).
-   */
-  fragment_from_is_payer?: boolean | null;
-  /**
-   * What Fragment asked to be paid: currency and base-unit amounts (decimal strings).
-   */
-  paid_amount?: {
-    currency?: string;
-    /**
-     * The invoice in base units of `currency` (nanoGRAM or micro-USDT).
-     */
-    quote?: string | null;
-    /**
-     * `quote` for people: "0.4412 GRAM", "0.75 USDT".
-     */
-    quote_human?: string | null;
-    /**
-     * nanoGRAM the payment message carries.
-     */
-    message_nano?: string | null;
-    /**
-     * `message_nano` for people: "0.4412 GRAM".
-     */
-    message_human?: string | null;
-    /**
-     * USDT base units the jetton transfer moves.
-     */
-    jetton_units?: string | null;
-    /**
-     * `jetton_units` for people: "0.75 USDT".
-     */
-    jetton_human?: string | null;
-    receiver?: string;
-    [key: string]: unknown;
-  } | null;
-  /**
-   * TEP-467 normalized hash of the signed external (hex).
-   */
-  normalized_hash?: string | null;
-  /**
-   * Hash of the signed external message as broadcast (hex).
-   */
-  external_hash?: string | null;
-  seqno?: number | null;
-  valid_until?: number | null;
-  transaction_lt?: string | null;
-  attempt?: number;
-  next_run_at?: string;
-  /**
-   * What the worker and the evidence collector gathered.
-   */
-  evidence: {
-    [key: string]: unknown;
-  } | null;
-  events: Array<{
-    at: string;
-    /**
-     * `transition`, `step` (same status) or `operator`.
-     */
-    type: string;
-    from_status: string | null;
-    to_status: string;
-    actor: string;
-    reason?: string | null;
-    details: unknown;
-    [key: string]: unknown;
-  }>;
-  [key: string]: unknown;
-}
-
-export interface AdminPurchaseList {
-  data: Array<AdminPurchaseSummary>;
-  /**
-   * Null at the end.
-   */
-  next_cursor: string | null;
-  [key: string]: unknown;
-}
-
-/**
- * The public purchase plus what an operator searches by.
- */
-export interface AdminPurchaseSummary {
-  purchase_id: string;
-  /**
-   * Only `completed` confirms delivery. `failed` and `reconciliation_required` are terminal too; never replace a `reconciliation_required` purchase automatically.
-   */
-  status:
-    | 'queued'
-    | 'preparing'
-    | 'sending'
-    | 'submitted'
-    | 'confirming'
-    | 'completed'
-    | 'failed'
-    | 'reconciliation_required'
-    | 'awaiting_signature'
-    | 'expired';
-  product: 'stars' | 'premium' | 'gram';
-  username: string;
-  amount: number;
-  payment_method: 'gram' | 'usdt';
-  created_at: string;
-  updated_at: string;
-  /**
-   * Present when completed: hash of the payer wallet transaction (hex).
-   */
-  transaction_hash?: string;
-  /**
-   * Present when failed or reconciliation_required.
-   */
-  error?: {
-    /**
-     * Stable failure code, e.g. RECIPIENT_NOT_FOUND, TOP_UP_REQUIRED, NOT_EXECUTED.
-     */
-    code: string;
-    message: string;
-    action?: string;
-    /**
-     * TOP_UP_REQUIRED: one entry per currency with what the payer wallet needs, holds and lacks.
-     */
-    details?: Array<{
-      field?: string;
-      message?: string;
-      currency?: 'GRAM' | 'USDT';
-      /**
-       * What the purchase needs in `currency`, network fees included.
-       */
-      required?: string;
-      /**
-       * What the payer wallet holds in `currency`.
-       */
-      available?: string;
-      /**
-       * What is missing in `currency` ("0" where covered).
-       */
-      shortfall?: string;
-      [key: string]: unknown;
-    }>;
-  };
-  /**
-   * `server_signed`: a purchase; `client_signed`: a checkout (its `purchase_id` is the `checkout_id`).
-   */
-  mode: 'server_signed' | 'client_signed';
-  idempotency_key: string;
-  /**
-   * Payer wallet (raw form) once known.
-   */
-  wallet_address: string | null;
-  /**
-   * Row version: grows with every change.
-   */
-  version: number;
-  completed_at?: string | null;
-  [key: string]: unknown;
-}
-
-export interface AdminStats {
-  /**
-   * Purchases by status.
-   */
-  counts: {
-    [key: string]: number;
-  };
-  /**
-   * Per non-terminal status: how long its oldest purchase has been in it.
-   */
-  oldest_age_seconds: {
-    [key: string]: number;
-  };
-  reconciliation: {
-    open?: number;
-    oldest_age_seconds?: number | null;
-    [key: string]: unknown;
-  };
-  last_hour: {
-    completed?: number;
-    failed?: number;
-    [key: string]: unknown;
-  };
-  /**
-   * BullMQ job counts per queue.
-   */
-  queues: {
-    [key: string]: {
-      waiting?: number;
-      active?: number;
-      delayed?: number;
-      failed?: number;
-      [key: string]: unknown;
-    };
-  };
-  /**
-   * Upstream answers of a shape the service cannot read (e.g. a Fragment history page whose markup changed), one entry per source and session, newest first. Any entry means delivery proof from that source is not working.
-   */
-  upstream_format_errors: Array<{
-    source: string;
-    /**
-     * A non-secret name of the Fragment login.
-     */
-    session_id: string;
-    problem: string;
-    occurrences: number;
-    first_seen_at: string;
-    last_seen_at: string;
-    [key: string]: unknown;
-  }>;
-  [key: string]: unknown;
-}
-
 /**
  * The order-shaped part of a purchase: no wallet, no idempotency key. Unknown fields are rejected (400 UNKNOWN_FIELD); a seed or wallet field is refused with a message saying wallets are not accepted here.
  */
@@ -490,6 +196,24 @@ export interface CreateCheckoutRequest {
    */
   payer_state_init?: string;
   /**
+   * TON Connect's `ton_proof` reply for payer_address (`connectItems.tonProof.proof`), exactly as the wallet returned it, its payload from POST /api/v1/checkouts/ton-proof-payload. Required when the gateway sets TON_PROOF_REQUIRED (production): 400 CHECKOUT_PROOF_REQUIRED without it, 400 CHECKOUT_PROOF_INVALID when it does not prove the payer. With a proof, idempotency keys are scoped to the payer wallet; without one, to the client that sent the request.
+   */
+  ton_proof?: {
+    /**
+     * Unix seconds when the wallet signed.
+     */
+    timestamp: number;
+    domain: {
+      lengthBytes: number;
+      value: string;
+    };
+    payload: string;
+    /**
+     * Base64 ed25519 signature.
+     */
+    signature: string;
+  };
+  /**
    * 1 to 128 printable ASCII characters; one key per logical order. Scoped to the payer (a purchase's seed, a checkout's payer_address): another payer's key of the same string is a different order, never a conflict or a replay. Use a random key (a UUID) stored with the order.
    */
   idempotency_key: string;
@@ -531,35 +255,6 @@ export interface CreatePurchaseRequest {
    * 1 to 128 printable ASCII characters; one key per logical order. Scoped to the payer (a purchase's seed, a checkout's payer_address): another payer's key of the same string is a different order, never a conflict or a replay. Use a random key (a UUID) stored with the order.
    */
   idempotency_key: string;
-}
-
-export interface CreateWebhookEndpointRequest {
-  /**
-   * https (http only to loopback unless WEBHOOK_ALLOW_HTTP=true).
-   */
-  url: string;
-  description?: string;
-  /**
-   * Event types to receive; all when absent.
-   */
-  events?: Array<
-    | 'purchase.queued'
-    | 'purchase.preparing'
-    | 'purchase.sending'
-    | 'purchase.submitted'
-    | 'purchase.confirming'
-    | 'purchase.completed'
-    | 'purchase.failed'
-    | 'purchase.reconciliation_required'
-    | 'checkout.preparing'
-    | 'checkout.awaiting_signature'
-    | 'checkout.submitted'
-    | 'checkout.confirming'
-    | 'checkout.completed'
-    | 'checkout.failed'
-    | 'checkout.expired'
-    | 'checkout.reconciliation_required'
-  >;
 }
 
 /**
@@ -641,6 +336,8 @@ export interface ErrorBody {
     | 'WEBHOOK_ENDPOINT_NOT_FOUND'
     | 'WEBHOOK_DELIVERY_NOT_FOUND'
     | 'WEBHOOK_URL_NOT_ALLOWED'
+    | 'CHECKOUT_PROOF_REQUIRED'
+    | 'CHECKOUT_PROOF_INVALID'
     | 'CHECKOUT_SUBMISSIONS_LIMITED'
     | 'OPEN_CHECKOUTS_LIMIT_REACHED';
   message: string;
@@ -847,22 +544,6 @@ export interface ResolvedWallet {
   balances_error?: string;
 }
 
-export interface ResolvePurchaseRequest {
-  outcome: 'completed' | 'failed';
-  /**
-   * Why (audited).
-   */
-  reason: string;
-  /**
-   * Who acts (audited).
-   */
-  operator: string;
-  /**
-   * Required for `completed`: the payer wallet transaction that paid this purchase's Fragment request (hex or Base64).
-   */
-  transaction_hash?: string;
-}
-
 /**
  * Spec resolution table: a 24-word seed or Base64 key is used directly (the deployed contract among V5R1/V4R2/V3R2 is chosen; account_index does not apply); a 12-word seed needs account_index, wallet_address, or both (verified as a pair).
  */
@@ -924,73 +605,13 @@ export interface TonConnectTransaction {
   }>;
 }
 
-export interface WebhookDelivery {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  purchase_id: string;
-  sequence: number;
-  state: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  next_attempt_at?: string | null;
-  last_attempt_at?: string | null;
+export interface TonProofPayload {
   /**
-   * HTTP status of the last attempt (null: no answer).
+   * What the wallet signs as TON Connect's ton_proof payload (`tonProof` connect item).
    */
-  last_status?: number | null;
-  last_error?: string | null;
-  delivered_at?: string | null;
-  created_at?: string;
-  [key: string]: unknown;
-}
-
-export interface WebhookDeliveryList {
-  data: Array<WebhookDelivery>;
-  next_cursor: string | null;
-  [key: string]: unknown;
-}
-
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  description?: string | null;
+  payload: string;
   /**
-   * Null: every event type.
+   * A proof made with it must arrive before this.
    */
-  events: Array<string> | null;
-  created_at: string;
-  /**
-   * Masked: the valid secrets, newest first; a rotated-out one with when it stops signing.
-   */
-  secrets: Array<{
-    hint?: string;
-    expires_at?: string | null;
-    [key: string]: unknown;
-  }>;
-  [key: string]: unknown;
-}
-
-export interface WebhookEndpointWithSecret {
-  id: string;
-  url: string;
-  description?: string | null;
-  /**
-   * Null: every event type.
-   */
-  events: Array<string> | null;
-  created_at: string;
-  /**
-   * Masked: the valid secrets, newest first; a rotated-out one with when it stops signing.
-   */
-  secrets: Array<{
-    hint?: string;
-    expires_at?: string | null;
-    [key: string]: unknown;
-  }>;
-  /**
-   * The signing secret: shown only in this response.
-   */
-  secret: string;
-  [key: string]: unknown;
+  expires_at: string;
 }
