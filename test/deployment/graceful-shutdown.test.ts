@@ -48,6 +48,7 @@ describe('gateway', () => {
       STARSGATE_SEAL_KEY: sealKeyOf(parseKeyRing(generateRingEntry('k1'))),
       STARSGATE_FINGERPRINT_KEY: `f1:${randomBytes(32).toString('base64')}`,
       FRAGMENT_READ_COOKIES: 'stel_ssid=graceful-test',
+      TON_PROOF_DOMAINS: 'localhost',
       RATE_LIMIT_MAX: '1000000',
       SHUTDOWN_TIMEOUT_MS: '10000',
       LOG_LEVEL: 'warn',

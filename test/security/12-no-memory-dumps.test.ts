@@ -41,6 +41,7 @@ async function startGateway(nodeOptions: string): Promise<{ outcome: number | 'r
       STARSGATE_SEAL_KEY: sealKeyOf(parseKeyRing(generateRingEntry('d1'))),
       STARSGATE_FINGERPRINT_KEY: `f1:${randomBytes(32).toString('base64')}`,
       FRAGMENT_READ_COOKIES: 'stel_ssid=dump-test',
+      TON_PROOF_DOMAINS: 'localhost',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

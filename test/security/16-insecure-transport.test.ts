@@ -106,6 +106,7 @@ describe('production and the sandbox key-encryption key', () => {
         WORKER_METRICS_PORT: String(await freePort()),
         DATABASE_URL: database.url,
         FRAGMENT_COOKIES: 'stel_ssid=security-test',
+        TON_PROOF_DOMAINS: 'localhost',
         STARSGATE_SECRET_KEY: '',
         ...PUBLISHED_SANDBOX_KEYS[service],
       },

@@ -1,7 +1,4 @@
-import { Client } from 'pg';
-import type { ServiceRole } from './service-role';
-
-const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+import { grantRole, quoteIdent, type ServiceRole } from './service-role';
 
 /**
  * The `purchases` columns the gateway may change after intake: the lifecycle an accepted checkout
@@ -55,40 +52,12 @@ const GATEWAY_TABLE_PRIVILEGES: Record<string, string> = {
  * migrations; a table a later migration adds gets no privilege here until listed.
  */
 export async function grantGatewayRole(ownerUrl: string, role: ServiceRole): Promise<void> {
-  const client = new Client({ connectionString: ownerUrl, application_name: 'starsgate-migrate' });
-  await client.connect();
-  try {
-    const ident = quoteIdent(role.name);
-    const owner = (await client.query<{ owner: string }>('SELECT current_user AS owner')).rows[0]!.owner;
-    if (owner === role.name) throw new Error('the gateway role must not be the role that owns the tables');
-    const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role.name]);
-    if (exists.rowCount === 0) {
-      const password =
-        role.password === undefined
-          ? ''
-          : ` PASSWORD ${(await client.query<{ q: string }>('SELECT quote_literal($1) AS q', [role.password])).rows[0]!.q}`;
-      await client.query(`CREATE ROLE ${ident} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT${password}`);
-    }
-    const database = (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
-    await client.query('BEGIN');
-    await client.query(`GRANT CONNECT ON DATABASE ${quoteIdent(database)} TO ${ident}`);
-    await client.query(`REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
-    await client.query(`REVOKE CREATE ON SCHEMA public FROM ${ident}`);
-    await client.query(`GRANT USAGE ON SCHEMA public TO ${ident}`);
-    await client.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${ident}`);
+  await grantRole(ownerUrl, role, 'gateway', async (client, ident) => {
     for (const [table, privileges] of Object.entries(GATEWAY_TABLE_PRIVILEGES))
       await client.query(`GRANT ${privileges} ON ${quoteIdent(table)} TO ${ident}`);
     await client.query(
       `GRANT UPDATE (${GATEWAY_PURCHASE_UPDATE_COLUMNS.map(quoteIdent).join(', ')}) ON purchases TO ${ident}`,
     );
     await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${ident}`);
-    await client.query(`GRANT USAGE ON SCHEMA drizzle TO ${ident}`);
-    await client.query(`GRANT SELECT ON drizzle.__drizzle_migrations TO ${ident}`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
+  });
 }

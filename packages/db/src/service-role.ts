@@ -7,7 +7,7 @@ import { Client } from 'pg';
  */
 const ROW_PRIVILEGES = 'SELECT, INSERT, UPDATE, DELETE';
 
-const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** A role named in a URL: what `grantServiceRole` creates (if missing) and grants to. */
 export interface ServiceRole {
@@ -32,12 +32,31 @@ export function serviceRoleOf(url: string): ServiceRole {
  * the role read the applied migrations, which the apps' readiness checks.
  */
 export async function grantServiceRole(ownerUrl: string, role: ServiceRole): Promise<void> {
+  await grantRole(ownerUrl, role, 'service', async (client, ident) => {
+    await client.query(`GRANT ${ROW_PRIVILEGES} ON ALL TABLES IN SCHEMA public TO ${ident}`);
+    await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${ident}`);
+    await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT ${ROW_PRIVILEGES} ON TABLES TO ${ident}`);
+    await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO ${ident}`);
+  });
+}
+
+/**
+ * What every role of the apps gets, as the owner in one transaction: created if missing (LOGIN,
+ * nothing else), connect and schema usage but no CREATE, every table privilege revoked before
+ * `grantTables` grants its own, and a read of the applied migrations.
+ */
+export async function grantRole(
+  ownerUrl: string,
+  role: ServiceRole,
+  kind: string,
+  grantTables: (client: Client, ident: string) => Promise<void>,
+): Promise<void> {
   const client = new Client({ connectionString: ownerUrl, application_name: 'starsgate-migrate' });
   await client.connect();
   try {
     const ident = quoteIdent(role.name);
     const owner = (await client.query<{ owner: string }>('SELECT current_user AS owner')).rows[0]!.owner;
-    if (owner === role.name) throw new Error('the service role must not be the role that owns the tables');
+    if (owner === role.name) throw new Error(`the ${kind} role must not be the role that owns the tables`);
     const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role.name]);
     if (exists.rowCount === 0) {
       const password =
@@ -53,10 +72,7 @@ export async function grantServiceRole(ownerUrl: string, role: ServiceRole): Pro
     await client.query(`REVOKE CREATE ON SCHEMA public FROM ${ident}`);
     await client.query(`GRANT USAGE ON SCHEMA public TO ${ident}`);
     await client.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${ident}`);
-    await client.query(`GRANT ${ROW_PRIVILEGES} ON ALL TABLES IN SCHEMA public TO ${ident}`);
-    await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${ident}`);
-    await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT ${ROW_PRIVILEGES} ON TABLES TO ${ident}`);
-    await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO ${ident}`);
+    await grantTables(client, ident);
     await client.query(`GRANT USAGE ON SCHEMA drizzle TO ${ident}`);
     await client.query(`GRANT SELECT ON drizzle.__drizzle_migrations TO ${ident}`);
     await client.query('COMMIT');

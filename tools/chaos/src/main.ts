@@ -71,7 +71,8 @@ async function main(): Promise<number> {
     });
     const chain = new ChainAccess(toncenter, stack.sandboxUrl);
     const wallets = await createTestWallets(options.seed, chain, { gram: '20000', usdt: '20000' });
-    const payerCount = Math.min(20, Math.max(3, Math.ceil(options.checkouts / 10)));
+    // At most about four checkouts a payer: each may hold OPEN_CHECKOUTS_PER_PAYER (5) open at once.
+    const payerCount = Math.min(20, Math.max(3, Math.ceil(options.checkouts / 4)));
     const payers = await Promise.all(
       Array.from({ length: payerCount }, (_, i) =>
         PayerWallet.create(options.seed, i, { version: i % 3 === 0 ? 'V4R2' : 'V5R1', deploy: i % 3 !== 2 }, chain),

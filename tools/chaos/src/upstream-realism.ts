@@ -1,6 +1,6 @@
 /**
  * The sandbox as a realistic upstream: Fragment answers after 150–400 ms and about 5 % of every
- * API method and page fail (hangs, 5xx, 429, Cloudflare challenges, business errors), and it
+ * API method and page fail (hangs, 5xx, 429, Cloudflare challenges and blocks, business errors), and it
  * refuses an init of flows that interleaved on one session (strictFlow); toncenter
  * answers after 20–150 ms and 2.5 % of its requests fail (5xx), 2 % of broadcasts are
  * accepted but never included, and it enforces a keyed plan's request limit (tools/stack/src/toncenter-tier.ts).
@@ -15,6 +15,7 @@ const FRAGMENT_FAULTS = {
   rateLimitRate: 0.01,
   retryAfterSeconds: 1,
   cloudflareRate: 0.005,
+  cloudflareBlockRate: 0.005,
   errorRate: 0.01,
   errorText: 'Internal error. Please try again later.',
 };

@@ -38,7 +38,8 @@ async function getJson(path: string): Promise<any> {
 beforeAll(async () => {
   stack = await startFuzzStack({
     worker: true,
-    env: { RATE_LIMIT_MAX: '1000000', KEY_DERIVATIONS_PER_MINUTE: '1000000' },
+    // Every case is submitted to one checkout: its own submission limit (attack 17) has its own test.
+    env: { RATE_LIMIT_MAX: '1000000', KEY_DERIVATIONS_PER_MINUTE: '1000000', CHECKOUT_SUBMISSIONS_PER_MINUTE: '1000' },
     fragment: { validitySeconds: 280 },
   });
   const payer = stack.harness.sandbox.demoWallets.find((wallet) => wallet.deployed && wallet.version === 'V5R1')!;
