@@ -1,9 +1,10 @@
 /**
- * Spend caps are judged before any Fragment call (issue 35 §7, issue 36 #19d): an order the policy
- * would refuse after Fragment's invoice never creates one. The GRAM top-up is priced at its amount;
- * Stars and Premium are judged by the price book's quote. Funded wallets, so only the cap refuses.
+ * Attack 19d (docs/security.md): spend caps were checked only after the Fragment order, so a GRAM
+ * top-up of 1,000,000 against a 100 GRAM cap created a Fragment invoice on the operator's login
+ * before it failed. Now the caps are judged before any Fragment call: the GRAM top-up is priced at
+ * its amount; Stars and Premium by the price book's quote. Funded wallets, so only the cap refuses.
  */
-import { WorkerHarness } from './support/worker-harness';
+import { WorkerHarness } from '@starsgate/worker/testing';
 
 jest.setTimeout(120_000);
 
@@ -30,31 +31,37 @@ function orderCalls(): number {
   ].reduce((sum, method) => sum + (calls[method] ?? 0), 0);
 }
 
-test('a 150 GRAM top-up against a 100 GRAM cap fails PAYMENT_REJECTED_BY_POLICY before Fragment is asked', async () => {
-  const before = orderCalls();
-  const done = await h.waitFor(
-    (
-      await h.createPurchase({
-        product: 'gram',
-        username: '@alice',
-        amount: 150,
-        payment_method: 'gram',
-        seed: h.wallet('base64-v5r1').seed,
-      })
-    ).id,
-  );
-  expect({ status: done.status, error: done.error }).toMatchObject({
-    status: 'failed',
-    error: {
-      code: 'PAYMENT_REJECTED_BY_POLICY',
-      details: [
-        { check: 'spend_cap', message: expect.stringMatching(/at least 150 GRAM .* MAX_SPEND_GRAM \(100 GRAM\)/) },
-      ],
-    },
-  });
-  expect(done.fragmentReqId).toBeNull();
-  expect(orderCalls()).toBe(before);
-});
+test.each([150, 1_000_000])(
+  'a %i GRAM top-up against a 100 GRAM cap fails PAYMENT_REJECTED_BY_POLICY before Fragment is asked',
+  async (gram) => {
+    const before = orderCalls();
+    const done = await h.waitFor(
+      (
+        await h.createPurchase({
+          product: 'gram',
+          username: '@alice',
+          amount: gram,
+          payment_method: 'gram',
+          seed: h.wallet('base64-v5r1').seed,
+        })
+      ).id,
+    );
+    expect({ status: done.status, error: done.error }).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'PAYMENT_REJECTED_BY_POLICY',
+        details: [
+          {
+            check: 'spend_cap',
+            message: expect.stringMatching(new RegExp(`at least ${gram} GRAM .* MAX_SPEND_GRAM \\(100 GRAM\\)`)),
+          },
+        ],
+      },
+    });
+    expect(done.fragmentReqId).toBeNull();
+    expect(orderCalls()).toBe(before);
+  },
+);
 
 test('Stars in USDT over MAX_SPEND_USDT by the price book fail before the search', async () => {
   const before = orderCalls();
