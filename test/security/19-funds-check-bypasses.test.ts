@@ -157,6 +157,12 @@ test('(e) a price book that cannot price the order: PRICES_UNAVAILABLE, and Frag
     });
     expect(row.fragmentReqId).toBeNull();
     expect(await fragmentOrders()).toBe(before);
+    // Refused only after the price book was asked again: a quote missing for a moment is no refusal.
+    const retries = await h.database.pool.query(
+      `SELECT 1 FROM purchase_events WHERE purchase_id = $1 AND reason = 'funds: the price book cannot price the order yet'`,
+      [created.id],
+    );
+    expect(retries.rowCount).toBe(4);
   } finally {
     await fetch(`${h.sandbox.url}/admin/fragment/faults/reset`, { method: 'POST' });
   }

@@ -209,7 +209,7 @@ test('events survive a worker SIGKILL between the status change and its delivery
   const survivor = spawnWorker(h.env);
   try {
     const row = await h.waitFor(created.id, undefined, 60_000);
-    expect(row.status).toBe('completed');
+    expect({ status: row.status, error: row.error }).toEqual({ status: 'completed', error: null });
     const changes = await statusChanges(created.id);
     await receiver.waitFor(() => deduplicated(created.id).length === changes.length, 30_000);
     expect(deduplicated(created.id).map((event) => event.type)).toEqual(changes.map((status) => `purchase.${status}`));

@@ -76,6 +76,13 @@ function toSending(batch: Awaited<ReturnType<typeof signForWallet>>): NextStep |
 }
 
 /**
+ * How many times `preparing` asks the price book before it refuses an order it cannot price
+ * (PRICES_UNAVAILABLE, docs/security.md attack 19e): a quote Fragment could not give for a moment
+ * (a timeout, a 5xx, a Cloudflare page) is asked again after the step's backoff, not a failed order.
+ */
+const PRICE_BOOK_TRIES = 5;
+
+/**
  * The first half of `preparing`: the Fragment order and its accepted payment request. Nothing is
  * signed here: the same job hands the accepted request to its wallet's sender, which stores it.
  */
@@ -125,6 +132,10 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       { product, amount: row.amount, paymentMethod },
       async () => lessReserved(await recentBalances(deps, row, wallet.address, payerJettonWallet), reserved),
     );
+    if (early.kind === 'unpriced' && row.attempt < PRICE_BOOK_TRIES - 1) {
+      await purchase.retry('funds: the price book cannot price the order yet');
+      return undefined;
+    }
     if (early.kind === 'unpriced') {
       await purchase.fail(
         {
