@@ -267,6 +267,54 @@ describe("the gateway's own role (GATEWAY_DATABASE_URL)", () => {
     expect(secret.rows[0]!.destroyed_at).not.toBeNull();
   });
 
+  test('a paid purchase moved back to preparing with the columns the gateway role may update: not signed again', async () => {
+    const wallet = h.wallet('base64-v5r1');
+    const hold = await holdWallet(wallet.rawAddress);
+    const created = await h.createPurchase({
+      product: 'stars',
+      username: '@alice',
+      amount: 52,
+      payment_method: 'gram',
+      seed: wallet.seed,
+    });
+    await parkedWithRequest(created.id);
+    // The sealed seed as it is while the purchase is in flight (sending, confirming): the rewrite
+    // below stands in for one made then, before completion destroys it.
+    const sealed = await h.database.pool.query<{ ciphertext: Buffer; wrapped_key: Buffer }>(
+      'SELECT ciphertext, wrapped_key FROM wallet_secrets WHERE purchase_id = $1',
+      [created.id],
+    );
+    await h.deps.leases.release(hold);
+    expect((await h.waitFor(created.id)).status).toBe('completed');
+    const paid = () => [...h.paymentsByRef(wallet.rawAddress).values()].reduce((sum, count) => sum + count, 0);
+    const paymentsBefore = paid();
+    const before = await seqno(wallet.rawAddress);
+
+    await asGateway.query(
+      `UPDATE purchases SET status = 'preparing', batch_id = NULL, normalized_hash = NULL, seqno = NULL,
+         valid_until = NULL, transaction_hash = NULL, transaction_lt = NULL, completed_at = NULL, error = NULL,
+         step_started_at = now(), next_run_at = now(), lease_owner = NULL, lease_expires_at = NULL,
+         version = version + 1, updated_at = now()
+       WHERE id = $1`,
+      [created.id],
+    );
+    await asGateway.query(
+      'UPDATE wallet_secrets SET ciphertext = $2, wrapped_key = $3, destroyed_at = NULL WHERE purchase_id = $1',
+      [created.id, sealed.rows[0]!.ciphertext, sealed.rows[0]!.wrapped_key],
+    );
+
+    const row = await h.waitFor(
+      created.id,
+      ['failed', 'sending', 'submitted', 'confirming', 'completed', 'reconciliation_required'],
+      60_000,
+    );
+    const error = row.error as { code: string; details: Array<{ check: string }> } | null;
+    expect({ status: row.status, code: error?.code }).toEqual({ status: 'failed', code: 'PAYMENT_REJECTED_BY_POLICY' });
+    expect(error!.details.map((detail) => detail.check)).toEqual(['already_signed']);
+    expect(await seqno(wallet.rawAddress)).toBe(before);
+    expect(paid()).toBe(paymentsBefore);
+  });
+
   test.each([
     ['the payment request', `UPDATE purchases SET payment_request = '{}'::jsonb`],
     ['the payer wallet', `UPDATE purchases SET wallet_address = '0:00'`],

@@ -358,6 +358,23 @@ export class PurchaseTransitions {
   }
 
   /**
+   * The batch of an external already signed for this purchase, from its append-only audit trail
+   * (purchase_events), or null when it was never signed. The row itself cannot say: whoever can
+   * write `purchases` (the gateway's role included) can move a signed purchase back to
+   * `preparing` with its batch cleared (docs/security.md, attack 18).
+   */
+  async signedBatchOf(purchaseId: string): Promise<string | null> {
+    const result = await this.db.$client.query<{ batch_id: string | null }>({
+      name: 'purchase_signed_batch',
+      text: `SELECT data->>'batch_id' AS batch_id FROM purchase_events
+        WHERE purchase_id = $1 AND to_status = 'sending' ORDER BY id LIMIT 1`,
+      values: [purchaseId],
+    });
+    const [row] = result.rows;
+    return row ? (row.batch_id ?? 'unknown') : null;
+  }
+
+  /**
    * Claims, for a sender holding the wallet lease, up to `limit` purchases of `walletAddress`
    * other than its own that finished `preparing` (payment request stored, nothing signed) and that
    * nobody holds, oldest first, whatever their schedule (they wait for this very sender), each

@@ -6,10 +6,37 @@ import type { StepDeps } from '../step-deps';
 
 /**
  * Ends `member` as failed, nothing signed, when its stored payment request fails the check before
- * signing (policy/signing-check.ts): someone other than the worker wrote it. True when refused.
+ * signing (policy/signing-check.ts): someone other than the worker wrote it. Also when an external
+ * was already signed for it: a server-signed purchase is signed once (its lifecycle never goes
+ * from `sending` back to `preparing`), so a row moved back, its MAC'd request intact or a fresh
+ * one prepared, would pay twice (docs/security.md, attack 18). True when refused.
  */
 export async function refusedAtSigning(deps: StepDeps, member: HeldPurchase): Promise<boolean> {
   const row = member.row;
+  const signedBatch = await deps.transitions.signedBatchOf(row.id);
+  if (signedBatch !== null) {
+    deps.logger.error(
+      'purchase already signed was moved back to be signed again: the row was not written by the worker',
+      {
+        purchase_id: row.id,
+        batch_id: signedBatch,
+      },
+    );
+    const violation = {
+      check: 'already_signed',
+      message: `an external was already signed for this purchase (batch ${signedBatch}); the row was moved back since`,
+    };
+    await member.fail(
+      {
+        code: 'PAYMENT_REJECTED_BY_POLICY',
+        message: `The purchase was already signed once (batch ${signedBatch}) and its row was moved back to be signed again: nothing more was signed. Whether that external paid is on chain.`,
+        details: [violation],
+      },
+      'already signed once; refused at signing',
+      { batch_id: signedBatch },
+    );
+    return true;
+  }
   const payerJettonWallet =
     row.paymentMethod === 'usdt' && row.walletAddress
       ? await jettonWalletOf(deps, Address.parse(row.walletAddress))
