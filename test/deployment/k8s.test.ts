@@ -39,10 +39,6 @@ const LEFT_OUT: Record<string, Record<string, string>> = {
   gateway: {
     FRAGMENT_COOKIES: 'the paying Fragment login stays with the worker; the gateway reads with FRAGMENT_READ_COOKIES',
   },
-  migrate: {
-    GATEWAY_DATABASE_URL:
-      'opt-in: the manifests keep one service role until the gateway gets a Secret of its own (docs/security.md, attack 18)',
-  },
 };
 
 /** Names a container gets: its env, every key of the ConfigMap it loads, and Secret references. */
