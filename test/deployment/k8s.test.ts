@@ -379,6 +379,17 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     expect(new Set(egressPorts)).toEqual(new Set([53, 5432, 6379, 443]));
   });
 
+  it("lets the apps reach the PgBouncer of docs/deployment.md's connection budget (its listen_port)", () => {
+    const budget = readFileSync(path.join(root, 'docs', 'deployment.md'), 'utf8').split('## Connection budget')[1]!;
+    const ini = /```ini\n([\s\S]*?)```/.exec(budget)![1]!;
+    // PgBouncer's own default is 6432.
+    const listenPort = Number(/^listen_port\s*=\s*(\d+)/m.exec(ini)?.[1] ?? 6432);
+    const egress = find(objects, 'NetworkPolicy', 'starsgate-apps-egress').spec as {
+      egress: Array<{ ports: Array<{ port: number }> }>;
+    };
+    expect(egress.egress.flatMap((rule) => rule.ports.map((entry) => entry.port))).toContain(listenPort);
+  });
+
   if (overlay === 'production') {
     it('scales workers with KEDA on the BullMQ keys of the purchase queue, under the configured prefix', () => {
       const prefix = configData(objects).BULLMQ_PREFIX!;
