@@ -138,7 +138,7 @@ CMD ["node", "packages/db/dist/migrate.js"]
 
 # The operator's tools, so no laptop needs the master key or a route to production PostgreSQL:
 #   docker run --rm --env-file worker.env starsgate-cli keys generate | keys rewrap | doctor | migrate
-#   kubectl run / a Job: args [starsgate, keys, rewrap] (k8s/components/operations).
+#   kubectl run / a Job: args [starsgate, keys, rewrap] (docs/deployment.md, "Operator tools in the cluster").
 # `starsgate` (apps/cli/bin/starsgate.js) runs the CLI, `starsgate doctor` the worker's doctor bundle
 # and `starsgate migrate` the migration runner, all three copied in beside it; the worker's runtime
 # tree covers the doctor's packages (and the migration runner's), the CLI's its own.

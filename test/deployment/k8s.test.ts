@@ -1,4 +1,5 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PURCHASE_QUEUE, WEBHOOK_QUEUE } from '@starsgate/platform';
@@ -240,6 +241,30 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     expect((doctor.spec as { concurrencyPolicy: string }).concurrencyPolicy).toBe('Forbid');
   });
 
+  it("runs the full doctor, not the CronJob's contract check, where the docs promise every doctor line", () => {
+    // The docs' full doctor in the cluster: the CronJob's Job printed as YAML, less the lines sed drops.
+    const FULL =
+      /create job --from=cronjob\/starsgate-doctor\s+doctor-now\s+--dry-run=client\s+-o\s+yaml\s*\\?\s*\|\s*sed\s+'\/([^/]+)\/d'\s*\|\s*kubectl apply -f -/;
+    const jobTemplate = (find(objects, 'CronJob', 'starsgate-doctor').spec as { jobTemplate: unknown }).jobTemplate;
+    for (const doc of ['operations.md', 'production-checklist.md', 'runbooks.md']) {
+      const text = readFileSync(path.join(root, 'docs', doc), 'utf8');
+      const commands = text.split(/(?=kubectl[^\n`]*create job --from=cronjob\/starsgate-doctor)/).slice(1);
+      expect(commands.length).toBeGreaterThan(0);
+      for (const command of commands) {
+        const match = FULL.exec(command);
+        expect({ doc, command: command.slice(0, 120), full: match !== null }).toMatchObject({ full: true });
+        const dropped = new RegExp(match![1]!);
+        const job = parse(
+          stringify(jobTemplate)
+            .split('\n')
+            .filter((line) => !dropped.test(line))
+            .join('\n'),
+        ) as KubeObject;
+        expect(podSpec(job).containers[0]!.args).toEqual(['starsgate', 'doctor']);
+      }
+    }
+  });
+
   it('spreads the apps across zones and then nodes, and gives the worker a startup probe', () => {
     for (const workload of [gateway, worker]) {
       const spread = podSpec(workload).topologySpreadConstraints ?? [];
@@ -373,6 +398,17 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
       rule.ports.map((entry) => entry.port),
     );
     expect(new Set(egressPorts)).toEqual(new Set([53, 5432, 6379, 443]));
+  });
+
+  it("lets the apps reach the PgBouncer of docs/deployment.md's connection budget (its listen_port)", () => {
+    const budget = readFileSync(path.join(root, 'docs', 'deployment.md'), 'utf8').split('## Connection budget')[1]!;
+    const ini = /```ini\n([\s\S]*?)```/.exec(budget)![1]!;
+    // PgBouncer's own default is 6432.
+    const listenPort = Number(/^listen_port\s*=\s*(\d+)/m.exec(ini)?.[1] ?? 6432);
+    const egress = find(objects, 'NetworkPolicy', 'starsgate-apps-egress').spec as {
+      egress: Array<{ ports: Array<{ port: number }> }>;
+    };
+    expect(egress.egress.flatMap((rule) => rule.ports.map((entry) => entry.port))).toContain(listenPort);
   });
 
   if (overlay === 'production') {
