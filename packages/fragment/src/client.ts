@@ -219,13 +219,22 @@ export class FragmentClient {
 
   /** `search…Recipient`: @username (or `t.me/…`) → the recipient token. */
   searchRecipient(product: FragmentProduct, username: string, amount: number): Promise<RecipientInfo> {
-    return this.searchLane.run(async () => {
-      const routes = ROUTES[product];
+    const routes = ROUTES[product];
+    // A search that first opens the page's state (`update…State {mode: "new"}`, the top-up) moves
+    // the session's flow state: it holds the flow mutex and the session's lease like any flow
+    // call, so it never lands inside another replica's flow (docs/fragment-protocol.md §20.1).
+    // Other searches read no flow state and take their own lane beside the flow.
+    const run = <T>(task: () => Promise<T>): Promise<T> =>
+      routes.newStateBeforeSearch ? this.locked(task) : this.searchLane.run(task);
+    return run(async () => {
       const query = username.trim().replace(/^@/, '');
       if (query === '') throw new TypeError('username is required');
       const fields = routes.searchSendsAmount ? { query, [routes.amountField]: String(amount) } : { query };
       if (routes.newStateBeforeSearch)
-        raiseBusinessError(await this.api.read(product, routes.updateState, { mode: 'new' }), routes.updateState);
+        raiseBusinessError(
+          await this.api.read(product, routes.updateState, { mode: 'new' }, this.flowGuard),
+          routes.updateState,
+        );
       const json = await this.api.read(product, routes.search, fields);
       raiseBusinessError(json, routes.search);
       const found = json.found;
