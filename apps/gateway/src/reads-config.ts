@@ -10,7 +10,7 @@ import {
   FRAGMENT_COOKIES_VARIABLE,
   FRAGMENT_PROXY_URL_VARIABLE,
 } from '@starsgate/platform';
-import { parseDisabledPaymentMethods, splitCookieSets, splitProxyUrls } from '@starsgate/fragment';
+import { parseDisabledPaymentMethods, splitCookieSets, splitProxyUrls, withoutWalletToken } from '@starsgate/fragment';
 
 const seconds = (fallback: number, maximum: number, description: string) =>
   integer({ default: fallback, minimum: 0, maximum, description });
@@ -169,18 +169,4 @@ export function readsConfig(
     },
     memoryTtlMs: values.READS_MEMORY_CACHE_MS,
   };
-}
-
-/**
- * The paying login's cookies without its wallet token (`stel_ton_token`): reads need no wallet
- * (docs/fragment-protocol.md §19.2), and Fragment rotates that token (§20.2). The workers keep the
- * current one in their shared cookie store; a gateway sending it from a jar of its own would
- * rotate it too and push the workers' copy out of what Fragment accepts: the paying login dead.
- */
-function withoutWalletToken(cookies: string): string {
-  return cookies
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => part !== '' && !/^stel_ton_token=/i.test(part))
-    .join('; ');
 }
