@@ -10,7 +10,7 @@ import {
   FRAGMENT_COOKIES_VARIABLE,
   FRAGMENT_PROXY_URL_VARIABLE,
 } from '@starsgate/platform';
-import { parseDisabledPaymentMethods, splitCookieSets, splitProxyUrls } from '@starsgate/fragment';
+import { parseDisabledPaymentMethods, splitCookieSets, splitProxyUrls, withoutWalletToken } from '@starsgate/fragment';
 
 const seconds = (fallback: number, maximum: number, description: string) =>
   integer({ default: fallback, minimum: 0, maximum, description });
@@ -20,9 +20,9 @@ export const READS_VARIABLES = {
   FRAGMENT_PROXY_URL: FRAGMENT_PROXY_URL_VARIABLE,
   FRAGMENT_READ_COOKIES: string({
     secret: true,
-    defaultText: 'the first login of FRAGMENT_COOKIES',
+    defaultText: 'the first login of FRAGMENT_COOKIES, without stel_ton_token',
     description:
-      'Cookie header of the Fragment login used for availability checks and prices. A separate login (base cookies suffice for search and prices) keeps public traffic off the paying session. Required (this or FRAGMENT_COOKIES) with NODE_ENV=production. A credential: never logged.',
+      "Cookie header of the Fragment login used for availability checks and prices. A separate login (base cookies suffice for search and prices) keeps public traffic off the paying session. Leave out stel_ton_token: reads need no wallet, and a second holder of the rotating wallet token pushes the workers' copy out of what Fragment accepts (docs/fragment-protocol.md §20.2). Required (this or FRAGMENT_COOKIES) with NODE_ENV=production. A credential: never logged.",
   }),
   FRAGMENT_READ_TIMEOUT_MS: integer({
     default: 5_000,
@@ -131,7 +131,8 @@ export function readsConfig(
   // state (Fragment keeps flow state per cookie session, docs/fragment-protocol.md §12).
   const fallback = values.FRAGMENT_COOKIES;
   const cookies =
-    values.FRAGMENT_READ_COOKIES ?? (fallback !== undefined ? (splitCookieSets(fallback)[0] ?? '') : undefined);
+    values.FRAGMENT_READ_COOKIES ??
+    (fallback !== undefined ? withoutWalletToken(splitCookieSets(fallback)[0] ?? '') : undefined);
   if (production && cookies === undefined) {
     problems.push(
       'FRAGMENT_READ_COOKIES or FRAGMENT_COOKIES is required when NODE_ENV=production: the Cookie header of the Fragment login used for availability checks and prices',

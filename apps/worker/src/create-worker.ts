@@ -43,7 +43,7 @@ import { pipelineGauges } from './observability/pipeline-gauges';
 import { TransitionMetrics } from './observability/transition-metrics';
 import { UpstreamHealth } from './observability/upstream-health';
 import { publishUpstreamHealth } from './observability/upstream-health-publisher';
-import { createWorkerMetrics, type WorkerMetrics } from './observability/worker-metrics';
+import { createWorkerMetrics, setLoginGauges, type WorkerMetrics } from './observability/worker-metrics';
 import { PeriodicTask } from './periodic/periodic-task';
 import { startPriceRefresher } from './prices/price-refresher';
 import { createPurchaseProcessor } from './purchases/purchase-processor';
@@ -197,8 +197,7 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
   function withLoginGauges(before: () => Promise<void>): () => Promise<void> {
     return async () => {
       await before();
-      for (const login of await upstreams.fragment.logins())
-        metrics.fragmentLoginAlive.set({ session: login.sessionId }, login.alive ? 1 : 0);
+      setLoginGauges(metrics.fragmentLoginAlive, await upstreams.fragment.logins());
     };
   }
 

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startSandbox, type StartedSandbox } from '@starsgate/sandbox';
 import { demoFragmentCookies } from '@starsgate/sandbox/fragment';
+import { FragmentClient, RedisCookieStore } from '@starsgate/fragment';
+import { Redis } from 'ioredis';
 import { doctorExitCode } from '../src/doctor/doctor';
 import { runContractCheck } from '../src/doctor/contract-checks';
 import type { CheckResult } from '../src/doctor/check';
@@ -34,7 +36,7 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  sandbox.fragment!.configure({ faults: { contractDrift: [], historyMarkup: 'table' } });
+  sandbox.fragment!.configure({ faults: { contractDrift: [], historyMarkup: 'table', rotateCookies: false } });
 });
 
 const failed = (results: CheckResult[]) => results.filter((r) => r.status === 'fail').map((r) => r.item);
@@ -100,4 +102,24 @@ test('`npm run doctor -- --contract` exits 0 on a match and non-zero on drift', 
   const drifted = await run();
   expect(drifted.code).not.toBe(0);
   expect(drifted.stdout).toMatch(/\[FAIL\] contract Premium months: Fragment: \{3, 6\}/);
+});
+
+test("the hourly check leaves the paying login's rotating wallet token to the workers (§20.2)", async () => {
+  // Fragment rotates stel_ton_token on every page and refuses one two rotations old. The workers
+  // keep the current one in their shared store; the check reads pages and history without it.
+  sandbox.fragment!.configure({ faults: { rotateCookies: true } });
+  const redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
+  try {
+    const worker = new FragmentClient({
+      baseUrl: env.FRAGMENT_BASE_URL!,
+      cookies: env.FRAGMENT_COOKIES!,
+      timeoutMs: 5_000,
+      cookieStore: new RedisCookieStore(redis, { prefix: `test:cookies:${randomBytes(4).toString('hex')}:` }),
+    });
+    expect(await worker.sessionStatus()).toMatchObject({ loggedIn: true, walletLoggedIn: true });
+    expect(failed(await runContractCheck(env))).toEqual([]);
+    expect(await worker.sessionStatus()).toMatchObject({ loggedIn: true, walletLoggedIn: true });
+  } finally {
+    redis.disconnect();
+  }
 });

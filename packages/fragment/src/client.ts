@@ -7,7 +7,8 @@
  * init); to keep another caller's calls (another purchase) from landing between them, run the
  * whole flow inside `client.exclusive(...)`, whose client view calls straight through. The search
  * reads no flow state (its token is stable per username per session, §14.2): searches take their
- * own lane, one at a time, beside the flow, so the next order's search overlaps this order's init.
+ * own lane, one at a time, beside the flow, so the next order's search overlaps this order's init
+ * (except the top-up's, which opens the page's state first and so takes the flow mutex).
  * `get…Link` and `confirm` name their order and move only it; they and `deliveryHistory` (a page
  * read) take no lock. Use one client per login session; processes that share a session (worker
  * replicas) give their clients the same `leases` (`SessionLeases`, Redis), and every flow-state
@@ -219,13 +220,22 @@ export class FragmentClient {
 
   /** `search…Recipient`: @username (or `t.me/…`) → the recipient token. */
   searchRecipient(product: FragmentProduct, username: string, amount: number): Promise<RecipientInfo> {
-    return this.searchLane.run(async () => {
-      const routes = ROUTES[product];
+    const routes = ROUTES[product];
+    // A search that first opens the page's state (`update…State {mode: "new"}`, the top-up) moves
+    // the session's flow state: it holds the flow mutex and the session's lease like any flow
+    // call, so it never lands inside another replica's flow (docs/fragment-protocol.md §20.1).
+    // Other searches read no flow state and take their own lane beside the flow.
+    const run = <T>(task: () => Promise<T>): Promise<T> =>
+      routes.newStateBeforeSearch ? this.locked(task) : this.searchLane.run(task);
+    return run(async () => {
       const query = username.trim().replace(/^@/, '');
       if (query === '') throw new TypeError('username is required');
       const fields = routes.searchSendsAmount ? { query, [routes.amountField]: String(amount) } : { query };
       if (routes.newStateBeforeSearch)
-        raiseBusinessError(await this.api.read(product, routes.updateState, { mode: 'new' }), routes.updateState);
+        raiseBusinessError(
+          await this.api.read(product, routes.updateState, { mode: 'new' }, this.flowGuard),
+          routes.updateState,
+        );
       const json = await this.api.read(product, routes.search, fields);
       raiseBusinessError(json, routes.search);
       const found = json.found;

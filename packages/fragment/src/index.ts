@@ -53,7 +53,14 @@ export { parseHistoryDateText } from './history-dates';
 export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';
 export { checkContract, parseStarsLimits, radioValues, type ContractFinding } from './contract-check';
 export { parseProfile, type AccountProfile } from './profile-parsing';
-export { CookieJar, proxyForLogin, redactCookies, splitCookieSets, splitProxyUrls } from './session';
+export {
+  CookieJar,
+  proxyForLogin,
+  redactCookies,
+  splitCookieSets,
+  splitProxyUrls,
+  withoutWalletToken,
+} from './session';
 export { encodeForm } from './form';
 export { cloudflarePageKind, cloudflareStop, type CloudflareStop } from './cloudflare';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, proxyLabel, type FragmentLogger, type RetryPolicy } from './transport';

@@ -114,6 +114,21 @@ export function proxyForLogin(proxies: readonly string[], index: number): string
   return proxies.length === 1 ? proxies[0] : proxies[index];
 }
 
+/**
+ * A Cookie header without the wallet's login (`stel_ton_token`), for a process that only reads
+ * (pages, prices, search, history): Fragment rotates that token (docs/fragment-protocol.md §20.2)
+ * and the workers keep the current one in their shared cookie store, so another holder sending it
+ * from a jar of its own would rotate it too and push the workers' copy out of what Fragment
+ * accepts, the paying login then dead.
+ */
+export function withoutWalletToken(cookies: string): string {
+  return cookies
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && !/^stel_ton_token=/i.test(part))
+    .join('; ');
+}
+
 /** Masks the value of every `stel_*` cookie (and the API hash) in a free text. */
 export function redactCookies(text: string): string {
   return text

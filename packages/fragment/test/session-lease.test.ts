@@ -73,6 +73,25 @@ describe('SessionLeases: one flow per Fragment session across replicas', () => {
     expect(rejections() - before).toBe(0);
   });
 
+  it("a top-up's search opens the page's state (updateAdsTopupState mode new) only while holding the lease", async () => {
+    const cookies = server.freshCookies();
+    const prefix = `test:lease:${randomBytes(4).toString('hex')}:`;
+    const holder = replica(cookies, prefix);
+    const searcher = replica(cookies, prefix);
+    const stateCalls = () => server.sim.stats().calls['updateAdsTopupState'] ?? 0;
+    // Another replica is in the middle of a flow on this session.
+    const held = await holder.leases.acquire(holder.client.sessionId());
+    const before = stateCalls();
+    let found = false;
+    const search = searcher.client.searchRecipient('gram', 'alice', 10).then(() => (found = true));
+    await sleep(300);
+    expect(stateCalls() - before).toBe(0);
+    expect(found).toBe(false);
+    await held.release();
+    await search;
+    expect(stateCalls() - before).toBe(1);
+  });
+
   it('after a holder crashed, the next flow waits for the lease to expire, then runs', async () => {
     const cookies = server.freshCookies();
     const prefix = `test:lease:${randomBytes(4).toString('hex')}:`;

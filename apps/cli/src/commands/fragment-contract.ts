@@ -1,4 +1,11 @@
-import { checkContract, FragmentClient, proxyForLogin, splitCookieSets, splitProxyUrls } from '@starsgate/fragment';
+import {
+  checkContract,
+  FragmentClient,
+  proxyForLogin,
+  splitCookieSets,
+  splitProxyUrls,
+  withoutWalletToken,
+} from '@starsgate/fragment';
 import { table } from '../output';
 import type { CommandResult } from './command';
 
@@ -13,8 +20,12 @@ export class FragmentEnvironmentError extends Error {}
 export async function fragmentContract(env: NodeJS.ProcessEnv): Promise<CommandResult> {
   const baseUrl = env.FRAGMENT_BASE_URL;
   if (!baseUrl) throw new FragmentEnvironmentError('FRAGMENT_BASE_URL is required: https://fragment.com');
-  const paying = splitCookieSets(env.FRAGMENT_COOKIES ?? '')[0];
-  const readCookies = env.FRAGMENT_READ_COOKIES?.trim() || paying;
+  // Pages and history need no wallet: the rotating wallet token stays the workers' alone
+  // (docs/fragment-protocol.md §20.2); sending it from here would push theirs out of date.
+  const payingLogin = splitCookieSets(env.FRAGMENT_COOKIES ?? '')[0];
+  const paying = payingLogin !== undefined ? withoutWalletToken(payingLogin) : undefined;
+  const explicitRead = env.FRAGMENT_READ_COOKIES?.trim();
+  const readCookies = explicitRead ? withoutWalletToken(explicitRead) : paying;
   if (readCookies === undefined)
     throw new FragmentEnvironmentError('FRAGMENT_COOKIES (or FRAGMENT_READ_COOKIES) is required: a Fragment login');
   const proxyUrl = proxyForLogin(splitProxyUrls(env.FRAGMENT_PROXY_URL), 0);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { checkContract, FragmentClient, isFragmentError, proxyForLogin } from '@starsgate/fragment';
+import { checkContract, FragmentClient, isFragmentError, proxyForLogin, withoutWalletToken } from '@starsgate/fragment';
 import { loadWorkerConfig, type WorkerConfig } from '../config';
 import { errorText, fail, ok, type CheckResult } from './check';
 
@@ -27,8 +27,10 @@ export async function runContractCheck(env: Record<string, string | undefined>):
       timeoutMs: config.fragmentTimeoutMs,
       retry: { maxTries: 2 },
     });
-  const paying = config.fragmentCookies[0];
-  const readCookies = env.FRAGMENT_READ_COOKIES?.trim() || paying || '';
+  // Pages and history need no wallet: the rotating wallet token stays the workers' alone (§20.2).
+  const payingLogin = config.fragmentCookies[0];
+  const paying = payingLogin !== undefined ? withoutWalletToken(payingLogin) : undefined;
+  const readCookies = withoutWalletToken(env.FRAGMENT_READ_COOKIES?.trim() || paying || '');
   const pages = client(readCookies, proxyForLogin(config.fragmentProxyUrls, 0));
   const history = paying !== undefined ? client(paying, proxyForLogin(config.fragmentProxyUrls, 0)) : undefined;
   try {

@@ -146,3 +146,17 @@ export function createWorkerMetrics(): WorkerMetrics {
     }),
   };
 }
+
+/**
+ * `starsgate_fragment_login_alive` from the logins' states as Redis holds them, at scrape time:
+ * only the logins configured now have a series. A login replaced in FRAGMENT_COOKIES_FILE (its
+ * state forgotten) loses its series, so a renewed dead login does not keep the login-dead alert
+ * firing until the worker restarts.
+ */
+export function setLoginGauges(
+  gauge: WorkerMetrics['fragmentLoginAlive'],
+  logins: ReadonlyArray<{ sessionId: string; alive: boolean }>,
+): void {
+  gauge.reset();
+  for (const login of logins) gauge.set({ session: login.sessionId }, login.alive ? 1 : 0);
+}

@@ -34,7 +34,8 @@ export const SHARED_VARIABLES = {
   }),
   REDIS_URL: url(['redis', 'rediss'], {
     default: DEFAULT_REDIS_URL,
-    description: 'Redis: carries BullMQ jobs and rate-limit counters only (losing it costs latency, never orders).',
+    description:
+      "Redis: carries BullMQ jobs, rate-limit counters, the Fragment sessions' flow leases and login states, and the cookies Fragment renews (sealed to the key ring). Losing it costs latency, never orders; the workers then start again from the configured Fragment cookies, which may be older than Fragment accepts (docs/operations.md).",
   }),
   BULLMQ_PREFIX: string({ default: DEFAULT_BULLMQ_PREFIX, description: "Key prefix of BullMQ's keys in Redis." }),
   TON_NETWORK: string({
