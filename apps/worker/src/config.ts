@@ -88,6 +88,8 @@ export interface WorkerConfig {
    * confirm was accepted (Fragment's evidence is still recorded when seen).
    */
   deliveryProof: 'strict' | 'chain';
+  /** Which logins' paid look-alikes a delivery check counts (FRAGMENT_ACCOUNT_SCOPE, docs/fragment-protocol.md §21). */
+  fragmentAccountScope: 'all' | 'login';
   retryBaseMs: number;
   retryMaxMs: number;
   /** Fragment/chain polling while confirming. */
@@ -252,6 +254,12 @@ export const WORKER_VARIABLES = {
     enum: ['strict', 'chain'],
     description:
       'What completes a paid purchase: strict = Fragment shows it delivered (history row or status screen); chain = its exact payment settled on chain and the confirm was accepted (README, "Delivery proof").',
+  }),
+  FRAGMENT_ACCOUNT_SCOPE: string({
+    default: 'all',
+    enum: ['all', 'login'],
+    description:
+      "Whose identical paid orders the delivery check counts against a login's Fragment history: all = every login's (safe whatever the logins are; identical orders on two accounts wait for each other); login = only those made with the same Telegram login (stel_token). Set login only when every login in FRAGMENT_COOKIES is a different Telegram account: two logins of one account share one history, and counting one login's orders alone could take another's history row as this order's delivery.",
   }),
   RETRY_BASE_MS: milliseconds(
     1_000,
@@ -435,6 +443,7 @@ export function loadWorkerConfig(
       confirmingMs: values.CONFIRMING_MAX_AGE_MS,
     },
     deliveryProof: values.DELIVERY_PROOF,
+    fragmentAccountScope: values.FRAGMENT_ACCOUNT_SCOPE,
     retryBaseMs: values.RETRY_BASE_MS,
     retryMaxMs: values.RETRY_MAX_MS,
     pollIntervalMs: values.POLL_INTERVAL_MS,

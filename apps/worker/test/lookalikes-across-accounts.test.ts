@@ -26,6 +26,8 @@ beforeAll(async () => {
     fragment: { acceptedStelTokens: [demo.stelToken, secondAccountToken] },
     env: {
       FRAGMENT_COOKIES: `${demoFragmentCookies(seed)} | ${secondAccountCookies}`,
+      // The operator's word that each login is its own Telegram account (docs/fragment-protocol.md §21).
+      FRAGMENT_ACCOUNT_SCOPE: 'login',
       // A stuck look-alike ends in reconciliation well before the test's own limit.
       CONFIRMING_MAX_AGE_MS: '30000',
     },

@@ -28,3 +28,9 @@ test('production refuses toncenter.com unpaced (TONCENTER_RPS=0) at start, namin
     expect.stringMatching(/^TONCENTER_RPS=0 \(unpaced\) is refused with toncenter\.com when NODE_ENV=production/),
   );
 });
+
+test('look-alikes count across every login unless the operator says each login is its own account', () => {
+  expect(loadWorkerConfig({ ...base }).fragmentAccountScope).toBe('all');
+  expect(loadWorkerConfig({ ...base, FRAGMENT_ACCOUNT_SCOPE: 'login' }).fragmentAccountScope).toBe('login');
+  expect(() => loadWorkerConfig({ ...base, FRAGMENT_ACCOUNT_SCOPE: 'account' })).toThrow(ConfigError);
+});

@@ -40,8 +40,7 @@ export interface ProductRoutes {
   pricedAtFaceValue: boolean;
   /**
    * The page's state is opened with `update…State {mode: "new"}` before each search (the top-up:
-   * pyfragment and both S1qwy clients do, docs/fragment-protocol.md, "Identical orders and the GRAM
-   * top-up, 2026-11-28").
+   * pyfragment and both S1qwy clients do, docs/fragment-protocol.md §21).
    */
   newStateBeforeSearch: boolean;
   updateState: string;

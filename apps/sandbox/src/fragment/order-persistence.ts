@@ -6,8 +6,7 @@ import type { DeliveredOrder, Order } from './orders';
 /**
  * The simulator's world on disk beside the chain's (`chain-state.json`), so a restarted sandbox
  * keeps the orders it made and the history it showed: an order in flight is still delivered, and
- * a recent one still lists in its account's history (docs/fragment-protocol.md, "Identical orders
- * and the GRAM top-up, 2026-11-28"). Addresses are raw, cells base64 BOCs, bigints decimal strings.
+ * a recent one still lists in its account's history (docs/fragment-protocol.md §21). Addresses are raw, cells base64 BOCs, bigints decimal strings.
  */
 export const FRAGMENT_STATE_FILE = 'fragment-state.json';
 

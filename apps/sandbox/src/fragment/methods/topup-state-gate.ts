@@ -1,8 +1,7 @@
 import type { Session } from '../sessions';
 
 /**
- * The `topupSearchNeedsState` fault (docs/fragment-protocol.md, "Identical orders and the GRAM
- * top-up, 2026-11-28"): the top-up's search answers an error until the session opened a new flow
+ * The `topupSearchNeedsState` fault (docs/fragment-protocol.md §21): the top-up's search answers an error until the session opened a new flow
  * with `updateAdsTopupState {mode: "new"}`, and each init uses that opening up.
  */
 const opened = new WeakSet<Session>();

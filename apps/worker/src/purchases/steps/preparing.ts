@@ -240,7 +240,11 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
         paymentRequest: withRequestMac(deps.requestMac, row, wallet.address.toRawString(), {
           ...verdict.request,
           fragmentSession: sessionId,
-          fragmentAccount: deps.fragment.session(sessionId).accountId(),
+          // Recorded only when the operator says each login is its own account (FRAGMENT_ACCOUNT_SCOPE):
+          // without it the order counts against every login's history, which can only make a check wait.
+          ...(config.fragmentAccountScope === 'login'
+            ? { fragmentAccount: deps.fragment.session(sessionId).accountId() }
+            : {}),
         }),
         attempt: 0,
         stepStartedAt: new Date(deps.now()),
