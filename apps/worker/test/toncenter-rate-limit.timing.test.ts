@@ -3,6 +3,8 @@
  * toncenter's real 429 answers): through the shared rate limit in Redis they stay under it
  * together, so the provider answers no 429 at all and every call still succeeds (docs/ton.md §9).
  * Without it (each replica retrying on its own) the same load draws a 429 for most calls.
+ * A timing suite: "no 429 at exactly the provider's rate" holds only while requests reach the
+ * sandbox as spaced as they left (a 10 % margin), so it runs once nothing else loads the machine.
  */
 import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
