@@ -93,3 +93,29 @@ test('a total cap reached by other payers is read afresh before a refusal', asyn
   now += 1;
   expect(await tally.count([], caps)).toEqual({ payer: 0, total: 2 });
 });
+
+test('an order let through while a reading is taken still counts once that reading lands', async () => {
+  // The query may have counted before that order was stored: the reading must not forget it.
+  let now = 2_000_000;
+  const answers: Array<(counts: { payer: number; total: number }) => void> = [];
+  const counting = {
+    count: () => new Promise<{ payer: number; total: number }>((resolve) => answers.push(resolve)),
+  };
+  const tally = new OpenOrderTally(counting, () => now);
+  const caps = { perPayer: 2, total: 100 };
+  const first = tally.count([payer], caps);
+  answers.shift()!({ payer: 0, total: 0 });
+  expect(await first).toEqual({ payer: 0, total: 0 });
+  tally.passed([payer]);
+  // Stale: served (1) while a new reading is taken, and another order gets through meanwhile.
+  now += OPEN_ORDER_READING_MAX_AGE_MS;
+  expect(await tally.count([payer], caps)).toEqual({ payer: 1, total: 1 });
+  tally.passed([payer]);
+  // The reading's query saw only the first order stored.
+  answers.shift()!({ payer: 1, total: 1 });
+  await new Promise((resolve) => setImmediate(resolve));
+  const counts = tally.count([payer], caps);
+  // At the cap (1 read + 1 let through while reading): read afresh, never served below it.
+  answers.shift()!({ payer: 2, total: 2 });
+  expect(await counts).toEqual({ payer: 2, total: 2 });
+});

@@ -12,8 +12,12 @@ const MAX_PAYER_READINGS = 10_000;
 interface Reading {
   /** What PostgreSQL counted. */
   counted: number;
-  /** Orders this process let through since (each counted as stored: an upper bound). */
-  passed: number;
+  /**
+   * This process's pass count (see `passes`) when the reading's query was sent: every order let
+   * through since is counted on top (as stored: an upper bound), those let through while the query
+   * ran included, since the query may have missed them.
+   */
+  passesAtRead: number;
   at: number;
 }
 
@@ -31,6 +35,9 @@ interface Reading {
 export class OpenOrderTally {
   private total?: Reading;
   private readonly byPayers = new Map<string, Reading>();
+  /** Orders this process let through, ever: in total and per payer key. */
+  private totalPasses = 0;
+  private readonly payerPasses = new Map<string, number>();
   private readonly reads = new Map<string, Promise<OpenOrderCounts>>();
 
   constructor(
@@ -46,7 +53,10 @@ export class OpenOrderTally {
     const payer = key ? this.byPayers.get(key) : undefined;
     const age = Math.max(ageOf(total, at), key ? ageOf(payer, at) : 0);
     if (total && (!key || payer) && age < STALE_READING_FACTOR * OPEN_ORDER_READING_MAX_AGE_MS) {
-      const counts = { payer: payer ? payer.counted + payer.passed : 0, total: total.counted + total.passed };
+      const counts = {
+        payer: payer ? payer.counted + this.passesOf(key) - payer.passesAtRead : 0,
+        total: total.counted + this.totalPasses - total.passesAtRead,
+      };
       if (counts.payer < caps.perPayer && counts.total < caps.total) {
         if (age >= OPEN_ORDER_READING_MAX_AGE_MS) this.read(key, payers, caps).catch(() => this.forget(key));
         return counts;
@@ -57,10 +67,13 @@ export class OpenOrderTally {
 
   /** An order got past the caps: counted until the next reading. */
   passed(payers: readonly string[]): void {
-    if (this.total) this.total.passed += 1;
+    this.totalPasses += 1;
     const key = payersKey(payers);
-    const payer = key ? this.byPayers.get(key) : undefined;
-    if (payer) payer.passed += 1;
+    if (key) this.payerPasses.set(key, this.passesOf(key) + 1);
+  }
+
+  private passesOf(key: string): number {
+    return this.payerPasses.get(key) ?? 0;
   }
 
   /** One query per payer set at a time; its answer becomes the readings. */
@@ -72,11 +85,13 @@ export class OpenOrderTally {
     let reading = this.reads.get(key);
     if (!reading) {
       const at = this.now();
+      const totalAtRead = this.totalPasses;
+      const payerAtRead = this.passesOf(key);
       reading = this.openOrders
         .count(payers, caps)
         .then((read) => {
-          this.total = { counted: read.total, passed: 0, at };
-          if (key) this.remember(key, { counted: read.payer, passed: 0, at });
+          this.total = { counted: read.total, passesAtRead: totalAtRead, at };
+          if (key) this.remember(key, { counted: read.payer, passesAtRead: payerAtRead, at });
           return read;
         })
         .finally(() => this.reads.delete(key));
@@ -94,8 +109,10 @@ export class OpenOrderTally {
   private remember(key: string, reading: Reading): void {
     if (this.byPayers.size >= MAX_PAYER_READINGS)
       for (const [stored, old] of this.byPayers)
-        if (ageOf(old, reading.at) >= STALE_READING_FACTOR * OPEN_ORDER_READING_MAX_AGE_MS)
+        if (ageOf(old, reading.at) >= STALE_READING_FACTOR * OPEN_ORDER_READING_MAX_AGE_MS && !this.reads.has(stored)) {
           this.byPayers.delete(stored);
+          this.payerPasses.delete(stored);
+        }
     this.byPayers.set(key, reading);
   }
 }
