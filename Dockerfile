@@ -54,7 +54,11 @@ RUN node -e "const v=require('./package.json').version; if (process.argv[1] !== 
 FROM manifests AS runtime-deps
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 COPY scripts/build scripts/build
-RUN node scripts/build/copy-runtime-deps.mjs apps/gateway /deps/gateway \
+# npm's postinstall, which --ignore-scripts skips: the bundles load @ton/crypto from these
+# node_modules, so its build-time patch goes here (packages/ton/patches/README.md).
+COPY packages/ton/patches packages/ton/patches
+RUN node scripts/build/patch-dependencies.mjs \
+ && node scripts/build/copy-runtime-deps.mjs apps/gateway /deps/gateway \
  && node scripts/build/copy-runtime-deps.mjs apps/worker /deps/worker \
  && node scripts/build/copy-runtime-deps.mjs apps/sandbox /deps/sandbox \
  && node scripts/build/copy-runtime-deps.mjs packages/db /deps/migrate \

@@ -30,14 +30,10 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
-      // Two require()s, each for a module object that must be the very one others use: the
-      // OpenTelemetry SDK, loaded only when tracing is configured, which must patch before the next
-      // import (packages/platform/src/tracing/start-tracing.ts), and @ton/crypto's hash modules,
-      // whose exports useNativeTonCrypto replaces (packages/ton/src/keys/native-crypto.ts).
-      '@typescript-eslint/no-require-imports': [
-        'error',
-        { allow: ['^\\./tracing-sdk$', '^@ton/crypto/dist/primitives/sha(256|512)$'] },
-      ],
+      // One require(), for a module object that must be the very one others use: the OpenTelemetry
+      // SDK, loaded only when tracing is configured, which must patch before the next import
+      // (packages/platform/src/tracing/start-tracing.ts).
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./tracing-sdk$'] }],
     },
   },
   {

@@ -7,8 +7,3 @@ const redisBase = process.env.TEST_REDIS_BASE || 'redis://127.0.0.1:6379';
 process.env.REDIS_URL = process.env.TEST_REDIS_URL || `${redisBase}/${claimRedisDatabase(redisBase)}`;
 process.env.LOG_LEVEL = process.env.LOG_LEVEL || 'silent';
 process.env.NODE_ENV = 'test';
-
-// @ton/crypto's hashes and ed25519 on node:crypto, as each service's main.ts sets them
-// (packages/ton/src/keys/native-crypto.ts): about a quarter of the CPU of the suites that sign and
-// run the local chain.
-require('@starsgate/ton/native-crypto').useNativeTonCrypto();

@@ -56,6 +56,8 @@ describe('Dockerfile', () => {
     const cuts = all(runtimeDeps.instructions, 'RUN')[1]!;
     for (const target of imageTargets)
       expect(cuts).toContain(`node scripts/build/copy-runtime-deps.mjs ${target.workspace} /deps/${target.name}`);
+    // The bundles load @ton/crypto from these node_modules: its build-time patch first (packages/ton/patches).
+    expect(cuts.startsWith('node scripts/build/patch-dependencies.mjs')).toBe(true);
   });
 
   it('checks /livez on the port each serving target exposes, and declares none where nothing listens', () => {

@@ -1,6 +1,5 @@
 // First: tracing patches modules as they load.
 import { tracing } from './instrument';
-import { useNativeTonCrypto } from '@starsgate/ton/native-crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { migrateOrCheck } from '@starsgate/db';
@@ -18,7 +17,6 @@ import { answerMalformedRequests } from './http/malformed-requests';
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   refuseMemoryDumps(config.production);
-  useNativeTonCrypto();
   await migrateOrCheck(config.databaseUrl, config.databasePooler);
   const gateway = createGateway(config);
   const { logger } = gateway.deps;

@@ -37,3 +37,9 @@ test('an availability miss costs one Fragment look-up; the repeat is a cache hit
     sampleSum(after, 'starsgate_http_request_duration_seconds_count', { route: '/api/v1/availability/check' }),
   ).toBe(2);
 });
+
+test('the gateway reports its TON cell hashing on node:crypto (the start-up self-check of the build-time patch)', async () => {
+  const gw = await suite.gateway();
+  const samples = parsePrometheusText((await request(gw.adminApp).get('/metrics')).text);
+  expect(sampleSum(samples, 'starsgate_ton_native_crypto')).toBe(1);
+});

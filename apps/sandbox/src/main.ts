@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { loadEnvFile } from '@starsgate/config';
-import { useNativeTonCrypto } from '@starsgate/ton/native-crypto';
 import { mountProcessMetrics } from './process-metrics';
 import { startSandbox } from './server';
 import { DEFAULT_INDEX_LIMITS } from './chain/transaction-index';
@@ -10,7 +9,6 @@ import { loadSandboxConfig } from './sandbox-config';
 /** Sandbox process entry; its variables are declared in sandbox-config.ts. */
 async function main(): Promise<void> {
   loadEnvFile(path.resolve('.env'));
-  useNativeTonCrypto();
   const config = loadSandboxConfig();
   const perAccount = config.transactionsPerAccount;
   const sandbox = await startSandbox({

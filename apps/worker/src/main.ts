@@ -1,6 +1,5 @@
 // First: tracing patches modules as they load.
 import { tracing } from './instrument';
-import { useNativeTonCrypto } from '@starsgate/ton/native-crypto';
 import { migrateOrCheck } from '@starsgate/db';
 import { createLogger, onTerminationSignals, refuseMemoryDumps, runMain } from '@starsgate/platform';
 import { loadWorkerConfig } from './config';
@@ -10,7 +9,6 @@ async function main(): Promise<void> {
   const warnings: string[] = [];
   const config = loadWorkerConfig(process.env, (message) => warnings.push(message));
   refuseMemoryDumps(process.env.NODE_ENV === 'production');
-  useNativeTonCrypto();
   const logger = createLogger({ service: 'worker', level: config.logLevel });
   for (const warning of warnings) logger.warn(warning);
   await migrateOrCheck(config.databaseUrl, config.databasePooler);

@@ -70,6 +70,10 @@ test('/livez answers and /readyz checks PostgreSQL, Redis and the BullMQ worker'
   expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', worker: 'ok' } });
 });
 
+test('the deployed worker hashes TON cells on node:crypto (the start-up self-check of the build-time patch)', async () => {
+  expect(sampleSum(await scrape(), 'starsgate_ton_native_crypto')).toBe(1);
+});
+
 test('purchase counters and histograms move by what real purchases did', async () => {
   const before = await scrape();
   const finished = (labels: Record<string, string>) => (samples: Sample[]) =>

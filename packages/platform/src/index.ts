@@ -5,6 +5,7 @@ export * from './queue/purchase-queue';
 export * from './process/service-lifecycle';
 export * from './queue/webhook-queue';
 export * from './observability/upstream-metrics';
+export * from './observability/native-crypto-gauge';
 export * from './observability/upstream-health-key';
 export * from './rate-limit/shared-token-bucket';
 export * from './rate-limit/chain-rate-metrics';

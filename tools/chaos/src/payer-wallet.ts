@@ -5,9 +5,14 @@
  */
 import { createHmac } from 'node:crypto';
 import { beginCell, storeStateInit } from '@ton/core';
-import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import { buildSignedExternal, requestMessages, type SendTransactionRequest } from '@starsgate/ton';
+import {
+  buildSignedExternal,
+  keyPairFromSeed,
+  requestMessages,
+  type SendTransactionRequest,
+  type WalletKeyPair,
+} from '@starsgate/ton';
 import { sleep } from '@starsgate/stack';
 import type { ChainAccess } from './chain-access';
 import { deployWallet } from './wallets';
@@ -17,7 +22,7 @@ export class PayerWallet {
 
   private constructor(
     readonly id: string,
-    private readonly keys: KeyPair,
+    private readonly keys: WalletKeyPair,
     readonly contract: WalletContractV5R1 | WalletContractV4,
     readonly deployed: boolean,
     private readonly chain: ChainAccess,

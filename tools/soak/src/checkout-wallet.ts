@@ -5,14 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { comment, type Address } from '@ton/core';
-import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import {
   buildSignedExternal,
   createWalletContract,
+  keyPairFromSeed,
   requestMessages,
   type OutgoingMessage,
   type SendTransactionRequest,
   type ToncenterChainClient,
+  type WalletKeyPair,
 } from '@starsgate/ton';
 import type { Faucet } from './faucet';
 
@@ -24,7 +25,7 @@ export class CheckoutWallet {
 
   private constructor(
     readonly version: CheckoutWalletVersion,
-    private readonly keys: KeyPair,
+    private readonly keys: WalletKeyPair,
     private readonly chain: ToncenterChainClient,
   ) {}
 

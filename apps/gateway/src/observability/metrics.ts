@@ -1,10 +1,12 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics, type Gauge } from 'prom-client';
 import {
   createChainRateMetrics,
   createUpstreamMetrics,
+  registerNativeCryptoGauge,
   type ChainRateMetrics,
   type UpstreamMetrics,
 } from '@starsgate/platform';
+import { nativeCellHashing } from '@starsgate/ton';
 
 export interface GatewayMetrics {
   registry: Registry;
@@ -17,6 +19,8 @@ export interface GatewayMetrics {
   upstream: UpstreamMetrics;
   /** Waits for the chain provider's shared rate limit, and the 429s it still answered. */
   chainRate: ChainRateMetrics;
+  /** TON cell hashing on node:crypto, checked at start (1), or the JavaScript fallback (0). */
+  tonNativeCrypto: Gauge;
 }
 
 /** Labels are bounded: route templates, status classes, products, upstream methods; never ids or addresses. */
@@ -57,5 +61,6 @@ export function createGatewayMetrics(): GatewayMetrics {
     }),
     upstream: createUpstreamMetrics(registry),
     chainRate: createChainRateMetrics(registry),
+    tonNativeCrypto: registerNativeCryptoGauge(registry, nativeCellHashing),
   };
 }

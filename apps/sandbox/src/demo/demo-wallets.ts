@@ -12,7 +12,7 @@ import {
 } from '@ton/core';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { mnemonicValidate, mnemonicWordList, sha256_sync } from '@ton/crypto';
-import { createWalletContract, deriveKeyPair, type Network, type WalletVersion } from '@starsgate/ton';
+import { cellSigner, createWalletContract, deriveKeyPair, type Network, type WalletVersion } from '@starsgate/ton';
 import { createHmac as hmac512 } from 'node:crypto';
 import type { LocalChain } from '../chain/local-chain';
 
@@ -204,17 +204,13 @@ export async function seedDemoWallets(chain: LocalChain, seedValue: string): Pro
     const contract = createWalletContract(plan.version, keys.publicKey, DEMO_NETWORK);
     const messages: MessageRelaxed[] = [internal({ to: contract.address, value: 1n, bounce: false, body: 'deploy' })];
     const sendMode = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
+    const signer = cellSigner(keys.secretKey);
     const body: Cell =
       contract instanceof WalletContractV5R1
-        ? contract.createTransfer({ seqno: 0, secretKey: keys.secretKey, messages, sendMode })
+        ? await contract.createTransfer({ seqno: 0, signer, messages, sendMode })
         : contract instanceof WalletContractV4
-          ? contract.createTransfer({ seqno: 0, secretKey: keys.secretKey, messages, sendMode })
-          : contract.createTransfer({
-              seqno: 0,
-              secretKey: keys.secretKey,
-              messages,
-              sendMode,
-            });
+          ? await contract.createTransfer({ seqno: 0, signer, messages, sendMode })
+          : await contract.createTransfer({ seqno: 0, signer, messages, sendMode });
     await deployWithFirstExternal(chain, contract, body);
   }
   return wallets;

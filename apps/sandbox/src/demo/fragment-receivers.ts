@@ -1,5 +1,6 @@
 import { internal, SendMode } from '@ton/core';
 import type { WalletContractV5R1 } from '@ton/ton';
+import { cellSigner } from '@starsgate/ton';
 import type { LocalChain } from '../chain/local-chain';
 import { deployWithFirstExternal } from './demo-wallets';
 
@@ -19,9 +20,9 @@ export async function activateFragmentReceivers(
     if ((await chain.getAccount(wallet.contract.address)).status !== 'active') pending.push(wallet);
   await Promise.all(pending.map(({ contract }) => chain.fund(contract.address, funding)));
   for (const { contract, secretKey } of pending) {
-    const body = contract.createTransfer({
+    const body = await contract.createTransfer({
       seqno: 0,
-      secretKey,
+      signer: cellSigner(secretKey),
       messages: [internal({ to: contract.address, value: 1n, bounce: false, body: 'deploy' })],
       sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
     });

@@ -1,6 +1,6 @@
 import type { Address } from '@ton/core';
-import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
+import { keyPairFromSeed } from '@starsgate/ton';
 import type { FragmentSimulatorConfig } from './config';
 import type { SeededRandom } from './random';
 import { parseAddressLoose } from './sessions';

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, external, internal, SendMode, storeMessage } from '@ton/core';
-import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
+import { cellSigner, keyPairFromSeed, type WalletKeyPair } from '@starsgate/ton';
 import type { LocalChain } from '../../src/chain/local-chain';
 import type { Json } from './harness';
 
 /** A real V5R1 wallet on the local chain that signs exactly the messages Fragment returns. */
 export class Payer {
-  readonly keys: KeyPair;
+  readonly keys: WalletKeyPair;
   readonly wallet: WalletContractV5R1;
 
   constructor(
@@ -69,9 +69,9 @@ export class Payer {
       if (tamper) msg = tamper(msg);
       return internal(msg);
     });
-    const body = this.wallet.createTransfer({
+    const body = await this.wallet.createTransfer({
       seqno,
-      secretKey: this.keys.secretKey,
+      signer: cellSigner(this.keys.secretKey),
       messages,
       sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
       timeout: transaction.validUntil as number,

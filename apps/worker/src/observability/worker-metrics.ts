@@ -2,9 +2,11 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import {
   createChainRateMetrics,
   createUpstreamMetrics,
+  registerNativeCryptoGauge,
   type ChainRateMetrics,
   type UpstreamMetrics,
 } from '@starsgate/platform';
+import { nativeCellHashing } from '@starsgate/ton';
 
 /**
  * The worker's one metrics registry: every worker series is declared here, so a new one (a
@@ -37,6 +39,8 @@ export interface WorkerMetrics {
   fragmentFromMismatches: Counter<'mode' | 'payment_method' | 'outcome'>;
   /** Fragment calls Cloudflare stopped (challenge or block page): the host, not the login, is refused. */
   fragmentCloudflare: Counter<'session' | 'stop'>;
+  /** TON cell hashing on node:crypto, checked at start (1), or the JavaScript fallback (0). */
+  tonNativeCrypto: Gauge;
 }
 
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600];
@@ -144,6 +148,7 @@ export function createWorkerMetrics(): WorkerMetrics {
       labelNames: ['session', 'stop'],
       registers,
     }),
+    tonNativeCrypto: registerNativeCryptoGauge(registry, nativeCellHashing),
   };
 }
 

@@ -1,13 +1,20 @@
 /**
  * Plays the buyer's wallet of a checkout with @ton/ton, as a TON Connect wallet would: a fresh key,
  * funded through the sandbox's real chain (optionally deployed), signing exactly the transaction
- * the checkout asks for (or a tampered one) with the wallet contract's own createTransfer.
+ * the checkout asks for (or a tampered one) with the wallet contract's own createTransfer (signed by node:crypto, as the service signs).
  */
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, storeStateInit } from '@ton/core';
-import { keyPairFromSeed, sign, type KeyPair } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import { tonProofSignedBytes, type SendTransactionRequest, type TonProof } from '@starsgate/ton';
+import {
+  cellSigner,
+  keyPairFromSeed,
+  signEd25519,
+  tonProofSignedBytes,
+  type SendTransactionRequest,
+  type TonProof,
+  type WalletKeyPair,
+} from '@starsgate/ton';
 import type { WorkerHarness } from './worker-harness';
 
 const GRAM = 1_000_000_000n;
@@ -36,7 +43,7 @@ export interface BuyerMessage {
 
 export class CheckoutBuyer {
   private constructor(
-    readonly keys: KeyPair,
+    readonly keys: WalletKeyPair,
     readonly wallet: WalletContractV5R1 | WalletContractV4,
     private readonly h: WorkerHarness,
   ) {}
@@ -93,7 +100,10 @@ export class CheckoutBuyer {
       domain: { lengthBytes: Buffer.byteLength(domain), value: domain },
       payload,
     };
-    const signature = sign(tonProofSignedBytes(this.address, unsigned), options.secretKey ?? this.keys.secretKey);
+    const signature = signEd25519(
+      tonProofSignedBytes(this.address, unsigned),
+      options.secretKey ?? this.keys.secretKey,
+    );
     return { ...unsigned, signature: signature.toString('base64') };
   }
 
@@ -120,12 +130,12 @@ export class CheckoutBuyer {
     options: SignOptions & { validUntil: number },
   ): Promise<string> {
     const seqno = options.seqno ?? (await this.seqno());
-    const secretKey = options.secretKey ?? this.keys.secretKey;
+    const signer = cellSigner(options.secretKey ?? this.keys.secretKey);
     const sendMode = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
     const body =
       this.wallet instanceof WalletContractV5R1
-        ? this.wallet.createTransfer({ seqno, secretKey, messages, sendMode, timeout: options.validUntil })
-        : this.wallet.createTransfer({ seqno, secretKey, messages, sendMode, timeout: options.validUntil });
+        ? await this.wallet.createTransfer({ seqno, signer, messages, sendMode, timeout: options.validUntil })
+        : await this.wallet.createTransfer({ seqno, signer, messages, sendMode, timeout: options.validUntil });
     const init = options.init ?? (seqno === 0 ? this.wallet.init : undefined);
     const message = external({ to: options.to ?? this.address, init, body });
     return beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');

@@ -4,14 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, storeStateInit } from '@ton/core';
-import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
-import { buildSignedExternal } from '@starsgate/ton';
+import { buildSignedExternal, keyPairFromSeed, type WalletKeyPair } from '@starsgate/ton';
 import type { LocalChain } from '@starsgate/sandbox';
 import type { FragmentTransaction, TonConnectAccount } from '../../src';
 
 export class TestWallet {
-  readonly keys: KeyPair;
+  readonly keys: WalletKeyPair;
   readonly wallet: WalletContractV5R1;
 
   constructor(label: string) {

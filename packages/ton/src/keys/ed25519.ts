@@ -71,3 +71,11 @@ export function verifyEd25519(data: Buffer, signature: Buffer, publicKey: Buffer
     return false;
   }
 }
+
+/**
+ * @ton/ton's `signer` hook for `createTransfer`: the wallet's signing cell signed by node:crypto,
+ * where `secretKey` would send it to tweetnacl's JavaScript ed25519.
+ */
+export function cellSigner(secretKey: Buffer): (signingMessage: { hash(): Buffer }) => Promise<Buffer> {
+  return (signingMessage) => Promise.resolve(signEd25519(signingMessage.hash(), secretKey));
+}

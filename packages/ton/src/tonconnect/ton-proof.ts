@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Address } from '@ton/core';
-import { signVerify } from '@ton/crypto';
+import { verifyEd25519 } from '../keys/ed25519';
 
 /** TON Connect's `ton_proof` reply (`TonProofItemReplySuccess.proof`), as the wallet returned it. */
 export interface TonProof {
@@ -63,5 +63,7 @@ export function checkTonProof(
     return 'timestamp';
   const signature = Buffer.from(proof.signature, 'base64');
   if (signature.length !== 64) return 'signature';
-  return signVerify(tonProofSignedBytes(wallet.address, proof), signature, wallet.publicKey) ? undefined : 'signature';
+  return verifyEd25519(tonProofSignedBytes(wallet.address, proof), signature, wallet.publicKey)
+    ? undefined
+    : 'signature';
 }

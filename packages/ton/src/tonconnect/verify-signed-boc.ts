@@ -11,8 +11,8 @@ import {
   type MessageRelaxed,
   type Slice,
 } from '@ton/core';
-import { signVerify } from '@ton/crypto';
 import { AppError, type ErrorCode } from '@starsgate/domain';
+import { verifyEd25519 } from '../keys/ed25519';
 import { NETWORK_GLOBAL_ID, type Network } from '../network';
 import type { ChainClient } from '../chain/chain-client';
 import { normalizedExternalHash } from '../transfers/normalized-hash';
@@ -190,7 +190,7 @@ export function signedPayloadOf(
   } catch {
     throw reject('CHECKOUT_BOC_INVALID', 'The message body is not a signed wallet request.');
   }
-  if (!signVerify(signed.hash(), signature, wallet.publicKey)) {
+  if (!verifyEd25519(signed.hash(), signature, wallet.publicKey)) {
     throw reject('CHECKOUT_BAD_SIGNATURE', 'The signature does not verify against the payer wallet key.');
   }
 

@@ -9,7 +9,7 @@ import {
   type StateInit,
 } from '@ton/core';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import { signEd25519 } from '../keys/ed25519';
+import { cellSigner } from '../keys/ed25519';
 import { MAX_MESSAGES, walletVersionOf } from '../wallets/wallet-contracts';
 import { normalizedExternalHash } from './normalized-hash';
 
@@ -67,8 +67,7 @@ export async function buildSignedExternal(args: {
     return internal({ to: m.to, value: m.value, bounce: m.bounce, body: m.body, init: m.init });
   });
 
-  const signer = (signingMessage: Cell): Promise<Buffer> =>
-    Promise.resolve(signEd25519(signingMessage.hash(), secretKey));
+  const signer = cellSigner(secretKey);
   let body: Cell;
   if (wallet instanceof WalletContractV5R1) {
     body = await wallet.createTransfer({

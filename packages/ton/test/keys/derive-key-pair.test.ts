@@ -1,19 +1,17 @@
-import { mnemonicNew } from '@ton/crypto';
+import {
+  deriveEd25519Path,
+  keyPairFromSeed as tonKeyPairFromSeed,
+  mnemonicNew,
+  mnemonicToPrivateKey,
+  sign,
+  signVerify,
+} from '@ton/crypto';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { randomBytes } from 'node:crypto';
 import { deriveKeyPair, derivePublicKey, keyPairFromSeed, seedKeyId, signEd25519 } from '../../src';
 import { clearKeyCache, keyCacheContents, keyCacheSize } from '../../src/testing';
-import { javascriptTonLibraries } from './javascript-ton-crypto';
 
-// The reference is @ton/crypto's own JavaScript (tweetnacl, jssha), not the node:crypto that
-// jest.setup.js swaps in for every suite.
-const {
-  keyPairFromSeed: tonKeyPairFromSeed,
-  mnemonicToPrivateKey,
-  deriveEd25519Path,
-  sign,
-  signVerify,
-} = javascriptTonLibraries().crypto;
+// The reference is @ton/crypto's own JavaScript (tweetnacl).
 
 const PHRASE_12 = 'cook voyage document eight skate token alien guide drink uncle term abuse';
 

@@ -207,6 +207,31 @@ describe('TON Connect checkout', () => {
     expect(await code(verifySignedBoc(boc, request, deps()))).toBe('CHECKOUT_MESSAGE_MISMATCH');
   });
 
+  it('rejects a signature whose S is not reduced (a second valid-looking encoding, refused by the validators too)', async () => {
+    const request = requestFor('V5R1');
+    const boc = await walletSigns('V5R1', key, request, { seqno: 0 });
+    const msg = loadMessage(Cell.fromBase64(boc).beginParse());
+    const s = msg.body.beginParse();
+    const bits = s.loadBits(msg.body.bits.length - 512);
+    const sig = Buffer.from(s.loadBuffer(64));
+    // S + L (the group order), little-endian: tweetnacl would still accept it.
+    const order = 2n ** 252n + 27742317777372353535851937790883648493n;
+    const sPlusL = BigInt(`0x${Buffer.from(sig.subarray(32)).reverse().toString('hex')}`) + order;
+    const malleated = Buffer.concat([
+      sig.subarray(0, 32),
+      Buffer.from(sPlusL.toString(16).padStart(64, '0'), 'hex').reverse(),
+    ]);
+    const body = beginCell().storeBits(bits).storeBuffer(malleated);
+    for (const ref of msg.body.refs) body.storeRef(ref);
+    const tampered = beginCell()
+      .store(storeMessage({ ...msg, body: body.endCell() }))
+      .endCell()
+      .toBoc()
+      .toString('base64');
+    expect(await code(verifySignedBoc(boc, request, deps()))).toBe('ACCEPTED');
+    expect(await code(verifySignedBoc(tampered, request, deps()))).toBe('CHECKOUT_BAD_SIGNATURE');
+  });
+
   it('rejects a forged signature', async () => {
     const request = requestFor('V5R1');
     const boc = await walletSigns('V5R1', key, request, { seqno: 0 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Address, Cell, contractAddress, loadStateInit } from '@ton/core';
-import { signVerify } from '@ton/crypto';
+import { verifyEd25519 } from '@starsgate/ton';
 import { setCookie } from '../cookies';
 import { FragmentErrors } from '../errors';
 import { type CallContext, fail, type MethodHandler } from './context';
@@ -84,7 +84,7 @@ export const checkTonProofAuth: MethodHandler = (call) => {
     if (payload !== session.tonProof) return fail(FragmentErrors.verifyFailed);
     const age = Math.abs(Math.floor(sim.clock() / 1000) - Number(timestamp));
     if (age > PROOF_MAX_AGE_S) return fail(FragmentErrors.verifyFailed);
-    if (!signVerify(tonProofHash(address, domainValue, timestamp, payload), signature, publicKey))
+    if (!verifyEd25519(tonProofHash(address, domainValue, timestamp, payload), signature, publicKey))
       return fail(FragmentErrors.verifyFailed);
     const token = sim.random.base64url(120, 'stel_ton_token');
     sim.sessions.issueTonToken(token, address);
