@@ -100,7 +100,7 @@ describeWithPgBouncer('the database layer through PgBouncer in transaction mode'
 
   it('does not migrate through the pooler: a database without the migrations stops the service with what to do', async () => {
     const direct = new URL(TEST_DATABASE_ADMIN_URL);
-    direct.pathname = `/${testDatabaseName()}`; // dropped when the file ends (jest.environment.js)
+    direct.pathname = `/${testDatabaseName()}`; // dropped when the file ends (test/jest/environment.js)
     await ensureDatabase(direct.toString());
     const empty = new PgBouncer({
       binary: binary!,

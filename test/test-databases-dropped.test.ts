@@ -1,6 +1,6 @@
 /**
  * Tests left their throw-away databases (`starsgate_test_*`) behind whenever a suite failed before
- * its drop (issue 40 §1). jest.environment.js drops what a test file left when the file ends: a
+ * its drop (issue 40 §1). test/jest/environment.js drops what a test file left when the file ends: a
  * jest of its own runs a file that creates a database and never drops it, once with that
  * environment (the database is gone) and once with jest's plain one (it stays: what happened before).
  */
@@ -28,7 +28,7 @@ function runFixture(environment: string): string {
     rootDir: ROOT,
     roots: ['<rootDir>/test/support'],
     testMatch: ['**/leftover-database.fixture.ts'],
-    transform: { '^.+\\.ts$': path.join(ROOT, 'jest.esbuild-transform.js') },
+    transform: { '^.+\\.ts$': path.join(ROOT, 'test/jest/esbuild-transform.js') },
     testEnvironment: environment,
   };
   const run = spawnSync(
@@ -51,7 +51,7 @@ async function databaseExists(name: string): Promise<boolean> {
 }
 
 test('a database a test file did not drop is dropped when the file ends', async () => {
-  const name = runFixture(path.join(ROOT, 'jest.environment.js'));
+  const name = runFixture(path.join(ROOT, 'test/jest/environment.js'));
   expect(name).toMatch(/^starsgate_test_/);
   expect(await databaseExists(name)).toBe(false);
 });

@@ -8,7 +8,7 @@
  *   - kubectl for the deployment tests (`kubectl kustomize` renders the k8s overlays);
  *   - PostgreSQL at TEST_DATABASE_ADMIN_URL, where throw-away databases (`starsgate_test_*`) older
  *     than a day, left by jest processes that were killed, are dropped (a test file's own are dropped
- *     when it ends: jest.environment.js).
+ *     when it ends: test/jest/environment.js).
  * Exits 1 when something is missing.
  */
 import { execFileSync } from 'node:child_process';

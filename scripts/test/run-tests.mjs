@@ -14,7 +14,7 @@
  *   TEST_CONCURRENCY  how many jest runs of the other workspaces at once in phase 1, beside the
  *                     three long ones (default 2; each has 2 workers, the worker's and
  *                     test:security 3, and every worker needs a Redis database of its own, 15 at
- *                     most: jest.redis-database.js)
+ *                     most: test/jest/redis-database.js)
  * Extra arguments go to turbo in both phases (e.g. --force); with a --filter, phase 1 is one turbo
  * run of what it selects.
  */

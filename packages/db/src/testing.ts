@@ -15,7 +15,7 @@ export interface TestDatabase extends DatabaseHandle {
 const TEST_DATABASES = Symbol.for('starsgate.testDatabases');
 
 /**
- * The test file's databases not dropped yet: jest.environment.js drops what is left when the file
+ * The test file's databases not dropped yet: test/jest/environment.js drops what is left when the file
  * ends (a failed beforeAll, a forgotten drop). Every `starsgate_test_*` database goes through here.
  */
 export function testDatabaseRegistry(): Set<string> {

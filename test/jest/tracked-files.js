@@ -9,7 +9,7 @@ const { createHash } = require('node:crypto');
 const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 
-const ROOT = __dirname;
+const ROOT = path.resolve(__dirname, '../..');
 
 /** Tracked files that differ from HEAD, each with a hash of its content; undefined outside a git checkout. */
 function trackedChanges() {

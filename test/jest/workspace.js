@@ -9,7 +9,7 @@
  * Every other run leaves them out.
  */
 const path = require('node:path');
-const { workspaceProject, runSettings } = require('./jest.base');
+const { workspaceProject, runSettings } = require('./base');
 
 const TIMING_SUITE = '\\.timing\\.test\\.ts$';
 module.exports = {
@@ -18,6 +18,6 @@ module.exports = {
   ...(process.env.JEST_SUITES === 'timing'
     ? { testMatch: ['<rootDir>/test/**/*.timing.test.ts'], maxWorkers: 1 }
     : { testPathIgnorePatterns: ['/node_modules/', TIMING_SUITE] }),
-  globalSetup: path.join(__dirname, 'jest.tracked-files-setup.js'),
-  globalTeardown: path.join(__dirname, 'jest.global-teardown.js'),
+  globalSetup: path.join(__dirname, 'tracked-files-setup.js'),
+  globalTeardown: path.join(__dirname, 'global-teardown.js'),
 };

@@ -1,17 +1,17 @@
 /**
  * The jest settings every workspace shares. Each workspace's `npm test` (a turbo `test` task, cached
- * per workspace) runs jest.workspace.js from its own folder; the root's jest.config.js gathers every
+ * per workspace) runs test/jest/workspace.js from its own folder; the root's jest.config.js gathers every
  * workspace as a jest project, for `npx jest <path>` from the root.
  */
 const { readdirSync, existsSync } = require('node:fs');
 const path = require('node:path');
 
-const ROOT = __dirname;
+const ROOT = path.resolve(__dirname, '../..');
 const WORKSPACE_PARENTS = ['apps', 'packages', 'tools'];
 
 // Types are stripped, not checked: `npm test` type-checks every workspace first (tsc), so each test
-// file only needs its JavaScript (jest.esbuild-transform.js).
-const TRANSFORM = path.join(ROOT, 'jest.esbuild-transform.js');
+// file only needs its JavaScript (esbuild-transform.js).
+const TRANSFORM = path.join(__dirname, 'esbuild-transform.js');
 
 /** The jest project of one workspace folder (the root's own test/ included): its test/ suites. */
 function workspaceProject(dir) {
@@ -20,12 +20,12 @@ function workspaceProject(dir) {
     rootDir: dir,
     // Only test/ is crawled for suites: the root's rootDir is the whole repository.
     roots: ['<rootDir>/test'],
-    testEnvironment: path.join(ROOT, 'jest.environment.js'),
+    testEnvironment: path.join(__dirname, 'environment.js'),
     transform: { '^.+\\.ts$': TRANSFORM },
     // ESM-ready sources (packages/sdk) import './x.js'; under jest that is the .ts file beside it.
     moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
     testMatch: ['<rootDir>/test/**/*.test.ts'],
-    setupFiles: [path.join(ROOT, 'jest.setup.js')],
+    setupFiles: [path.join(__dirname, 'setup.js')],
   };
 }
 

@@ -1,6 +1,6 @@
-// Every jest worker process gets a Redis database of its own (jest.redis-database.js), so that a
+// Every jest worker process gets a Redis database of its own (redis-database.js), so that a
 // test that flushes Redis cannot disturb a test running in another worker or another workspace.
-const { claimRedisDatabase } = require('./jest.redis-database');
+const { claimRedisDatabase } = require('./redis-database');
 
 // TEST_REDIS_BASE lets two test runs on one machine use separate Redis servers.
 const redisBase = process.env.TEST_REDIS_BASE || 'redis://127.0.0.1:6379';

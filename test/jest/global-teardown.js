@@ -1,4 +1,4 @@
-const { changedDuringRun, trackedChanges } = require('./jest.tracked-files');
+const { changedDuringRun, trackedChanges } = require('./tracked-files');
 
 module.exports = function trackedFilesUnchanged() {
   const before = globalThis.trackedChangesAtStart;

@@ -6,9 +6,11 @@
  */
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
-const recordTrackedChanges = require('./jest.tracked-files-setup');
+const recordTrackedChanges = require('./tracked-files-setup');
 
 module.exports = function developmentBuilds() {
-  execFileSync(process.execPath, [path.join(__dirname, 'scripts/build/development-builds.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(__dirname, '../../scripts/build/development-builds.mjs')], {
+    stdio: 'inherit',
+  });
   recordTrackedChanges();
 };
