@@ -203,9 +203,9 @@ describe('paidLookalikesSince', () => {
     await make('@lookalike', 77, true, 'failed');
     await make('@lookalike', 78, true);
     const orders = [
-      { product: 'stars', username: '@LOOKALIKE', amount: 77 },
-      { product: 'stars', username: '@lookalike', amount: 78 },
-      { product: 'stars', username: '@nobody', amount: 77 },
+      { product: 'stars' as const, username: '@LOOKALIKE', amount: 77 },
+      { product: 'stars' as const, username: '@lookalike', amount: 78 },
+      { product: 'stars' as const, username: '@nobody', amount: 77 },
     ];
     const byKey = await transitions.paidLookalikesSince(orders, since);
     expect(orders.map((order) => byKey.get(lookalikeKey(order))?.length ?? 0)).toEqual([2, 1, 0]);
@@ -222,7 +222,7 @@ describe('paidLookalikesSince', () => {
   });
 
   it('opens the window back to an older look-alike still open at its start, until none is', async () => {
-    const order = { product: 'stars', username: '@older', amount: 79 };
+    const order = { product: 'stars' as const, username: '@older', amount: 79 };
     const since = new Date(Date.now() - 60_000);
     const make = async (createdAgoMs: number, completedAgoMs: number | null) => {
       const id = await insertPurchase(completedAgoMs === null ? 'confirming' : 'completed');

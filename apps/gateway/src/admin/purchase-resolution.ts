@@ -2,6 +2,7 @@ import { Address, type Transaction } from '@ton/core';
 import {
   AppError,
   canOperatorMove,
+  errorBody,
   operatorResolvableStatuses,
   type ErrorDetail,
   type ResolvePurchaseRequest,
@@ -191,17 +192,17 @@ export async function resolvePurchase(
   const changes =
     input.outcome === 'completed'
       ? {
-          status: 'completed',
+          status: 'completed' as const,
           transactionHash: (resolution as { transaction_hash: string }).transaction_hash,
           transactionLt: (resolution as { transaction_lt: string }).transaction_lt,
           error: null,
         }
       : {
-          status: 'failed',
-          error: {
+          status: 'failed' as const,
+          error: errorBody({
             code: 'PURCHASE_FAILED',
             message: 'An operator reviewed this purchase and resolved it as failed: the payment did not execute.',
-          },
+          }),
         };
   const updated = await deps.transitions.applyUnheld(
     { id: row.id, version: row.version },

@@ -1,13 +1,13 @@
-import { AppError, canonicalUsername } from '@starsgate/domain';
+import { AppError, canonicalUsername, type PaymentMethod, type Product } from '@starsgate/domain';
 import type { FingerprintKeys, PurchaseRow } from '@starsgate/db';
 import type { GatewayMetrics } from '../observability/metrics';
 
 export interface LogicalOrder {
   route: 'purchases' | 'checkouts';
-  product: string;
+  product: Product;
   username: string;
   amount: number;
-  paymentMethod: string;
+  paymentMethod: PaymentMethod;
   /** Wallet identity: the secret (keyed-hashed, never stored), the address (raw), the index. */
   seed?: string;
   walletAddressRaw?: string | null;

@@ -1,5 +1,5 @@
 import { Address } from '@ton/core';
-import { assertOperatorMove } from '@starsgate/domain';
+import { assertOperatorMove, errorBody, type PurchaseFailure } from '@starsgate/domain';
 import { checkoutSinceLt, type AdminPurchaseReads, type PurchaseChanges, type PurchaseRow } from '@starsgate/db';
 import {
   findPaymentTransaction,
@@ -12,7 +12,6 @@ import {
 import { signedAfterLt } from '../purchases/chain/chain-lookup';
 import { observeDelivery } from '../purchases/delivery/delivery-check';
 import type { StepDeps } from '../purchases/step-deps';
-import { errorBody } from '../purchases/persistence/purchase-failure';
 
 export const EVIDENCE_COLLECTOR = 'evidence-collector';
 
@@ -24,7 +23,7 @@ interface Finding {
 }
 
 /** A conclusive failure: the error the purchase ends with, and why. */
-function failedWith(failure: Parameters<typeof errorBody>[0], reason: string): Finding['settle'] {
+function failedWith(failure: PurchaseFailure, reason: string): Finding['settle'] {
   return { changes: { status: 'failed', error: errorBody(failure) }, reason };
 }
 

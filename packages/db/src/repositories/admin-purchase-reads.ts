@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { PaymentMethod, Product, PurchaseMode, PurchaseStatus } from '@starsgate/domain';
 import type { Database } from '../database';
 import { purchaseEvents, purchases, signedExternals, type PurchaseRow, type SignedExternalRow } from '../schema';
 import { PAID_LOOKALIKES } from '../sql/paid-lookalikes';
@@ -7,11 +8,11 @@ import { LOOKALIKE_OPEN_LOOKBACK_MS, lookalikesOnAccount } from './purchase-tran
 
 /** Filters of the operator's purchase listing; each one that narrows the set has its own index. */
 export interface PurchaseListFilter {
-  status?: string;
+  status?: PurchaseStatus;
   /** `server_signed` (purchases) or `client_signed` (checkouts); filtered along the narrowing index. */
-  mode?: string;
-  product?: string;
-  paymentMethod?: string;
+  mode?: PurchaseMode;
+  product?: Product;
+  paymentMethod?: PaymentMethod;
   /** Compared case-insensitively. */
   username?: string;
   /** Raw form (`0:<hex>`). */

@@ -1,3 +1,4 @@
+import type { PaymentMethod, Product } from '@starsgate/domain';
 import type { PurchaseRow } from '../schema';
 import { fromDriverRow } from './driver-rows';
 
@@ -12,10 +13,10 @@ export interface OrderIntakeColumns {
   idempotencyScope: string;
   requestFingerprint: string;
   fingerprintKeyId: string;
-  product: string;
+  product: Product;
   username: string;
   amount: number;
-  paymentMethod: string;
+  paymentMethod: PaymentMethod;
   requestId: string;
 }
 

@@ -1,12 +1,13 @@
-import type { PaymentRequest } from '@starsgate/domain';
+import type { PaymentMethod, PaymentRequest, Product } from '@starsgate/domain';
 import type { Database } from '../database';
+import { decodePaymentMethod, decodeProduct } from '../schema';
 
 /** An open order of a payer whose money has not left its wallet yet. */
 export interface ReservingOrder {
   id: string;
-  product: string;
+  product: Product;
   amount: number;
-  paymentMethod: string;
+  paymentMethod: PaymentMethod;
   /** Set once Fragment's request was accepted: what the order will pay exactly. */
   paymentRequest: PaymentRequest | null;
 }
@@ -46,9 +47,9 @@ export class PayerReservations {
     });
     return result.rows.map((row) => ({
       id: row.id,
-      product: row.product,
+      product: decodeProduct(row.product),
       amount: row.amount,
-      paymentMethod: row.payment_method,
+      paymentMethod: decodePaymentMethod(row.payment_method),
       paymentRequest: row.payment_request,
     }));
   }

@@ -57,7 +57,7 @@ export interface Fence {
 }
 
 /** Orders that look alike in Fragment's history: same recipient (case-insensitive), product and quantity. */
-export function lookalikeKey(order: Pick<PurchaseRow, 'product' | 'username' | 'amount'>): string {
+export function lookalikeKey(order: { product: string; username: string; amount: number }): string {
   return `${order.username.toLowerCase()}|${order.product}|${order.amount}`;
 }
 

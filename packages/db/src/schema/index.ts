@@ -5,3 +5,4 @@ export * from './wallet-secrets';
 export * from './upstream-format-errors';
 export * from './webhooks';
 export * from './admin-actions';
+export * from './domain-columns';

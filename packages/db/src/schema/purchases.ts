@@ -8,6 +8,7 @@ import {
   PURCHASE_STATUS_LIST,
   TERMINAL_STATUS_LIST,
 } from '../sql/domain-lists';
+import { paymentMethodColumn, productColumn, purchaseModeColumn, purchaseStatusColumn } from './domain-columns';
 import { signedExternals } from './signed-externals';
 
 /**
@@ -29,15 +30,15 @@ export const purchases = pgTable(
     /** HMAC-SHA256 over the route and the logical order (never the raw seed), hex. */
     requestFingerprint: text('request_fingerprint').notNull(),
     fingerprintKeyId: text('fingerprint_key_id').notNull(),
-    status: text('status').notNull(),
+    status: purchaseStatusColumn('status').notNull(),
     /** `server_signed`: a purchase paid with the stored seed; `client_signed`: a checkout the buyer's wallet signs. */
-    mode: text('mode').notNull().default('server_signed'),
+    mode: purchaseModeColumn('mode').notNull().default('server_signed'),
     version: integer('version').notNull().default(1),
 
-    product: text('product').notNull(),
+    product: productColumn('product').notNull(),
     username: text('username').notNull(),
     amount: integer('amount').notNull(),
-    paymentMethod: text('payment_method').notNull(),
+    paymentMethod: paymentMethodColumn('payment_method').notNull(),
 
     /** Null for a checkout (no secret is ever stored for it). */
     seedFormat: text('seed_format'),

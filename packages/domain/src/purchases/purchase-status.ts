@@ -14,6 +14,11 @@ export const PURCHASE_STATUSES = [
 ] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
+/** Whether a string from outside the types (a request, a test) is one of the statuses. */
+export function isPurchaseStatus(value: string): value is PurchaseStatus {
+  return (PURCHASE_STATUSES as readonly string[]).includes(value);
+}
+
 /**
  * How a purchase is paid: `server_signed`, the service signs with the seed the client sent;
  * `client_signed`, a checkout the buyer's own wallet signs (no secret ever reaches the service).
@@ -21,6 +26,11 @@ export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
  */
 export const PURCHASE_MODES = ['server_signed', 'client_signed'] as const;
 export type PurchaseMode = (typeof PURCHASE_MODES)[number];
+
+/** Whether a string from outside the types is one of the purchase modes. */
+export function isPurchaseMode(value: string): value is PurchaseMode {
+  return (PURCHASE_MODES as readonly string[]).includes(value);
+}
 
 /** The statuses of one purchase mode and the moves between them. */
 export interface PurchaseLifecycle {
@@ -94,7 +104,7 @@ export const TERMINAL_STATUSES: readonly PurchaseStatus[] = PURCHASE_STATUSES.fi
   ),
 );
 
-/** Takes a plain string: rows store their status as text. */
+/** Whether the worker never moves a purchase in `status` again (false for a string that is no status). */
 export function isTerminalStatus(status: string): boolean {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
@@ -116,17 +126,17 @@ export function canWorkerMove(from: PurchaseStatus, to: PurchaseStatus, mode: Pu
 
 /**
  * Whether an operator may move a purchase of `mode` from `from` to `to` (resolving a case the
- * worker could not decide). Takes plain strings: rows store their status and mode as text.
+ * worker could not decide). Rows arrive typed; a string that is no status or mode is no move.
  */
 export function canOperatorMove(from: string, to: string, mode: string = 'server_signed'): boolean {
-  const lifecycle = PURCHASE_LIFECYCLES[mode as PurchaseMode] as PurchaseLifecycle | undefined;
-  return (lifecycle?.operatorMoves[from as PurchaseStatus] ?? []).includes(to as PurchaseStatus);
+  if (!isPurchaseMode(mode) || !isPurchaseStatus(from) || !isPurchaseStatus(to)) return false;
+  return (PURCHASE_LIFECYCLES[mode].operatorMoves[from] ?? []).includes(to);
 }
 
 /** The statuses of `mode` an operator may move a purchase out of, in lifecycle order. */
 export function operatorResolvableStatuses(mode: string = 'server_signed'): PurchaseStatus[] {
-  const lifecycle = PURCHASE_LIFECYCLES[mode as PurchaseMode] as PurchaseLifecycle | undefined;
-  if (!lifecycle) return [];
+  if (!isPurchaseMode(mode)) return [];
+  const lifecycle = PURCHASE_LIFECYCLES[mode];
   return lifecycle.statuses.filter((status) => (lifecycle.operatorMoves[status] ?? []).length > 0);
 }
 
@@ -144,16 +154,12 @@ export class IllegalTransitionError extends Error {
 
 /**
  * Throws IllegalTransitionError unless the worker may move a purchase of `mode` from `from` to
- * `to`. Staying in a status is not a move. Takes plain strings: rows store their status as text.
+ * `to`. Staying in a status is not a move; a string that is no status or mode is no move.
  */
 export function assertWorkerMove(from: string, to: string, mode: string = 'server_signed'): void {
   if (from === to) return;
-  const known =
-    (PURCHASE_MODES as readonly string[]).includes(mode) &&
-    (PURCHASE_STATUSES as readonly string[]).includes(from) &&
-    (PURCHASE_STATUSES as readonly string[]).includes(to);
-  if (!known || !canWorkerMove(from as PurchaseStatus, to as PurchaseStatus, mode as PurchaseMode))
-    throw new IllegalTransitionError(from, to, mode);
+  const known = isPurchaseMode(mode) && isPurchaseStatus(from) && isPurchaseStatus(to);
+  if (!known || !canWorkerMove(from, to, mode)) throw new IllegalTransitionError(from, to, mode);
 }
 
 /**

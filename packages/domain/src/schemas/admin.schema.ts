@@ -1,7 +1,13 @@
 import { baseUnitMoney } from './money.schema';
-import { PAYMENT_METHODS, PRODUCTS } from '../products';
+import { PAYMENT_METHODS, PRODUCTS, type PaymentMethod, type Product } from '../products';
 import { CHECKOUT_STATUSES } from '../purchases/checkout-status';
-import { PURCHASE_MODES, PURCHASE_STATUSES, SERVER_SIGNED_LIFECYCLE } from '../purchases/purchase-status';
+import {
+  PURCHASE_MODES,
+  PURCHASE_STATUSES,
+  SERVER_SIGNED_LIFECYCLE,
+  type PurchaseMode,
+  type PurchaseStatus,
+} from '../purchases/purchase-status';
 import { PurchaseSchema } from './purchase.schema';
 
 /** A money field that an operator view may not have yet. */
@@ -48,10 +54,10 @@ export const AdminPurchaseListQuerySchema = {
 } as const;
 
 export interface AdminPurchaseListQuery {
-  status?: string;
-  mode?: string;
-  product?: string;
-  payment_method?: string;
+  status?: PurchaseStatus;
+  mode?: PurchaseMode;
+  product?: Product;
+  payment_method?: PaymentMethod;
   username?: string;
   wallet_address?: string;
   idempotency_key?: string;

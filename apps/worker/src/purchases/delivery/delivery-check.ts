@@ -124,7 +124,7 @@ export async function observeDelivery(
   countLookalikes: LookalikeCounter = (order, since, account) =>
     deps.transitions.countPaidLookalikes(order, since, CLOCK_SKEW_MS, account),
 ): Promise<DeliveryObservation> {
-  const product = row.product as Product;
+  const product = row.product;
   const order: HistoryOrder = { product, username: row.username, amount: row.amount, ref: row.fragmentRef };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;

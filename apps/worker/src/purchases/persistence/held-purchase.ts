@@ -1,10 +1,9 @@
-import { assertWorkerMove } from '@starsgate/domain';
+import { assertWorkerMove, errorBody, type PurchaseFailure } from '@starsgate/domain';
 import type { Fence, HeldLease, PurchaseChanges, PurchaseRow, SealedSecret } from '@starsgate/db';
 import { backoffMs } from '@starsgate/platform';
 import type { StepDeps } from '../step-deps';
 import { rescheduleAll, writeAll } from './batch-writes';
 import { LeaseLostError } from './lease-lost-error';
-import { errorBody, type PurchaseFailure } from './purchase-failure';
 
 /**
  * A purchase row held by this job under its lease. Every write is fenced on (id, version,

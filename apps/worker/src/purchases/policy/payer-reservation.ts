@@ -1,6 +1,5 @@
 import type { Address } from '@ton/core';
 import type { PurchaseRow } from '@starsgate/db';
-import type { PaymentMethod, Product } from '@starsgate/domain';
 import type { StepDeps } from '../step-deps';
 import type { FundsNeed } from './funds-check';
 import { outflow } from './payment-request';
@@ -27,9 +26,9 @@ export async function reservedByOpenOrders(
     const need = order.paymentRequest
       ? outflow(order.paymentRequest)
       : await leastNeedByPriceBook(deps.prices, deps.config, {
-          product: order.product as Product,
+          product: order.product,
           amount: order.amount,
-          paymentMethod: order.paymentMethod as PaymentMethod,
+          paymentMethod: order.paymentMethod,
         });
     reserved.gram += need.gram;
     reserved.usdt += need.usdt;

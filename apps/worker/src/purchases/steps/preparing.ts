@@ -1,4 +1,3 @@
-import type { Product, PaymentMethod } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
@@ -99,8 +98,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     );
     return undefined;
   }
-  const product = row.product as Product;
-  const paymentMethod = row.paymentMethod as PaymentMethod;
+  const { product, paymentMethod } = row;
 
   const overCap = await spendCapViolation(deps.prices, config, { product, amount: row.amount, paymentMethod });
   if (overCap) {

@@ -125,7 +125,7 @@ export async function confirmBroadcastBatch(
   const failed = members.filter((_, i) => errors[i] !== undefined);
   const tx = await landed;
   const toConfirming = {
-    changes: { status: 'confirming', stepStartedAt: at },
+    changes: { status: 'confirming' as const, stepStartedAt: at },
     evidence: {
       confirm: confirmEvidence(outcomes.includes('confirmed') ? 'confirmed' : 'not_requested', at),
     },

@@ -1,6 +1,10 @@
-import { ERROR_CATALOGUE, type ErrorCode } from '@starsgate/domain';
+import { ERROR_CATALOGUE, type ErrorCode } from './error-codes';
 
-/** What went wrong; the action shown beside it is always the error catalogue's. */
+/**
+ * Why a purchase ended failed or uncertain; the action shown beside it is always the error
+ * catalogue's. The worker, the operator's resolution and the evidence collector all end a purchase
+ * with errorBody(failure).
+ */
 export interface PurchaseFailure {
   code: ErrorCode;
   message?: string;
@@ -8,12 +12,14 @@ export interface PurchaseFailure {
 }
 
 /** The `error` jsonb of a failed/reconciliation purchase, as the gateway shows it. */
-export function errorBody(failure: PurchaseFailure): {
-  code: string;
+export interface PurchaseErrorBody {
+  code: ErrorCode;
   message: string;
   action?: string;
   details?: unknown[];
-} {
+}
+
+export function errorBody(failure: PurchaseFailure): PurchaseErrorBody {
   const definition = ERROR_CATALOGUE[failure.code] as { message: string; action?: string };
   const action = definition.action;
   return {
