@@ -4,6 +4,7 @@ export * from './products';
 export * from './purchases/checkout-status';
 export * from './purchases/payment-request';
 export * from './purchases/purchase-status';
+export * from './purchases/status-lists';
 export * from './schemas';
 export * from './validation/validator';
 export * from './money';

@@ -32,6 +32,12 @@ export interface FragmentErrorMeaning {
    * signature nothing can be paid.
    */
   orderFailure?: ErrorCode;
+  /**
+   * What it says of the login that made the call (the worker's session gauge and health):
+   * `refused`, the login itself is refused; `answered`, Fragment read the login and replied about
+   * the order; `silent`, a failure on the way that says nothing about the login.
+   */
+  session: 'refused' | 'answered' | 'silent';
 }
 
 export const FRAGMENT_ERROR_KINDS: Readonly<Record<FragmentErrorKind, FragmentErrorMeaning>> = {
@@ -39,30 +45,34 @@ export const FRAGMENT_ERROR_KINDS: Readonly<Record<FragmentErrorKind, FragmentEr
     retryable: false,
     availability: 'RECIPIENT_NOT_FOUND',
     orderFailure: 'RECIPIENT_NOT_FOUND',
+    session: 'answered',
   },
   RECIPIENT_INELIGIBLE: {
     retryable: false,
     availability: 'RECIPIENT_INELIGIBLE',
     orderFailure: 'RECIPIENT_INELIGIBLE',
+    session: 'answered',
   },
   PREMIUM_ALREADY_ACTIVE: {
     retryable: false,
     availability: 'PREMIUM_ALREADY_ACTIVE',
     orderFailure: 'PREMIUM_ALREADY_ACTIVE',
+    session: 'answered',
   },
   PAYMENT_METHOD_UNAVAILABLE: {
     retryable: false,
     availability: 'PAYMENT_METHOD_UNAVAILABLE',
     orderFailure: 'PAYMENT_METHOD_UNAVAILABLE',
+    session: 'silent',
   },
-  PRICE_CHANGED: { retryable: true },
-  SESSION_INVALID: { retryable: false, orderFailure: 'UPSTREAM_SESSION_INVALID' },
-  VERIFICATION_REQUIRED: { retryable: false, orderFailure: 'UPSTREAM_VERIFICATION_REQUIRED' },
-  RATE_LIMITED: { retryable: true },
-  CLOUDFLARE: { retryable: true },
-  UPSTREAM_UNAVAILABLE: { retryable: true },
+  PRICE_CHANGED: { retryable: true, session: 'answered' },
+  SESSION_INVALID: { retryable: false, orderFailure: 'UPSTREAM_SESSION_INVALID', session: 'refused' },
+  VERIFICATION_REQUIRED: { retryable: false, orderFailure: 'UPSTREAM_VERIFICATION_REQUIRED', session: 'refused' },
+  RATE_LIMITED: { retryable: true, session: 'silent' },
+  CLOUDFLARE: { retryable: true, session: 'silent' },
+  UPSTREAM_UNAVAILABLE: { retryable: true, session: 'silent' },
   // The same call cannot succeed; before signing, the worker retries its step, which makes a new order.
-  ORDER_EXPIRED: { retryable: false },
-  UPSTREAM_REJECTED: { retryable: false, orderFailure: 'UPSTREAM_REJECTED' },
-  UNEXPECTED_RESPONSE: { retryable: false, orderFailure: 'UPSTREAM_REJECTED' },
+  ORDER_EXPIRED: { retryable: false, session: 'answered' },
+  UPSTREAM_REJECTED: { retryable: false, orderFailure: 'UPSTREAM_REJECTED', session: 'silent' },
+  UNEXPECTED_RESPONSE: { retryable: false, orderFailure: 'UPSTREAM_REJECTED', session: 'silent' },
 };

@@ -1,17 +1,12 @@
-import { FragmentError, type FragmentErrorKind } from '@starsgate/fragment';
+import { FRAGMENT_ERROR_KINDS, FragmentError, type FragmentErrorMeaning } from '@starsgate/fragment';
 import type { UpstreamCallObserver } from '@starsgate/platform';
 import type { WorkerMetrics } from './worker-metrics';
 
-/** Errors that say the login itself is refused; other errors say nothing about the session. */
-const SESSION_REFUSED: ReadonlySet<FragmentErrorKind> = new Set(['SESSION_INVALID', 'VERIFICATION_REQUIRED']);
-/** Answers about the order, not the session: Fragment read the login and replied. */
-const BUSINESS_ANSWERS: ReadonlySet<FragmentErrorKind> = new Set([
-  'RECIPIENT_NOT_FOUND',
-  'RECIPIENT_INELIGIBLE',
-  'PREMIUM_ALREADY_ACTIVE',
-  'PRICE_CHANGED',
-  'ORDER_EXPIRED',
-]);
+/** What a call's outcome says of its login (the error table's `session`): an answer when it succeeded. */
+function sessionVerdict(error: unknown): FragmentErrorMeaning['session'] {
+  if (error === undefined) return 'answered';
+  return error instanceof FragmentError ? FRAGMENT_ERROR_KINDS[error.kind].session : 'silent';
+}
 const CHAIN_WINDOW = 200;
 
 export interface UpstreamErrorNote {
@@ -73,15 +68,15 @@ export class UpstreamHealth {
       // A login added by FRAGMENT_COOKIES_FILE after start gets its entry on its first call.
       const health = (this.sessions[index] ??= { session: index, valid: null, last_ok_at: null, last_error: null });
       const at = new Date().toISOString();
-      const kind = error === undefined ? undefined : errorKind(error);
-      if (error === undefined || BUSINESS_ANSWERS.has(kind as FragmentErrorKind)) {
+      const verdict = sessionVerdict(error);
+      if (verdict === 'answered') {
         health.valid = true;
         health.last_ok_at = at;
       } else {
-        health.last_error = { kind: kind!, method, at };
+        health.last_error = { kind: errorKind(error), method, at };
         if (error instanceof FragmentError && error.kind === 'CLOUDFLARE')
           this.metrics.fragmentCloudflare.inc({ session: String(index), stop: error.cloudflare ?? 'challenge' });
-        if (SESSION_REFUSED.has(kind as FragmentErrorKind)) health.valid = false;
+        if (verdict === 'refused') health.valid = false;
       }
       if (health.valid !== null)
         this.metrics.fragmentSessionValid.set({ session: String(index) }, health.valid ? 1 : 0);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from 'bullmq';
-import { isTerminalStatus } from '@starsgate/domain';
+import { isTerminalStatus, type PurchaseStatus, type WorkerStatus } from '@starsgate/domain';
 import { isPurchaseLeaseFree, type ClaimedPurchase, type PurchaseRow } from '@starsgate/db';
 import {
   addLogContext,
@@ -41,27 +41,34 @@ async function advance(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   while (next) next = await continueWith(deps, next);
 }
 
+type Step = (deps: StepDeps, purchase: HeldPurchase) => Promise<NextStep | undefined>;
+
+/** A step that hands nothing on. */
+const ending =
+  (step: (deps: StepDeps, purchase: HeldPurchase) => Promise<void>): Step =>
+  async (deps, purchase) => {
+    await step(deps, purchase);
+    return undefined;
+  };
+
+/**
+ * The step of every status the lifecycles (packages/domain) give the worker moves out of, but
+ * `queued`, which the claim itself moves: a worker status without a step does not compile.
+ */
+const STATUS_STEPS = {
+  preparing: preparingStep,
+  awaiting_signature: ending(awaitingSignatureStep),
+  sending: ending(sendingStep),
+  submitted: ending(submittedStep),
+  confirming: ending(confirmingStep),
+} satisfies Record<Exclude<WorkerStatus, 'queued'>, Step>;
+
 /** A claimed row: the step of its status. */
 async function runStatusStep(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
-  switch (purchase.row.status) {
-    case 'preparing':
-      return preparingStep(deps, purchase);
-    case 'awaiting_signature':
-      await awaitingSignatureStep(deps, purchase);
-      return undefined;
-    case 'sending':
-      await sendingStep(deps, purchase);
-      return undefined;
-    case 'submitted':
-      await submittedStep(deps, purchase);
-      return undefined;
-    case 'confirming':
-      await confirmingStep(deps, purchase);
-      return undefined;
-    default:
-      await purchase.reschedule(deps.config.retryMaxMs, {}, `unknown status ${purchase.row.status}`);
-      return undefined;
-  }
+  const step = (STATUS_STEPS as Partial<Record<PurchaseStatus, Step>>)[purchase.row.status];
+  if (step) return step(deps, purchase);
+  await purchase.reschedule(deps.config.retryMaxMs, {}, `unknown status ${purchase.row.status}`);
+  return undefined;
 }
 
 /** Purchases a step handed on, still held by this job: the step of their new status, with its handoff. */

@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { PURCHASE_STATUSES } from '@starsgate/domain';
+import { OPEN_STATUSES, type PurchaseStatus } from '@starsgate/domain';
 import type { Database } from '../database';
+import { decodePurchaseStatus } from '../schema';
 
-/** Every status a purchase can still be waiting in, an operator's case included. */
-const OPEN_STATUSES = PURCHASE_STATUSES.filter((status) => status !== 'completed' && status !== 'failed');
-
-/** One status that is not final (reconciliation included): how many rows, and the one waiting longest. */
+/**
+ * One status a purchase can still be waiting in (the domain's OPEN_STATUSES, an operator's case
+ * included): how many rows, and the one waiting longest.
+ */
 export interface OpenStatusStat {
-  status: string;
+  status: PurchaseStatus;
   count: number;
   oldestId: string | null;
   /** When the longest-waiting row entered this status. */
@@ -52,7 +53,7 @@ export class PipelineReads {
        ORDER BY status, step_started_at, id`);
     return rowsOf<{ status: string; count: number; oldest_id: string; oldest_since: Date | string }>(result).map(
       (row) => ({
-        status: row.status,
+        status: decodePurchaseStatus(row.status),
         count: row.count,
         oldestId: row.oldest_id,
         oldestSince: new Date(row.oldest_since),

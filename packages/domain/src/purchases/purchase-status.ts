@@ -55,7 +55,7 @@ export interface PurchaseLifecycle {
  * The service signs and pays. `failed` is only reachable from a state where no money can have
  * left the wallet, or with proof of non-execution (checked by the state machine, not here).
  */
-export const SERVER_SIGNED_LIFECYCLE: PurchaseLifecycle = {
+export const SERVER_SIGNED_LIFECYCLE = {
   statuses: PURCHASE_STATUSES.filter((status) => !(CHECKOUT_ONLY_STATUSES as readonly string[]).includes(status)),
   workerMoves: {
     queued: ['preparing', 'failed'],
@@ -65,14 +65,14 @@ export const SERVER_SIGNED_LIFECYCLE: PurchaseLifecycle = {
     confirming: ['completed', 'failed', 'reconciliation_required'],
   },
   operatorMoves: { reconciliation_required: ['completed', 'failed'] },
-};
+} as const satisfies PurchaseLifecycle;
 
 /**
  * A checkout: the service prepares the order and the transaction, the buyer's wallet signs it.
  * `awaiting_signature` moves on when a signed BOC is accepted (from /submitted, or found on chain
  * by the worker's watch); `expired` when nothing was paid before valid_until, checked on chain.
  */
-export const CLIENT_SIGNED_LIFECYCLE: PurchaseLifecycle = {
+export const CLIENT_SIGNED_LIFECYCLE = {
   statuses: CHECKOUT_STATUSES,
   workerMoves: {
     preparing: ['preparing', 'awaiting_signature', 'failed'],
@@ -82,7 +82,7 @@ export const CLIENT_SIGNED_LIFECYCLE: PurchaseLifecycle = {
   },
   operatorMoves: { reconciliation_required: ['completed', 'failed'] },
   chainProofMoves: { expired: ['submitted'] },
-};
+} as const satisfies PurchaseLifecycle;
 
 export const PURCHASE_LIFECYCLES: Readonly<Record<PurchaseMode, PurchaseLifecycle>> = {
   server_signed: SERVER_SIGNED_LIFECYCLE,
