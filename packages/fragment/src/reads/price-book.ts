@@ -14,7 +14,9 @@
  * Where an answer comes from, best first: a fresh stored value; a single-flighted Fragment call
  * (budgeted by the shared ReadLimiter); the last known value (`stale: true`); for a Star count
  * Fragment never priced, a value derived from the last known per-star USD price and tonRate with
- * Fragment's rounding (`stale: true, derived: true`, see price-math.ts); else PRICES_UNAVAILABLE.
+ * Fragment's rounding (`stale: true, derived: true`, see price-math.ts), the list fetched first when
+ * none is stored or it is stale (outside the read budget, so a spent budget never leaves a count
+ * unpriced while Fragment answers); else PRICES_UNAVAILABLE.
  *
  * The worker's refresher calls `refreshList()` periodically so gateway reads stay cache hits; a
  * gateway whose list is older than `staleAfterMs` refreshes it itself (single-flighted).
@@ -250,7 +252,9 @@ export class PriceBook {
     if (fresh) return this.answer('stars', quantity, fresh, false);
     if (stored) return this.answer('stars', quantity, stored, true);
 
-    const list = await this.cache.get<StoredPriceList>('prices:list');
+    // Fragment did not quote this count (often only the read budget spent, as under a burst of
+    // purchases for many counts): derive it from the list, fetched now if none is stored.
+    const list = await this.currentList();
     if (!list) throw new PricesUnavailableError();
     // Derived (rule 2 of price-math.ts): never priced by Fragment for this exact count.
     const usdMicro = starsUsdMicro(BigInt(list.stars50.usdtUnits), 50, quantity);
@@ -296,10 +300,7 @@ export class PriceBook {
    * no one; the USDT figure is its worth at the list's tonRate (as stale as the list).
    */
   private async faceValueQuote(product: Product, amount: number): Promise<QuoteAnswer> {
-    let list = await this.cache.get<StoredPriceList>('prices:list');
-    const stale = !list || this.now() - list.fetchedAt >= this.staleAfterMs;
-    if (stale && !(await this.upstreamDown()))
-      list = (await this.withDeadline(this.refreshList()).catch(() => undefined)) ?? list;
+    const list = await this.currentList();
     if (!list) throw new PricesUnavailableError();
     const value: StoredQuote = {
       gramNano: parseUnits(String(amount), GRAM_DECIMALS).toString(),
@@ -307,6 +308,18 @@ export class PriceBook {
       fetchedAt: list.fetchedAt,
     };
     return this.answer(product, amount, value, this.now() - list.fetchedAt >= this.staleAfterMs);
+  }
+
+  /**
+   * The stored list, refreshed first when older than `staleAfterMs` unless Fragment is backing off
+   * (single-flighted and outside the read budget, as the refresher's: at most one call per
+   * `staleAfterMs`); undefined when none was ever stored and Fragment cannot give one now.
+   */
+  private async currentList(): Promise<StoredPriceList | undefined> {
+    const list = await this.cache.get<StoredPriceList>('prices:list');
+    if (list && this.now() - list.fetchedAt < this.staleAfterMs) return list;
+    if (await this.upstreamDown()) return list;
+    return (await this.withDeadline(this.refreshList()).catch(() => undefined)) ?? list;
   }
 
   private answer(product: Product, amount: number, stored: StoredQuote, stale: boolean): QuoteAnswer {
