@@ -92,6 +92,8 @@ export interface WorkerConfig {
   fragmentAccountScope: 'all' | 'login';
   retryBaseMs: number;
   retryMaxMs: number;
+  /** How long `preparing` asks the price book again for an order it cannot price before PRICES_UNAVAILABLE. */
+  priceBookWaitMs: number;
   /** Fragment/chain polling while confirming. */
   pollIntervalMs: number;
   /**
@@ -268,6 +270,12 @@ export const WORKER_VARIABLES = {
     'Transient failures: first delay of the capped exponential backoff with jitter.',
   ),
   RETRY_MAX_MS: milliseconds(60_000, 10, 3_600_000, 'Transient failures: the backoff cap.'),
+  PRICE_BOOK_WAIT_MS: milliseconds(
+    60_000,
+    0,
+    3_600_000,
+    'How long a purchase the price book cannot price is asked again (with the transient-failure backoff), from the first unanswered ask in its preparing step, before it fails PRICES_UNAVAILABLE; Fragment is never asked for the order meanwhile (the spend cap and funds checks need the price).',
+  ),
   POLL_INTERVAL_MS: milliseconds(1_000, 10, 60_000, 'Chain/Fragment polling while confirming.'),
   FAST_POLL_MS: milliseconds(
     100,
@@ -446,6 +454,7 @@ export function loadWorkerConfig(
     fragmentAccountScope: values.FRAGMENT_ACCOUNT_SCOPE,
     retryBaseMs: values.RETRY_BASE_MS,
     retryMaxMs: values.RETRY_MAX_MS,
+    priceBookWaitMs: values.PRICE_BOOK_WAIT_MS,
     pollIntervalMs: values.POLL_INTERVAL_MS,
     fastPollMs: values.FAST_POLL_MS,
     walletBusyRetryMs: values.WALLET_BUSY_RETRY_MS,

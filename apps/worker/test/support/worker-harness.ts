@@ -164,6 +164,8 @@ export class WorkerHarness {
       SWEEP_INTERVAL_MS: '500',
       RETRY_BASE_MS: '100',
       RETRY_MAX_MS: '1000',
+      // An order the price book cannot price is refused after 2 s of asking, not the minute a service waits.
+      PRICE_BOOK_WAIT_MS: '2000',
       POLL_INTERVAL_MS: '150',
       WALLET_BUSY_RETRY_MS: '1000',
       VALID_UNTIL_MARGIN_MS: '2000',

@@ -1,4 +1,5 @@
 import { Address } from '@ton/core';
+import { backoffMs } from '@starsgate/platform';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
 import { compareFunds, lessReserved, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
@@ -75,11 +76,15 @@ function toSending(batch: Awaited<ReturnType<typeof signForWallet>>): NextStep |
 }
 
 /**
- * How many times `preparing` asks the price book before it refuses an order it cannot price
- * (PRICES_UNAVAILABLE, docs/security.md attack 19e): a quote Fragment could not give for a moment
- * (a timeout, a 5xx, a Cloudflare page) is asked again after the step's backoff, not a failed order.
+ * When `preparing` first found the price book unable to price this order (evidence key), in ms.
+ * Only an ask in the current step counts: a re-preparation (the request expired) starts afresh.
  */
-const PRICE_BOOK_TRIES = 5;
+const UNPRICED_SINCE = 'prices_unavailable_since';
+
+function unpricedSince(purchase: HeldPurchase, now: number): number {
+  const since = (purchase.row.evidence as Record<string, unknown> | null)?.[UNPRICED_SINCE];
+  return typeof since === 'number' && since >= purchase.row.stepStartedAt.getTime() ? since : now;
+}
 
 /**
  * The first half of `preparing`: the Fragment order and its accepted payment request. Nothing is
@@ -130,15 +135,26 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       { product, amount: row.amount, paymentMethod },
       async () => lessReserved(await recentBalances(deps, row, wallet.address, payerJettonWallet), reserved),
     );
-    if (early.kind === 'unpriced' && row.attempt < PRICE_BOOK_TRIES - 1) {
-      await purchase.retry('funds: the price book cannot price the order yet');
-      return undefined;
-    }
     if (early.kind === 'unpriced') {
+      // A quote Fragment could not give for a while (a timeout, a 5xx, a Cloudflare page) is asked
+      // again over PRICE_BOOK_WAIT_MS, by the clock and not by the step's attempt counter, which
+      // other retries of the step share (docs/security.md attack 19e).
+      const since = unpricedSince(purchase, deps.now());
+      if (deps.now() - since < config.priceBookWaitMs) {
+        const attempt = row.attempt + 1;
+        const delay = backoffMs(attempt, config.retryBaseMs, config.retryMaxMs);
+        await purchase.reschedule(
+          delay,
+          { attempt, evidence: purchase.evidenceWith({ [UNPRICED_SINCE]: since }) },
+          'funds: the price book cannot price the order yet',
+          { attempt, retry_in_ms: delay, unpriced_for_ms: deps.now() - since },
+        );
+        return undefined;
+      }
       await purchase.fail(
         {
           code: 'PRICES_UNAVAILABLE',
-          message: 'The price book cannot price this order, so the funds check cannot run; Fragment was not asked.',
+          message: `The price book could not price this order for ${config.priceBookWaitMs} ms, so the spend cap and funds checks cannot run; Fragment was not asked.`,
         },
         'no price book; Fragment was not asked',
       );
