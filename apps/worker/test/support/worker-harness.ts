@@ -263,6 +263,7 @@ export class WorkerHarness {
       intervalMs: this.config.sweepIntervalMs,
     });
     this.sweeper.start();
+    this.deps.deliveryWatch?.start();
   }
 
   /** A paused worker, once connected and its sessions warm, starts taking jobs. */
@@ -273,6 +274,7 @@ export class WorkerHarness {
 
   async stopWorker(): Promise<void> {
     await this.sweeper?.stop();
+    await this.deps.deliveryWatch?.stop();
     await this.worker?.close();
     this.worker = undefined;
     this.sweeper = undefined;
