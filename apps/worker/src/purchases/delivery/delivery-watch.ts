@@ -183,13 +183,16 @@ export class DeliveryWatch implements DeliveryWaits {
     if (this.timer && this.dueAt <= dueAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.dueAt = dueAt;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running ??= this.tick().finally(() => {
-        this.running = undefined;
-        this.schedule(this.nextPassInMs());
-      });
-    }, Math.max(0, delayMs));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.running ??= this.tick().finally(() => {
+          this.running = undefined;
+          this.schedule(this.nextPassInMs());
+        });
+      },
+      Math.max(0, delayMs),
+    );
     this.timer.unref();
   }
 
