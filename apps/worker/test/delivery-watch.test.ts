@@ -119,7 +119,7 @@ describe('a purchase waiting for its delivery', () => {
     const account = h.deps.fragment.clients[0]!.accountId();
     const first = await purchase(616);
     await waitUntilParked(first.id);
-    await waitFor(async () => (h.deps.deliveryWatch!.intervalOf(account) === LOOK_MAX_MS ? true : undefined), {
+    await waitFor(() => (h.deps.deliveryWatch!.intervalOf(account) === LOOK_MAX_MS ? true : undefined), {
       timeoutMs: 15_000,
       intervalMs: 20,
       what: 'the looks to back off to WAIT_LOOK_MAX_MS',
@@ -127,14 +127,11 @@ describe('a purchase waiting for its delivery', () => {
 
     const second = await purchase(617, 'bip39-1');
     await waitUntilParked(second.id);
-    await waitFor(
-      async () => ((h.deps.deliveryWatch!.intervalOf(account) ?? LOOK_MAX_MS) < LOOK_MAX_MS ? true : undefined),
-      {
-        timeoutMs: 5_000,
-        intervalMs: 5,
-        what: 'a new waiting purchase to bring the looks back to the poll interval',
-      },
-    );
+    await waitFor(() => ((h.deps.deliveryWatch!.intervalOf(account) ?? LOOK_MAX_MS) < LOOK_MAX_MS ? true : undefined), {
+      timeoutMs: 5_000,
+      intervalMs: 5,
+      what: 'a new waiting purchase to bring the looks back to the poll interval',
+    });
     const done = await h.waitForAll([first.id, second.id]);
     expect(done.map((row) => row.status)).toEqual(['completed', 'completed']);
   });
