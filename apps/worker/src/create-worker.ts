@@ -51,7 +51,8 @@ import { startPurchaseWorker } from './purchases/purchase-worker';
 import { FragmentFromReporter } from './purchases/upstream/fragment-from-reporter';
 import type { PriceQuoter } from './purchases/policy/price-precheck';
 import { PayerHistories } from './purchases/chain/payer-history';
-import { DeliveryWatch } from './purchases/delivery/delivery-watch';
+import { checkoutWatch } from './purchases/chain/checkout-watch';
+import { deliveryWatch } from './purchases/delivery/delivery-watch';
 import type { StepDeps } from './purchases/step-deps';
 import { UpstreamFormatReporter } from './purchases/upstream/upstream-format';
 import { collectEvidence, EVIDENCE_COLLECTOR } from './reconciliation/evidence-collector';
@@ -152,7 +153,8 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
     sleep,
     transitionMetrics: new TransitionMetrics(metrics),
   };
-  deps.deliveryWatch = new DeliveryWatch(deps);
+  deps.deliveryWatch = deliveryWatch(deps);
+  deps.checkoutWatch = checkoutWatch(deps);
   const processor = createPurchaseProcessor(deps);
   let loops: RunningLoops | undefined;
 
@@ -225,6 +227,7 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
     });
     sweeper.start();
     deps.deliveryWatch?.start();
+    deps.checkoutWatch?.start();
 
     const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
       logger.warn('webhook queue connection error', { error }),
@@ -317,6 +320,7 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
         await Promise.all([
           sweeper.stop(),
           deps.deliveryWatch?.stop(),
+          deps.checkoutWatch?.stop(),
           webhookDrain.stop(),
           webhookPrune.stop(),
           evidenceCollector.stop(),

@@ -7,7 +7,7 @@ import { CLAIM_READY_TO_SEND } from '../sql/claim-ready-to-send';
 import { driverValue, fencedUpdateStatement } from '../sql/fenced-update';
 import { HEARTBEAT_PURCHASE } from '../sql/heartbeat-purchase';
 import { PAID_LOOKALIKES } from '../sql/paid-lookalikes';
-import { PARKED_AWAITING_DELIVERY } from '../sql/parked-waits';
+import { PARKED_AWAITING_DELIVERY, PARKED_AWAITING_SIGNATURE } from '../sql/parked-waits';
 import { PERSIST_SIGNED_BATCH } from '../sql/persist-signed-batch';
 import { WAKE_NEXT_TO_SEND } from '../sql/wake-next-to-send';
 import { claimedFromRaw, type ClaimedPurchase, type RefusedClaim } from './claimed-purchase';
@@ -49,6 +49,14 @@ export interface ParkedPurchase {
   version: number;
   /** The Fragment session its order was made on (absent on requests stored before it was recorded). */
   fragmentSession: string | undefined;
+}
+
+/** A checkout parked for its buyer's payment, as the checkout watch reads it. */
+export interface ParkedCheckout {
+  id: string;
+  version: number;
+  /** The payer wallet (raw) whose transactions would show the payment. */
+  payer: string;
 }
 
 export interface TransitionEvent {
@@ -452,6 +460,18 @@ export class PurchaseTransitions {
       version: row.version,
       fragmentSession: row.fragment_session ?? undefined,
     }));
+  }
+
+  /**
+   * Checkouts parked in `awaiting_signature` until their payment shows on chain, that nobody
+   * holds, oldest first: what the checkout watch looks at (read only).
+   */
+  async parkedAwaitingSignature(limit: number): Promise<ParkedCheckout[]> {
+    const result = await this.db.$client.query<{ id: string; version: number; payer: string | null }>({
+      ...PARKED_AWAITING_SIGNATURE,
+      values: [limit],
+    });
+    return result.rows.flatMap((row) => (row.payer ? [{ id: row.id, version: row.version, payer: row.payer }] : []));
   }
 
   /**

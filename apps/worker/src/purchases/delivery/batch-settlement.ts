@@ -172,7 +172,8 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
     await deps.sleep(fastPollMs);
     lookedAt = deps.now();
   }
-  await parkForDelivery(deps, waiting);
+  if (deps.deliveryWatch) await parkForDelivery(deps, waiting);
+  else await scheduleBatchPoll(deps, waiting, pollIntervalMs);
 }
 
 /**
