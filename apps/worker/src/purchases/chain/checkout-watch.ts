@@ -4,6 +4,7 @@ import { scanForCheckoutPayment, type SendTransactionRequest } from '@starsgate/
 import { crashAt } from '../crash-points';
 import { dropStaleJobs, enqueueNext } from '../persistence/purchase-jobs';
 import type { StepDeps } from '../step-deps';
+import { ParkedRows } from '../waits/parked-rows';
 import { SharedLook, type ParkedEntry } from '../waits/shared-look';
 import { acceptPaymentFound } from './checkout-payment-found';
 
@@ -18,23 +19,29 @@ const PARKED_PER_PASS = 5_000;
  * written. Expiry stays with each checkout's deadline job, whose read must begin after it.
  */
 export function checkoutWatch(deps: StepDeps): SharedLook {
+  const known = new ParkedRows(deps);
   return new SharedLook(deps, {
     name: 'checkout-watch',
-    list: async () =>
-      (await deps.transitions.parkedAwaitingSignature(PARKED_PER_PASS)).map((parked) => ({
+    list: async () => {
+      const listed = (await deps.transitions.parkedAwaitingSignature(PARKED_PER_PASS)).map((parked) => ({
         id: parked.id,
         version: parked.version,
         group: parked.payer,
-      })),
-    look: (entries, owner) => lookForPayments(deps, entries, owner),
+      }));
+      known.keepOnly(listed);
+      return listed;
+    },
+    look: (entries, owner) => lookForPayments(deps, known, entries, owner),
   });
 }
 
-async function lookForPayments(deps: StepDeps, parked: readonly ParkedEntry[], owner: string): Promise<number> {
-  const versions = new Map(parked.map((entry) => [entry.id, entry.version]));
-  const rows = (await deps.transitions.findMany([...versions.keys()])).filter(
-    (row) => row.version === versions.get(row.id) && row.status === 'awaiting_signature',
-  );
+async function lookForPayments(
+  deps: StepDeps,
+  known: ParkedRows,
+  parked: readonly ParkedEntry[],
+  owner: string,
+): Promise<number> {
+  const rows = (await known.of(parked)).filter((row) => row.status === 'awaiting_signature');
   let moved = 0;
   for (const row of rows) {
     const transaction = row.checkoutTransaction as SendTransactionRequest;

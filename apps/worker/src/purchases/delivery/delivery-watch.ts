@@ -2,6 +2,7 @@ import type { PurchaseRow } from '@starsgate/db';
 import { HeldPurchase } from '../persistence/held-purchase';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 import type { StepDeps } from '../step-deps';
+import { ParkedRows } from '../waits/parked-rows';
 import { SharedLook, type ParkedEntry } from '../waits/shared-look';
 import { completeObserved, observeDeliveries, type ObservedDelivery } from './batch-settlement';
 
@@ -14,24 +15,30 @@ const PARKED_PER_PASS = 5_000;
  * Only those it shows delivered are claimed, fenced on the version listed, and completed.
  */
 export function deliveryWatch(deps: StepDeps): SharedLook {
+  const known = new ParkedRows(deps);
   return new SharedLook(deps, {
     name: 'delivery-watch',
-    list: async () =>
-      (await deps.transitions.parkedAwaitingDelivery(PARKED_PER_PASS)).map((parked) => ({
+    list: async () => {
+      const listed = (await deps.transitions.parkedAwaitingDelivery(PARKED_PER_PASS)).map((parked) => ({
         id: parked.id,
         version: parked.version,
         group: deps.fragment.session(parked.fragmentSession).accountId(),
-      })),
-    look: (entries, owner) => lookForDeliveries(deps, entries, owner),
+      }));
+      known.keepOnly(listed);
+      return listed;
+    },
+    look: (entries, owner) => lookForDeliveries(deps, known, entries, owner),
   });
 }
 
-async function lookForDeliveries(deps: StepDeps, parked: readonly ParkedEntry[], owner: string): Promise<number> {
-  const versions = new Map(parked.map((entry) => [entry.id, entry.version]));
+async function lookForDeliveries(
+  deps: StepDeps,
+  known: ParkedRows,
+  parked: readonly ParkedEntry[],
+  owner: string,
+): Promise<number> {
   // Full rows of what was listed, as of the versions listed (a row that moved is another's now).
-  const rows = (await deps.transitions.findMany([...versions.keys()])).filter(
-    (row) => row.version === versions.get(row.id) && row.status === 'confirming' && row.transactionHash !== null,
-  );
+  const rows = (await known.of(parked)).filter((row) => row.status === 'confirming' && row.transactionHash !== null);
   if (rows.length === 0) return 0;
   const observed = await observeDeliveries(deps, rows, deps.now());
   const delivered = observed.filter((seen) => seen.completes);
