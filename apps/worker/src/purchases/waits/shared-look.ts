@@ -70,6 +70,7 @@ export class SharedLook {
       this.owner,
       // Renewed at every pass; a look slowed by an upstream's timeout may outlive it (a second look, no harm).
       3 * deps.config.pollIntervalMs + deps.config.fragmentTimeoutMs,
+      deps.now,
     );
   }
 
