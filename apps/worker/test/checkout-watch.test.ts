@@ -16,7 +16,9 @@ let h: WorkerHarness;
 let gw: CheckoutGateway;
 
 beforeAll(async () => {
-  h = await WorkerHarness.start({ env: { POLL_INTERVAL_MS: '150', WAIT_LOOK_MAX_MS: '1000' } });
+  h = await WorkerHarness.start({
+    env: { POLL_INTERVAL_MS: '150', WAIT_LOOK_MAX_MS: '1000', CONFIRMING_MAX_AGE_MS: '60000' },
+  });
   gw = startCheckoutGateway(h);
 });
 
@@ -70,4 +72,54 @@ test('a checkout nobody has paid is not written and gets no job; the payment the
   expect(accepted.reason).toBe('payment found on chain without a submitted BOC');
   expect(accepted.actor).toContain(':checkout-watch:');
   expect(accepted.version).toBe(parked.version + 1);
+});
+
+test('one look at an account completes a purchase and a checkout together (one statement per mode)', async () => {
+  h.sandbox.fragment!.configure({ doneDelay: { minMs: 1_500, maxMs: 1_500 } });
+  try {
+    // Nobody looks while both wait: the one pass below answers both.
+    await h.deps.deliveryWatch!.stop();
+    const buyer = await CheckoutBuyer.create(h);
+    const created = await post(gw.app, '/api/v1/checkouts', {
+      username: '@alice',
+      payer_address: buyer.address.toString(),
+      idempotency_key: 'mixed-look',
+      product: 'stars',
+      amount: 71,
+      payment_method: 'gram',
+    });
+    const checkoutId = created.body.checkout_id!;
+    const prepared = await waitForCheckout(gw.app, checkoutId, ['awaiting_signature', 'failed']);
+    const boc = await buyer.sign(prepared.transaction!);
+    expect((await post(gw.app, `/api/v1/checkouts/${checkoutId}/submitted`, { boc })).status).toBe(202);
+    const purchase = await h.createPurchase({
+      product: 'stars',
+      amount: 72,
+      payment_method: 'gram',
+      username: '@alice',
+      seed: h.wallet('bip39-0').seed,
+      wallet_address: h.wallet('bip39-0').address,
+    });
+    const ids = [checkoutId, purchase.id];
+    await waitFor(
+      async () => {
+        const rows = await h.deps.transitions.findMany(ids);
+        return rows.every((row) => row.status === 'confirming' && row.transactionHash !== null && !row.leaseOwner)
+          ? rows
+          : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 20, what: 'both to park for their deliveries' },
+    );
+    // Fragment delivers both meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const pass = await h.deps.deliveryWatch!.pass();
+    expect(pass).toEqual({ looked: 1, moved: 2 });
+    const done = await h.deps.transitions.findMany(ids);
+    expect(done.map((row) => [row.mode, row.status]).sort()).toEqual([
+      ['client_signed', 'completed'],
+      ['server_signed', 'completed'],
+    ]);
+  } finally {
+    h.deps.deliveryWatch!.start();
+  }
 });

@@ -238,14 +238,17 @@ export async function observeDeliveries(
   );
 }
 
-/** Completes held members a look showed delivered: one statement per kind of proof. */
+/**
+ * Completes held members a look showed delivered: one statement per kind of proof and mode (an
+ * account's look may answer purchases and checkouts at once; a statement takes one mode).
+ */
 export async function completeObserved(
   deps: StepDeps,
   entries: ReadonlyArray<{ member: HeldPurchase; observed: ObservedDelivery }>,
 ): Promise<void> {
   const byProof = new Map<string, Array<{ member: HeldPurchase; observed: ObservedDelivery }>>();
   for (const entry of entries) {
-    const key = entry.observed.proof.join('+');
+    const key = `${entry.member.row.mode}|${entry.observed.proof.join('+')}`;
     byProof.set(key, [...(byProof.get(key) ?? []), entry]);
   }
   for (const group of byProof.values()) {
