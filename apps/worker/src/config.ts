@@ -103,6 +103,13 @@ export interface WorkerConfig {
    */
   fastPollMs: number;
   /**
+   * A purchase waiting for Fragment's delivery is parked (its row untouched until it moves) and
+   * woken by the delivery watch's shared look per Fragment account. The look comes every
+   * POLL_INTERVAL_MS at first, 1.5 times later each time it shows nothing new, at most this far
+   * apart; a new waiting purchase or a delivery brings it back to POLL_INTERVAL_MS.
+   */
+  waitLookMaxMs: number;
+  /**
    * A purchase that finds its wallet busy parks; the sender that frees the wallet wakes it. This is
    * the fallback re-check should that wake-up be lost (a crashed sender).
    */
@@ -283,6 +290,12 @@ export const WORKER_VARIABLES = {
     60_000,
     "How often an outcome that is due is looked up again: a just-broadcast external while it is due to land, so the wallet is free for its next batch sooner; a batch's remaining deliveries once Fragment showed its first ones.",
   ),
+  WAIT_LOOK_MAX_MS: milliseconds(
+    10_000,
+    10,
+    300_000,
+    "Purchases waiting for Fragment's delivery are looked at together, one shared look per Fragment account: every POLL_INTERVAL_MS at first, 1.5 times later each time nothing new is seen, at most this far apart (back to POLL_INTERVAL_MS when a purchase starts waiting or a delivery is seen). Their rows are not written while they wait.",
+  ),
   WALLET_BUSY_RETRY_MS: milliseconds(
     15_000,
     10,
@@ -457,6 +470,7 @@ export function loadWorkerConfig(
     priceBookWaitMs: values.PRICE_BOOK_WAIT_MS,
     pollIntervalMs: values.POLL_INTERVAL_MS,
     fastPollMs: values.FAST_POLL_MS,
+    waitLookMaxMs: values.WAIT_LOOK_MAX_MS,
     walletBusyRetryMs: values.WALLET_BUSY_RETRY_MS,
     validUntilMarginMs: values.VALID_UNTIL_MARGIN_MS,
     minValiditySeconds: values.MIN_VALIDITY_SECONDS,

@@ -51,6 +51,8 @@ import { startPurchaseWorker } from './purchases/purchase-worker';
 import { FragmentFromReporter } from './purchases/upstream/fragment-from-reporter';
 import type { PriceQuoter } from './purchases/policy/price-precheck';
 import { PayerHistories } from './purchases/chain/payer-history';
+import { checkoutWatch } from './purchases/chain/checkout-watch';
+import { deliveryWatch } from './purchases/delivery/delivery-watch';
 import type { StepDeps } from './purchases/step-deps';
 import { UpstreamFormatReporter } from './purchases/upstream/upstream-format';
 import { collectEvidence, EVIDENCE_COLLECTOR } from './reconciliation/evidence-collector';
@@ -151,6 +153,8 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
     sleep,
     transitionMetrics: new TransitionMetrics(metrics),
   };
+  deps.deliveryWatch = deliveryWatch(deps);
+  deps.checkoutWatch = checkoutWatch(deps);
   const processor = createPurchaseProcessor(deps);
   let loops: RunningLoops | undefined;
 
@@ -222,6 +226,8 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
       intervalMs: config.sweepIntervalMs,
     });
     sweeper.start();
+    deps.deliveryWatch?.start();
+    deps.checkoutWatch?.start();
 
     const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
       logger.warn('webhook queue connection error', { error }),
@@ -313,6 +319,8 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
         await healthPublisher.stop();
         await Promise.all([
           sweeper.stop(),
+          deps.deliveryWatch?.stop(),
+          deps.checkoutWatch?.stop(),
           webhookDrain.stop(),
           webhookPrune.stop(),
           evidenceCollector.stop(),

@@ -1,6 +1,7 @@
 /**
  * The worker's fenced writes on real PostgreSQL: the claim that starts a queued purchase, and
- * applyMany over several held rows (events, evidence merge, lost fences, secret destruction).
+ * applyMany over several held rows (events, evidence merge, lost fences, secret destruction), and
+ * the parked rows a shared look lists and claims.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -265,5 +266,52 @@ describe('paidLookalikesSince', () => {
       since: at('11:09:36.4'),
       count: 2,
     });
+  });
+});
+
+describe('parked rows (a shared look wakes them)', () => {
+  async function park(status: string, paid: boolean, dueInMs: number): Promise<{ id: string; version: number }> {
+    const id = await insertPurchase(status);
+    const { rows } = await database.pool.query<{ version: number }>(
+      `UPDATE purchases SET transaction_hash = $2, payment_request = $3, next_run_at = now() + $4::int * interval '1 millisecond'
+       WHERE id = $1 RETURNING version`,
+      [id, paid ? 'ab'.repeat(32) : null, JSON.stringify({ fragmentSession: 'session-1' }), dueInMs],
+    );
+    return { id, version: rows[0]!.version };
+  }
+
+  it('lists the paid, unheld confirming rows with their Fragment session, read only', async () => {
+    const parked = await park('confirming', true, 600_000);
+    const unpaid = await park('confirming', false, 600_000);
+    const held = await park('confirming', true, 600_000);
+    await database.pool.query(
+      "UPDATE purchases SET lease_owner = 'someone', lease_expires_at = now() + interval '1 minute' WHERE id = $1",
+      [held.id],
+    );
+    const listed = await transitions.parkedAwaitingDelivery(1_000);
+    expect(listed).toContainEqual({ id: parked.id, version: parked.version, fragmentSession: 'session-1' });
+    expect(listed.map((row) => row.id)).not.toContain(unpaid.id);
+    expect(listed.map((row) => row.id)).not.toContain(held.id);
+    expect((await transitions.findMany([parked.id]))[0]!.version).toBe(parked.version);
+  });
+
+  it('claims a parked row before it is due, fenced on the version listed and its status', async () => {
+    const parked = await park('confirming', true, 600_000);
+    const moved = await park('confirming', true, 600_000);
+    const other = await park('submitted', true, 600_000);
+    const claimed = await transitions.claimParked(
+      [parked, { id: moved.id, version: moved.version - 1 }, other],
+      'confirming',
+      'watch-a',
+      30_000,
+    );
+    expect(claimed.map((row) => [row.id, row.version, row.leaseOwner])).toEqual([
+      [parked.id, parked.version + 1, 'watch-a'],
+    ]);
+    // Held now: a second look's claim finds nothing.
+    expect(await transitions.claimParked([parked], 'confirming', 'watch-b', 30_000)).toEqual([]);
+    expect(
+      await transitions.claimParked([{ ...parked, version: parked.version + 1 }], 'confirming', 'watch-b', 30_000),
+    ).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import type { ChainClient } from '@starsgate/ton';
 import type { WorkerConfig } from '../config';
 import type { TransitionMetrics } from '../observability/transition-metrics';
 import type { PayerHistories } from './chain/payer-history';
+import type { SharedLook } from './waits/shared-look';
 import type { FragmentFromReporter } from './upstream/fragment-from-reporter';
 import type { PriceQuoter } from './policy/price-precheck';
 import type { UpstreamFormatReporter } from './upstream/upstream-format';
@@ -56,6 +57,16 @@ export interface StepDeps {
    * apart from the service's own time (bench:pipeline).
    */
   sleep: (ms: number) => Promise<void>;
+  /**
+   * The shared look that wakes purchases parked for Fragment's delivery (delivery/delivery-watch.ts);
+   * absent, they poll every POLL_INTERVAL_MS as before.
+   */
+  deliveryWatch?: SharedLook;
+  /**
+   * The shared look that wakes checkouts parked for their buyer's payment (chain/checkout-watch.ts);
+   * absent, checkouts poll their payer with a backoff as before.
+   */
+  checkoutWatch?: SharedLook;
   /** Hears every committed status change (the worker's metrics); absent in tests that need none. */
   transitionMetrics?: TransitionMetrics;
 }

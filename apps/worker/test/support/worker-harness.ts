@@ -265,6 +265,8 @@ export class WorkerHarness {
       intervalMs: this.config.sweepIntervalMs,
     });
     this.sweeper.start();
+    this.deps.deliveryWatch?.start();
+    this.deps.checkoutWatch?.start();
   }
 
   /** A paused worker, once connected and its sessions warm, starts taking jobs. */
@@ -275,6 +277,8 @@ export class WorkerHarness {
 
   async stopWorker(): Promise<void> {
     await this.sweeper?.stop();
+    await this.deps.deliveryWatch?.stop();
+    await this.deps.checkoutWatch?.stop();
     await this.worker?.close();
     this.worker = undefined;
     this.sweeper = undefined;

@@ -1,11 +1,14 @@
 import type { Database } from '../database';
 import type { PurchaseRow, SignedExternalRow } from '../schema';
 import { CLAIM_BATCH_SIBLINGS } from '../sql/claim-batch-siblings';
+import { CLAIM_PARKED } from '../sql/claim-parked';
 import { CLAIM_PURCHASE } from '../sql/claim-purchase';
 import { CLAIM_READY_TO_SEND } from '../sql/claim-ready-to-send';
 import { driverValue, fencedUpdateStatement } from '../sql/fenced-update';
 import { HEARTBEAT_PURCHASE } from '../sql/heartbeat-purchase';
 import { PAID_LOOKALIKES } from '../sql/paid-lookalikes';
+import { PARKED_AWAITING_DELIVERY } from '../sql/parked-awaiting-delivery';
+import { PARKED_AWAITING_SIGNATURE } from '../sql/parked-awaiting-signature';
 import { PERSIST_SIGNED_BATCH } from '../sql/persist-signed-batch';
 import { WAKE_NEXT_TO_SEND } from '../sql/wake-next-to-send';
 import { claimedFromRaw, type ClaimedPurchase, type RefusedClaim } from './claimed-purchase';
@@ -40,6 +43,22 @@ export type PurchaseChanges = Partial<
     | 'completedAt'
   >
 >;
+
+/** A parked purchase as the shared look that may wake it reads it: no more than it needs to group it. */
+export interface ParkedPurchase {
+  id: string;
+  version: number;
+  /** The Fragment session its order was made on (absent on requests stored before it was recorded). */
+  fragmentSession: string | undefined;
+}
+
+/** A checkout parked for its buyer's payment, as the checkout watch reads it. */
+export interface ParkedCheckout {
+  id: string;
+  version: number;
+  /** The payer wallet (raw) whose transactions would show the payment. */
+  payer: string;
+}
 
 export interface TransitionEvent {
   toStatus: string;
@@ -424,6 +443,53 @@ export class PurchaseTransitions {
     const result = await this.db.$client.query<Record<string, unknown>>({
       ...CLAIM_BATCH_SIBLINGS,
       values: [batchId, excludeId, paid, owner, leaseMs],
+    });
+    return result.rows.map(fromDriverRow);
+  }
+
+  /**
+   * Paid purchases parked in `confirming` until Fragment shows them delivered, that nobody holds,
+   * oldest first: what the delivery watch looks at (read only).
+   */
+  async parkedAwaitingDelivery(limit: number): Promise<ParkedPurchase[]> {
+    const result = await this.db.$client.query<{ id: string; version: number; fragment_session: string | null }>({
+      ...PARKED_AWAITING_DELIVERY,
+      values: [limit],
+    });
+    return result.rows.map((row) => ({
+      id: row.id,
+      version: row.version,
+      fragmentSession: row.fragment_session ?? undefined,
+    }));
+  }
+
+  /**
+   * Checkouts parked in `awaiting_signature` until their payment shows on chain, that nobody
+   * holds, oldest first: what the checkout watch looks at (read only).
+   */
+  async parkedAwaitingSignature(limit: number): Promise<ParkedCheckout[]> {
+    const result = await this.db.$client.query<{ id: string; version: number; payer: string | null }>({
+      ...PARKED_AWAITING_SIGNATURE,
+      values: [limit],
+    });
+    return result.rows.flatMap((row) => (row.payer ? [{ id: row.id, version: row.version, payer: row.payer }] : []));
+  }
+
+  /**
+   * Claims parked rows a shared look found moved (a delivery shown), whatever their schedule,
+   * fenced on the version the look read and on their status; a row that moved meanwhile or that
+   * someone holds is left out. Returns the rows claimed.
+   */
+  async claimParked(
+    fences: ReadonlyArray<{ id: string; version: number }>,
+    status: string,
+    owner: string,
+    leaseMs: number,
+  ): Promise<PurchaseRow[]> {
+    if (fences.length === 0) return [];
+    const result = await this.db.$client.query<Record<string, unknown>>({
+      ...CLAIM_PARKED,
+      values: [fences.map((f) => f.id), fences.map((f) => f.version), status, owner, leaseMs],
     });
     return result.rows.map(fromDriverRow);
   }

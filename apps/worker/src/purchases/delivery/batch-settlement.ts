@@ -5,6 +5,7 @@ import {
   lookalikeWindow,
   type PaidLookalike,
   type PurchaseChanges,
+  type PurchaseRow,
 } from '@starsgate/db';
 import { findPaymentMessage, judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
@@ -147,12 +148,14 @@ export async function settlePaidBatch(
   return paid;
 }
 
+/** Past the step's deadline a parked purchase's own job runs this long after it, so the deadline has passed. */
+const DEADLINE_SLACK_MS = 50;
+
 /**
  * Paid members waiting for Fragment: those it shows delivered complete (one statement per
  * signal), those past the step's deadline go to reconciliation_required with the evidence, the
- * rest poll again. Fragment delivers a batch's orders close together: once a look showed some,
- * this job looks again every FAST_POLL_MS, as long as each poll interval brings more, before the
- * rest poll.
+ * rest park. Fragment delivers a batch's orders close together: once a look showed some, this job
+ * looks again every FAST_POLL_MS, as long as each poll interval brings more, before the rest park.
  */
 export async function settleDeliveries(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
   const { fastPollMs, pollIntervalMs, leaseMs } = deps.config;
@@ -169,49 +172,127 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
     await deps.sleep(fastPollMs);
     lookedAt = deps.now();
   }
-  await scheduleBatchPoll(deps, waiting, pollIntervalMs);
+  if (deps.deliveryWatch) await parkForDelivery(deps, waiting);
+  else await scheduleBatchPoll(deps, waiting, pollIntervalMs);
 }
 
 /**
- * One look at Fragment for `members` (reads made before `notBefore` are not reused): completes the
- * delivered, reconciles those past the deadline. Returns the members it settled either way and how
- * many were delivered.
+ * Releases paid members to wait for Fragment's delivery without costing anything while they wait:
+ * each row is written once, due at its step's deadline, with that one delayed job; until then
+ * nothing touches it. The delivery watch's shared look per Fragment account (delivery-watch.ts)
+ * claims and completes the members it shows delivered. Should every look be lost, the deadline job
+ * (or the sweeper's, after a Redis flush) runs the step: a last look, then completion or
+ * reconciliation_required, exactly as a poll at the deadline did.
+ */
+export async function parkForDelivery(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
+  const byDeadline = new Map<number, HeldPurchase[]>();
+  for (const member of members) {
+    const due = member.row.stepStartedAt.getTime() + deps.config.maxAges.confirmingMs + DEADLINE_SLACK_MS;
+    byDeadline.set(due, [...(byDeadline.get(due) ?? []), member]);
+  }
+  const now = deps.now();
+  const settled = await Promise.allSettled(
+    [...byDeadline].map(([due, group]) => rescheduleAll(deps, group, Math.max(0, due - now))),
+  );
+  deps.deliveryWatch?.waiting();
+  for (const result of settled) if (result.status === 'rejected') throw result.reason;
+}
+
+/** What one look at Fragment showed for a paid purchase, and the evidence its completion would name. */
+export interface ObservedDelivery {
+  row: PurchaseRow;
+  delivery: DeliveryObservation;
+  proof: string[];
+  /** Delivered (or, with DELIVERY_PROOF=chain, its payment settled). */
+  completes: boolean;
+}
+
+/**
+ * One look at Fragment for paid purchases (reads made before `notBefore` are not reused), read
+ * only: the account's history is read once for all of them (observeDelivery's shared read), their
+ * look-alikes with one query.
+ */
+export async function observeDeliveries(
+  deps: StepDeps,
+  rows: readonly PurchaseRow[],
+  notBefore: number,
+): Promise<ObservedDelivery[]> {
+  const countLookalikes = groupLookalikeCounter(deps, rows);
+  const proofMode = deps.config.deliveryProof;
+  return Promise.all(
+    rows.map(async (row) => {
+      const request = row.paymentRequest!;
+      const since = Math.max(row.stepStartedAt.getTime(), notBefore);
+      const delivery = await observeDelivery(
+        deps,
+        row,
+        deps.fragment.session(request.fragmentSession),
+        since,
+        countLookalikes,
+      );
+      const chainSettled = isChainSettled(row);
+      // The evidence a completion names: what Fragment showed, and the settled payment when judged so.
+      const proof = [...(delivery.via ? [delivery.via] : []), ...(chainSettled ? ['chain_settled'] : [])];
+      return { row, delivery, proof, completes: delivery.delivered || (proofMode === 'chain' && chainSettled) };
+    }),
+  );
+}
+
+/**
+ * Completes held members a look showed delivered: one statement per kind of proof and mode (an
+ * account's look may answer purchases and checkouts at once; a statement takes one mode).
+ */
+export async function completeObserved(
+  deps: StepDeps,
+  entries: ReadonlyArray<{ member: HeldPurchase; observed: ObservedDelivery }>,
+): Promise<void> {
+  const byProof = new Map<string, Array<{ member: HeldPurchase; observed: ObservedDelivery }>>();
+  for (const entry of entries) {
+    const key = `${entry.member.row.mode}|${entry.observed.proof.join('+')}`;
+    byProof.set(key, [...(byProof.get(key) ?? []), entry]);
+  }
+  for (const group of byProof.values()) {
+    const proof = group[0]!.observed.proof;
+    await completeAll(
+      deps,
+      group.map((entry) => entry.member),
+      `delivered (${proof.join(', ')}): ${completionReason(proof)}`,
+      group.map(({ member, observed: { delivery } }) => ({
+        transaction_hash: member.row.transactionHash,
+        evidence: proof,
+        fragment: delivery.detail,
+        ...(delivery.historyFormatError !== undefined ? { history_format_error: delivery.historyFormatError } : {}),
+      })),
+      { mergeEvidence: { delivery: { proof, mode: deps.config.deliveryProof } } },
+    );
+  }
+}
+
+/**
+ * One look at Fragment for held `members` (reads made before `notBefore` are not reused):
+ * completes the delivered, reconciles those past the deadline. Returns the members it settled
+ * either way and how many were delivered.
  */
 async function settleDeliveriesOnce(
   deps: StepDeps,
   members: readonly HeldPurchase[],
   notBefore: number,
 ): Promise<{ settled: Set<HeldPurchase>; count: number }> {
-  const countLookalikes = groupLookalikeCounter(deps, members);
-  const observed = await Promise.all(
-    members.map(async (member) => {
-      const request = member.row.paymentRequest!;
-      const since = Math.max(member.row.stepStartedAt.getTime(), notBefore);
-      const delivery = await observeDelivery(
-        deps,
-        member.row,
-        deps.fragment.session(request.fragmentSession),
-        since,
-        countLookalikes,
-      );
-      return { member, delivery };
-    }),
+  const observed = await observeDeliveries(
+    deps,
+    members.map((member) => member.row),
+    notBefore,
   );
-  const proofMode = deps.config.deliveryProof;
-  const byProof = new Map<string, Array<{ member: HeldPurchase; delivery: DeliveryObservation; proof: string[] }>>();
+  const delivered: Array<{ member: HeldPurchase; observed: ObservedDelivery }> = [];
   const settled = new Set<HeldPurchase>();
-  let count = 0;
-  for (const { member, delivery } of observed) {
-    const chainSettled = isChainSettled(member);
-    // The evidence a completion names: what Fragment showed, and the settled payment when judged so.
-    const proof = [...(delivery.via ? [delivery.via] : []), ...(chainSettled ? ['chain_settled'] : [])];
-    if (delivery.delivered || (proofMode === 'chain' && chainSettled)) {
-      const key = proof.join('+');
-      byProof.set(key, [...(byProof.get(key) ?? []), { member, delivery, proof }]);
+  for (const [index, seen] of observed.entries()) {
+    const member = members[index]!;
+    if (seen.completes) {
+      delivered.push({ member, observed: seen });
       settled.add(member);
-      count += 1;
       continue;
     }
+    const { delivery } = seen;
     const chain = (member.row.evidence as { chain: ChainEvidence }).chain;
     if (deps.now() - member.row.stepStartedAt.getTime() > deps.config.maxAges.confirmingMs) {
       const formatError = delivery.historyFormatError;
@@ -243,27 +324,13 @@ async function settleDeliveriesOnce(
       settled.add(member);
     }
   }
-  for (const entries of byProof.values()) {
-    const proof = entries[0]!.proof;
-    await completeAll(
-      deps,
-      entries.map((entry) => entry.member),
-      `delivered (${proof.join(', ')}): ${completionReason(proof)}`,
-      entries.map(({ member, delivery }) => ({
-        transaction_hash: member.row.transactionHash,
-        evidence: proof,
-        fragment: delivery.detail,
-        ...(delivery.historyFormatError !== undefined ? { history_format_error: delivery.historyFormatError } : {}),
-      })),
-      { mergeEvidence: { delivery: { proof, mode: proofMode } } },
-    );
-  }
-  return { settled, count };
+  await completeObserved(deps, delivered);
+  return { settled, count: delivered.length };
 }
 
 /** The payment of exactly Fragment's request settled on chain, and the confirm accepted (or not asked for). */
-function isChainSettled(member: HeldPurchase): boolean {
-  const evidence = member.row.evidence as { chain?: ChainEvidence; confirm?: { ok?: boolean } } | null;
+function isChainSettled(row: PurchaseRow): boolean {
+  const evidence = row.evidence as { chain?: ChainEvidence; confirm?: { ok?: boolean } } | null;
   return evidence?.chain?.settled === true && evidence.confirm?.ok === true;
 }
 
@@ -277,14 +344,11 @@ function completionReason(proof: readonly string[]): string {
  * Paid look-alikes of every member of a group, read with one query on first use (only a member
  * that the history or status screen may vouch for needs them) and counted per member.
  */
-function groupLookalikeCounter(deps: StepDeps, members: readonly HeldPurchase[]): LookalikeCounter {
-  const earliest = Math.min(...members.map((member) => member.row.createdAt.getTime())) - CLOCK_SKEW_MS;
+function groupLookalikeCounter(deps: StepDeps, rows: readonly PurchaseRow[]): LookalikeCounter {
+  const earliest = Math.min(...rows.map((row) => row.createdAt.getTime())) - CLOCK_SKEW_MS;
   let read: Promise<Map<string, PaidLookalike[]>> | undefined;
   return async (row, since, account) => {
-    read ??= deps.transitions.paidLookalikesSince(
-      members.map((member) => member.row),
-      new Date(earliest),
-    );
+    read ??= deps.transitions.paidLookalikesSince(rows, new Date(earliest));
     const lookalikes = (await read).get(lookalikeKey(row)) ?? [];
     return lookalikeWindow(lookalikesOnAccount(lookalikes, account), since, CLOCK_SKEW_MS);
   };

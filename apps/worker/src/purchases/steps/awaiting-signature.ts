@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Address } from '@ton/core';
 import { checkoutSinceLt, type PurchaseRow } from '@starsgate/db';
 import { scanForCheckoutPayment, type CheckoutPaymentScan, type SendTransactionRequest } from '@starsgate/ton';
+import { acceptPaymentFound } from '../chain/checkout-payment-found';
 import type { PayerHistoryView } from '../chain/payer-history';
 import { crashAt } from '../crash-points';
 import type { StepDeps } from '../step-deps';
@@ -20,7 +20,10 @@ async function payerSignedSince(
   return (await deps.chain.getSeqno(Address.parseRaw(transaction.from))) !== prepared;
 }
 
-/** Watch polls back off while the payer's account shows nothing new: up to 8 poll intervals apart. */
+/** A parked checkout's own job runs this long after its deadline, so the deadline has passed. */
+const DEADLINE_SLACK_MS = 50;
+
+/** Without the checkout watch, polls back off while the payer's account shows nothing new: up to 8 poll intervals apart. */
 function watchIntervalMs(pollIntervalMs: number, idleScans: number): number {
   return pollIntervalMs * 2 ** Math.min(Math.max(idleScans - 1, 0), 3);
 }
@@ -72,21 +75,7 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
   }
 
   if (scan.outcome === 'found') {
-    const { payment } = scan;
-    const accepted = await deps.checkouts.acceptSignedBoc(
-      row.id,
-      {
-        boc: payment.boc,
-        normalizedHash: payment.verified.normalizedHash,
-        seqno: payment.verified.seqno,
-        validUntil: payment.verified.validUntil,
-        sinceLt: checkoutSinceLt(row).toString(),
-        actor: purchase.owner,
-        reason: 'payment found on chain without a submitted BOC',
-        data: { normalized_hash: payment.verified.normalizedHash, transaction_hash: payment.tx.hash().toString('hex') },
-      },
-      randomUUID(),
-    );
+    const accepted = await acceptPaymentFound(deps, row, scan.payment, purchase.owner);
     // A submitted BOC was accepted meanwhile: its own job goes on.
     if (!accepted) throw new LeaseLostError(row.id);
     crashAt(deps.config, 'after_checkout_accepted');
@@ -95,6 +84,12 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
   }
 
   if (lookedAt <= deadlineMs) {
+    if (deps.checkoutWatch) {
+      // Parked until its deadline: the checkout watch's shared look per payer wakes it when it is paid.
+      await purchase.reschedule(deadlineMs - lookedAt + DEADLINE_SLACK_MS);
+      deps.checkoutWatch.waiting();
+      return;
+    }
     await purchase.reschedule(
       Math.min(watchIntervalMs(config.pollIntervalMs, history.idleScans), deadlineMs - lookedAt + 1),
     );
