@@ -193,6 +193,43 @@ function costTables(result: BenchResult): string[] {
       '',
     );
   }
+  const variants = runs.filter((run) => run.group.startsWith('paced pipeline') && run.delivery !== undefined);
+  if (variants.length) {
+    const real = variants.find((run) => run.delivery === 'real');
+    const fast = variants.find((run) => run.delivery === 'fast');
+    const totalOf = (run: BenchRun) => (run.cpuMsPerPurchase as CpuPerPurchase).total;
+    out.push(
+      "By Fragment's delivery time in the simulator (`real`: 30–60 s after payment, as Fragment's own; `fast`: under half a second). Rows: `pg_stat_user_tables` deltas over the run; jobs: BullMQ `added` events:",
+      '',
+      table(
+        [
+          'delivery',
+          'completed',
+          'CPU ms per purchase',
+          'row updates per purchase',
+          'rows written per purchase',
+          'jobs added per purchase',
+          'worker / gateway RSS max MB',
+        ],
+        variants.map((run) => {
+          const memory = run.residentMb as { load: Record<'gateway' | 'worker', { max: number }> } | undefined;
+          return [
+            String(run.delivery),
+            `${String(run.completed)} / ${String(run.purchases)}`,
+            fixed(totalOf(run), 2),
+            fixed(run.rowUpdatesPerPurchase as number, 1),
+            fixed(run.rowWritesPerPurchase as number, 1),
+            fixed(run.jobsPerPurchase as number, 1),
+            memory ? `${fixed(memory.load.worker.max, 0)} / ${fixed(memory.load.gateway.max, 0)}` : '—',
+          ];
+        }),
+      ),
+      '',
+      ...(real && fast
+        ? [`Real / fast: **${(totalOf(real) / totalOf(fast)).toFixed(2)}×** the CPU per purchase (target ≤ 1.2×).`, '']
+        : []),
+    );
+  }
   const footprint = runs.filter((run) => run.group === 'footprint');
   if (footprint.length)
     out.push(
