@@ -346,6 +346,9 @@ async function runVariant(
     },
     serviceEnv: {
       LOG_LEVEL: 'warn',
+      // BENCH_COST_SERVICE_ENV: JSON of more variables for both services (e.g. MALLOC_ARENA_MAX, or
+      // NODE_ENV=development to take heap snapshots, which production refuses).
+      ...(JSON.parse(process.env.BENCH_COST_SERVICE_ENV ?? '{}') as Record<string, string>),
       RATE_LIMIT_MAX: '1000000',
       ...serviceNodeOptions(options.profile ? profilingOptions(path.join(logDir, 'profiles')).NODE_OPTIONS : ''),
     },
