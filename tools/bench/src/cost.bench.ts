@@ -402,7 +402,7 @@ async function runVariant(
     }, 500);
 
     const writesBefore = await tableWrites(database.url);
-    const jobCounter = await JobEventCounter.start(REDIS_URL);
+    const jobCounter = await JobEventCounter.start(REDIS_URL, stack.serviceEnv.BULLMQ_PREFIX!);
     const backends = await DatabaseBackendCpu.start(database.url, SERVICE_APPLICATIONS);
     const backendSampler = setInterval(() => void backends.sample().catch(() => undefined), 250);
     const clusterBefore = processTreeCpuMs(pids.postmaster);

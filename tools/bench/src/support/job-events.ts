@@ -3,12 +3,15 @@
  * prioritized, from a scheduler) writes an `added` entry to its queue's `<prefix>:<queue>:events`
  * stream (storeJob.lua); a job id already present writes `duplicated` instead. The streams are
  * capped (~10 000 entries), so they are read as they grow, every 250 ms, from the moment counting
- * starts, rather than once at the end.
+ * starts, rather than once at the end. The streams are found by SCAN once at the start and once at
+ * the end (a queue first used meanwhile is read then): a SCAN walks the whole keyspace, and one
+ * every 250 ms was most of Redis's CPU in the bench's figures once a few runs' keys had piled up.
  */
 import Redis from 'ioredis';
 
 export class JobEventCounter {
   private readonly cursors = new Map<string, string>();
+  private streams: string[] = [];
   /** queue stream → event name → count */
   readonly counts = new Map<string, Map<string, number>>();
   private timer?: NodeJS.Timeout;
@@ -17,13 +20,17 @@ export class JobEventCounter {
   private constructor(
     private readonly redis: Redis,
     private readonly fromId: string,
+    private readonly pattern: string,
   ) {}
 
-  static async start(redisUrl: string): Promise<JobEventCounter> {
+  /** `prefix`: the stack's BULLMQ_PREFIX (its queues' streams are `<prefix>:<queue>:events`). */
+  static async start(redisUrl: string, prefix: string): Promise<JobEventCounter> {
     const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
     await redis.connect();
     const [seconds, micros] = await redis.time();
-    const counter = new JobEventCounter(redis, `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`);
+    const from = `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`;
+    const counter = new JobEventCounter(redis, from, `${prefix.replace(/[*?[\]\\]/g, '\\$&')}:*:events`);
+    await counter.findStreams();
     counter.timer = setInterval(() => void counter.read(), 250);
     return counter;
   }
@@ -35,18 +42,28 @@ export class JobEventCounter {
     return this.reading;
   }
 
-  private async readStreams(): Promise<void> {
+  private async findStreams(): Promise<void> {
     let cursor = '0';
     const keys: string[] = [];
     do {
-      const [next, found] = (await this.redis.call('SCAN', cursor, 'MATCH', '*:events', 'COUNT', 1000, 'TYPE', 'stream')) as [
-        string,
-        string[],
-      ];
+      const [next, found] = (await this.redis.call(
+        'SCAN',
+        cursor,
+        'MATCH',
+        this.pattern,
+        'COUNT',
+        1000,
+        'TYPE',
+        'stream',
+      )) as [string, string[]];
       cursor = next;
       keys.push(...found);
     } while (cursor !== '0');
-    for (const key of keys) {
+    this.streams = keys;
+  }
+
+  private async readStreams(): Promise<void> {
+    for (const key of this.streams) {
       for (;;) {
         const from = this.cursors.get(key);
         const entries = await this.redis.xrange(key, from ? `(${from}` : this.fromId, '+', 'COUNT', 1000);
@@ -67,6 +84,7 @@ export class JobEventCounter {
   async stop(): Promise<Record<string, Record<string, number>>> {
     clearInterval(this.timer);
     await this.reading;
+    await this.findStreams();
     await this.readStreams();
     await this.redis.quit();
     return Object.fromEntries(
