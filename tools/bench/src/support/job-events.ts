@@ -3,15 +3,17 @@
  * prioritized, from a scheduler) writes an `added` entry to its queue's `<prefix>:<queue>:events`
  * stream (storeJob.lua); a job id already present writes `duplicated` instead. The streams are
  * capped (~10 000 entries), so they are read as they grow, every 250 ms, from the moment counting
- * starts, rather than once at the end. The streams are found by SCAN once at the start and once at
- * the end (a queue first used meanwhile is read then): a SCAN walks the whole keyspace, and one
- * every 250 ms was most of Redis's CPU in the bench's figures once a few runs' keys had piled up.
+ * starts, rather than once at the end. The streams are found by SCAN at the start, every 5 s and
+ * at the end: a queue's stream appears with its first job, and one found only at the end has lost
+ * its oldest entries to the cap; a SCAN walks the whole keyspace, so one every 250 ms was most of
+ * Redis's CPU in the bench's figures once a few runs' keys had piled up (one every 5 s: ~1 ms).
  */
 import Redis from 'ioredis';
 
 export class JobEventCounter {
   private readonly cursors = new Map<string, string>();
   private streams: string[] = [];
+  private polls = 0;
   /** queue stream → event name → count */
   readonly counts = new Map<string, Map<string, number>>();
   private timer?: NodeJS.Timeout;
@@ -36,9 +38,13 @@ export class JobEventCounter {
   }
 
   private read(): Promise<void> {
-    this.reading ??= this.readStreams().finally(() => {
-      this.reading = undefined;
-    });
+    this.polls += 1;
+    const rescan = this.polls % 20 === 0;
+    this.reading ??= (rescan ? this.findStreams() : Promise.resolve())
+      .then(() => this.readStreams())
+      .finally(() => {
+        this.reading = undefined;
+      });
     return this.reading;
   }
 
