@@ -96,6 +96,8 @@ COPY --from=runtime-deps /deps/gateway/node_modules ./node_modules
 # dist/ holds the bundle and the operator dashboard, built with it (dist/admin-ui).
 COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
 USER node
+# Heap sizes for the service, not the machine (tools/stack/src/heap-flags.ts: why and measured).
+ENV NODE_OPTIONS="--enable-source-maps --max-semi-space-size=8 --max-old-space-size=256"
 # PORT: the public API; ADMIN_PORT: the operator listener (/metrics, /admin, /admin/api), for monitoring only.
 ENV PORT=8080 ADMIN_PORT=8081
 EXPOSE 8080
@@ -110,6 +112,7 @@ LABEL org.opencontainers.image.title="starsgate-worker" \
 COPY --from=runtime-deps /deps/worker/node_modules ./node_modules
 COPY --from=build /app/apps/worker/dist ./apps/worker/dist
 USER node
+ENV NODE_OPTIONS="--enable-source-maps --max-semi-space-size=8 --max-old-space-size=256"
 ENV WORKER_METRICS_PORT=9464
 EXPOSE 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

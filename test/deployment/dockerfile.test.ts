@@ -3,6 +3,8 @@ import path from 'node:path';
 import { root } from './repo-root';
 import { dockerfileTargets, effectiveInstructions, readDockerfile, type Instruction } from './dockerfile';
 import { expectedCopies, imageTargets } from './image-targets';
+import { imageEnvironment } from './image-layout';
+import { SERVICE_HEAP_FLAGS } from '@starsgate/stack';
 
 const { args, stages } = readDockerfile();
 const last = (instructions: Instruction[], keyword: string) =>
@@ -25,6 +27,17 @@ describe('Dockerfile', () => {
       ]);
       expect(all(instructions, 'COPY')).toEqual(expect.arrayContaining(expectedCopies(target)));
     }
+  });
+
+  it("starts the gateway and the worker with the stack's heap sizes, source maps on, and every other image with source maps alone", () => {
+    for (const target of imageTargets) {
+      const flags = imageEnvironment(target).NODE_OPTIONS!.split(' ');
+      const heap = target.name === 'gateway' || target.name === 'worker' ? SERVICE_HEAP_FLAGS[target.name] : [];
+      expect({ target: target.name, flags }).toEqual({ target: target.name, flags: ['--enable-source-maps', ...heap] });
+    }
+    expect(SERVICE_HEAP_FLAGS.worker).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^--max-old-space-size=\d+$/)]),
+    );
   });
 
   it('builds on an exact Node release that satisfies the engines field', () => {

@@ -61,10 +61,8 @@ export function imageEnvironment(target: ImageTarget): Record<string, string> {
   const env: Record<string, string> = {};
   for (const instruction of effectiveInstructions(readDockerfile().stages, target.name))
     if (instruction.keyword === 'ENV')
-      for (const pair of instruction.argument.split(/\s+/)) {
-        const [key, value] = pair.split('=');
-        env[key!] = value!;
-      }
+      for (const [, key, quoted, bare] of instruction.argument.matchAll(/(\w+)=(?:"([^"]*)"|(\S*))/g))
+        env[key!] = quoted ?? bare!;
   return env;
 }
 

@@ -3,6 +3,7 @@
  * (test/fixtures/bench-report/, the bench JSON contract), and a flame graph from a real
  * .cpuprofile written by `node --cpu-prof`. No timing is asserted: only that real PNGs come out.
  */
+import { ownerOf } from '../src/support/profile-packages';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,10 @@ describe('npm run bench report rendering', () => {
     expect(page).toMatch(
       /\| cost \| CPU per purchase, gateway \+ worker \+ PostgreSQL \+ Redis \(paced run\) \| ≤ 10 ms \| [\d.]+ ms \| ❌ not met \| [\d.]+ ms ❌ \|/,
     );
+    // bench:cost's delivery variants side by side: rows and jobs per purchase, and the ratio against its target.
+    expect(page).toContain('| real | 10 / 10 | 141.00 | 68.7 | 78.8 | 29.9 | 158 / 156 |');
+    expect(page).toContain('| fast | 10 / 10 | 60.00 | 12.1 | 22.2 | 2.0 | 150 / 152 |');
+    expect(page).toContain('Real / fast: **2.35×** the CPU per purchase (target ≤ 1.2×).');
     expect(page).toContain('| bench | what | target | Node v24.21.0 |  | Node v20.20.2 |');
     expect(page).toContain('## Node v20.20.2 beside it');
     expect(page).toMatch(/\| POST \/api\/v1\/purchases \| starsgate \| 64 \| [\d ]+ \| [\d.]+ % \| 78\.3 % \|/);
@@ -126,5 +131,15 @@ describe('npm run bench report rendering', () => {
     expect(width).toBe(1600);
     expect(height).toBeGreaterThan(100);
     expect(png.length).toBeGreaterThan(5_000);
+  });
+});
+
+describe('profile self time by package', () => {
+  it('names the npm package (scoped kept whole), our bundle, Node and V8', () => {
+    expect(ownerOf('file:///app/node_modules/@ton/core/dist/boc/Cell.js', 'hash')).toBe('@ton/core');
+    expect(ownerOf('file:///app/node_modules/bullmq/node_modules/ioredis/built/Redis.js', 'x')).toBe('ioredis');
+    expect(ownerOf('file:///app/apps/worker/dist/main.js', 'run')).toBe('starsgate apps/worker');
+    expect(ownerOf('node:internal/crypto/hash', 'digest')).toBe('node:internal');
+    expect(ownerOf('', '(garbage collector)')).toBe('v8 (garbage collector)');
   });
 });

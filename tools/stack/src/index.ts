@@ -21,6 +21,7 @@ export {
   type ServiceKind,
 } from './entrypoints';
 export { startStack, type Stack, type StackOptions } from './stack';
+export { SERVICE_HEAP_FLAGS, withHeapFlags } from './heap-flags';
 export { generatedServiceKeys, serviceKeys, type ServiceKeys } from './service-keys';
 export { WebhookEndpoint, type VerifiedWebhookEvent } from './webhook-endpoint';
 export {

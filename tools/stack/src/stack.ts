@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@starsgate/platform/testing';
 import { freshBundle, REPO_ROOT, SOURCE_ENTRYPOINTS, type ServiceKind } from './entrypoints';
+import { withHeapFlags } from './heap-flags';
 import { ManagedProcess } from './managed-process';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 import { generatedServiceKeys, type ServiceKeys } from './service-keys';
@@ -117,6 +118,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ): ManagedProcess => {
     const processEnv: NodeJS.ProcessEnv = { ...baseEnv, ...env };
     for (const variable of withheld) delete processEnv[variable];
+    if (from === 'build') {
+      const nodeOptions = withHeapFlags(kind, processEnv.NODE_OPTIONS);
+      if (nodeOptions) processEnv.NODE_OPTIONS = nodeOptions;
+    }
     const managed: ManagedProcess = new ManagedProcess({
       name,
       kind,

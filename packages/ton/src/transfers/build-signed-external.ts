@@ -8,7 +8,7 @@ import {
   type Cell,
   type StateInit,
 } from '@ton/core';
-import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '../wallets/wallet-classes';
 import { cellSigner } from '../keys/ed25519';
 import { MAX_MESSAGES, walletVersionOf } from '../wallets/wallet-contracts';
 import { normalizedExternalHash } from './normalized-hash';

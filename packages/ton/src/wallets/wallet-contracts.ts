@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell, contractAddress } from '@ton/core';
-import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from './wallet-classes';
 import { NETWORK_GLOBAL_ID, type Network } from '../network';
 
 export type WalletVersion = 'V5R1' | 'V4R2' | 'V3R2';

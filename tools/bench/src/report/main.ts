@@ -95,7 +95,10 @@ const BENCHES: Record<BenchName, { script: string; env: Record<string, string> }
   },
   pipeline: { script: 'tools/bench/src/pipeline.bench.ts', env: {} },
   'open-loop': { script: 'tools/bench/src/open-loop.bench.ts', env: {} },
-  cost: { script: 'tools/bench/src/cost.bench.ts', env: {} },
+  cost: {
+    script: 'tools/bench/src/cost.bench.ts',
+    env: { BENCH_COST_DELIVERY: process.env.BENCH_COST_DELIVERY ?? 'both' },
+  },
 };
 
 /** Runs one bench script on `runtime`, its output to this terminal and to <dir>/<name>.log. */

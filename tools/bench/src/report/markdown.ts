@@ -193,6 +193,43 @@ function costTables(result: BenchResult): string[] {
       '',
     );
   }
+  const variants = runs.filter((run) => run.group.startsWith('paced pipeline') && run.delivery !== undefined);
+  if (variants.length) {
+    const real = variants.find((run) => run.delivery === 'real');
+    const fast = variants.find((run) => run.delivery === 'fast');
+    const totalOf = (run: BenchRun) => (run.cpuMsPerPurchase as CpuPerPurchase).total;
+    out.push(
+      "By Fragment's delivery time in the simulator (`real`: 30–60 s after payment, as Fragment's own; `fast`: under half a second). Rows: `pg_stat_user_tables` deltas over the run; jobs: BullMQ `added` events:",
+      '',
+      table(
+        [
+          'delivery',
+          'completed',
+          'CPU ms per purchase',
+          'row updates per purchase',
+          'rows written per purchase',
+          'jobs added per purchase',
+          'worker / gateway RSS max MB',
+        ],
+        variants.map((run) => {
+          const memory = run.residentMb as { load: Record<'gateway' | 'worker', { max: number }> } | undefined;
+          return [
+            String(run.delivery),
+            `${String(run.completed)} / ${String(run.purchases)}`,
+            fixed(totalOf(run), 2),
+            fixed(run.rowUpdatesPerPurchase as number, 1),
+            fixed(run.rowWritesPerPurchase as number, 1),
+            fixed(run.jobsPerPurchase as number, 1),
+            memory ? `${fixed(memory.load.worker.max, 0)} / ${fixed(memory.load.gateway.max, 0)}` : '—',
+          ];
+        }),
+      ),
+      '',
+      ...(real && fast
+        ? [`Real / fast: **${(totalOf(real) / totalOf(fast)).toFixed(2)}×** the CPU per purchase (target ≤ 1.2×).`, '']
+        : []),
+    );
+  }
   const footprint = runs.filter((run) => run.group === 'footprint');
   if (footprint.length)
     out.push(
@@ -446,10 +483,10 @@ export function renderMarkdown(data: ReportData, charts: ChartFiles): string {
     "- **Own time** (pipeline): the time inside the worker's jobs minus the time awaiting the chain or Fragment (calls in flight, in-job waits for a due outcome, joining a call another job started), summed per purchase over all its jobs. It is the CPU and PostgreSQL time the service spends per purchase, plus queueing for its event loop when a burst saturates it (the streaming runs); the paced run measures it unqueued.",
     `- **Profile**: the gateway alone in a process started with \`node --cpu-prof\`, the sandbox's toncenter in another; ${profile ? `${profile.warmupSeconds} s of POST load to warm up, then ${profile.seconds} s at ${profile.connections} connections whose samples alone are kept` : 'POST load after a warm-up, only the measured window kept'}. The flame graph is rendered from the .cpuprofile's samples (folded stacks → SVG → PNG, no browser); the folded stacks are in \`docs/benchmarks/gateway-post.folded\` for other viewers (speedscope, inferno).`,
     `- **bench:open-loop**: requests leave at a fixed arrival rate whatever the answers (\`tools/bench/src/support/open-loop-runner.ts\`, its own process, up to 256 keep-alive sockets), and each latency is measured from the request's **scheduled** send time, so a stall is charged to every request that should have left during it: no coordinated omission, unlike a closed loop, where p99 is about connections ÷ throughput. \`POST /api/v1/purchases\` (a new order each) and \`GET /api/v1/purchases/:id\` on the in-process gateway, ${Number(results['open-loop']?.settings.durationSeconds ?? 10)} s per rate. The generator's own send lag is reported with each run.`,
-    '- **bench:cost**: the built bundles (`apps/*/dist/main.js`, as the images run them): one gateway and one worker process, the sandbox in a third at nice 10. Start-up is timed from spawn to the first 2xx of `/readyz` (polled every 10 ms). A paced run posts purchases over HTTP at a fixed rate and follows them in PostgreSQL to `completed`; the CPU time (user + system, from `/proc/<pid>/stat`) of the gateway, the worker, the PostgreSQL backends of their own connections (found in `pg_stat_activity` by database and application name, sampled every 250 ms; the whole cluster is shown beside it, not counted, since other databases share it) and Redis over that run, divided by the purchases completed, is the CPU each purchase costs, idle work during the run included. Resident memory (`VmRSS`) is sampled every 500 ms.',
+    '- **bench:cost**: the built bundles (`apps/*/dist/main.js`, as the images run them): one gateway and one worker process, the sandbox in a third at nice 10. Start-up is timed from spawn to the first 2xx of `/readyz` (polled every 10 ms). A paced run posts purchases over HTTP at a fixed rate and follows them in PostgreSQL to `completed`; the CPU time (user + system, from `/proc/<pid>/stat`) of the gateway, the worker, the PostgreSQL backends of their own connections (found in `pg_stat_activity` by database and application name, sampled every 250 ms; the whole cluster is shown beside it, not counted, since other databases share it) and Redis over that run, divided by the purchases completed, is the CPU each purchase costs, idle work during the run included. Resident memory (`VmRSS`) is sampled every 500 ms. The simulator delivers 30–60 s after payment by default, as Fragment does (`BENCH_COST_DELIVERY=fast`: under half a second, the setting before issue 37; `both`, what `npm run bench` runs: real then fast on fresh stacks, with the ratio). Beside CPU: rows written per purchase, per table (`pg_stat_user_tables` deltas, the closing reading once the services have closed their connections, so every backend has reported its counts), and BullMQ jobs added per purchase (the `added` entries in the event stream of each queue, read as it grows).',
     '- **Charts**: Vega-Lite specs compiled to Vega, rendered to SVG by a headless Vega View and to PNG by resvg (tools/bench/src/report/charts.ts).',
     '',
-    "Knobs (environment): `BENCH_SWEEP` (connection counts for bench:gateway, default `1,8,32,64,128`), `BENCH_REFERENCE_CONNECTIONS` (64), `BENCH_DURATION_SECONDS` (5), `BENCH_READS_ROUNDS` (2), `BENCH_PROFILE_SECONDS` (10), `BENCH_ONLY` (e.g. `gateway,profile`), `BENCH_COST_PROFILE=1` (flame graphs of bench:cost's gateway and worker), and the pipeline's own (`BENCH_N`, `BENCH_SINGLE_N`, `BENCH_PACED_N`, … see tools/bench/src/pipeline.bench.ts). `npm run bench -- --render-only` rewrites this page and the charts from the saved results.",
+    "Knobs (environment): `BENCH_SWEEP` (connection counts for bench:gateway, default `1,8,32,64,128`), `BENCH_REFERENCE_CONNECTIONS` (64), `BENCH_DURATION_SECONDS` (5), `BENCH_READS_ROUNDS` (2), `BENCH_PROFILE_SECONDS` (10), `BENCH_ONLY` (e.g. `gateway,profile`), `BENCH_COST_PROFILE=1` (flame graphs of bench:cost's gateway and worker), `BENCH_COST_DELIVERY` (`real`, `fast`, `both`), `BENCH_COST_NODE_OPTIONS` / `BENCH_COST_SERVICE_ENV` (flags and variables for both services, for memory experiments), and the pipeline's own (`BENCH_N`, `BENCH_SINGLE_N`, `BENCH_PACED_N`, … see tools/bench/src/pipeline.bench.ts). `npm run bench -- --render-only` rewrites this page and the charts from the saved results.",
     '',
   );
 

@@ -7,6 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { svgToPng } from '../report/charts';
+import { selfTimeByPackage, type PackageShare } from './profile-packages';
 import {
   flameGraphSvg,
   summarizeProfile,
@@ -27,6 +28,8 @@ export interface ProcessProfileRecord {
   busyMs: number;
   idleMs: number;
   top: SelfTimeRow[];
+  /** Self time by npm package, our bundle, Node and V8. */
+  packages: PackageShare[];
   flameGraph: string;
   folded: string;
 }
@@ -70,6 +73,7 @@ export function renderProcessProfile(options: {
     busyMs: busy / 1000,
     idleMs: summary.idleMicros / 1000,
     top: summary.top,
+    packages: selfTimeByPackage(profile, options.window),
     flameGraph: `benchmarks/${options.name}-flamegraph.png`,
     folded: `benchmarks/${options.name}.folded`,
   };
