@@ -9,6 +9,7 @@ import {
   PREMIUM_MONTHS,
   PRODUCT_REGISTRY,
   PRODUCTS,
+  productDescription,
   productLabel,
   STARS_MAX,
   STARS_MIN,
@@ -68,13 +69,14 @@ describe('product registry (the spec limits)', () => {
     };
     expect(PRODUCTS).toEqual(Object.keys(PRODUCT_REGISTRY));
     for (const product of PRODUCTS) {
-      const { amount: rule, name, paymentMethods } = PRODUCT_REGISTRY[product];
+      const { quantities, amountQuantity, name, paymentMethods } = productDescription(product);
+      const rule = quantities.find((field) => field.quantity === amountQuantity)!.rule;
       expect(name).toBe(product);
       expect(paymentMethods.length).toBeGreaterThan(0);
       const probes =
         rule.kind === 'range'
           ? [rule.minimum - 1, rule.minimum, rule.minimum + 1, rule.maximum - 1, rule.maximum, rule.maximum + 1]
-          : [0, ...rule.values.flatMap((value) => [value - 1, value, value + 1])];
+          : [0, ...rule.values.flatMap((value: number) => [value - 1, value, value + 1])];
       for (const amount of probes) {
         const expected = acceptsAmount(rule, amount);
         expect({ product, amount, schema: accepted(product, amount) }).toEqual({ product, amount, schema: expected });

@@ -1,5 +1,6 @@
 export * from './gram';
 export * from './order-fields';
+export * from './order-line';
 export * from './order-payment-method';
 export * from './payment-methods';
 export * from './premium';

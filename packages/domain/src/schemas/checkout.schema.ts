@@ -1,7 +1,7 @@
 import { baseUnitMoney, gramAmount, usdtAmount } from './money.schema';
 import { CHECKOUT_STATUSES } from '../purchases/checkout-status';
 import { amountByProductRule, PAYMENT_METHODS, PRODUCTS } from '../products';
-import { idempotencyKeyField, orderProperties } from './common.schema';
+import { idempotencyKeyField, orderProperties, quantitiesField } from './common.schema';
 import { PurchaseErrorSchema } from './purchase.schema';
 
 /** Request fields that carry a wallet secret: a checkout refuses them (SEED_NOT_ACCEPTED) before anything else. */
@@ -175,6 +175,7 @@ export const CheckoutSchema = {
     'product',
     'username',
     'amount',
+    'quantities',
     'payment_method',
     'payer_address',
     'created_at',
@@ -187,6 +188,7 @@ export const CheckoutSchema = {
     product: { type: 'string', enum: [...PRODUCTS] },
     username: { type: 'string' },
     amount: { type: 'integer' },
+    quantities: quantitiesField,
     payment_method: { type: 'string', enum: [...PAYMENT_METHODS] },
     payer_address: { type: 'string', description: 'The payer wallet, raw form.' },
     created_at: { type: 'string', format: 'date-time' },

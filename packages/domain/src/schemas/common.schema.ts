@@ -54,6 +54,15 @@ export const seedField = {
     'Wallet secret: 12-word BIP39 mnemonic, 24-word TON mnemonic, or canonical Base64 of a 32-byte ed25519 private key. Send only from a trusted backend. Encrypted at rest, destroyed when the purchase ends, never logged.',
 } as const;
 
+/** The order line's quantities by name, in responses and webhooks (`amount` stays beside them). */
+export const quantitiesField = {
+  type: 'object',
+  description:
+    'The order line\'s quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product\'s).',
+  additionalProperties: { type: 'integer' },
+  examples: [{ stars: 50 }],
+} as const;
+
 /** The order itself: what purchases, checkouts and availability checks all describe. */
 export const orderProperties = {
   product: productField,

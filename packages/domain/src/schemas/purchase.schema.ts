@@ -7,6 +7,7 @@ import {
   orderProperties,
   seedField,
   walletAddressField,
+  quantitiesField,
 } from './common.schema';
 
 export const CreatePurchaseRequestSchema = {
@@ -86,7 +87,17 @@ export const PurchaseErrorSchema = {
 export const PurchaseSchema = {
   $id: 'Purchase',
   type: 'object',
-  required: ['purchase_id', 'status', 'product', 'username', 'amount', 'payment_method', 'created_at', 'updated_at'],
+  required: [
+    'purchase_id',
+    'status',
+    'product',
+    'username',
+    'amount',
+    'quantities',
+    'payment_method',
+    'created_at',
+    'updated_at',
+  ],
   additionalProperties: false,
   properties: {
     purchase_id: { type: 'string', format: 'uuid' },
@@ -99,6 +110,7 @@ export const PurchaseSchema = {
     product: { type: 'string', enum: [...PRODUCTS] },
     username: { type: 'string' },
     amount: { type: 'integer' },
+    quantities: quantitiesField,
     payment_method: { type: 'string', enum: [...PAYMENT_METHODS] },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
