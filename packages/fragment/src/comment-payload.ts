@@ -10,7 +10,7 @@
 import { Cell, type Slice } from '@ton/core';
 // The TEP-74 decoder alone (packages/ton owns jetton bodies); its index also loads key derivation.
 import { JETTON_OP, parseJettonTransferBody } from '@starsgate/ton';
-import { ROUTES } from './routes';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import type { FragmentProduct } from './types';
 
 export class FragmentPayloadError extends Error {
@@ -113,8 +113,8 @@ export function parseCommentText(text: string): Omit<DecodedComment, 'jetton'> {
   const match = ORDER_COMMENT.exec(text);
   if (match) {
     const [, what = '', ref = ''] = match;
-    for (const product of Object.keys(ROUTES) as FragmentProduct[]) {
-      const read = ROUTES[product].readComment(what);
+    for (const product of FRAGMENT_PRODUCT_NAMES) {
+      const read = fragmentPack(product).readComment(what);
       if (read) return { text, ref, product, ...read };
     }
   }

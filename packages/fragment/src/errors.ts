@@ -6,6 +6,7 @@
  * resend blindly).
  */
 import { FRAGMENT_ERROR_KINDS, type FragmentErrorKind } from './error-kinds';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import { unescapeHtml } from './html-parsing';
 
 export type { FragmentErrorKind } from './error-kinds';
@@ -70,12 +71,27 @@ export function isFragmentError(error: unknown, kind?: FragmentErrorKind): error
  * The text table of docs/fragment-protocol.md §11. Matching is on the unescaped, whitespace-normalised text, case-insensitive,
  * by fragment of sentence (Fragment's wording around the key phrase has varied).
  */
-const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = [
+const RECIPIENT_TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = [
   { pattern: /no telegram (users|channels|accounts) found/i, kind: 'RECIPIENT_NOT_FOUND' },
   { pattern: /enter a username assigned to a user/i, kind: 'RECIPIENT_INELIGIBLE' },
-  { pattern: /can['’]?t gift telegram stars to this account/i, kind: 'RECIPIENT_INELIGIBLE' },
-  { pattern: /cannot gift telegram stars to this account/i, kind: 'RECIPIENT_INELIGIBLE' },
-  { pattern: /already subscribed/i, kind: 'PREMIUM_ALREADY_ACTIVE' },
+];
+
+let allTextRules: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> | undefined;
+/**
+ * The recipient texts, then each product pack's own (products/*.ts: Stars' "can't gift",
+ * Premium's "already subscribed"), then the shared ones. Built on first use: the packs import
+ * modules that import this one.
+ */
+function textRules(): ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> {
+  allTextRules ??= [
+    ...RECIPIENT_TEXT_RULES,
+    ...FRAGMENT_PRODUCT_NAMES.flatMap((product) => fragmentPack(product).errorTexts),
+    ...SHARED_TEXT_RULES,
+  ];
+  return allTextRules;
+}
+
+const SHARED_TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = [
   { pattern: /price (was|has been) changed/i, kind: 'PRICE_CHANGED' },
   { pattern: /access denied/i, kind: 'SESSION_INVALID' },
   // Checked by some clients, never captured from Fragment [1]; harmless to recognise.
@@ -102,7 +118,7 @@ const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = 
 /** Kind for one free-text `error` of a JSON answer. Unknown texts are UPSTREAM_REJECTED. */
 export function classifyErrorText(text: string): FragmentErrorKind {
   const normalised = unescapeHtml(text).replace(/\s+/g, ' ').trim();
-  for (const rule of TEXT_RULES) {
+  for (const rule of textRules()) {
     if (rule.pattern.test(normalised)) return rule.kind;
   }
   return 'UPSTREAM_REJECTED';

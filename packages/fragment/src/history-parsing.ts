@@ -13,7 +13,7 @@
  */
 import { parseHistoryDateText } from './history-dates';
 import { htmlToText, unescapeHtml } from './html-parsing';
-import { ROUTES } from './routes';
+import { fragmentPack } from './products';
 import type { FragmentProduct } from './types';
 
 /** One delivered order as its history row shows it. */
@@ -148,7 +148,7 @@ function readRow(
 ): HistoryRow | string {
   const { cells } = row;
   const text = cells.map((cell) => cell.text.trim()).join(' | ');
-  const { readQuantity: quantityOf, quantityName, quantityIsMoney } = ROUTES[product].historyRows;
+  const { readQuantity: quantityOf, quantityName, quantityIsMoney } = fragmentPack(product).historyRows;
   // A top-up's quantity is itself GRAM: its cell is not skipped as the price.
   const isPrice = (cell: Cell) =>
     !quantityIsMoney && (PRICE_MARKUP.test(cell.html) || /\b(?:TON|GRAM|USDT)\b/.test(cell.text));

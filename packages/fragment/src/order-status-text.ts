@@ -1,4 +1,4 @@
-import { ROUTES } from './routes';
+import { fragmentPack } from './products';
 import type { FragmentProduct } from './types';
 
 interface OrderMatcher {
@@ -17,7 +17,7 @@ function matcherOf(order: { product: FragmentProduct; username: string; amount: 
   if (!matcher) {
     matcher = {
       handle: new RegExp(`@${handle}(?![a-z0-9_])`),
-      amount: new RegExp(ROUTES[order.product].statusTextAmount(order.amount)),
+      amount: new RegExp(fragmentPack(order.product).statusTextAmount(order.amount)),
     };
     if (matchers.size >= MAX_MATCHERS) matchers.clear();
     matchers.set(key, matcher);

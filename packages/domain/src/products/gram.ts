@@ -23,5 +23,6 @@ export const gram = {
   amountDescription: 'GRAM top-up: whole GRAM, 1 to 1,000,000',
   paymentMethods: ['gram'],
   label: ({ gram: whole }) => `${whole} GRAM top-up`,
+  inPriceList: false,
   ineligibleText: 'cannot receive a GRAM top-up (a bot or a channel, not a personal account).',
 } as const satisfies ProductDescription<'gram', 'gram'>;

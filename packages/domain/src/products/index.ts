@@ -7,3 +7,4 @@ export * from './premium';
 export * from './product-description';
 export * from './product-registry';
 export * from './stars';
+export * from './product-catalog';

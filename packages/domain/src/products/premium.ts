@@ -18,5 +18,6 @@ export const premium = {
   amountDescription: 'Premium: months, 3, 6 or 12',
   paymentMethods: ['gram', 'usdt'],
   label: ({ months }) => `Telegram Premium for ${premiumDuration(months)}`,
+  inPriceList: true,
   ineligibleText: 'cannot receive Telegram Premium (a bot or a channel, not a personal account).',
 } as const satisfies ProductDescription<'premium', 'months'>;

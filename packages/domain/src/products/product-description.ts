@@ -45,6 +45,11 @@ export interface ProductDescription<Name extends string = string, Quantity exten
   label(quantities: Readonly<Record<Quantity, number>>): string;
   /** The availability text for RECIPIENT_INELIGIBLE (after the username). */
   ineligibleText: string;
+  /**
+   * Listed by GET /api/v1/prices, whose fixed shape predates GET /api/v1/products (Stars and
+   * Premium); every product's reference prices are in GET /api/v1/products.
+   */
+  inPriceList: boolean;
 }
 
 export function acceptsAmount(rule: AmountRule, amount: number): boolean {

@@ -15,6 +15,7 @@ export const stars = {
   amountDescription: 'Stars: 50 to 1,000,000',
   paymentMethods: ['gram', 'usdt'],
   label: ({ stars: count }) => `${count} Telegram ${count === 1 ? 'Star' : 'Stars'}`,
+  inPriceList: true,
   ineligibleText:
     'cannot receive Telegram Stars now (a bot, a channel, or an account that cannot receive Stars at the moment).',
 } as const satisfies ProductDescription<'stars', 'stars'>;

@@ -16,7 +16,14 @@
  * served and misses answer RATE_LIMITED.
  */
 import type { Redis } from 'ioredis';
-import { offersPaymentMethod, type AvailabilityCode, type PaymentMethod, type Product } from '@starsgate/domain';
+import {
+  isProduct,
+  offersPaymentMethod,
+  PAYMENT_METHODS,
+  type AvailabilityCode,
+  type PaymentMethod,
+  type Product,
+} from '@starsgate/domain';
 import { FRAGMENT_ERROR_KINDS } from '../error-kinds';
 import { FragmentError } from '../errors';
 import { silentLogger, type FragmentLogger } from '../transport';
@@ -42,7 +49,7 @@ export interface AvailabilityAnswer {
   source: 'config' | 'memory' | 'cache' | 'upstream';
 }
 
-/** `usdt` (every product) or `premium:usdt` (one product). */
+/** `usdt` (every product) or `<product>:usdt` (one product of the registry, e.g. `premium:usdt`). */
 export type DisabledPaymentMethods = ReadonlySet<string>;
 
 export function parseDisabledPaymentMethods(text: string | undefined): { disabled: Set<string>; problems: string[] } {
@@ -51,9 +58,12 @@ export function parseDisabledPaymentMethods(text: string | undefined): { disable
   for (const raw of (text ?? '').split(',')) {
     const entry = raw.trim().toLowerCase();
     if (entry === '') continue;
-    const match = /^(?:(stars|premium):)?(gram|usdt)$/.exec(entry);
-    if (!match) problems.push(`"${raw.trim()}" is not gram, usdt, stars:<method> or premium:<method>`);
-    else disabled.add(match[1] ? `${match[1]}:${match[2]}` : (match[2] as string));
+    const [first = '', second] = entry.split(':');
+    const [product, method] = second === undefined ? [undefined, first] : [first, second];
+    const known = (PAYMENT_METHODS as readonly string[]).includes(method);
+    if (!known || (product !== undefined && !isProduct(product)) || entry.split(':').length > 2)
+      problems.push(`"${raw.trim()}" is not ${PAYMENT_METHODS.join(', ')} or <product>:<method>`);
+    else disabled.add(product ? `${product}:${method}` : method);
   }
   return { disabled, problems };
 }

@@ -77,6 +77,12 @@ export interface Checkout {
   product: 'stars' | 'premium' | 'gram';
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities: {
+    [key: string]: number;
+  };
   payment_method: 'gram' | 'usdt';
   /**
    * The payer wallet, raw form.
@@ -423,6 +429,62 @@ export interface PriceQuote {
   updated_at: string;
 }
 
+export interface Product {
+  product: 'stars' | 'premium' | 'gram';
+  title: string;
+  /**
+   * `user`: a personal account `@alice`; `channel`: a channel `@channel`.
+   */
+  recipient_kind: 'user' | 'channel';
+  payment_methods: Array<'gram' | 'usdt'>;
+  /**
+   * `quoted`: Fragment prices it (ask /api/v1/prices/quote); `face_value`: the quantity is the price in GRAM.
+   */
+  pricing: 'quoted' | 'face_value';
+  fields: Array<ProductField>;
+}
+
+/**
+ * Every product sold, with its request fields and their limits, and its reference prices.
+ */
+export interface ProductCatalog {
+  products: Array<Product>;
+  /**
+   * Reference prices by product, then by quantity (Stars: 50; Premium: months; GRAM top-up: 1 GRAM's worth). Informational, not reserved.
+   */
+  prices: {
+    [key: string]: {
+      [key: string]: PricePair;
+    };
+  };
+  /**
+   * true when the prices are older than the refresh period allows because Fragment could not be asked; with `prices` empty (and no `updated_at`) when no price was ever fetched.
+   */
+  stale: boolean;
+  /**
+   * When Fragment produced these prices.
+   */
+  updated_at?: string;
+}
+
+export interface ProductField {
+  /**
+   * The request field (`amount` for stars, premium and gram).
+   */
+  name: string;
+  /**
+   * The quantity it carries, as named in `quantities`.
+   */
+  quantity: string;
+  type: 'integer';
+  minimum?: number;
+  maximum?: number;
+  /**
+   * The only values accepted.
+   */
+  choices?: Array<number>;
+}
+
 export interface Purchase {
   purchase_id: string;
   /**
@@ -442,6 +504,12 @@ export interface Purchase {
   product: 'stars' | 'premium' | 'gram';
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities: {
+    [key: string]: number;
+  };
   payment_method: 'gram' | 'usdt';
   created_at: string;
   updated_at: string;

@@ -2,11 +2,11 @@ import {
   formatUnits,
   GRAM_DECIMALS,
   parseUnits,
+  productDescription,
   USDT_DECIMALS,
   type PaymentMethod,
   type Product,
 } from '@starsgate/domain';
-import { ROUTES } from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
 import type { PolicyViolation } from './payment-policy';
 import type { PriceQuoter } from './price-precheck';
@@ -30,7 +30,7 @@ export async function spendCapViolation(
   const cap = usdt ? config.maxSpendUsdtUnits : config.maxSpendGramNano;
   let least: bigint;
   let basis: string;
-  if (ROUTES[order.product].pricedAtFaceValue && !usdt) {
+  if (productDescription(order.product).pricing === 'face_value' && !usdt) {
     least = BigInt(order.amount) * 10n ** BigInt(GRAM_DECIMALS);
     basis = 'its amount';
   } else {
