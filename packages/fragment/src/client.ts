@@ -24,7 +24,7 @@
  *
  * Credentials: cookies go on the wire only; logs carry method names, statuses and timings.
  */
-import { GRAM_DECIMALS, parseUnits, productDescription } from '@starsgate/domain';
+import { GRAM_DECIMALS, lineAmount, parseUnits, productDescription, type Quantities } from '@starsgate/domain';
 import { createHash } from 'node:crypto';
 import { parseAmountToNano } from './amounts';
 import { ApiSession, assertPageUsable } from './api-session';
@@ -46,7 +46,13 @@ import {
 } from './html-parsing';
 import { asBoolean } from './json-values';
 import { Mutex } from './mutex';
-import { METHOD_NAME, validateAccount, validateAmount } from './request-validation';
+import {
+  METHOD_NAME,
+  orderQuantities,
+  validateAccount,
+  validateAmount,
+  validateQuantities,
+} from './request-validation';
 import { parseProfile, type AccountProfile } from './profile-parsing';
 import { FRAGMENT_PRODUCT_NAMES, fragmentPack, type PriceRead } from './products';
 import { ApiHashCache, CookieJar } from './session';
@@ -218,8 +224,9 @@ export class FragmentClient {
   // ---------------------------------------------------------------- public API
 
   /** `search…Recipient`: @username (or `t.me/…`) → the recipient token. */
-  searchRecipient(product: FragmentProduct, username: string, amount: number): Promise<RecipientInfo> {
+  searchRecipient(product: FragmentProduct, username: string, order: number | Quantities): Promise<RecipientInfo> {
     const routes = fragmentPack(product);
+    const quantities = orderQuantities(product, order);
     // A search that first opens the page's state (`update…State {mode: "new"}`, the top-up) moves
     // the session's flow state: it holds the flow mutex and the session's lease like any flow
     // call, so it never lands inside another replica's flow (docs/fragment-protocol.md §20.1).
@@ -229,7 +236,7 @@ export class FragmentClient {
     return run(async () => {
       const query = username.trim().replace(/^@/, '');
       if (query === '') throw new TypeError('username is required');
-      const fields = routes.searchSendsAmount ? { query, [routes.amountField]: String(amount) } : { query };
+      const fields = routes.searchSendsQuantities ? { query, ...routes.orderFields(quantities) } : { query };
       if (routes.newStateBeforeSearch)
         raiseBusinessError(
           await this.api.read(product, routes.updateState, { mode: 'new' }, this.flowGuard),
@@ -267,7 +274,7 @@ export class FragmentClient {
     return this.locked(async () => {
       validateAmount(product, quantity);
       const prices = updatePricesRead(product);
-      const json = await this.updatePrices(product, quantity);
+      const json = await this.updatePrices(product, orderQuantities(product, quantity));
       const html = typeof json.cur_price === 'string' ? json.cur_price : undefined;
       const price = html !== undefined ? parseCurPrice(html) : undefined;
       if (!price)
@@ -326,12 +333,15 @@ export class FragmentClient {
   initRequest(args: {
     product: FragmentProduct;
     recipient: string;
-    amount: number;
+    /** A one-quantity product's amount, or the order line's quantities by name. */
+    amount: number | Quantities;
     paymentMethod: FragmentPaymentMethod;
   }): Promise<{ reqId: string; amount: string }> {
     return this.locked(async () => {
-      const { product, recipient, amount, paymentMethod } = args;
-      validateAmount(product, amount);
+      const { product, recipient, paymentMethod } = args;
+      const quantities = orderQuantities(product, args.amount);
+      validateQuantities(product, quantities);
+      const amount = lineAmount({ product, quantities });
       if (paymentMethod !== 'ton' && paymentMethod !== 'usdt_ton')
         throw new TypeError('paymentMethod must be ton or usdt_ton');
       if (!recipient) throw new TypeError('recipient is required');
@@ -343,7 +353,7 @@ export class FragmentClient {
         });
       const flow = this.flows[product];
       flow.recipient = recipient;
-      flow.amount = amount;
+      flow.quantities = quantities;
       for (let attempt = 0; ; attempt++) {
         // Every flow starts anew (docs/fragment-protocol.md §20.1): `mode: "new"`, never the
         // `done` of the session's previous order, and always synced, since another replica may
@@ -351,13 +361,13 @@ export class FragmentClient {
         flow.mode = 'new';
         await this.updateState(product);
         const prices = routes.prices;
-        if (prices.kind === 'update_prices' && prices.beforeInit) await this.updatePrices(product, amount);
+        if (prices.kind === 'update_prices' && prices.beforeInit) await this.updatePrices(product, quantities);
         const json = await this.api.call(
           product,
           routes.init,
           {
             recipient,
-            [routes.amountField]: String(amount),
+            ...routes.orderFields(quantities),
             ...(routes.initSendsPaymentMethod ? { payment_method: paymentMethod } : {}),
           },
           'write',
@@ -591,13 +601,13 @@ export class FragmentClient {
     };
   }
 
-  private async updatePrices(product: FragmentProduct, quantity: number): Promise<Record<string, unknown>> {
+  private async updatePrices(product: FragmentProduct, quantities: Quantities): Promise<Record<string, unknown>> {
     const prices = updatePricesRead(product);
     const flow = this.flows[product];
     const json = await this.api.read(
       product,
       prices.method,
-      { ...prices.fields(quantity), dh: flow.dh },
+      { ...prices.fields(quantities), dh: flow.dh },
       this.flowGuard,
     );
     raiseBusinessError(json, prices.method);

@@ -1,3 +1,4 @@
+import type { Quantities } from '@starsgate/domain';
 import { scalarText } from './json-values';
 import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import type { FragmentProduct } from './types';
@@ -9,7 +10,7 @@ export interface FlowState {
   dh: string;
   /** The last recipient/amount, for a Referer like the browser's `/stars/buy?recipient=…&quantity=50`. */
   recipient?: string;
-  amount?: number;
+  quantities?: Quantities;
 }
 
 export function newFlowStates(): Record<FragmentProduct, FlowState> {
@@ -36,7 +37,7 @@ export function adoptMode(flow: FlowState, value: unknown): void {
 /** The browser's Referer for a product's flow: its page, with the order's recipient and amount once known. */
 export function flowReferer(product: FragmentProduct, flow: FlowState): string {
   const routes = fragmentPack(product);
-  if (flow.recipient === undefined || flow.amount === undefined) return routes.page;
-  const query = new URLSearchParams({ recipient: flow.recipient, [routes.amountField]: String(flow.amount) });
+  if (flow.recipient === undefined || flow.quantities === undefined) return routes.page;
+  const query = new URLSearchParams({ recipient: flow.recipient, ...routes.orderFields(flow.quantities) });
   return `${routes.page}?${query.toString()}`;
 }

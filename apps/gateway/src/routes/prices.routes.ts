@@ -4,6 +4,7 @@ import {
   PRICE_LIST_PRODUCTS,
   PriceQuoteQuerySchema,
   createValidator,
+  orderLineFromRequest,
   productCatalog,
   type PriceQuoteQuery,
 } from '@starsgate/domain';
@@ -62,13 +63,15 @@ export function pricesRoutes(deps: PricesRouteDeps): Router {
 
   router.get('/api/v1/prices/quote', async (req, res) => {
     const query = validateQuoteQuery({ ...req.query });
-    const quote = await deps.prices.quote(query.product, query.amount).catch((error: unknown) => {
+    const line = orderLineFromRequest(query.product, '', query);
+    const quote = await deps.prices.quote(query.product, line.quantities).catch((error: unknown) => {
       throw unavailable(error);
     });
     res.setHeader('Cache-Control', 'no-cache');
     res.json({
       product: quote.product,
       amount: quote.amount,
+      quantities: line.quantities,
       prices: quote.prices,
       stale: quote.stale,
       derived: quote.derived,

@@ -12,7 +12,7 @@ export const CreateCheckoutRequestSchema = {
   type: 'object',
   description:
     'A client-signed checkout: the buyer signs the prepared transaction in its own wallet, so no secret is ever sent. A `seed`, `mnemonic`, `private_key` or `secret_key` field is refused with 400 SEED_NOT_ACCEPTED; other unknown fields with 400 UNKNOWN_FIELD.',
-  required: ['product', 'username', 'amount', 'payment_method', 'payer_address', 'idempotency_key'],
+  required: ['product', 'username', 'payment_method', 'payer_address', 'idempotency_key'],
   additionalProperties: false,
   properties: {
     ...orderProperties,
@@ -79,7 +79,8 @@ export const TonProofPayloadSchema = {
 export interface CreateCheckoutRequest {
   product: (typeof PRODUCTS)[number];
   username: string;
-  amount: number;
+  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  amount?: number;
   payment_method: string;
   payer_address: string;
   payer_public_key?: string;

@@ -14,7 +14,7 @@ export const CreatePurchaseRequestSchema = {
   $id: 'CreatePurchaseRequest',
   type: 'object',
   description: 'A server-signed purchase. Unknown fields are rejected (400 UNKNOWN_FIELD), never ignored.',
-  required: ['product', 'username', 'amount', 'payment_method', 'seed', 'idempotency_key'],
+  required: ['product', 'username', 'payment_method', 'seed', 'idempotency_key'],
   additionalProperties: false,
   properties: {
     ...orderProperties,
@@ -29,7 +29,8 @@ export const CreatePurchaseRequestSchema = {
 export interface CreatePurchaseRequest {
   product: (typeof PRODUCTS)[number];
   username: string;
-  amount: number;
+  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  amount?: number;
   payment_method: string;
   seed: string;
   wallet_address?: string;

@@ -1,3 +1,4 @@
+import type { Quantities } from '@starsgate/domain';
 import type { FragmentErrorKind } from '../error-kinds';
 
 /** How a product's history rows read (history-parsing.ts). */
@@ -24,7 +25,7 @@ export type PriceRead =
   | {
       kind: 'update_prices';
       method: string;
-      fields: (quantity: number) => Record<string, string>;
+      fields: (quantities: Quantities) => Record<string, string>;
       beforeInit: boolean;
       referenceQuantity: number;
     }
@@ -40,10 +41,13 @@ export type PriceRead =
 export interface FragmentProductPack {
   page: string;
   search: string;
-  /** The form field that carries the amount to search and init. */
-  amountField: 'quantity' | 'months' | 'amount';
-  /** Whether search sends the amount too (the top-up's search takes the query alone). */
-  searchSendsAmount: boolean;
+  /**
+   * The form fields naming the order's quantities in search, init and the page's Referer (Stars
+   * `{quantity}`, Premium `{months}`, the top-up `{amount}`).
+   */
+  orderFields: (quantities: Quantities) => Record<string, string>;
+  /** Whether search sends the quantities too (the top-up's search takes the query alone). */
+  searchSendsQuantities: boolean;
   /** Whether init names a payment method (the top-up sends none: GRAM only). */
   initSendsPaymentMethod: boolean;
   prices: PriceRead;
@@ -68,10 +72,10 @@ export interface FragmentProductPack {
   /** The order comment's text before ` \n\nRef#…` (comment-payload.ts). */
   readComment: CommentReader;
   /**
-   * How the success screen names the order's amount, as a pattern over the lower-cased text with
-   * separators dropped (order-status-text.ts): `50 telegram stars were sent to @alice.`
+   * How the success screen names the order's quantities, as a pattern over the lower-cased text
+   * with separators dropped (order-status-text.ts): `50 telegram stars were sent to @alice.`
    */
-  statusTextAmount: (amount: number) => string;
+  statusTextAmount: (quantities: Quantities) => string;
   /** Error texts only this product's methods answer (errors.ts reads them before the shared ones). */
   errorTexts: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }>;
 }

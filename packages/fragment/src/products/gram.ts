@@ -14,8 +14,8 @@ export const readTopupComment: CommentReader = (what) => (what === 'Telegram acc
 export const gramPack: FragmentProductPack = {
   page: '/ads/topup',
   search: 'searchAdsTopupRecipient',
-  amountField: 'amount',
-  searchSendsAmount: false,
+  orderFields: ({ gram }) => ({ amount: String(gram) }),
+  searchSendsQuantities: false,
   initSendsPaymentMethod: false,
   prices: { kind: 'face_value' },
   carriesTonRate: false,
@@ -28,6 +28,6 @@ export const gramPack: FragmentProductPack = {
   historyRows: { readQuantity: parseTopupAmount, quantityName: 'top-up amount', quantityIsMoney: true },
   readComment: readTopupComment,
   // No capture of the top-up's success screen: the amount with its coin, under either name.
-  statusTextAmount: (amount) => `(?<![0-9.])${amount} (?:ton|gram)\\b`,
+  statusTextAmount: ({ gram }) => `(?<![0-9.])${gram} (?:ton|gram)\\b`,
   errorTexts: [],
 };

@@ -21,8 +21,8 @@ export const readPremiumComment: CommentReader = (what) => {
 export const premiumPack: FragmentProductPack = {
   page: '/premium/gift',
   search: 'searchPremiumGiftRecipient',
-  amountField: 'months',
-  searchSendsAmount: true,
+  orderFields: ({ months }) => ({ months: String(months) }),
+  searchSendsQuantities: true,
   initSendsPaymentMethod: true,
   prices: { kind: 'page_options', optionField: 'months' },
   carriesTonRate: false,
@@ -34,6 +34,7 @@ export const premiumPack: FragmentProductPack = {
   historyMore: 'getPremiumHistory',
   historyRows: { readQuantity: parsePremiumDuration, quantityName: 'Premium duration', quantityIsMoney: false },
   readComment: readPremiumComment,
-  statusTextAmount: (months) => `telegram premium for ${months === 12 ? '(?:1 year|12 months)' : `${months} months`}`,
+  statusTextAmount: ({ months }) =>
+    `telegram premium for ${months === 12 ? '(?:1 year|12 months)' : `${months} months`}`,
   errorTexts: [{ pattern: /already subscribed/i, kind: 'PREMIUM_ALREADY_ACTIVE' }],
 };

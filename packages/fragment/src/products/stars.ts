@@ -20,13 +20,13 @@ export const readStarsComment: CommentReader = (what) => {
 export const starsPack: FragmentProductPack = {
   page: '/stars/buy',
   search: 'searchStarsRecipient',
-  amountField: 'quantity',
-  searchSendsAmount: true,
+  orderFields: ({ stars }) => ({ quantity: String(stars) }),
+  searchSendsQuantities: true,
   initSendsPaymentMethod: true,
   prices: {
     kind: 'update_prices',
     method: 'updateStarsPrices',
-    fields: (quantity) => ({ stars: '', quantity: String(quantity) }),
+    fields: ({ stars }) => ({ stars: '', quantity: String(stars) }),
     beforeInit: true,
     referenceQuantity: 50,
   },
@@ -39,7 +39,7 @@ export const starsPack: FragmentProductPack = {
   historyMore: 'getPremiumHistory',
   historyRows: { readQuantity: parseStarsQuantity, quantityName: 'Stars quantity', quantityIsMoney: false },
   readComment: readStarsComment,
-  statusTextAmount: (amount) => `(?<![0-9])${amount} telegram stars`,
+  statusTextAmount: ({ stars }) => `(?<![0-9])${stars} telegram stars`,
   errorTexts: [
     { pattern: /can['’]?t gift telegram stars to this account/i, kind: 'RECIPIENT_INELIGIBLE' },
     { pattern: /cannot gift telegram stars to this account/i, kind: 'RECIPIENT_INELIGIBLE' },

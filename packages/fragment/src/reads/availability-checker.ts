@@ -23,6 +23,7 @@ import {
   type AvailabilityCode,
   type PaymentMethod,
   type Product,
+  type Quantities,
 } from '@starsgate/domain';
 import { FRAGMENT_ERROR_KINDS } from '../error-kinds';
 import { FragmentError } from '../errors';
@@ -38,6 +39,8 @@ export interface AvailabilityQuery {
   /** `@name` as sent; matched case-insensitively. */
   username: string;
   amount: number;
+  /** The order line's quantities (a one-quantity product's `amount` when absent). */
+  quantities?: Quantities;
   paymentMethod: PaymentMethod;
 }
 
@@ -166,7 +169,7 @@ export class AvailabilityChecker {
     let code: AvailabilityCode;
     try {
       this.upstreamCalls += 1;
-      await this.options.fragment.searchRecipient(query.product, username, query.amount);
+      await this.options.fragment.searchRecipient(query.product, username, query.quantities ?? query.amount);
       code = 'AVAILABLE';
     } catch (error) {
       // Fragment's business answers about the recipient are results, not failures.

@@ -23,7 +23,15 @@
  * gateway whose list is older than `staleAfterMs` refreshes it itself (single-flighted).
  */
 import type { Redis } from 'ioredis';
-import { GRAM_DECIMALS, parseUnits, type Product } from '@starsgate/domain';
+import {
+  canonicalQuantities,
+  GRAM_DECIMALS,
+  lineAmount,
+  parseUnits,
+  rowQuantities,
+  type Product,
+  type Quantities,
+} from '@starsgate/domain';
 import type { FragmentClient } from '../client';
 import { FRAGMENT_PRODUCT_NAMES, fragmentPack, type PriceRead } from '../products';
 import { silentLogger, type FragmentLogger } from '../transport';
@@ -270,22 +278,29 @@ export class PriceBook {
 
   // ------------------------------------------------------------------ exact quotes
 
-  /** An exact quote for `amount` Stars, Premium months or top-up GRAM (validated by the caller). */
-  async quote(product: Product, amount: number): Promise<QuoteAnswer> {
-    const memoryKey = `quote:${product}:${amount}`;
+  /**
+   * An exact quote for an order line's quantities, or a one-quantity product's amount (Stars,
+   * Premium months, top-up GRAM), validated by the caller.
+   */
+  async quote(product: Product, order: number | Quantities): Promise<QuoteAnswer> {
+    const quantities = typeof order === 'number' ? rowQuantities({ product, amount: order }) : order;
+    const memoryKey = `quote:${product}:${canonicalQuantities({ product, quantities })}`;
     const remembered = this.memory.get(memoryKey) as QuoteAnswer | undefined;
     if (remembered) return remembered;
-    const answer = await this.quoters[fragmentPack(product).prices.kind](product, amount);
+    const answer = await this.quoters[fragmentPack(product).prices.kind](product, quantities);
     const age = this.now() - answer.updatedAt;
     this.memory.set(memoryKey, answer, answer.stale ? this.failureBackoffMs : this.quoteTtlMs - age);
     return answer;
   }
 
   /** How each kind of price read (a product's Fragment pack names its kind) answers a quote. */
-  private readonly quoters: Record<PriceRead['kind'], (product: Product, amount: number) => Promise<QuoteAnswer>> = {
-    update_prices: (product, quantity) => this.perQuantityQuote(product, quantity),
-    page_options: (product, option) => this.optionQuote(product, option),
-    face_value: (product, amount) => this.faceValueQuote(product, amount),
+  private readonly quoters: Record<
+    PriceRead['kind'],
+    (product: Product, quantities: Quantities) => Promise<QuoteAnswer>
+  > = {
+    update_prices: (product, quantities) => this.perQuantityQuote(product, lineAmount({ product, quantities })),
+    page_options: (product, quantities) => this.optionQuote(product, lineAmount({ product, quantities })),
+    face_value: (product, quantities) => this.faceValueQuote(product, lineAmount({ product, quantities })),
   };
 
   /** An `update_prices` product (Stars): Fragment prices any quantity; a count it never priced is derived. */

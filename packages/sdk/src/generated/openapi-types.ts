@@ -15,7 +15,7 @@ export interface AvailabilityCheckRequest {
   /**
    * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
-  amount: number;
+  amount?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -50,6 +50,12 @@ export interface AvailabilityResult {
    */
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities?: {
+    [key: string]: number;
+  };
   /**
    * Canonical form of the method sent.
    */
@@ -184,7 +190,7 @@ export interface CreateCheckoutRequest {
   /**
    * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
-  amount: number;
+  amount?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -240,7 +246,7 @@ export interface CreatePurchaseRequest {
   /**
    * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
-  amount: number;
+  amount?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -410,6 +416,12 @@ export interface PricePair {
 export interface PriceQuote {
   product: 'stars' | 'premium' | 'gram';
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities?: {
+    [key: string]: number;
+  };
   prices: PricePair;
   /**
    * true when Fragment could not be asked just now and the last known (or a derived) price is returned.

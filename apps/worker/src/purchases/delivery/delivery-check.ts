@@ -1,4 +1,4 @@
-import type { Product } from '@starsgate/domain';
+import { rowQuantities, type Product, type Quantities } from '@starsgate/domain';
 import {
   AccountHistory,
   historyKey,
@@ -63,6 +63,7 @@ interface HistoryOrder {
   product: Product;
   username: string;
   amount: number;
+  quantities?: Quantities;
   /** The order's Ref#: a row showing it names this order alone. */
   ref?: string | null;
 }
@@ -125,7 +126,13 @@ export async function observeDelivery(
     deps.transitions.countPaidLookalikes(order, since, CLOCK_SKEW_MS, account),
 ): Promise<DeliveryObservation> {
   const product = row.product as Product;
-  const order: HistoryOrder = { product, username: row.username, amount: row.amount, ref: row.fragmentRef };
+  const order: HistoryOrder = {
+    product,
+    username: row.username,
+    amount: row.amount,
+    quantities: rowQuantities(row),
+    ref: row.fragmentRef,
+  };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
   // The history belongs to the account: one read serves every session logged in to it. A read made

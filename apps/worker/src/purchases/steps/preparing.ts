@@ -1,4 +1,4 @@
-import type { Product, PaymentMethod } from '@starsgate/domain';
+import { rowQuantities, type Product, type PaymentMethod } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
@@ -162,11 +162,11 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
         client.initRequest({
           product,
           recipient: recipient.recipient,
-          amount: row.amount,
+          amount: rowQuantities(row),
           paymentMethod: FRAGMENT_METHOD[paymentMethod]!,
         }),
       // The search reads no flow state: it runs while the session's previous order is created.
-      (client) => client.searchRecipient(product, row.username, row.amount),
+      (client) => client.searchRecipient(product, row.username, rowQuantities(row)),
     );
     // The link names its order: the session creates the next order meanwhile.
     const order = {
