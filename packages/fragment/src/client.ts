@@ -310,6 +310,35 @@ export class FragmentClient {
     });
   }
 
+  /**
+   * A product's `update_options` prices: its method answers, for `quantities`, the price of every
+   * option in `options_html` (the giveaway: `updatePremiumGiveawayPrices {quantity}` → months).
+   */
+  quantityOptionPrices(product: FragmentProduct, quantities: Quantities): Promise<Record<number, PriceQuote>> {
+    return this.locked(async () => {
+      const prices = fragmentPack(product).prices;
+      if (prices.kind !== 'update_options') throw new TypeError(`${product} is not priced by an update_options call`);
+      const flow = this.flows[product];
+      const json = await this.api.read(
+        product,
+        prices.method,
+        { ...prices.fields(quantities), dh: flow.dh },
+        this.flowGuard,
+      );
+      raiseBusinessError(json, prices.method);
+      echoFlowState(flow, json);
+      const html = typeof json.options_html === 'string' ? json.options_html : '';
+      const result: Record<number, PriceQuote> = {};
+      for (const [option, price] of parseOptionPrices(html, prices.optionField))
+        result[option] = { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
+      if (Object.keys(result).length === 0)
+        throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${prices.method}: no readable options_html`, {
+          method: prices.method,
+        });
+      return result;
+    });
+  }
+
   /** USD per TON from the `ajInit` state of the page that carries it (Stars), as the decimal string Fragment wrote. */
   tonRate(): Promise<string> {
     return this.locked(async () => {

@@ -9,6 +9,11 @@ export interface HistoryRowReader {
   quantityName: string;
   /** The quantity is itself GRAM (a top-up's `.icon-ton` cell): not to be skipped as the price. */
   quantityIsMoney: boolean;
+  /**
+   * Only a row showing the order's own Ref# vouches for its delivery: a row naming recipient and
+   * quantity is never counted against look-alikes (the giveaway: its row's shape is an assumption).
+   */
+  vouchesOnlyByRef?: boolean;
 }
 
 /** What a comment's text says about the order: undefined when it is not this product's comment. */
@@ -19,6 +24,9 @@ export type CommentReader = (what: string) => { quantity?: number } | undefined;
  * - `update_prices`: an API method prices any quantity (`updateStarsPrices {quantity}` → `cur_price`),
  *   also called before init when `beforeInit`; the reference list holds `referenceQuantity`;
  * - `page_options`: the product page's radio options (`input[name=<optionField>]`), one price each;
+ * - `update_options`: an API method answers, for the quantities it is sent, the price of each
+ *   option in `options_html` (`input[name=<optionField>]` radios, the option being the quantity
+ *   `optionQuantity`); the reference list holds the options at `reference`;
  * - `face_value`: the quantity is the price in whole GRAM (the top-up): no Fragment call.
  */
 export type PriceRead =
@@ -30,6 +38,14 @@ export type PriceRead =
       referenceQuantity: number;
     }
   | { kind: 'page_options'; optionField: string }
+  | {
+      kind: 'update_options';
+      method: string;
+      fields: (quantities: Quantities) => Record<string, string>;
+      optionField: string;
+      optionQuantity: string;
+      reference: Quantities;
+    }
   | { kind: 'face_value' };
 
 /**
@@ -76,6 +92,9 @@ export interface FragmentProductPack {
    * with separators dropped (order-status-text.ts): `50 telegram stars were sent to @alice.`
    */
   statusTextAmount: (quantities: Quantities) => string;
-  /** Error texts only this product's methods answer (errors.ts reads them before the shared ones). */
-  errorTexts: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }>;
+  /**
+   * Error texts of this product (errors.ts): read first for its own methods (search, state, price,
+   * init, link); `ownMethodsOnly` texts are read for those alone, the others for any answer.
+   */
+  errorTexts: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind; ownMethodsOnly?: boolean }>;
 }

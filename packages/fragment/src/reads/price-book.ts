@@ -110,7 +110,7 @@ export class PricesUnavailableError extends Error {
 }
 
 export interface PriceBookOptions {
-  fragment: Pick<FragmentClient, 'quoteQuantity' | 'optionPrices' | 'tonRate'>;
+  fragment: Pick<FragmentClient, 'quoteQuantity' | 'optionPrices' | 'quantityOptionPrices' | 'tonRate'>;
   redis: Redis;
   prefix: string;
   flight: SingleFlight;
@@ -194,6 +194,10 @@ export class PriceBook {
             };
           } else if (read.kind === 'page_options') {
             references[product] = storedOptions(await this.options.fragment.optionPrices(product));
+          } else if (read.kind === 'update_options') {
+            references[product] = storedOptions(
+              await this.options.fragment.quantityOptionPrices(product, read.reference),
+            );
           }
         }
         const tonRate = await this.options.fragment.tonRate();
@@ -204,6 +208,7 @@ export class PriceBook {
           const read = fragmentPack(product).prices;
           const prices = references[product];
           if (!prices) continue;
+          if (read.kind === 'update_options') continue;
           if (read.kind === 'page_options')
             await this.cache.set(
               `prices:${product}`,
@@ -300,6 +305,7 @@ export class PriceBook {
   > = {
     update_prices: (product, quantities) => this.perQuantityQuote(product, lineAmount({ product, quantities })),
     page_options: (product, quantities) => this.optionQuote(product, lineAmount({ product, quantities })),
+    update_options: (product, quantities) => this.quantityOptionQuote(product, quantities),
     face_value: (product, quantities) => this.faceValueQuote(product, lineAmount({ product, quantities })),
   };
 
@@ -362,6 +368,33 @@ export class PriceBook {
     const best = candidates.filter((c): c is StoredQuote => !!c).sort((a, b) => b.fetchedAt - a.fetchedAt)[0];
     if (!best) throw new PricesUnavailableError();
     return this.answer(product, option, best, true);
+  }
+
+  /**
+   * An `update_options` product (the giveaway): Fragment prices the options for these quantities;
+   * the order's option is looked up among them. Never derived: without Fragment, the last known
+   * price of these exact quantities (stale), else PRICES_UNAVAILABLE.
+   */
+  private async quantityOptionQuote(product: Product, quantities: Quantities): Promise<QuoteAnswer> {
+    const read = fragmentPack(product).prices;
+    if (read.kind !== 'update_options') throw new TypeError(`${product} is not priced by options per quantity`);
+    const amount = lineAmount({ product, quantities });
+    const key = `prices:${product}:${canonicalQuantities({ product, quantities })}`;
+    const stored = await this.cache.get<StoredQuote>(key);
+    if (stored && this.now() - stored.fetchedAt < this.quoteTtlMs) return this.answer(product, amount, stored, false);
+    const fresh = await this.fetchFresh(key, product, async () => {
+      await this.options.limiter.acquire();
+      const options = await this.options.fragment.quantityOptionPrices(product, quantities);
+      const price = options[quantities[read.optionQuantity] ?? Number.NaN];
+      if (!price)
+        throw new Error(`Fragment ${read.method}: no price for ${read.optionField} ${quantities[read.optionQuantity]}`);
+      const value: StoredQuote = { ...fromQuote(price), fetchedAt: this.now() };
+      await this.cache.set(key, value, this.keepLastKnownMs);
+      return value;
+    });
+    if (fresh) return this.answer(product, amount, fresh, false);
+    if (stored) return this.answer(product, amount, stored, true);
+    throw new PricesUnavailableError();
   }
 
   /**

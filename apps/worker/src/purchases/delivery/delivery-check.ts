@@ -1,6 +1,7 @@
 import { rowQuantities, type Product, type Quantities } from '@starsgate/domain';
 import {
   AccountHistory,
+  fragmentPack,
   historyKey,
   orderHistoryKeys,
   statusTextNamesOrder,
@@ -96,6 +97,8 @@ function rowsFiledFor(history: HistoryRow[], order: HistoryOrder): HistoryRow[] 
  * and quantity, and its Ref# where the row shows one (a row showing another Ref# is another order).
  */
 export function deliveriesNaming(history: HistoryRow[], order: HistoryOrder, since: number): number {
+  // A product whose rows vouch only by Ref# (refListed) counts none here.
+  if (fragmentPack(order.product).historyRows.vouchesOnlyByRef) return 0;
   return rowsFiledFor(history, order).filter(
     (row) => row.deliveredAt >= since && (row.ref === undefined || !order.ref || row.ref === order.ref),
   ).length;

@@ -6,6 +6,7 @@ import {
   USDT_DECIMALS,
   type PaymentMethod,
   type Product,
+  type Quantities,
 } from '@starsgate/domain';
 import type { WorkerConfig } from '../../config';
 import type { PolicyViolation } from './payment-policy';
@@ -23,7 +24,7 @@ import type { PriceQuoter } from './price-precheck';
 export async function spendCapViolation(
   prices: PriceQuoter | undefined,
   config: Pick<WorkerConfig, 'maxSpendGramNano' | 'maxSpendUsdtUnits' | 'priceToleranceBps'>,
-  order: { product: Product; amount: number; paymentMethod: PaymentMethod },
+  order: { product: Product; amount: number; quantities?: Quantities; paymentMethod: PaymentMethod },
 ): Promise<PolicyViolation | undefined> {
   const usdt = order.paymentMethod === 'usdt';
   const decimals = usdt ? USDT_DECIMALS : GRAM_DECIMALS;
@@ -37,7 +38,7 @@ export async function spendCapViolation(
     if (!prices) return undefined;
     let quoted: string;
     try {
-      const quote = await prices.quote(order.product, order.amount);
+      const quote = await prices.quote(order.product, order.quantities ?? order.amount);
       quoted = usdt ? quote.prices.usdt : quote.prices.gram;
     } catch {
       return undefined;

@@ -102,7 +102,12 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   const product = row.product as Product;
   const paymentMethod = row.paymentMethod as PaymentMethod;
 
-  const overCap = await spendCapViolation(deps.prices, config, { product, amount: row.amount, paymentMethod });
+  const overCap = await spendCapViolation(deps.prices, config, {
+    product,
+    amount: row.amount,
+    quantities: rowQuantities(row),
+    paymentMethod,
+  });
   if (overCap) {
     await purchase.fail(
       {
@@ -129,7 +134,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     const early = await checkFundsByPriceBook(
       deps.prices,
       config,
-      { product, amount: row.amount, paymentMethod },
+      { product, amount: row.amount, quantities: rowQuantities(row), paymentMethod },
       async () => lessReserved(await recentBalances(deps, row, wallet.address, payerJettonWallet), reserved),
     );
     if (early.kind === 'unpriced' && row.attempt < PRICE_BOOK_TRIES - 1) {
