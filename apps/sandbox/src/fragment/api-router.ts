@@ -11,39 +11,16 @@ import {
   type MethodResult,
   type SimulatorContext,
 } from './methods/context';
-import { initAdsTopupRequest, initBuyStarsRequest, initGiftPremiumRequest } from './methods/init';
-import { getAdsTopupLink, getBuyStarsLink, getGiftPremiumLink } from './methods/link';
-import { searchAdsTopupRecipient, searchPremiumGiftRecipient, searchStarsRecipient } from './methods/search';
-import {
-  repeatPremium,
-  repeatStars,
-  updateAdsTopupState,
-  updatePremiumState,
-  updateStarsBuyState,
-  updateStarsPrices,
-} from './methods/state';
 import { getPremiumHistory, getStarsHistory } from './methods/history';
+import { allPacks } from './products/registry';
 import type { CallCounter } from './stats';
 
+/** Every product's methods (products/*.ts), then the ones all products share. */
 export const METHODS: Record<string, MethodHandler> = {
-  searchStarsRecipient,
-  searchPremiumGiftRecipient,
-  searchAdsTopupRecipient,
-  updateStarsBuyState,
-  updatePremiumState,
-  updateAdsTopupState,
-  updateStarsPrices,
-  initBuyStarsRequest,
-  initGiftPremiumRequest,
-  initAdsTopupRequest,
-  getBuyStarsLink,
-  getGiftPremiumLink,
-  getAdsTopupLink,
+  ...Object.fromEntries(allPacks().flatMap((pack) => Object.entries(pack.methods))),
   confirmReq,
   getStarsHistory,
   getPremiumHistory,
-  repeatStars,
-  repeatPremium,
   logIn,
   checkTonProofAuth,
   logOut,

@@ -2,8 +2,8 @@ import type { RecipientEntry } from '../directory';
 import { FragmentErrors } from '../errors';
 import { escapeHtml } from '../html';
 import type { Session } from '../sessions';
-import { type CallContext, fail, type MethodHandler, type SimulatorContext } from './context';
-import { topupStateOpen } from './topup-state-gate';
+import type { SimProductPack } from '../products/pack';
+import { type CallContext, fail, type SimulatorContext } from './context';
 
 const TOKEN = /^[A-Za-z0-9_-]{64}$/;
 
@@ -47,28 +47,10 @@ function found(call: CallContext, entry: RecipientEntry) {
   };
 }
 
-export const searchStarsRecipient: MethodHandler = (call) => {
+/** `search…Recipient {query}` of a product: the account, or the product's refusal. */
+export function searchFor(call: CallContext, pack: SimProductPack): Record<string, unknown> {
   const entry = lookup(call);
-  if (!entry) return fail(FragmentErrors.notFound);
-  if (entry.kind !== 'user') return fail(FragmentErrors.notAUser);
-  if (entry.starsBlocked) return fail(FragmentErrors.starsBlocked);
+  const refused = pack.recipientError(entry, 'search', call.sim.config());
+  if (refused !== undefined || !entry) return fail(refused ?? FragmentErrors.notFound);
   return found(call, entry);
-};
-
-/** The top-up's search takes the query alone; channels, bots and unknown names all get "not a user" (§18). */
-export const searchAdsTopupRecipient: MethodHandler = (call) => {
-  if (call.sim.config().faults.topupSearchNeedsState && !topupStateOpen(call.session))
-    return fail(FragmentErrors.badRequest);
-  const entry = lookup(call);
-  if (!entry || entry.kind !== 'user') return fail(FragmentErrors.notAUser);
-  return found(call, entry);
-};
-
-export const searchPremiumGiftRecipient: MethodHandler = (call) => {
-  const entry = lookup(call);
-  if (!entry) return fail(FragmentErrors.notFound);
-  if (entry.kind !== 'user') return fail(FragmentErrors.notAUser);
-  const at = call.sim.config().faults.premiumActiveAt;
-  if (entry.hasPremium && (at === 'search' || at === 'both')) return fail(FragmentErrors.premiumActive);
-  return found(call, entry);
-};
+}
