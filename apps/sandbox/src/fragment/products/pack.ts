@@ -4,9 +4,9 @@ import type { MethodHandler, SimulatorContext } from '../methods/context';
 import type { Order, PaymentMethodName } from '../orders';
 import type { PageContext } from '../pages';
 import type { Quote } from '../pricing';
+import type { SimProduct } from './registry';
 
-/** The products the simulator sells; each has one pack (products/<name>.ts) and a line in products/registry.ts. */
-export type SimProduct = 'stars' | 'premium' | 'gram';
+export type { SimProduct };
 
 /** What an order is for, as the pack read it from an init: `quantity` (Stars, months, GRAM, winners) and a giveaway's `months`. */
 export interface OrderItems {

@@ -1,13 +1,18 @@
 import { gramPack } from './gram';
-import type { SimProduct, SimProductPack } from './pack';
+import type { SimProductPack } from './pack';
 import { premiumPack } from './premium';
+import { premiumGiveawayPack } from './premium-giveaway';
 import { starsPack } from './stars';
 
-const PACKS: Record<SimProduct, SimProductPack> = {
+const PACKS = {
   stars: starsPack,
   premium: premiumPack,
   gram: gramPack,
-};
+  premium_giveaway: premiumGiveawayPack,
+} satisfies Record<string, SimProductPack>;
+
+/** The products the simulator sells: each has one pack (products/<name>.ts) and a line above. */
+export type SimProduct = keyof typeof PACKS;
 
 export const SIM_PRODUCTS = Object.keys(PACKS) as SimProduct[];
 
@@ -19,5 +24,5 @@ export function productPack(product: string): SimProductPack {
 }
 
 export function allPacks(): SimProductPack[] {
-  return SIM_PRODUCTS.map((product) => PACKS[product]);
+  return SIM_PRODUCTS.map((product): SimProductPack => PACKS[product]);
 }
