@@ -15,9 +15,8 @@ import { getPremiumHistory, getStarsHistory } from './methods/history';
 import { allPacks } from './products/registry';
 import type { CallCounter } from './stats';
 
-/** Every product's methods (products/*.ts), then the ones all products share. */
-export const METHODS: Record<string, MethodHandler> = {
-  ...Object.fromEntries(allPacks().flatMap((pack) => Object.entries(pack.methods))),
+/** The methods all products share; each product's own are in its pack (products/*.ts). */
+const SHARED_METHODS: Record<string, MethodHandler> = {
   confirmReq,
   getStarsHistory,
   getPremiumHistory,
@@ -26,6 +25,16 @@ export const METHODS: Record<string, MethodHandler> = {
   logOut,
   tonLogOut,
 };
+
+let methods: Record<string, MethodHandler> | undefined;
+/** Every product's methods, then the shared ones (built on first call: see products/registry.ts). */
+export function methodHandlers(): Record<string, MethodHandler> {
+  methods ??= {
+    ...Object.fromEntries(allPacks().flatMap((pack) => Object.entries(pack.methods))),
+    ...SHARED_METHODS,
+  };
+  return methods;
+}
 
 /** Methods that may run on a dead login (they are how one logs in again). */
 const LOGIN_METHODS = new Set(['logIn', 'checkTonProofAuth', 'logOut', 'tonLogOut']);
@@ -70,7 +79,8 @@ export function createApiHandler(sim: SimulatorContext, counter: CallCounter) {
         sendJson(res, { error: FragmentErrors.accessDenied });
         return;
       }
-      const handler = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+      const handlers = methodHandlers();
+      const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
       if (!handler) {
         sendJson(res, { error: FragmentErrors.unknownMethod });
         return;

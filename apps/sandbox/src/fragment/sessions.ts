@@ -1,7 +1,7 @@
 import { Address } from '@ton/core';
 import type { FragmentSimulatorConfig } from './config';
 import type { SimProduct } from './products/pack';
-import { SIM_PRODUCTS } from './products/registry';
+import { simProducts } from './products/registry';
 import type { SeededRandom } from './random';
 
 export type Product = SimProduct;
@@ -88,7 +88,7 @@ export class SessionStore {
         hashIssuedAt: now,
         tonProof: this.random.hex(9, 'ton-proof'),
         recipients: new Map(),
-        flows: Object.fromEntries(SIM_PRODUCTS.map((product) => [product, { lv: 0 }])) as Record<Product, FlowState>,
+        flows: Object.fromEntries(simProducts().map((product) => [product, { lv: 0 }])) as Record<Product, FlowState>,
         createdAt: now,
       };
       this.sessions.set(ssid, session);
