@@ -195,7 +195,7 @@ describe('Premium giveaways', () => {
     );
   });
 
-  it('takes the product faults: a method fault, need_ton and need_verify', async () => {
+  it('takes the product faults: a method fault, need_ton, need_verify and strictFlow', async () => {
     const c = await loggedInClient(h, '/premium/giveaway');
     const put = (body: object) => request(h.app).put('/admin/fragment/faults').send(body).expect(200);
     await put({ methods: { searchPremiumGiveawayRecipient: { errorRate: 1, errorText: 'Flood', count: 1 } } });
@@ -213,6 +213,16 @@ describe('Premium giveaways', () => {
     });
     expect(link.need_verify).toBe(true);
     expect(link.popup).toContain('To buy Telegram Premium');
-    await put({ needVerify: false });
+    await put({ needVerify: false, strictFlow: true });
+    // strictFlow: an init whose flow did not start anew (a status poll, not `mode: "new"`) is refused.
+    const found = await search(c, '@starsgate_channel');
+    await c.api('updatePremiumGiveawayState', { mode: 'processing', lv: 'false', dh: '1', quantity: 1 });
+    const fields = { recipient: found.found.recipient, quantity: 1, months: 3, payment_method: 'ton' };
+    expect(await c.api('initGiveawayPremiumRequest', fields)).toEqual({
+      error: 'Price was changed. Please try again.',
+    });
+    await state(c, 1);
+    expect((await c.api('initGiveawayPremiumRequest', fields)).req_id).toBeDefined();
+    await put({ strictFlow: false });
   });
 });
