@@ -50,7 +50,7 @@ export interface DecodedComment {
 const TEXT_COMMENT_OP = 0;
 
 /** `<what> \n\nRef#<9>`: every product's comment; `<what>` is read by the product's routes. */
-const ORDER_COMMENT = /^(.+) \n\nRef#([A-Za-z0-9]{9})$/s;
+const ORDER_COMMENT = /^(.+?) ?\n\nRef#([A-Za-z0-9]{9})$/s;
 
 function parseBoc(payload: string): Cell {
   if (!/^[A-Za-z0-9_\-+/]+=*$/.test(payload)) throw new FragmentPayloadError('payload is not base64/base64url');
