@@ -39,6 +39,19 @@ describe('GET /api/v1/products', () => {
       pricing: 'face_value',
       fields: [{ name: 'amount', quantity: 'gram', type: 'integer', minimum: 1, maximum: 1_000_000 }],
     });
+    expect(res.body.products).toContainEqual({
+      product: 'premium_giveaway',
+      title: 'Telegram Premium giveaway',
+      recipient_kind: 'channel',
+      payment_methods: ['gram', 'usdt'],
+      pricing: 'quoted',
+      fields: [
+        { name: 'winners', quantity: 'winners', type: 'integer', minimum: 1, maximum: 24_000 },
+        { name: 'months', quantity: 'months', type: 'integer', choices: [3, 6, 12] },
+      ],
+    });
+    // The giveaway's reference: each months option for one winner (the simulator prices a winner as a gift).
+    expect(res.body.prices.premium_giveaway).toEqual(res.body.prices.premium);
     expect(res.body.prices.stars).toEqual({ '50': { gram: '0.4412', usdt: '0.75' } });
     expect(res.body.prices.premium['12']).toEqual({ gram: '17.053', usdt: '28.99' });
     expect(res.body.prices.gram['1'].gram).toBe('1');
@@ -65,6 +78,38 @@ describe('GET /api/v1/products', () => {
     const gw = await suite.gateway();
     const res = await request(gw.app).get('/api/v1/products?product=stars');
     expect(res.status).toBe(400);
+  });
+});
+
+describe('a giveaway quote', () => {
+  it('prices winners × months from updatePremiumGiveawayPrices: 10 winners × 3 months = 10 × $11.99', async () => {
+    const gw = await suite.gateway();
+    const res = await request(gw.app).get('/api/v1/prices/quote?product=premium_giveaway&winners=10&months=3');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      product: 'premium_giveaway',
+      amount: 10,
+      quantities: { winners: 10, months: 3 },
+      prices: { gram: '70.5295', usdt: '119.9' },
+      stale: false,
+    });
+    const refused = await request(gw.app).get('/api/v1/prices/quote?product=premium_giveaway&amount=10');
+    expect(refused.status).toBe(400);
+  });
+});
+
+describe('a giveaway availability check', () => {
+  it.each([
+    ['@starsgate_channel', 'AVAILABLE'],
+    ['@alice', 'RECIPIENT_INELIGIBLE'],
+    ['@helper_bot', 'RECIPIENT_INELIGIBLE'],
+  ])('%s → %s', async (username, code) => {
+    const gw = await suite.gateway();
+    const res = await request(gw.app)
+      .post('/api/v1/availability/check')
+      .send({ product: 'premium_giveaway', username, winners: 5, months: 12, payment_method: 'usdt' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ code, amount: 5, quantities: { winners: 5, months: 12 } });
   });
 });
 

@@ -47,7 +47,13 @@ export {
   type HistoryRow,
   type HistoryShape,
 } from './history-parsing';
-export { parsePremiumDuration, parseStarsQuantity, parseTopupAmount } from './products';
+export {
+  parseGiveawayWinners,
+  parsePremiumDuration,
+  parseStarsQuantity,
+  parseTopupAmount,
+  readGiveawayComment,
+} from './products';
 export type { HistoryCursor, HistoryRead, HistoryReadOptions } from './history-read';
 export { parseHistoryDateText } from './history-dates';
 export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';

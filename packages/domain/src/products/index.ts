@@ -4,6 +4,7 @@ export * from './order-line';
 export * from './order-payment-method';
 export * from './payment-methods';
 export * from './premium';
+export * from './premium-giveaway';
 export * from './product-description';
 export * from './product-registry';
 export * from './stars';

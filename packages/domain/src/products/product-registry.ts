@@ -1,13 +1,14 @@
 import { acceptsAmount, amountSchemaOf, type ProductDescription } from './product-description';
 import { gram } from './gram';
 import { premium } from './premium';
+import { premiumGiveaway } from './premium-giveaway';
 import { stars } from './stars';
 
 /**
  * Every product the service sells, described once. Adding a product is a pack here, its Fragment
  * pack in `@starsgate/fragment` (`src/products/`) and the simulator's (docs/architecture.md, "Add a product").
  */
-export const PRODUCT_REGISTRY = { stars, premium, gram } as const;
+export const PRODUCT_REGISTRY = { stars, premium, gram, premium_giveaway: premiumGiveaway } as const;
 
 export type Product = keyof typeof PRODUCT_REGISTRY;
 export const PRODUCTS = Object.keys(PRODUCT_REGISTRY) as [Product, ...Product[]];

@@ -5,17 +5,25 @@
  */
 export interface AvailabilityCheckRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
   amount?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
+   */
+  winners?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
+   */
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -44,7 +52,7 @@ export interface AvailabilityResult {
    * What the shop should do next, as human text.
    */
   action: string;
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * As sent.
    */
@@ -80,7 +88,7 @@ export interface Checkout {
     | 'failed'
     | 'expired'
     | 'reconciliation_required';
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   username: string;
   amount: number;
   /**
@@ -180,17 +188,25 @@ export interface CheckoutAccepted {
  */
 export interface CreateCheckoutRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
   amount?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
+   */
+  winners?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
+   */
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -236,17 +252,25 @@ export interface CreateCheckoutRequest {
  */
 export interface CreatePurchaseRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
   amount?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
+   */
+  winners?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
+   */
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -414,7 +438,7 @@ export interface PricePair {
  * Informational, not reserved: a fresh invoice is priced when a purchase starts.
  */
 export interface PriceQuote {
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   amount: number;
   /**
    * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
@@ -442,7 +466,7 @@ export interface PriceQuote {
 }
 
 export interface Product {
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   title: string;
   /**
    * `user`: a personal account `@alice`; `channel`: a channel `@channel`.
@@ -513,7 +537,7 @@ export interface Purchase {
     | 'reconciliation_required'
     | 'awaiting_signature'
     | 'expired';
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   username: string;
   amount: number;
   /**
