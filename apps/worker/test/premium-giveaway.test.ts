@@ -6,17 +6,22 @@
  * Ref# (docs/fragment-protocol.md §22): without one the purchase ends reconciliation_required.
  */
 import { decodeCommentPayload } from '@starsgate/fragment';
+import { CheckoutBuyer } from './support/checkout-buyer';
+import { post, startCheckoutGateway, waitForCheckout, type CheckoutGateway } from './support/checkout-gateway';
 import { WorkerHarness, type PurchaseInput } from './support/worker-harness';
 
 jest.setTimeout(120_000);
 
 let h: WorkerHarness;
+let gw: CheckoutGateway;
 
 beforeAll(async () => {
   h = await WorkerHarness.start({ env: { CONFIRMING_MAX_AGE_MS: '4000' } });
+  gw = startCheckoutGateway(h);
 });
 
 afterAll(async () => {
+  await gw?.close();
   await h?.close();
 });
 
@@ -64,4 +69,36 @@ test('a user as the giveaway recipient is refused: RECIPIENT_INELIGIBLE, nothing
   expect(done.status).toBe('failed');
   expect((done.error as { code: string }).code).toBe('RECIPIENT_INELIGIBLE');
   expect(done.transactionHash).toBeNull();
+});
+
+test("a giveaway checkout in USDT: prepared for the buyer's wallet, signed, submitted, completed with its Ref# row", async () => {
+  h.sandbox.fragment!.configure({ faults: { historyShowsRef: true } });
+  try {
+    const buyer = await CheckoutBuyer.create(h, { version: 'V5R1' });
+    const res = await post(gw.app, '/api/v1/checkouts', {
+      product: 'premium_giveaway',
+      username: '@starsgate_giveaways',
+      winners: 3,
+      months: 12,
+      payment_method: 'usdt',
+      payer_address: buyer.address.toString(),
+      idempotency_key: 'giveaway-checkout-1',
+    });
+    expect(res.status).toBe(202);
+    const id = res.body.checkout_id as string;
+    const prepared = await waitForCheckout(gw.app, id, ['awaiting_signature', 'failed']);
+    expect(prepared).toMatchObject({
+      status: 'awaiting_signature',
+      product: 'premium_giveaway',
+      amount: 3,
+      quantities: { winners: 3, months: 12 },
+    });
+    expect(Object.keys(prepared.prices!)).toEqual(['usdt']);
+    const boc = await buyer.sign(prepared.transaction!);
+    expect((await post(gw.app, `/api/v1/checkouts/${id}/submitted`, { boc })).status).toBe(202);
+    const done = await waitForCheckout(gw.app, id, ['completed', 'failed', 'expired', 'reconciliation_required']);
+    expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: undefined });
+  } finally {
+    h.sandbox.fragment!.configure({ faults: { historyShowsRef: false } });
+  }
 });
