@@ -3,7 +3,7 @@ import { FragmentError } from './errors';
 import { adoptMode, echoFlowState, flowReferer, type FlowState } from './flow-state';
 import { encodeForm, type FormFields } from './form';
 import { pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
-import { fragmentPack } from './products';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import type { PersistedCookies } from './cookie-store';
 import type { ApiHashCache } from './session';
 import { sleep, withRetries, type FragmentLogger, type RetryPolicy, type Transport } from './transport';
@@ -25,7 +25,7 @@ export type PageInfo = ReturnType<typeof parseAjInit> & { apiHash: string };
  */
 export class ApiSession {
   /** The product of the last API call: confirm's Referer when the caller names none. */
-  lastProduct: FragmentProduct = 'stars';
+  lastProduct: FragmentProduct = FRAGMENT_PRODUCT_NAMES[0]!;
 
   constructor(
     private readonly transport: Transport,

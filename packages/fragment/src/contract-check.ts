@@ -22,7 +22,6 @@ export interface ContractFinding {
 
 /** The values init sends as `payment_method` (request-validation.ts). */
 const PAYMENT_METHOD_VALUES: readonly FragmentPaymentMethod[] = ['ton', 'usdt_ton'];
-const PRODUCTS_WITH_PAYMENT_METHODS: readonly FragmentProduct[] = ['stars', 'premium'];
 
 /** "Enter amount from 50 to 10,000,000" → {50, 10000000}; undefined when the page words it otherwise. */
 export function parseStarsLimits(html: string): { min: number; max: number } | undefined {
@@ -93,7 +92,8 @@ export async function checkContract(
     detail: `Fragment: {${months.join(', ')}}; starsgate sells {${PREMIUM_MONTHS.join(', ')}}`,
   });
 
-  for (const product of PRODUCTS_WITH_PAYMENT_METHODS) {
+  // Every product whose init names a payment method offers the radios on its page.
+  for (const product of FRAGMENT_PRODUCT_NAMES.filter((name) => fragmentPack(name).initSendsPaymentMethod)) {
     const values = radioValues(pages[product], 'payment_method');
     const missing = PAYMENT_METHOD_VALUES.filter((value) => !values.includes(value));
     findings.push({
@@ -107,7 +107,13 @@ export async function checkContract(
   }
 
   if (historyClient !== undefined) {
-    for (const product of FRAGMENT_PRODUCT_NAMES) findings.push(await historyFinding(historyClient, product));
+    // One finding per history table (a Premium gift's and a giveaway's share /premium/history).
+    const tables = new Map<string, FragmentProduct>();
+    for (const product of FRAGMENT_PRODUCT_NAMES) {
+      const table = fragmentPack(product).history.split('?')[0]!;
+      if (!tables.has(table)) tables.set(table, product);
+    }
+    for (const product of tables.values()) findings.push(await historyFinding(historyClient, product));
   }
   return findings;
 }

@@ -87,6 +87,8 @@ export interface FragmentProductPack {
   historyRows: HistoryRowReader;
   /** The order comment's text before ` \n\nRef#…` (comment-payload.ts). */
   readComment: CommentReader;
+  /** The comment may have no space before its blank line (no evidence shows this product's separator). */
+  commentSpaceOptional?: boolean;
   /**
    * How the success screen names the order's quantities, as a pattern over the lower-cased text
    * with separators dropped (order-status-text.ts): `50 telegram stars were sent to @alice.`

@@ -55,6 +55,7 @@ export const premiumGiveawayPack: FragmentProductPack = {
     vouchesOnlyByRef: true,
   },
   readComment: readGiveawayComment,
+  commentSpaceOptional: true,
   // The success screen's wording has no evidence: it never vouches (a pattern that matches nothing).
   statusTextAmount: () => '(?!)',
   errorTexts: [
