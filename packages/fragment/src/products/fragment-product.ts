@@ -69,6 +69,8 @@ export interface FragmentProductPack {
   prices: PriceRead;
   /** The page's `ajInit` state carries Fragment's TON rate (read for USD conversions). */
   carriesTonRate: boolean;
+  /** The session pool syncs this product's flow state when it starts (its page read, a dead login found early). */
+  warmUp: boolean;
   /**
    * The page's state is opened with `update…State {mode: "new"}` before each search (the top-up:
    * pyfragment and both S1qwy clients do, docs/fragment-protocol.md §21).

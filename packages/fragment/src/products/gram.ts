@@ -19,6 +19,7 @@ export const gramPack: FragmentProductPack = {
   initSendsPaymentMethod: false,
   prices: { kind: 'face_value' },
   carriesTonRate: false,
+  warmUp: false,
   newStateBeforeSearch: true,
   updateState: 'updateAdsTopupState',
   init: 'initAdsTopupRequest',

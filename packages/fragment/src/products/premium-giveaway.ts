@@ -41,6 +41,7 @@ export const premiumGiveawayPack: FragmentProductPack = {
     reference: { winners: 1, months: 3 },
   },
   carriesTonRate: false,
+  warmUp: false,
   newStateBeforeSearch: false,
   updateState: 'updatePremiumGiveawayState',
   init: 'initGiveawayPremiumRequest',

@@ -26,6 +26,7 @@ export const premiumPack: FragmentProductPack = {
   initSendsPaymentMethod: true,
   prices: { kind: 'page_options', optionField: 'months' },
   carriesTonRate: false,
+  warmUp: true,
   newStateBeforeSearch: false,
   updateState: 'updatePremiumState',
   init: 'initGiftPremiumRequest',

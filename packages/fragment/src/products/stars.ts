@@ -31,6 +31,7 @@ export const starsPack: FragmentProductPack = {
     referenceQuantity: 50,
   },
   carriesTonRate: true,
+  warmUp: true,
   newStateBeforeSearch: false,
   updateState: 'updateStarsBuyState',
   init: 'initBuyStarsRequest',
