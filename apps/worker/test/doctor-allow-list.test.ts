@@ -27,6 +27,11 @@ test('the doctor lists, per product, where its GRAM payments and USDT jetton tra
       detail: `GRAM payments and USDT jetton transfers may go to ${friendly.join(', ')}`,
     },
     { item: 'allow-list gram', status: 'ok', detail: `GRAM payments may go to ${friendly.join(', ')}` },
+    {
+      item: 'allow-list premium_giveaway',
+      status: 'ok',
+      detail: `GRAM payments and USDT jetton transfers may go to ${friendly.join(', ')}`,
+    },
   ]);
 });
 
@@ -36,5 +41,6 @@ test('an empty allow-list fails every product by name', () => {
     ['allow-list stars', 'fail'],
     ['allow-list premium', 'fail'],
     ['allow-list gram', 'fail'],
+    ['allow-list premium_giveaway', 'fail'],
   ]);
 });

@@ -54,10 +54,12 @@ test('the pages as Fragment shows them hold every item, and no order is created'
     'contract /stars/buy API hash',
     'contract /premium/gift API hash',
     'contract /ads/topup API hash',
+    'contract /premium/giveaway API hash',
     'contract Stars limits',
     'contract Premium months',
     'contract /stars/buy payment methods',
     'contract /premium/gift payment methods',
+    'contract /premium/giveaway payment methods',
     'contract /stars/history shape',
     'contract /premium/history shape',
     'contract /ads/history shape',
@@ -67,10 +69,25 @@ test('the pages as Fragment shows them hold every item, and no order is created'
 });
 
 test.each([
-  ['apiHash', ['contract /stars/buy API hash', 'contract /premium/gift API hash', 'contract /ads/topup API hash']],
+  [
+    'apiHash',
+    [
+      'contract /stars/buy API hash',
+      'contract /premium/gift API hash',
+      'contract /ads/topup API hash',
+      'contract /premium/giveaway API hash',
+    ],
+  ],
   ['starsLimits', ['contract Stars limits']],
   ['premiumMonths', ['contract Premium months']],
-  ['paymentMethods', ['contract /stars/buy payment methods', 'contract /premium/gift payment methods']],
+  [
+    'paymentMethods',
+    [
+      'contract /stars/buy payment methods',
+      'contract /premium/gift payment methods',
+      'contract /premium/giveaway payment methods',
+    ],
+  ],
 ] as const)('the %s drift fails its items', async (drift, items) => {
   sandbox.fragment!.configure({ faults: { contractDrift: [drift] } });
   const results = await runContractCheck(env);

@@ -10,7 +10,7 @@ import { fragmentInteger } from './amounts';
 import type { FragmentClient } from './client';
 import { isFragmentError } from './errors';
 import { htmlToText, parseAjInit, unescapeHtml } from './html-parsing';
-import { ROUTES } from './routes';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import type { FragmentPaymentMethod, FragmentProduct } from './types';
 
 export interface ContractFinding {
@@ -22,7 +22,6 @@ export interface ContractFinding {
 
 /** The values init sends as `payment_method` (request-validation.ts). */
 const PAYMENT_METHOD_VALUES: readonly FragmentPaymentMethod[] = ['ton', 'usdt_ton'];
-const PRODUCTS_WITH_PAYMENT_METHODS: readonly FragmentProduct[] = ['stars', 'premium'];
 
 /** "Enter amount from 50 to 10,000,000" → {50, 10000000}; undefined when the page words it otherwise. */
 export function parseStarsLimits(html: string): { min: number; max: number } | undefined {
@@ -63,8 +62,8 @@ export async function checkContract(
 ): Promise<ContractFinding[]> {
   const findings: ContractFinding[] = [];
   const pages = {} as Record<FragmentProduct, string>;
-  for (const product of Object.keys(ROUTES) as FragmentProduct[]) {
-    const path = ROUTES[product].page;
+  for (const product of FRAGMENT_PRODUCT_NAMES) {
+    const path = fragmentPack(product).page;
     const html = await client.pageHtml(path);
     pages[product] = html;
     const hash = parseAjInit(html).apiHash;
@@ -93,11 +92,12 @@ export async function checkContract(
     detail: `Fragment: {${months.join(', ')}}; starsgate sells {${PREMIUM_MONTHS.join(', ')}}`,
   });
 
-  for (const product of PRODUCTS_WITH_PAYMENT_METHODS) {
+  // Every product whose init names a payment method offers the radios on its page.
+  for (const product of FRAGMENT_PRODUCT_NAMES.filter((name) => fragmentPack(name).initSendsPaymentMethod)) {
     const values = radioValues(pages[product], 'payment_method');
     const missing = PAYMENT_METHOD_VALUES.filter((value) => !values.includes(value));
     findings.push({
-      item: `${ROUTES[product].page} payment methods`,
+      item: `${fragmentPack(product).page} payment methods`,
       holds: missing.length === 0,
       detail:
         missing.length === 0
@@ -107,14 +107,19 @@ export async function checkContract(
   }
 
   if (historyClient !== undefined) {
-    for (const product of Object.keys(ROUTES) as FragmentProduct[])
-      findings.push(await historyFinding(historyClient, product));
+    // One finding per history table (a Premium gift's and a giveaway's share /premium/history).
+    const tables = new Map<string, FragmentProduct>();
+    for (const product of FRAGMENT_PRODUCT_NAMES) {
+      const table = fragmentPack(product).history.split('?')[0]!;
+      if (!tables.has(table)) tables.set(table, product);
+    }
+    for (const product of tables.values()) findings.push(await historyFinding(historyClient, product));
   }
   return findings;
 }
 
 async function historyFinding(client: FragmentClient, product: FragmentProduct): Promise<ContractFinding> {
-  const item = `${ROUTES[product].history.split('?')[0]} shape`;
+  const item = `${fragmentPack(product).history.split('?')[0]} shape`;
   let read: Awaited<ReturnType<FragmentClient['deliveryHistory']>>;
   try {
     read = await client.deliveryHistory(product, { maxPages: 1 });

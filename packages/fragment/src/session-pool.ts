@@ -1,6 +1,7 @@
 import type { FragmentClient } from './client';
 import { isFragmentError } from './errors';
 import { LoginStates, type LoginState } from './login-states';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 
 export interface FragmentSessionPoolOptions {
   /**
@@ -95,7 +96,8 @@ export class FragmentSessionPool {
   }
 
   /**
-   * Reads each session's pages and syncs its flow state for both products, all sessions at once,
+   * Reads each session's pages and syncs its flow state for the products whose pack asks it
+   * (`warmUp`: Stars and Premium), all sessions at once,
    * so the first orders load no page, and a dead login shows at start rather than on a
    * purchase. Never throws: resolves with each session's error, if any.
    */
@@ -104,8 +106,8 @@ export class FragmentSessionPool {
       this.clients.map(async (client) => {
         try {
           await client.exclusive(async (view) => {
-            await view.syncState('stars');
-            await view.syncState('premium');
+            for (const product of FRAGMENT_PRODUCT_NAMES.filter((name) => fragmentPack(name).warmUp))
+              await view.syncState(product);
           });
           await this.markAlive(client, (await client.sessionStatus()).wallet);
           return { sessionId: client.sessionId() };

@@ -1,4 +1,4 @@
-import type { PaymentMethod, Product } from '@starsgate/domain';
+import type { OrderLine, PaymentMethod, Product } from '@starsgate/domain';
 import type { PurchaseRow } from '../schema';
 import { fromDriverRow } from './driver-rows';
 
@@ -16,6 +16,7 @@ export interface OrderIntakeColumns {
   product: Product;
   username: string;
   amount: number;
+  orderLine: OrderLine;
   paymentMethod: PaymentMethod;
   requestId: string;
 }

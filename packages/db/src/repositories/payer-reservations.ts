@@ -1,4 +1,4 @@
-import type { PaymentMethod, PaymentRequest, Product } from '@starsgate/domain';
+import type { OrderLine, PaymentMethod, PaymentRequest, Product } from '@starsgate/domain';
 import type { Database } from '../database';
 import { decodePaymentMethod, decodeProduct } from '../schema';
 
@@ -7,6 +7,7 @@ export interface ReservingOrder {
   id: string;
   product: Product;
   amount: number;
+  orderLine: OrderLine | null;
   paymentMethod: PaymentMethod;
   /** Set once Fragment's request was accepted: what the order will pay exactly. */
   paymentRequest: PaymentRequest | null;
@@ -32,11 +33,12 @@ export class PayerReservations {
       id: string;
       product: string;
       amount: number;
+      order_line: OrderLine | null;
       payment_method: string;
       payment_request: PaymentRequest | null;
     }>({
       name: 'payer_reserving_orders',
-      text: `SELECT id, product, amount, payment_method, payment_request FROM purchases
+      text: `SELECT id, product, amount, order_line, payment_method, payment_request FROM purchases
         WHERE (wallet_address = $1 OR (wallet_address IS NULL AND payer_public_key = $2))
           AND id <> $3 AND batch_id IS NULL
           AND (
@@ -49,6 +51,7 @@ export class PayerReservations {
       id: row.id,
       product: decodeProduct(row.product),
       amount: row.amount,
+      orderLine: row.order_line,
       paymentMethod: decodePaymentMethod(row.payment_method),
       paymentRequest: row.payment_request,
     }));

@@ -5,17 +5,25 @@
  */
 export interface AvailabilityCheckRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
-  amount: number;
+  amount?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
+   */
+  winners?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
+   */
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -44,12 +52,18 @@ export interface AvailabilityResult {
    * What the shop should do next, as human text.
    */
   action: string;
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * As sent.
    */
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities?: {
+    [key: string]: number;
+  };
   /**
    * Canonical form of the method sent.
    */
@@ -74,9 +88,15 @@ export interface Checkout {
     | 'failed'
     | 'expired'
     | 'reconciliation_required';
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities: {
+    [key: string]: number;
+  };
   payment_method: 'gram' | 'usdt';
   /**
    * The payer wallet, raw form.
@@ -168,17 +188,25 @@ export interface CheckoutAccepted {
  */
 export interface CreateCheckoutRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
-  amount: number;
+  amount?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
+   */
+  winners?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
+   */
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -224,17 +252,25 @@ export interface CreateCheckoutRequest {
  */
 export interface CreatePurchaseRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
-  amount: number;
+  amount?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
+   */
+  winners?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
+   */
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -402,8 +438,14 @@ export interface PricePair {
  * Informational, not reserved: a fresh invoice is priced when a purchase starts.
  */
 export interface PriceQuote {
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities?: {
+    [key: string]: number;
+  };
   prices: PricePair;
   /**
    * true when Fragment could not be asked just now and the last known (or a derived) price is returned.
@@ -423,6 +465,62 @@ export interface PriceQuote {
   updated_at: string;
 }
 
+export interface Product {
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
+  title: string;
+  /**
+   * `user`: a personal account `@alice`; `channel`: a channel `@channel`.
+   */
+  recipient_kind: 'user' | 'channel';
+  payment_methods: Array<'gram' | 'usdt'>;
+  /**
+   * `quoted`: Fragment prices it (ask /api/v1/prices/quote); `face_value`: the quantity is the price in GRAM.
+   */
+  pricing: 'quoted' | 'face_value';
+  fields: Array<ProductField>;
+}
+
+/**
+ * Every product sold, with its request fields and their limits, and its reference prices.
+ */
+export interface ProductCatalog {
+  products: Array<Product>;
+  /**
+   * Reference prices by product, then by quantity (Stars: 50; Premium: months; GRAM top-up: 1 GRAM's worth). Informational, not reserved.
+   */
+  prices: {
+    [key: string]: {
+      [key: string]: PricePair;
+    };
+  };
+  /**
+   * true when the prices are older than the refresh period allows because Fragment could not be asked; with `prices` empty (and no `updated_at`) when no price was ever fetched.
+   */
+  stale: boolean;
+  /**
+   * When Fragment produced these prices.
+   */
+  updated_at?: string;
+}
+
+export interface ProductField {
+  /**
+   * The request field (`amount` for stars, premium and gram).
+   */
+  name: string;
+  /**
+   * The quantity it carries, as named in `quantities`.
+   */
+  quantity: string;
+  type: 'integer';
+  minimum?: number;
+  maximum?: number;
+  /**
+   * The only values accepted.
+   */
+  choices?: Array<number>;
+}
+
 export interface Purchase {
   purchase_id: string;
   /**
@@ -439,9 +537,15 @@ export interface Purchase {
     | 'reconciliation_required'
     | 'awaiting_signature'
     | 'expired';
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities: {
+    [key: string]: number;
+  };
   payment_method: 'gram' | 'usdt';
   created_at: string;
   updated_at: string;

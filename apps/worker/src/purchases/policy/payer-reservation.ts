@@ -1,5 +1,6 @@
 import type { Address } from '@ton/core';
 import type { PurchaseRow } from '@starsgate/db';
+import { rowQuantities } from '@starsgate/domain';
 import type { StepDeps } from '../step-deps';
 import type { FundsNeed } from './funds-check';
 import { outflow } from './payment-request';
@@ -28,6 +29,7 @@ export async function reservedByOpenOrders(
       : await leastNeedByPriceBook(deps.prices, deps.config, {
           product: order.product,
           amount: order.amount,
+          quantities: rowQuantities(order),
           paymentMethod: order.paymentMethod,
         });
     reserved.gram += need.gram;

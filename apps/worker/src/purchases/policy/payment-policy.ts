@@ -4,6 +4,7 @@ import {
   GRAM_DECIMALS,
   parseUnits,
   PAYMENT_METHOD_NAMES,
+  productDescription,
   USDT_DECIMALS,
   type PaymentMethod,
   type PaymentRequest,
@@ -152,10 +153,10 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
     flag('quote', `Fragment's amount "${input.initAmount}" is not a decimal in ${currency}`);
   }
   const value = BigInt(message.amount);
-  // Stars and Premium only: a GRAM top-up is priced at its amount, which the payload's value is.
+  // Quoted products only: a face-value one (the GRAM top-up) is priced at its amount, which the payload's value is.
   if (
     quote !== undefined &&
-    input.product !== 'gram' &&
+    productDescription(input.product).pricing !== 'face_value' &&
     quote * 100n > input.bookPrice * BigInt(config.maxPriceToBookPercent)
   ) {
     flag(

@@ -1,3 +1,4 @@
+import { rowQuantities } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import { backoffMs } from '@starsgate/platform';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
@@ -105,7 +106,12 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   }
   const { product, paymentMethod } = row;
 
-  const overCap = await spendCapViolation(deps.prices, config, { product, amount: row.amount, paymentMethod });
+  const overCap = await spendCapViolation(deps.prices, config, {
+    product,
+    amount: row.amount,
+    quantities: rowQuantities(row),
+    paymentMethod,
+  });
   if (overCap) {
     await purchase.fail(
       {
@@ -132,7 +138,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     const early = await checkFundsByPriceBook(
       deps.prices,
       config,
-      { product, amount: row.amount, paymentMethod },
+      { product, amount: row.amount, quantities: rowQuantities(row), paymentMethod },
       async () => lessReserved(await recentBalances(deps, row, wallet.address, payerJettonWallet), reserved),
     );
     if (early.kind === 'unpriced') {
@@ -176,11 +182,11 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
         client.initRequest({
           product,
           recipient: recipient.recipient,
-          amount: row.amount,
+          amount: rowQuantities(row),
           paymentMethod: FRAGMENT_METHOD[paymentMethod]!,
         }),
       // The search reads no flow state: it runs while the session's previous order is created.
-      (client) => client.searchRecipient(product, row.username, row.amount),
+      (client) => client.searchRecipient(product, row.username, rowQuantities(row)),
     );
     // The link names its order: the session creates the next order meanwhile.
     const order = {
