@@ -7,7 +7,7 @@ export interface AvailabilityCheckRequest {
   /**
    * `stars`, `premium` or `gram`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
@@ -15,7 +15,15 @@ export interface AvailabilityCheckRequest {
   /**
    * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
-  amount: number;
+  amount?: number;
+  /**
+   * Premium giveaway: winners, 1 to 24,000 (instead of `amount`).
+   */
+  winners?: number;
+  /**
+   * Premium giveaway: months, 3, 6 or 12 (instead of `amount`).
+   */
+  months?: 3 | 6 | 12;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -44,12 +52,18 @@ export interface AvailabilityResult {
    * What the shop should do next, as human text.
    */
   action: string;
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * As sent.
    */
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   */
+  quantities?: {
+    [key: string]: number;
+  };
   /**
    * Canonical form of the method sent.
    */
@@ -74,9 +88,15 @@ export interface Checkout {
     | 'failed'
     | 'expired'
     | 'reconciliation_required';
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   */
+  quantities: {
+    [key: string]: number;
+  };
   payment_method: 'gram' | 'usdt';
   /**
    * The payer wallet, raw form.
@@ -170,7 +190,7 @@ export interface CreateCheckoutRequest {
   /**
    * `stars`, `premium` or `gram`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
@@ -178,7 +198,15 @@ export interface CreateCheckoutRequest {
   /**
    * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
-  amount: number;
+  amount?: number;
+  /**
+   * Premium giveaway: winners, 1 to 24,000 (instead of `amount`).
+   */
+  winners?: number;
+  /**
+   * Premium giveaway: months, 3, 6 or 12 (instead of `amount`).
+   */
+  months?: 3 | 6 | 12;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -226,7 +254,7 @@ export interface CreatePurchaseRequest {
   /**
    * `stars`, `premium` or `gram`.
    */
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
    * Recipient: `@` followed by 1 to 32 letters, digits or underscores.
    */
@@ -234,7 +262,15 @@ export interface CreatePurchaseRequest {
   /**
    * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
    */
-  amount: number;
+  amount?: number;
+  /**
+   * Premium giveaway: winners, 1 to 24,000 (instead of `amount`).
+   */
+  winners?: number;
+  /**
+   * Premium giveaway: months, 3, 6 or 12 (instead of `amount`).
+   */
+  months?: 3 | 6 | 12;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -402,7 +438,7 @@ export interface PricePair {
  * Informational, not reserved: a fresh invoice is priced when a purchase starts.
  */
 export interface PriceQuote {
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   amount: number;
   prices: PricePair;
   /**
@@ -423,6 +459,39 @@ export interface PriceQuote {
   updated_at: string;
 }
 
+export interface ProductCatalog {
+  products: Array<ProductInfo>;
+  prices: {
+    [key: string]: {
+      [key: string]: unknown;
+    };
+  };
+}
+
+export interface ProductField {
+  /**
+   * The request field that carries it.
+   */
+  name: string;
+  /**
+   * The quantity it sets.
+   */
+  quantity: string;
+  type: 'integer';
+  minimum?: number;
+  maximum?: number;
+  choices?: Array<number>;
+}
+
+export interface ProductInfo {
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
+  title: string;
+  recipient_kind: 'user' | 'channel';
+  payment_methods: Array<'gram' | 'usdt'>;
+  pricing: 'quoted' | 'face_value';
+  fields: Array<ProductField>;
+}
+
 export interface Purchase {
   purchase_id: string;
   /**
@@ -439,9 +508,15 @@ export interface Purchase {
     | 'reconciliation_required'
     | 'awaiting_signature'
     | 'expired';
-  product: 'stars' | 'premium' | 'gram';
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   */
+  quantities: {
+    [key: string]: number;
+  };
   payment_method: 'gram' | 'usdt';
   created_at: string;
   updated_at: string;
