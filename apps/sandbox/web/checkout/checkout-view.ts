@@ -1,18 +1,28 @@
-import type { Checkout } from './gateway-api';
+import type { Checkout, ProductCatalog } from './gateway-api';
 
-/** How the page names an order (the browser bundle carries no copy of the domain's registry). */
-const ORDER_LABELS: Readonly<Record<string, (amount: number) => string>> = {
-  stars: (amount) => `${amount} Telegram Stars`,
-  premium: (months) => `Telegram Premium, ${months} months`,
-  gram: (amount) => `${amount} GRAM top-up`,
-};
+/**
+ * How the page names an order, from the catalogue alone: `120 Telegram Stars` where the title
+ * names the one quantity, else `Telegram Premium: 6 months`, `…: 10 winners × 3 months`.
+ */
+export function orderLabel(catalog: ProductCatalog, checkout: Checkout): string {
+  const product = catalog.products.find((entry) => entry.product === checkout.product);
+  const title = product?.title ?? checkout.product;
+  const quantities = Object.entries(checkout.quantities ?? { amount: checkout.amount });
+  const [only] = quantities;
+  if (quantities.length === 1 && only && title.toLowerCase().includes(only[0].toLowerCase()))
+    return `${only[1]} ${title}`;
+  return `${title}: ${quantities.map(([quantity, value]) => `${value} ${quantity}`).join(' × ')}`;
+}
 
 /** Fills the checkout card from its template (index.html) and keeps it current. */
 export class CheckoutView {
   private readonly fields = new Map<string, HTMLElement>();
   readonly payButton: HTMLButtonElement;
 
-  constructor(container: HTMLElement) {
+  constructor(
+    container: HTMLElement,
+    private readonly catalog: ProductCatalog,
+  ) {
     const template = document.querySelector<HTMLTemplateElement>('#checkout-template')!;
     container.replaceChildren(template.content.cloneNode(true));
     container.hidden = false;
@@ -29,8 +39,7 @@ export class CheckoutView {
   show(checkout: Checkout): void {
     this.set('checkout_id', checkout.checkout_id);
     this.set('username', checkout.username);
-    const label = ORDER_LABELS[checkout.product];
-    this.set('order', label ? label(checkout.amount) : `${checkout.product} × ${checkout.amount}`);
+    this.set('order', orderLabel(this.catalog, checkout));
     if (checkout.prices?.gram) this.set('price', `${checkout.prices.gram} GRAM`);
     if (checkout.prices?.usdt) this.set('price', `${checkout.prices.usdt} USDT`);
     const status = this.fields.get('status')!;

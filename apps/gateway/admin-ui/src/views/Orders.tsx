@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../api';
 import { STATUS_ORDER } from '../format';
 import { navigate, useLoader } from '../hooks';
-import type { Page, PurchaseSummary } from '../types';
+import type { PurchaseList } from '../types';
 import { PurchaseDetailView } from './PurchaseDetailView';
 import { PurchaseTable } from './PurchaseTable';
 
@@ -41,7 +41,7 @@ export function Orders({
   const cursor = cursors[cursors.length - 1];
   const results = useLoader(
     () =>
-      api.get<Page<PurchaseSummary>>(
+      api.get<PurchaseList>(
         `/admin/api/purchases${query({ ...filterFor(filters.term), status: filters.status, cursor, limit: 50 })}`,
       ),
     [filters.term, filters.status, cursor],
