@@ -221,9 +221,12 @@ test('orders filter by any product the operator document lists', async () => {
   ).toEqual(['', ...products]);
   await select.selectOption('stars');
   await page.getByRole('button', { name: 'Search' }).click();
-  await page.waitForURL(/product=stars/);
   const rows = page.locator('table.rows tbody tr');
-  await rows.first().waitFor();
+  await waitFor(async () => page.url().includes('product=stars') && (await rows.count()) > 0, {
+    timeoutMs: 10_000,
+    intervalMs: 200,
+    what: 'the orders of product stars',
+  });
   for (const text of await rows.allInnerTexts()) expect(text).toMatch(/\bstars\b/);
   await select.selectOption('gram');
   await page.getByRole('button', { name: 'Search' }).click();
