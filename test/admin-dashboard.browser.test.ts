@@ -219,14 +219,18 @@ test('orders filter by any product the operator document lists', async () => {
   expect(
     await select.locator('option').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('value'))),
   ).toEqual(['', ...products]);
+  await page.getByPlaceholder(/idempotency key/).fill('');
   await select.selectOption('stars');
   await page.getByRole('button', { name: 'Search' }).click();
   const rows = page.locator('table.rows tbody tr');
-  await waitFor(async () => page.url().includes('product=stars') && (await rows.count()) > 0, {
-    timeoutMs: 10_000,
-    intervalMs: 200,
-    what: 'the orders of product stars',
-  });
+  await waitFor(
+    async () => decodeURIComponent(page.url()).endsWith('/orders/product=stars') && (await rows.count()) > 0,
+    {
+      timeoutMs: 10_000,
+      intervalMs: 200,
+      what: 'the orders of product stars',
+    },
+  );
   for (const text of await rows.allInnerTexts()) expect(text).toMatch(/\bstars\b/);
   await select.selectOption('gram');
   await page.getByRole('button', { name: 'Search' }).click();
