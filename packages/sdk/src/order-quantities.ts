@@ -1,6 +1,6 @@
 import type { ProductCatalog, ProductInfo } from './generated/openapi-types.js';
 
-/** A product's quantities by name, as `GET /api/v1/products` names them: `{ stars: 50 }`, `{ winners: 10, months: 3 }`. */
+/** A product's quantities by name, as `GET /api/v1/products` names them: `{ winners: 10, months: 3 }`. */
 export type Quantities = Record<string, number>;
 
 /**

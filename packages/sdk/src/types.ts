@@ -47,7 +47,7 @@ type OrderKeys =
 
 /**
  * An order with its quantities as request fields (`amount`; a giveaway's `winners`, `months`) or
- * as `quantities` by their catalogue names (`{ stars: 50 }`, `{ winners: 10, months: 3 }`).
+ * as `quantities` by their catalogue names (`{ winners: 10, months: 3 }`).
  */
 export type WithQuantities<T> = T | (Pick<T, Extract<keyof T, OrderKeys>> & { quantities: Quantities });
 export type PaymentMethodInput = CreatePurchaseRequest['payment_method'];

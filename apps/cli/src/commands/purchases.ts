@@ -48,7 +48,7 @@ export async function listPurchases(client: AdminClient, options: Options): Prom
 }
 
 /**
- * An order line's quantities for people, whatever the product: `stars=50`, `winners=10 months=3`
+ * An order line's quantities for people, whatever the product: `winners=10 months=3`
  * (`amount` for a row without them). `--json` keeps the object.
  */
 function withQuantitiesText(row: Row): Row {

@@ -35,8 +35,8 @@ export const STATUS_ORDER = [
 ];
 
 /**
- * An order line for people, whatever its product: `stars · 50 stars`, `premium_giveaway · 10
- * winners × 3 months`. From the row's `quantities` (its `amount` where a row predates them).
+ * An order line for people, whatever its product: `<product> · 10 winners × 3 months`. From the
+ * row's `quantities` (its `amount` where a row predates them).
  */
 export function orderLine(row: { product: string; amount: number; quantities?: Record<string, number> }): string {
   const quantities = Object.entries(row.quantities ?? {});

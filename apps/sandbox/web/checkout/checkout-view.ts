@@ -1,8 +1,8 @@
 import type { Checkout, ProductCatalog } from './gateway-api';
 
 /**
- * How the page names an order, from the catalogue alone: `120 Telegram Stars` where the title
- * names the one quantity, else `Telegram Premium: 6 months`, `…: 10 winners × 3 months`.
+ * How the page names an order, from the catalogue alone: `<value> <title>` where the title names
+ * the one quantity, else `<title>: <value> <quantity> × …` (`…: 10 winners × 3 months`).
  */
 export function orderLabel(catalog: ProductCatalog, checkout: Checkout): string {
   const product = catalog.products.find((entry) => entry.product === checkout.product);

@@ -18,8 +18,8 @@ def _body(**fields: Any) -> Dict[str, Any]:
     return {name: _value(value) for name, value in fields.items() if value is not None}
 
 
-# The request fields that carry an order's quantities: `amount` (Stars, Premium, GRAM), a giveaway's
-# `winners` and `months`, or whatever the catalogue names for a product added later.
+# The request fields that carry an order's quantities (`amount`, `winners`, `months`, …), as the
+# catalogue (GET /api/v1/products) names them for each product.
 QuantityFields = Mapping[str, Optional[int]]
 
 
