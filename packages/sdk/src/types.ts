@@ -49,7 +49,9 @@ type OrderKeys =
  * An order with its quantities as request fields (`amount`; a giveaway's `winners`, `months`) or
  * as `quantities` by their catalogue names (`{ winners: 10, months: 3 }`).
  */
-export type WithQuantities<T> = T | (Pick<T, Extract<keyof T, OrderKeys>> & { quantities: Quantities });
+export type WithQuantities<T> = T extends unknown
+  ? T | (Pick<T, Extract<keyof T, OrderKeys>> & { quantities: Quantities })
+  : never;
 export type PaymentMethodInput = CreatePurchaseRequest['payment_method'];
 export type PurchaseStatus = Purchase['status'];
 
