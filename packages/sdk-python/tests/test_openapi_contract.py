@@ -98,7 +98,7 @@ def wire_fields(model):
         (Checkout, "Checkout"),
         (TonConnectTransaction, "TonConnectTransaction"),
         (ProductCatalog, "ProductCatalog"),
-        (ProductInfo, "ProductInfo"),
+        (ProductInfo, "Product"),
         (ProductField, "ProductField"),
     ],
 )

@@ -37,6 +37,8 @@ CATALOG = {
         },
     ],
     "prices": {"premium_giveaway": {"3": {"gram": "1.5", "usdt": "4"}}},
+    "stale": False,
+    "updated_at": "2026-11-28T16:00:00.000Z",
 }
 QUOTE = {"product": "premium_giveaway", "amount": 10, "prices": {"gram": "15", "usdt": "40"}, "stale": False}
 
@@ -55,7 +57,7 @@ def test_products_list_reads_the_catalogue(api, client):
     assert [field.name for field in giveaway.fields] == ["winners", "months"]
     assert giveaway.fields[1].accepts(6) and not giveaway.fields[1].accepts(4)
     assert giveaway.fields[0].accepts(24000) and not giveaway.fields[0].accepts(24001)
-    assert catalog.prices["premium_giveaway"]["3"] == {"gram": "1.5", "usdt": "4"}
+    assert catalog.prices["premium_giveaway"]["3"].gram == "1.5" and catalog.stale is False
 
 
 def test_a_product_this_sdk_does_not_know_still_reads():

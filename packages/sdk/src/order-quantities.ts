@@ -1,4 +1,4 @@
-import type { ProductCatalog, ProductInfo } from './generated/openapi-types.js';
+import type { Product as ProductInfo, ProductCatalog } from './generated/openapi-types.js';
 
 /** A product's quantities by name, as `GET /api/v1/products` names them: `{ winners: 10, months: 3 }`. */
 export type Quantities = Record<string, number>;

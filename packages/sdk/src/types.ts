@@ -21,7 +21,6 @@ export type {
   PriceQuote,
   ProductCatalog,
   ProductField,
-  ProductInfo,
   Purchase,
   PurchaseAccepted,
   ResolvedWallet,
@@ -29,6 +28,8 @@ export type {
 } from './generated/openapi-types.js';
 
 export type Product = Purchase['product'];
+/** One entry of `products.list()`: a product, its fields and limits (the document's `Product` schema). */
+export type { Product as ProductInfo } from './generated/openapi-types.js';
 export type { Quantities } from './order-quantities.js';
 
 /** The fields an order has whatever its product; every other request field carries a quantity. */

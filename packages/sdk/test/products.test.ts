@@ -37,6 +37,8 @@ const CATALOG: ProductCatalog = {
     },
   ],
   prices: { stars: { '50': { gram: '0.2561', usdt: '0.75' } } },
+  stale: false,
+  updated_at: '2026-11-28T16:00:00.000Z',
 };
 const ACCEPTED = { purchase_id: PURCHASE_ID, status: 'queued', status_url: `/api/v1/purchases/${PURCHASE_ID}` };
 const CHECKOUT_ACCEPTED = {

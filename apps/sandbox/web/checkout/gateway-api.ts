@@ -7,7 +7,12 @@ import type {
   TonProofPayload,
 } from './generated/openapi-types';
 
-export type { Checkout, ProductCatalog, ProductInfo, TonConnectTransaction } from './generated/openapi-types';
+export type {
+  Checkout,
+  ProductCatalog,
+  Product as ProductInfo,
+  TonConnectTransaction,
+} from './generated/openapi-types';
 
 /** TON Connect's `ton_proof` reply, as the checkout's `ton_proof` carries it. */
 export type TonProof = NonNullable<CreateCheckoutRequest['ton_proof']>;

@@ -323,6 +323,7 @@ class PriceQuote(_Model):
 
     product: ProductName
     amount: int
+    quantities: Optional[Quantities] = None
     prices: PricePair
     stale: bool = False
     derived: bool = False
@@ -545,7 +546,7 @@ class ProductField(_Model):
 
 
 class ProductInfo(_Model):
-    """A product the gateway sells: who receives it (`user` or `channel`), how it is paid and its fields."""
+    """The document's `Product` schema (the name is the enum's here): a product the gateway sells: who receives it (`user` or `channel`), how it is paid and its fields."""
 
     product: ProductName
     title: str
@@ -565,7 +566,10 @@ class ProductCatalog(_Model):
     """GET /api/v1/products: every product, and each product's reference price list (`prices["stars"]`)."""
 
     products: List[ProductInfo]
-    prices: Dict[str, Dict[str, Any]] = Field(default_factory=dict)
+    # By product, then by quantity: `catalog.prices["stars"]["50"].gram`.
+    prices: Dict[str, Dict[str, PricePair]] = Field(default_factory=dict)
+    stale: bool = False
+    updated_at: Optional[Timestamp] = None
 
     def get(self, product: Union[str, Enum]) -> Optional[ProductInfo]:
         name = _name(product)

@@ -440,6 +440,12 @@ export interface PricePair {
 export interface PriceQuote {
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   amount: number;
+  /**
+   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   */
+  quantities?: {
+    [key: string]: number;
+  };
   prices: PricePair;
   /**
    * true when Fragment could not be asked just now and the last known (or a derived) price is returned.
@@ -459,13 +465,24 @@ export interface PriceQuote {
   updated_at: string;
 }
 
+export interface Product {
+  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
+  title: string;
+  recipient_kind: 'user' | 'channel';
+  payment_methods: Array<'gram' | 'usdt'>;
+  pricing: 'quoted' | 'face_value';
+  fields: Array<ProductField>;
+}
+
 export interface ProductCatalog {
-  products: Array<ProductInfo>;
+  products: Array<Product>;
   prices: {
     [key: string]: {
-      [key: string]: unknown;
+      [key: string]: PricePair;
     };
   };
+  stale: boolean;
+  updated_at?: string;
 }
 
 export interface ProductField {
@@ -481,15 +498,6 @@ export interface ProductField {
   minimum?: number;
   maximum?: number;
   choices?: Array<number>;
-}
-
-export interface ProductInfo {
-  product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
-  title: string;
-  recipient_kind: 'user' | 'channel';
-  payment_methods: Array<'gram' | 'usdt'>;
-  pricing: 'quoted' | 'face_value';
-  fields: Array<ProductField>;
 }
 
 export interface Purchase {
