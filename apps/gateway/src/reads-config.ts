@@ -33,7 +33,7 @@ export const READS_VARIABLES = {
   FRAGMENT_READ_TRIES: integer({ default: 2, minimum: 1, maximum: 5, description: 'Tries per read (1 = no retry).' }),
   DISABLED_PAYMENT_METHODS: string({
     description:
-      'Payment methods to switch off: gram, usdt (every product) or stars:usdt, premium:usdt, ... comma separated. Availability then answers PAYMENT_METHOD_UNAVAILABLE without asking Fragment.',
+      'Payment methods to switch off: gram, usdt (every product) or <product>:<method> for one product of GET /api/v1/products (e.g. premium:usdt), comma separated. Availability then answers PAYMENT_METHOD_UNAVAILABLE without asking Fragment.',
   }),
   AVAILABILITY_CACHE_TTL_SECONDS: seconds(30, 3_600, 'How long an AVAILABLE answer is reused. 0 = do not cache.'),
   AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS: seconds(

@@ -50,6 +50,7 @@ describe('answers for the demo usernames', () => {
       product,
       username,
       amount,
+      quantities: { [product === 'stars' ? 'stars' : 'months']: amount },
       payment_method: 'gram',
       checked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });

@@ -51,6 +51,7 @@ describe('exact quotes', () => {
     expect(res.body).toEqual({
       product: 'stars',
       amount,
+      quantities: { stars: amount },
       prices: { gram, usdt },
       stale: false,
       derived: false,

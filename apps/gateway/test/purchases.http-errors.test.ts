@@ -39,6 +39,7 @@ describe('client mistakes are 4xx with a stable code', () => {
       product: 'premium',
       username: '@carol',
       amount: 6,
+      quantities: { months: 6 },
       payment_method: 'gram',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

@@ -66,8 +66,8 @@ it('keeps the list warm: the gateway side then answers without asking Fragment',
   const prefix = `test-${randomBytes(4).toString('hex')}:reads:`;
   refresher = startPriceRefresher({ redis, logger, intervalMs: 150, redisPrefix: prefix, fragment: client() });
   const first = await refresher.refreshNow();
-  expect(first?.stars50).toEqual({ gramNano: '441200000', usdtUnits: '750000' });
-  expect(first?.premium['6']).toEqual({ gramNano: '9405900000', usdtUnits: '15990000' });
+  expect(first?.references.stars?.['50']).toEqual({ gramNano: '441200000', usdtUnits: '750000' });
+  expect(first?.references.premium?.['6']).toEqual({ gramNano: '9405900000', usdtUnits: '15990000' });
 
   // The interval keeps refreshing (a replica skips a turn when the list is younger than half of it).
   const before = calls('updateStarsPrices');
@@ -81,8 +81,10 @@ it('keeps the list warm: the gateway side then answers without asking Fragment',
   const list = await gateway.prices.list();
   expect(list).toMatchObject({
     stale: false,
-    stars: { '50': { gram: '0.4412', usdt: '0.75' } },
-    premium: { '12': { gram: '17.053', usdt: '28.99' } },
+    byProduct: {
+      stars: { '50': { gram: '0.4412', usdt: '0.75' } },
+      premium: { '12': { gram: '17.053', usdt: '28.99' } },
+    },
   });
   expect((await gateway.prices.quote('stars', 50)).prices).toEqual({ gram: '0.4412', usdt: '0.75' });
   expect({ stars: calls('updateStarsPrices'), premium: calls('GET /premium/gift') }).toEqual(idle);

@@ -9,6 +9,7 @@ import {
   PREMIUM_MONTHS,
   PRODUCT_REGISTRY,
   PRODUCTS,
+  productDescription,
   productLabel,
   STARS_MAX,
   STARS_MIN,
@@ -58,9 +59,9 @@ describe('product registry (the spec limits)', () => {
 
   it('every product is described once, and the request schema holds each amount rule exactly', () => {
     const check = createValidator<unknown>(AvailabilityCheckRequestSchema);
-    const accepted = (product: string, amount: number) => {
+    const accepted = (product: string, amount: number, field = 'amount', others: Record<string, number> = {}) => {
       try {
-        check({ product, username: '@alice', amount, payment_method: 'gram' });
+        check({ product, username: '@alice', ...others, [field]: amount, payment_method: 'gram' });
         return true;
       } catch {
         return false;
@@ -68,17 +69,30 @@ describe('product registry (the spec limits)', () => {
     };
     expect(PRODUCTS).toEqual(Object.keys(PRODUCT_REGISTRY));
     for (const product of PRODUCTS) {
-      const { amount: rule, name, paymentMethods } = PRODUCT_REGISTRY[product];
+      const { quantities, amountQuantity, name, paymentMethods } = productDescription(product);
       expect(name).toBe(product);
       expect(paymentMethods.length).toBeGreaterThan(0);
-      const probes =
-        rule.kind === 'range'
-          ? [rule.minimum - 1, rule.minimum, rule.minimum + 1, rule.maximum - 1, rule.maximum, rule.maximum + 1]
-          : [0, ...rule.values.flatMap((value) => [value - 1, value, value + 1])];
-      for (const amount of probes) {
-        const expected = acceptsAmount(rule, amount);
-        expect({ product, amount, schema: accepted(product, amount) }).toEqual({ product, amount, schema: expected });
-        expect(isValidAmount(product, amount)).toBe(expected);
+      // Every other quantity at a valid value, so a probe tests its own field alone.
+      const valid = Object.fromEntries(
+        quantities.map((field) => [
+          field.requestField,
+          field.rule.kind === 'range' ? field.rule.minimum : field.rule.values[0]!,
+        ]),
+      );
+      for (const { quantity, requestField, rule } of quantities) {
+        const probes =
+          rule.kind === 'range'
+            ? [rule.minimum - 1, rule.minimum, rule.minimum + 1, rule.maximum - 1, rule.maximum, rule.maximum + 1]
+            : [0, ...rule.values.flatMap((value: number) => [value - 1, value, value + 1])];
+        for (const amount of probes) {
+          const expected = acceptsAmount(rule, amount);
+          expect({ product, amount, schema: accepted(product, amount, requestField, valid) }).toEqual({
+            product,
+            amount,
+            schema: expected,
+          });
+          if (quantity === amountQuantity) expect(isValidAmount(product, amount)).toBe(expected);
+        }
       }
     }
     expect(accepted('gift_card', 50)).toBe(false);

@@ -3,7 +3,7 @@ import { FragmentError } from './errors';
 import { adoptMode, echoFlowState, flowReferer, type FlowState } from './flow-state';
 import { encodeForm, type FormFields } from './form';
 import { pageLoggedIn, parseAjInit, parseWalletInit, unescapeHtml } from './html-parsing';
-import { ROUTES } from './routes';
+import { fragmentPack } from './products';
 import type { PersistedCookies } from './cookie-store';
 import type { ApiHashCache } from './session';
 import { sleep, withRetries, type FragmentLogger, type RetryPolicy, type Transport } from './transport';
@@ -71,9 +71,9 @@ export class ApiSession {
     await guard?.();
     await this.cookies?.pull();
     const first = await this.transport.postApi(hash, method, body, referer, kind === 'write');
-    const stalePage = method === ROUTES[product].link && errorMatches(first, LINK_STALE_PAGE);
+    const stalePage = method === fragmentPack(product).link && errorMatches(first, LINK_STALE_PAGE);
     if (!errorMatches(first, HASH_REJECTION) && !stalePage) return first;
-    this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${ROUTES[product].page}`);
+    this.logger.info(`fragment ${method}: hash/session rejected, re-reading ${fragmentPack(product).page}`);
     this.hash.invalidate();
     const fresh = await this.refreshHash(product);
     await guard?.();
@@ -88,7 +88,7 @@ export class ApiSession {
     const hash = this.hash.current();
     if (hash === undefined)
       throw new FragmentError('SESSION_INVALID', 'Fragment: no API hash available', {
-        method: `GET ${ROUTES[product].page}`,
+        method: `GET ${fragmentPack(product).page}`,
       });
     return hash;
   }
@@ -98,7 +98,7 @@ export class ApiSession {
    * `ajInit` state (mode/lv/dh) when present. A page without `api?hash=` means the login is dead.
    */
   async loadPage(product: FragmentProduct, retry = true): Promise<string> {
-    const path = ROUTES[product].page;
+    const path = fragmentPack(product).page;
     const label = `GET ${path}`;
     const page = await this.getPage(path, retry);
     const info = assertPageUsable(label, page, this.expectsLogin);

@@ -24,7 +24,7 @@
  *
  * Credentials: cookies go on the wire only; logs carry method names, statuses and timings.
  */
-import { GRAM_DECIMALS, parseUnits } from '@starsgate/domain';
+import { GRAM_DECIMALS, lineAmount, parseUnits, productDescription, type Quantities } from '@starsgate/domain';
 import { createHash } from 'node:crypto';
 import { parseAmountToNano } from './amounts';
 import { ApiSession, assertPageUsable } from './api-session';
@@ -40,15 +40,21 @@ import {
   parseAjInit,
   parseCurPrice,
   parseImgSrc,
-  parsePremiumOptions,
+  parseOptionPrices,
   parseWalletInit,
   unescapeHtml,
 } from './html-parsing';
 import { asBoolean } from './json-values';
 import { Mutex } from './mutex';
-import { METHOD_NAME, validateAccount, validateAmount } from './request-validation';
+import {
+  METHOD_NAME,
+  orderQuantities,
+  validateAccount,
+  validateAmount,
+  validateQuantities,
+} from './request-validation';
 import { parseProfile, type AccountProfile } from './profile-parsing';
-import { ROUTES } from './routes';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack, type PriceRead } from './products';
 import { ApiHashCache, CookieJar } from './session';
 import type { SessionLeases } from './session-lease';
 import { PersistedCookies, type RedisCookieStore } from './cookie-store';
@@ -66,7 +72,6 @@ import type {
   FragmentProduct,
   FragmentTransaction,
   OrderState,
-  PremiumMonths,
   PriceQuote,
   RecipientInfo,
   TonConnectAccount,
@@ -219,8 +224,9 @@ export class FragmentClient {
   // ---------------------------------------------------------------- public API
 
   /** `search…Recipient`: @username (or `t.me/…`) → the recipient token. */
-  searchRecipient(product: FragmentProduct, username: string, amount: number): Promise<RecipientInfo> {
-    const routes = ROUTES[product];
+  searchRecipient(product: FragmentProduct, username: string, order: number | Quantities): Promise<RecipientInfo> {
+    const routes = fragmentPack(product);
+    const quantities = orderQuantities(product, order);
     // A search that first opens the page's state (`update…State {mode: "new"}`, the top-up) moves
     // the session's flow state: it holds the flow mutex and the session's lease like any flow
     // call, so it never lands inside another replica's flow (docs/fragment-protocol.md §20.1).
@@ -230,7 +236,7 @@ export class FragmentClient {
     return run(async () => {
       const query = username.trim().replace(/^@/, '');
       if (query === '') throw new TypeError('username is required');
-      const fields = routes.searchSendsAmount ? { query, [routes.amountField]: String(amount) } : { query };
+      const fields = routes.searchSendsQuantities ? { query, ...routes.orderFields(quantities) } : { query };
       if (routes.newStateBeforeSearch)
         raiseBusinessError(
           await this.api.read(product, routes.updateState, { mode: 'new' }, this.flowGuard),
@@ -260,47 +266,89 @@ export class FragmentClient {
     return this.locked(() => this.updateState(product));
   }
 
-  /** `updateStarsPrices`: the current price of `quantity` stars (binding only at init). */
-  quoteStars(quantity: number): Promise<PriceQuote> {
+  /**
+   * A product's `update_prices` read (Stars: `updateStarsPrices {quantity}` → `cur_price`): the
+   * current price of `quantity` (binding only at init).
+   */
+  quoteQuantity(product: FragmentProduct, quantity: number): Promise<PriceQuote> {
     return this.locked(async () => {
-      validateAmount('stars', quantity);
-      const json = await this.updateStarsPrices(quantity);
+      validateAmount(product, quantity);
+      const prices = updatePricesRead(product);
+      const json = await this.updatePrices(product, orderQuantities(product, quantity));
       const html = typeof json.cur_price === 'string' ? json.cur_price : undefined;
       const price = html !== undefined ? parseCurPrice(html) : undefined;
       if (!price)
-        throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment updateStarsPrices: no readable cur_price', {
-          method: 'updateStarsPrices',
+        throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${prices.method}: no readable cur_price`, {
+          method: prices.method,
         });
       return { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
     });
   }
 
-  /** Premium 3/6/12-month prices from the `/premium/gift` option labels (§9). */
-  premiumPrices(): Promise<Record<PremiumMonths, PriceQuote>> {
+  /**
+   * A product's `page_options` prices (Premium: the `/premium/gift` months radios, §9), one per
+   * option its domain pack sells; an option without a readable price is a format error.
+   */
+  optionPrices(product: FragmentProduct): Promise<Record<number, PriceQuote>> {
     return this.locked(async () => {
-      const html = await this.api.loadPage('premium');
-      const options = parsePremiumOptions(html);
-      const result: Partial<Record<PremiumMonths, PriceQuote>> = {};
-      for (const months of [3, 6, 12] as const) {
-        const price = options.get(months);
+      const pack = fragmentPack(product);
+      if (pack.prices.kind !== 'page_options') throw new TypeError(`${product} is not priced by page options`);
+      const html = await this.api.loadPage(product);
+      const options = parseOptionPrices(html, pack.prices.optionField);
+      const result: Record<number, PriceQuote> = {};
+      for (const value of amountChoices(product)) {
+        const price = options.get(value);
         if (!price)
-          throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment /premium/gift: no price for ${months} months`, {
-            method: 'GET /premium/gift',
-          });
-        result[months] = { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
+          throw new FragmentError(
+            'UNEXPECTED_RESPONSE',
+            `Fragment ${pack.page}: no price for ${pack.prices.optionField} ${value}`,
+            { method: `GET ${pack.page}` },
+          );
+        result[value] = { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
       }
-      return result as Record<PremiumMonths, PriceQuote>;
+      return result;
     });
   }
 
-  /** USD per TON from the Stars page's `ajInit` state, as the decimal string Fragment wrote. */
+  /**
+   * A product's `update_options` prices: its method answers, for `quantities`, the price of every
+   * option in `options_html` (the giveaway: `updatePremiumGiveawayPrices {quantity}` → months).
+   */
+  quantityOptionPrices(product: FragmentProduct, quantities: Quantities): Promise<Record<number, PriceQuote>> {
+    return this.locked(async () => {
+      const prices = fragmentPack(product).prices;
+      if (prices.kind !== 'update_options') throw new TypeError(`${product} is not priced by an update_options call`);
+      const flow = this.flows[product];
+      const json = await this.api.read(
+        product,
+        prices.method,
+        { ...prices.fields(quantities), dh: flow.dh },
+        this.flowGuard,
+      );
+      raiseBusinessError(json, prices.method);
+      echoFlowState(flow, json);
+      const html = typeof json.options_html === 'string' ? json.options_html : '';
+      const result: Record<number, PriceQuote> = {};
+      for (const [option, price] of parseOptionPrices(html, prices.optionField))
+        result[option] = { gramNano: parseAmountToNano(price.ton, GRAM_DECIMALS), usd: price.usd };
+      if (Object.keys(result).length === 0)
+        throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${prices.method}: no readable options_html`, {
+          method: prices.method,
+        });
+      return result;
+    });
+  }
+
+  /** USD per TON from the `ajInit` state of the page that carries it (Stars), as the decimal string Fragment wrote. */
   tonRate(): Promise<string> {
     return this.locked(async () => {
-      const html = await this.api.loadPage('stars');
+      const product = tonRateProduct();
+      const html = await this.api.loadPage(product);
       const rate = parseAjInit(html).tonRate;
+      const page = fragmentPack(product).page;
       if (rate === undefined)
-        throw new FragmentError('UNEXPECTED_RESPONSE', 'Fragment /stars/buy: no tonRate in ajInit state', {
-          method: 'GET /stars/buy',
+        throw new FragmentError('UNEXPECTED_RESPONSE', `Fragment ${page}: no tonRate in ajInit state`, {
+          method: `GET ${page}`,
         });
       return rate;
     });
@@ -314,16 +362,19 @@ export class FragmentClient {
   initRequest(args: {
     product: FragmentProduct;
     recipient: string;
-    amount: number;
+    /** A one-quantity product's amount, or the order line's quantities by name. */
+    amount: number | Quantities;
     paymentMethod: FragmentPaymentMethod;
   }): Promise<{ reqId: string; amount: string }> {
     return this.locked(async () => {
-      const { product, recipient, amount, paymentMethod } = args;
-      validateAmount(product, amount);
+      const { product, recipient, paymentMethod } = args;
+      const quantities = orderQuantities(product, args.amount);
+      validateQuantities(product, quantities);
+      const amount = lineAmount({ product, quantities });
       if (paymentMethod !== 'ton' && paymentMethod !== 'usdt_ton')
         throw new TypeError('paymentMethod must be ton or usdt_ton');
       if (!recipient) throw new TypeError('recipient is required');
-      const routes = ROUTES[product];
+      const routes = fragmentPack(product);
       // A product whose init names no payment method is paid in GRAM alone (the top-up).
       if (!routes.initSendsPaymentMethod && paymentMethod !== 'ton')
         throw new FragmentError('PAYMENT_METHOD_UNAVAILABLE', `Fragment ${routes.init}: paid in GRAM only`, {
@@ -331,20 +382,21 @@ export class FragmentClient {
         });
       const flow = this.flows[product];
       flow.recipient = recipient;
-      flow.amount = amount;
+      flow.quantities = quantities;
       for (let attempt = 0; ; attempt++) {
         // Every flow starts anew (docs/fragment-protocol.md §20.1): `mode: "new"`, never the
         // `done` of the session's previous order, and always synced, since another replica may
         // have moved the page's state since this process last saw it.
         flow.mode = 'new';
         await this.updateState(product);
-        if (product === 'stars') await this.updateStarsPrices(amount);
+        const prices = routes.prices;
+        if (prices.kind === 'update_prices' && prices.beforeInit) await this.updatePrices(product, quantities);
         const json = await this.api.call(
           product,
           routes.init,
           {
             recipient,
-            [routes.amountField]: String(amount),
+            ...routes.orderFields(quantities),
             ...(routes.initSendsPaymentMethod ? { payment_method: paymentMethod } : {}),
           },
           'write',
@@ -363,7 +415,7 @@ export class FragmentClient {
         }
         const answer = parseInitAnswer(json, routes.init);
         const faceValue = parseUnits(String(amount), GRAM_DECIMALS);
-        if (routes.pricedAtFaceValue && parseAmountToNano(answer.amount, GRAM_DECIMALS) !== faceValue)
+        if (routes.prices.kind === 'face_value' && parseAmountToNano(answer.amount, GRAM_DECIMALS) !== faceValue)
           throw new FragmentError(
             'UNEXPECTED_RESPONSE',
             `Fragment ${routes.init}: invoice of ${answer.amount} GRAM for a ${amount} GRAM top-up`,
@@ -390,7 +442,7 @@ export class FragmentClient {
     const { product, reqId, account } = args;
     validateAccount(account);
     if (!reqId) throw new TypeError('reqId is required');
-    const method = ROUTES[product].link;
+    const method = fragmentPack(product).link;
     const json = await this.api.read(product, method, {
       id: reqId,
       show_sender: args.showSender ?? false,
@@ -468,8 +520,9 @@ export class FragmentClient {
     walletLoggedIn: boolean | undefined;
     wallet: string | undefined;
   }> {
-    const page = await this.api.getPage(ROUTES.stars.page);
-    const info = assertPageUsable(`GET ${ROUTES.stars.page}`, page, false);
+    const path = fragmentPack(tonRateProduct()).page;
+    const page = await this.api.getPage(path);
+    const info = assertPageUsable(`GET ${path}`, page, false);
     return {
       apiHash: info.apiHash !== '',
       loggedIn: pageLoggedIn(page.body),
@@ -563,7 +616,7 @@ export class FragmentClient {
   }
 
   private async updateState(product: FragmentProduct): Promise<OrderState> {
-    const method = ROUTES[product].updateState;
+    const method = fragmentPack(product).updateState;
     const flow = this.flows[product];
     const json = await this.api.read(product, method, { mode: flow.mode, lv: flow.lv, dh: flow.dh }, this.flowGuard);
     raiseBusinessError(json, method);
@@ -577,16 +630,39 @@ export class FragmentClient {
     };
   }
 
-  private async updateStarsPrices(quantity: number): Promise<Record<string, unknown>> {
-    const flow = this.flows.stars;
+  private async updatePrices(product: FragmentProduct, quantities: Quantities): Promise<Record<string, unknown>> {
+    const prices = updatePricesRead(product);
+    const flow = this.flows[product];
     const json = await this.api.read(
-      'stars',
-      'updateStarsPrices',
-      { stars: '', quantity: String(quantity), dh: flow.dh },
+      product,
+      prices.method,
+      { ...prices.fields(quantities), dh: flow.dh },
       this.flowGuard,
     );
-    raiseBusinessError(json, 'updateStarsPrices');
+    raiseBusinessError(json, prices.method);
     echoFlowState(flow, json);
     return json;
   }
+}
+
+/** A product's `update_prices` read; throws for a product priced otherwise. */
+function updatePricesRead(product: FragmentProduct): Extract<PriceRead, { kind: 'update_prices' }> {
+  const prices = fragmentPack(product).prices;
+  if (prices.kind !== 'update_prices') throw new TypeError(`${product} is not priced by an update_prices call`);
+  return prices;
+}
+
+/** The options a product's domain pack sells for its amount (Premium: 3, 6, 12). */
+function amountChoices(product: FragmentProduct): readonly number[] {
+  const description = productDescription(product);
+  const rule = description.quantities.find((field) => field.quantity === description.amountQuantity)?.rule;
+  if (rule?.kind !== 'choices') throw new TypeError(`${product} has no fixed choices`);
+  return rule.values;
+}
+
+/** The product whose page carries the TON rate (and serves as the session's status page). */
+function tonRateProduct(): FragmentProduct {
+  const product = FRAGMENT_PRODUCT_NAMES.find((name) => fragmentPack(name).carriesTonRate);
+  if (!product) throw new Error('no Fragment product page carries the TON rate');
+  return product;
 }

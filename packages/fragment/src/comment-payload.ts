@@ -10,7 +10,7 @@
 import { Cell, type Slice } from '@ton/core';
 // The TEP-74 decoder alone (packages/ton owns jetton bodies); its index also loads key derivation.
 import { JETTON_OP, parseJettonTransferBody } from '@starsgate/ton';
-import { ROUTES } from './routes';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import type { FragmentProduct } from './types';
 
 export class FragmentPayloadError extends Error {
@@ -50,7 +50,7 @@ export interface DecodedComment {
 const TEXT_COMMENT_OP = 0;
 
 /** `<what> \n\nRef#<9>`: every product's comment; `<what>` is read by the product's routes. */
-const ORDER_COMMENT = /^(.+) \n\nRef#([A-Za-z0-9]{9})$/s;
+const ORDER_COMMENT = /^(.+?) ?\n\nRef#([A-Za-z0-9]{9})$/s;
 
 function parseBoc(payload: string): Cell {
   if (!/^[A-Za-z0-9_\-+/]+=*$/.test(payload)) throw new FragmentPayloadError('payload is not base64/base64url');
@@ -113,8 +113,8 @@ export function parseCommentText(text: string): Omit<DecodedComment, 'jetton'> {
   const match = ORDER_COMMENT.exec(text);
   if (match) {
     const [, what = '', ref = ''] = match;
-    for (const product of Object.keys(ROUTES) as FragmentProduct[]) {
-      const read = ROUTES[product].readComment(what);
+    for (const product of FRAGMENT_PRODUCT_NAMES) {
+      const read = fragmentPack(product).readComment(what);
       if (read) return { text, ref, product, ...read };
     }
   }

@@ -10,7 +10,7 @@ import { fragmentInteger } from './amounts';
 import type { FragmentClient } from './client';
 import { isFragmentError } from './errors';
 import { htmlToText, parseAjInit, unescapeHtml } from './html-parsing';
-import { ROUTES } from './routes';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import type { FragmentPaymentMethod, FragmentProduct } from './types';
 
 export interface ContractFinding {
@@ -63,8 +63,8 @@ export async function checkContract(
 ): Promise<ContractFinding[]> {
   const findings: ContractFinding[] = [];
   const pages = {} as Record<FragmentProduct, string>;
-  for (const product of Object.keys(ROUTES) as FragmentProduct[]) {
-    const path = ROUTES[product].page;
+  for (const product of FRAGMENT_PRODUCT_NAMES) {
+    const path = fragmentPack(product).page;
     const html = await client.pageHtml(path);
     pages[product] = html;
     const hash = parseAjInit(html).apiHash;
@@ -97,7 +97,7 @@ export async function checkContract(
     const values = radioValues(pages[product], 'payment_method');
     const missing = PAYMENT_METHOD_VALUES.filter((value) => !values.includes(value));
     findings.push({
-      item: `${ROUTES[product].page} payment methods`,
+      item: `${fragmentPack(product).page} payment methods`,
       holds: missing.length === 0,
       detail:
         missing.length === 0
@@ -107,14 +107,13 @@ export async function checkContract(
   }
 
   if (historyClient !== undefined) {
-    for (const product of Object.keys(ROUTES) as FragmentProduct[])
-      findings.push(await historyFinding(historyClient, product));
+    for (const product of FRAGMENT_PRODUCT_NAMES) findings.push(await historyFinding(historyClient, product));
   }
   return findings;
 }
 
 async function historyFinding(client: FragmentClient, product: FragmentProduct): Promise<ContractFinding> {
-  const item = `${ROUTES[product].history.split('?')[0]} shape`;
+  const item = `${fragmentPack(product).history.split('?')[0]} shape`;
   let read: Awaited<ReturnType<FragmentClient['deliveryHistory']>>;
   try {
     read = await client.deliveryHistory(product, { maxPages: 1 });

@@ -6,6 +6,7 @@
  * resend blindly).
  */
 import { FRAGMENT_ERROR_KINDS, type FragmentErrorKind } from './error-kinds';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import { unescapeHtml } from './html-parsing';
 
 export type { FragmentErrorKind } from './error-kinds';
@@ -70,12 +71,52 @@ export function isFragmentError(error: unknown, kind?: FragmentErrorKind): error
  * The text table of docs/fragment-protocol.md §11. Matching is on the unescaped, whitespace-normalised text, case-insensitive,
  * by fragment of sentence (Fragment's wording around the key phrase has varied).
  */
-const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = [
+const RECIPIENT_TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = [
   { pattern: /no telegram (users|channels|accounts) found/i, kind: 'RECIPIENT_NOT_FOUND' },
   { pattern: /enter a username assigned to a user/i, kind: 'RECIPIENT_INELIGIBLE' },
-  { pattern: /can['’]?t gift telegram stars to this account/i, kind: 'RECIPIENT_INELIGIBLE' },
-  { pattern: /cannot gift telegram stars to this account/i, kind: 'RECIPIENT_INELIGIBLE' },
-  { pattern: /already subscribed/i, kind: 'PREMIUM_ALREADY_ACTIVE' },
+];
+
+type TextRule = { pattern: RegExp; kind: FragmentErrorKind };
+
+const rulesByMethod = new Map<string, readonly TextRule[]>();
+
+/** The API methods a product pack calls itself (its error texts are read first for them). */
+function packMethods(product: (typeof FRAGMENT_PRODUCT_NAMES)[number]): string[] {
+  const pack = fragmentPack(product);
+  const prices = pack.prices;
+  return [
+    pack.search,
+    pack.updateState,
+    pack.init,
+    pack.link,
+    ...(prices.kind === 'update_prices' || prices.kind === 'update_options' ? [prices.method] : []),
+  ];
+}
+
+/**
+ * The texts of the product whose method answered, then the recipient texts, then every product
+ * pack's texts for any method (products/*.ts: Stars' "can't gift", Premium's "already
+ * subscribed"), then the shared ones. Built on first use: the packs import modules that import
+ * this one.
+ */
+function textRules(method = ''): readonly TextRule[] {
+  let rules = rulesByMethod.get(method);
+  if (!rules) {
+    const own = FRAGMENT_PRODUCT_NAMES.filter((product) => packMethods(product).includes(method));
+    rules = [
+      ...own.flatMap((product) => fragmentPack(product).errorTexts),
+      ...RECIPIENT_TEXT_RULES,
+      ...FRAGMENT_PRODUCT_NAMES.flatMap((product) =>
+        fragmentPack(product).errorTexts.filter((rule) => !rule.ownMethodsOnly),
+      ),
+      ...SHARED_TEXT_RULES,
+    ];
+    rulesByMethod.set(method, rules);
+  }
+  return rules;
+}
+
+const SHARED_TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = [
   { pattern: /price (was|has been) changed/i, kind: 'PRICE_CHANGED' },
   { pattern: /access denied/i, kind: 'SESSION_INVALID' },
   // Checked by some clients, never captured from Fragment [1]; harmless to recognise.
@@ -100,9 +141,9 @@ const TEXT_RULES: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind }> = 
 ];
 
 /** Kind for one free-text `error` of a JSON answer. Unknown texts are UPSTREAM_REJECTED. */
-export function classifyErrorText(text: string): FragmentErrorKind {
+export function classifyErrorText(text: string, method?: string): FragmentErrorKind {
   const normalised = unescapeHtml(text).replace(/\s+/g, ' ').trim();
-  for (const rule of TEXT_RULES) {
+  for (const rule of textRules(method)) {
     if (rule.pattern.test(normalised)) return rule.kind;
   }
   return 'UPSTREAM_REJECTED';
@@ -111,6 +152,6 @@ export function classifyErrorText(text: string): FragmentErrorKind {
 /** A FragmentError for a JSON `error` field; keeps Fragment's text (unescaped). */
 export function errorFromText(text: string, method: string): FragmentError {
   const clean = unescapeHtml(text).replace(/\s+/g, ' ').trim();
-  const kind = classifyErrorText(clean);
+  const kind = classifyErrorText(clean, method);
   return new FragmentError(kind, `Fragment ${method}: ${clean}`, { upstreamText: clean, method });
 }

@@ -1,5 +1,6 @@
+import type { Quantities } from '@starsgate/domain';
 import { scalarText } from './json-values';
-import { ROUTES } from './routes';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import type { FragmentProduct } from './types';
 
 /** Page state echoed to update…State (docs/fragment-protocol.md §5.2): mode, lv (starts as the string `false`), dh. */
@@ -9,14 +10,13 @@ export interface FlowState {
   dh: string;
   /** The last recipient/amount, for a Referer like the browser's `/stars/buy?recipient=…&quantity=50`. */
   recipient?: string;
-  amount?: number;
+  quantities?: Quantities;
 }
 
 export function newFlowStates(): Record<FragmentProduct, FlowState> {
   const now = String(Math.floor(Date.now() / 1000));
   const states = {} as Record<FragmentProduct, FlowState>;
-  for (const product of Object.keys(ROUTES) as FragmentProduct[])
-    states[product] = { mode: 'new', lv: 'false', dh: now };
+  for (const product of FRAGMENT_PRODUCT_NAMES) states[product] = { mode: 'new', lv: 'false', dh: now };
   return states;
 }
 
@@ -36,8 +36,8 @@ export function adoptMode(flow: FlowState, value: unknown): void {
 
 /** The browser's Referer for a product's flow: its page, with the order's recipient and amount once known. */
 export function flowReferer(product: FragmentProduct, flow: FlowState): string {
-  const routes = ROUTES[product];
-  if (flow.recipient === undefined || flow.amount === undefined) return routes.page;
-  const query = new URLSearchParams({ recipient: flow.recipient, [routes.amountField]: String(flow.amount) });
+  const routes = fragmentPack(product);
+  if (flow.recipient === undefined || flow.quantities === undefined) return routes.page;
+  const query = new URLSearchParams({ recipient: flow.recipient, ...routes.orderFields(flow.quantities) });
   return `${routes.page}?${query.toString()}`;
 }

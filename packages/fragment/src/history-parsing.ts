@@ -13,7 +13,7 @@
  */
 import { parseHistoryDateText } from './history-dates';
 import { htmlToText, unescapeHtml } from './html-parsing';
-import { ROUTES } from './routes';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
 import type { FragmentProduct } from './types';
 
 /** One delivered order as its history row shows it. */
@@ -140,15 +140,29 @@ function recipientOf(cell: Cell): { recipient?: string; recipientText: string } 
   return { recipientText: text, ...(handle !== undefined ? { recipient: handle.toLowerCase() } : {}) };
 }
 
+/**
+ * Whether a row this product cannot read is another product's row of the same history table
+ * (Premium gifts and giveaways share `/premium/history`): a quantity cell the other's reader reads.
+ */
+function sharesTableWith(product: FragmentProduct, cells: Cell[]): boolean {
+  const table = fragmentPack(product).history.split('?')[0];
+  return FRAGMENT_PRODUCT_NAMES.some(
+    (other) =>
+      other !== product &&
+      fragmentPack(other).history.split('?')[0] === table &&
+      cells.some((cell) => fragmentPack(other).historyRows.readQuantity(cell.text.trim()) !== undefined),
+  );
+}
+
 function readRow(
   product: FragmentProduct,
   row: { cells: Cell[]; html: string },
   columns: Map<Column, number>,
   now: number,
-): HistoryRow | string {
+): HistoryRow | string | null {
   const { cells } = row;
   const text = cells.map((cell) => cell.text.trim()).join(' | ');
-  const { readQuantity: quantityOf, quantityName, quantityIsMoney } = ROUTES[product].historyRows;
+  const { readQuantity: quantityOf, quantityName, quantityIsMoney } = fragmentPack(product).historyRows;
   // A top-up's quantity is itself GRAM: its cell is not skipped as the price.
   const isPrice = (cell: Cell) =>
     !quantityIsMoney && (PRICE_MARKUP.test(cell.html) || /\b(?:TON|GRAM|USDT)\b/.test(cell.text));
@@ -167,7 +181,7 @@ function readRow(
   const quantity = quantityIndex >= 0 ? quantityOf(cells[quantityIndex]!.text) : undefined;
   const deliveredAt = dateOf(row.html, cells, columns.get('date'), now);
   if (!recipientCell || recipientCell.text.trim() === '') return `no recipient in "${text}"`;
-  if (quantity === undefined) return `no ${quantityName} in "${text}"`;
+  if (quantity === undefined) return sharesTableWith(product, cells) ? null : `no ${quantityName} in "${text}"`;
   if (deliveredAt === undefined) return `no date in "${text}"`;
   if (typeof deliveredAt === 'string') return `${deliveredAt} in "${text}"`;
   const ref = /Ref#\s*([A-Za-z0-9_-]+)/i.exec(text)?.[1];
@@ -201,6 +215,7 @@ export function parseHistoryPage(product: FragmentProduct, html: string, now = D
       continue;
     }
     const read = readRow(product, row, columns, now);
+    if (read === null) continue;
     if (typeof read === 'string') {
       unreadableRows += 1;
       problem ??= read;

@@ -9,7 +9,7 @@ import {
   type HistoryShape,
 } from './history-parsing';
 import { scalarText } from './json-values';
-import { ROUTES } from './routes';
+import { fragmentPack } from './products';
 import type { FragmentProduct } from './types';
 
 /**
@@ -62,7 +62,7 @@ export async function readHistory(
   product: FragmentProduct,
   options: HistoryReadOptions = {},
 ): Promise<HistoryRead> {
-  const routes = ROUTES[product];
+  const routes = fragmentPack(product);
   const loadMore = async (cursor: HistoryCursor): Promise<HistoryPage> => {
     const json = await api.read(product, routes.historyMore, { type: cursor.type, offset_id: cursor.offsetId });
     raiseBusinessError(json, routes.historyMore);

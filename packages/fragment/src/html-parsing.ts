@@ -202,18 +202,20 @@ function labelBlocks(html: string): string[] {
 }
 
 /**
- * Premium option `<label>`s of `/premium/gift`: each has `input[name="months"]` and its price in
- * TON (`icon-ton` + `mini-frac`) and USD. Options whose price cannot be read are left out.
+ * A product page's option `<label>`s (Premium's `/premium/gift`: `input[name="months"]`), each
+ * with its price in TON (`icon-ton` + `mini-frac`) and USD. Options whose price cannot be read
+ * are left out.
  */
-export function parsePremiumOptions(html: string): Map<number, DisplayedPrice> {
+export function parseOptionPrices(html: string, field: string): Map<number, DisplayedPrice> {
   const options = new Map<number, DisplayedPrice>();
+  const name = new RegExp(`<input\\b[^>]*\\bname\\s*=\\s*["']${field.replace(/[^A-Za-z0-9_]/g, '')}["'][^>]*>`, 'i');
   for (const label of labelBlocks(html)) {
-    const input = /<input\b[^>]*\bname\s*=\s*["']months["'][^>]*>/i.exec(label)?.[0];
+    const input = name.exec(label)?.[0];
     if (!input) continue;
-    const months = Number(/\bvalue\s*=\s*["'](\d+)["']/i.exec(input)?.[1]);
-    if (!Number.isInteger(months)) continue;
+    const value = Number(/\bvalue\s*=\s*["'](\d+)["']/i.exec(input)?.[1]);
+    if (!Number.isInteger(value)) continue;
     const price = parseCurPrice(label);
-    if (price && !options.has(months)) options.set(months, price);
+    if (price && !options.has(value)) options.set(value, price);
   }
   return options;
 }

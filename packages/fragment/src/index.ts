@@ -29,7 +29,7 @@ export {
   parseAjInit,
   parseWalletInit,
   parseCurPrice,
-  parsePremiumOptions,
+  parseOptionPrices,
   parseTonAmount,
   parseUsdAmount,
   parseImgSrc,
@@ -47,7 +47,13 @@ export {
   type HistoryRow,
   type HistoryShape,
 } from './history-parsing';
-export { parsePremiumDuration, parseStarsQuantity, parseTopupAmount } from './product-readers';
+export {
+  parseGiveawayWinners,
+  parsePremiumDuration,
+  parseStarsQuantity,
+  parseTopupAmount,
+  readGiveawayComment,
+} from './products';
 export type { HistoryCursor, HistoryRead, HistoryReadOptions } from './history-read';
 export { parseHistoryDateText } from './history-dates';
 export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';
@@ -69,4 +75,4 @@ export * from './reads';
 export { normalizeStatusText, normalizedTextNamesOrder, statusTextNamesOrder } from './order-status-text';
 export { historyKey, orderHistoryKeys } from './history-matching';
 /** Each product's Fragment side (whether its price is its amount: the worker's spend-cap pre-check). */
-export { ROUTES, type ProductRoutes } from './routes';
+export { FRAGMENT_PRODUCTS, FRAGMENT_PRODUCT_NAMES, fragmentPack, type FragmentProductPack } from './products';

@@ -1,4 +1,5 @@
-import { ROUTES } from './routes';
+import { canonicalQuantities, rowQuantities, type Quantities } from '@starsgate/domain';
+import { fragmentPack } from './products';
 import type { FragmentProduct } from './types';
 
 interface OrderMatcher {
@@ -10,14 +11,23 @@ interface OrderMatcher {
 const matchers = new Map<string, OrderMatcher>();
 const MAX_MATCHERS = 2_000;
 
-function matcherOf(order: { product: FragmentProduct; username: string; amount: number }): OrderMatcher {
+/** An order as the status screen and history rows are matched against: its line's quantities, or a one-quantity product's amount. */
+export interface NamedOrder {
+  product: FragmentProduct;
+  username: string;
+  amount: number;
+  quantities?: Quantities | null;
+}
+
+function matcherOf(order: NamedOrder): OrderMatcher {
   const handle = order.username.replace(/^@/, '').toLowerCase();
-  const key = `${order.product}:${handle}:${order.amount}`;
+  const quantities = order.quantities ?? rowQuantities(order);
+  const key = `${order.product}:${handle}:${canonicalQuantities({ product: order.product, quantities })}`;
   let matcher = matchers.get(key);
   if (!matcher) {
     matcher = {
       handle: new RegExp(`@${handle}(?![a-z0-9_])`),
-      amount: new RegExp(ROUTES[order.product].statusTextAmount(order.amount)),
+      amount: new RegExp(fragmentPack(order.product).statusTextAmount(quantities)),
     };
     if (matchers.size >= MAX_MATCHERS) matchers.clear();
     matchers.set(key, matcher);
@@ -31,10 +41,7 @@ function matcherOf(order: { product: FragmentProduct; username: string; amount: 
  * sent to @alice.", "Telegram Premium for 1 year were sent to @bob."); this checks that the text
  * names this order's recipient and quantity before its "done" is believed.
  */
-export function statusTextNamesOrder(
-  statusText: string,
-  order: { product: FragmentProduct; username: string; amount: number },
-): boolean {
+export function statusTextNamesOrder(statusText: string, order: NamedOrder): boolean {
   return normalizedTextNamesOrder(normalizeStatusText(statusText), order);
 }
 
@@ -44,10 +51,7 @@ export function normalizeStatusText(statusText: string): string {
 }
 
 /** `statusTextNamesOrder` for a text already normalized (a history row tested against many orders). */
-export function normalizedTextNamesOrder(
-  text: string,
-  order: { product: FragmentProduct; username: string; amount: number },
-): boolean {
+export function normalizedTextNamesOrder(text: string, order: NamedOrder): boolean {
   const matcher = matcherOf(order);
   return matcher.handle.test(text) && matcher.amount.test(text);
 }

@@ -1,4 +1,4 @@
-import { isValidAmount, productDescription } from '@starsgate/domain';
+import { acceptsAmount, isValidAmount, productDescription, rowQuantities, type Quantities } from '@starsgate/domain';
 import type { FragmentProduct, TonConnectAccount } from './types';
 
 const RAW_ADDRESS = /^-?\d+:[0-9a-fA-F]{64}$/;
@@ -20,4 +20,20 @@ export function validateAmount(product: FragmentProduct, amount: number): void {
     throw new RangeError(
       `${product} amount ${amount} breaks the rule: ${productDescription(product).amountDescription}`,
     );
+}
+
+/** An order's quantities: given as the legacy amount of a one-quantity product, or by name. */
+export function orderQuantities(product: FragmentProduct, order: number | Quantities): Quantities {
+  return typeof order === 'number' ? rowQuantities({ product, amount: order }) : order;
+}
+
+/** Every quantity of the product held to its domain rule (the gateway validated them already). */
+export function validateQuantities(product: FragmentProduct, quantities: Quantities): void {
+  for (const field of productDescription(product).quantities) {
+    const value = quantities[field.quantity];
+    if (value === undefined || !acceptsAmount(field.rule, value))
+      throw new RangeError(
+        `${product} ${field.quantity} ${value} breaks the rule: ${productDescription(product).amountDescription}`,
+      );
+  }
 }

@@ -173,7 +173,7 @@ describe('rate limiting (429)', () => {
       faults: { methods: { updateStarsPrices: { rateLimitRate: 1, retryAfterSeconds: 0, count: 5 } } },
     });
     const before = calls('updateStarsPrices');
-    await expectKind(client.quoteStars(50), 'RATE_LIMITED');
+    await expectKind(client.quoteQuantity('stars', 50), 'RATE_LIMITED');
     expect(calls('updateStarsPrices') - before).toBe(3);
   });
 
@@ -321,12 +321,12 @@ describe('session', () => {
     const error = await expectKind(warm.searchRecipient('stars', 'alice', 50), 'SESSION_INVALID');
     expect(error.retryable).toBe(false);
     expect(calls('GET /stars/buy') - before).toBe(1); // "Access denied" → page re-read once → no hash
-    await expectKind(newClient().quoteStars(50), 'SESSION_INVALID');
+    await expectKind(newClient().quoteQuantity('stars', 50), 'SESSION_INVALID');
   });
 
   it('cookies Fragment no longer accepts → SESSION_INVALID', async () => {
     const client = newClient({ cookies: server.freshCookies().replace(/stel_token=[^;]+/, 'stel_token=00ff') });
-    await expectKind(client.premiumPrices(), 'SESSION_INVALID');
+    await expectKind(client.optionPrices('premium'), 'SESSION_INVALID');
   });
 
   it.each(['Access denied', 'Bad request'] as const)(

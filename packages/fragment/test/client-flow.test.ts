@@ -74,7 +74,7 @@ describe('Stars, paid in GRAM', () => {
 
     expect(await client.syncState('stars')).toMatchObject({ mode: 'new', needUpdate: false });
     // $0.75 / 1.70 = 0.44117… → rounded up to 4 decimals (docs/fragment-protocol.md §14.2).
-    expect(await client.quoteStars(50)).toEqual({ gramNano: 441_200_000n, usd: '0.75' });
+    expect(await client.quoteQuantity('stars', 50)).toEqual({ gramNano: 441_200_000n, usd: '0.75' });
 
     const order = await client.initRequest({
       product: 'stars',
@@ -132,7 +132,7 @@ describe('a large order, amounts written with thousands separators', () => {
     const whale = new TestWallet('large-order-payer');
     await server.chain.fund(whale.address, { gram: 2_000_000_000_000n });
     // $3,000 / 1.70 = 1764.70588… → 1764.7059 TON, shown as `1,764<span class="mini-frac">.7059</span>`.
-    expect(await client.quoteStars(200_000)).toEqual({ gramNano: 1_764_705_900_000n, usd: '3000.00' });
+    expect(await client.quoteQuantity('stars', 200_000)).toEqual({ gramNano: 1_764_705_900_000n, usd: '3000.00' });
     const since = Date.now() - 1_000;
     const { ref } = await buyStars(server, client, whale, 'alice', 200_000);
     const order = server.sim.stats().deliveredOrders.find((d) => d.ref === ref);
@@ -159,7 +159,7 @@ describe('a large order, amounts written with thousands separators', () => {
 
 describe('Premium', () => {
   it('reads the three option prices from /premium/gift', async () => {
-    const prices = await newClient().premiumPrices();
+    const prices = await newClient().optionPrices('premium');
     expect(prices).toEqual({
       3: { gramNano: 7_053_000_000n, usd: '11.99' }, // 11.99 / 1.70 = 7.05294… → 7.0530
       6: { gramNano: 9_405_900_000n, usd: '15.99' },
@@ -236,7 +236,7 @@ describe('session mechanics', () => {
     const client = new FragmentClient({ baseUrl: server.baseUrl, cookies: 'stel_dt=-180' });
     await client.searchRecipient('stars', 'alice', 50);
     await client.searchRecipient('stars', 'bob', 50);
-    await client.quoteStars(100);
+    await client.quoteQuantity('stars', 100);
     expect(client.cookieNames()).toContain('stel_ssid');
     expect((server.sim.stats().calls['GET /stars/buy'] ?? 0) - before).toBe(1);
   });
@@ -245,7 +245,7 @@ describe('session mechanics', () => {
     const client = newClient({ minIntervalMs: 150 });
     const started = Date.now();
     await client.searchRecipient('stars', 'alice', 50); // page GET + search
-    await client.quoteStars(50);
+    await client.quoteQuantity('stars', 50);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 
@@ -256,7 +256,7 @@ describe('session mechanics', () => {
       const found = await c.searchRecipient('stars', 'carol', 50);
       return c.initRequest({ product: 'stars', recipient: found.recipient, amount: 50, paymentMethod: 'ton' });
     });
-    const quotes = Promise.all([100, 200].map((quantity) => client.quoteStars(quantity)));
+    const quotes = Promise.all([100, 200].map((quantity) => client.quoteQuantity('stars', quantity)));
     const [order, quoted] = await Promise.all([flow, quotes]);
     expect(order.amount).toBe('0.4412');
     expect(quoted).toHaveLength(2);
@@ -281,7 +281,7 @@ describe('session mechanics', () => {
     await expect(client.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: 'Alice Anders' });
     const tx = await client.getTransaction({ product: 'stars', reqId: order.reqId, account: payer.account() });
     expect(tx.messages).toHaveLength(1);
-    await expectToWaitFor(flow, client.quoteStars(100));
+    await expectToWaitFor(flow, client.quoteQuantity('stars', 100));
   });
 
   it('lets a flow view skip the mutex only while its flow runs', async () => {
@@ -290,9 +290,9 @@ describe('session mechanics', () => {
     // Inside the flow the view calls straight through: waiting for the mutex here would deadlock.
     await client.exclusive(async (c) => {
       view = c;
-      await c.quoteStars(50);
+      await c.quoteQuantity('stars', 50);
     });
     const flow = holdFlow(client);
-    await expectToWaitFor(flow, view.quoteStars(100));
+    await expectToWaitFor(flow, view.quoteQuantity('stars', 100));
   });
 });

@@ -36,7 +36,7 @@ it('a Telegram login without the wallet cookie loads pages, searches and prices'
   });
   await expect(reader.tonRate()).resolves.toMatch(/^\d/);
   await expect(reader.searchRecipient('stars', 'alice', 50)).resolves.toMatchObject({ name: 'Alice Anders' });
-  await expect(reader.premiumPrices()).resolves.toHaveProperty('3');
+  await expect(reader.optionPrices('premium')).resolves.toHaveProperty('3');
 });
 
 it('a paying login shows both logins and its wallet', async () => {

@@ -7,7 +7,7 @@ import {
   parseImgSrc,
   pageLoggedIn,
   pageWalletLoggedIn,
-  parsePremiumOptions,
+  parseOptionPrices,
   parseWalletInit,
   unescapeHtml,
 } from '../src';
@@ -71,7 +71,7 @@ describe('prices', () => {
       '28.99',
       '-40%',
     )}<label><input name="other" value="1"></label></form>`;
-    const options = parsePremiumOptions(html);
+    const options = parseOptionPrices(html, 'months');
     expect([...options.keys()]).toEqual([3, 6, 12]);
     expect(options.get(3)).toEqual({ ton: '7.0530', usd: '11.99' });
     expect(options.get(6)).toEqual({ ton: '9.4059', usd: '15.99' });

@@ -8,7 +8,7 @@ import {
   formatUsdt,
   gramNanoForUsd,
   parseDecimal,
-  starsUsdMicro,
+  perUnitUsdMicro,
   toUnitsCeil,
   usdToUsdtUnits,
 } from '../src';
@@ -65,20 +65,20 @@ describe('gramNanoForUsd: ceil(USD ÷ tonRate, 4 dp) in nanoGRAM', () => {
   });
 });
 
-describe('starsUsdMicro: linear from the 50-star reference', () => {
+describe('perUnitUsdMicro: linear from the 50-star reference', () => {
   it.each([
     [50, 750_000n],
     [51, 765_000n],
     [999_999, 14_999_985_000n],
     [1_000_000, 15_000_000_000n],
   ])('%i stars → %s micro-USD', (stars, micro) => {
-    expect(starsUsdMicro(750_000n, 50, stars)).toBe(micro);
+    expect(perUnitUsdMicro(750_000n, 50, stars)).toBe(micro);
   });
 
   it('rounds up when the per-star price is not a whole micro-dollar', () => {
     // $0.77 per 50 = $0.0154 per star; 1 star → 15,400 micro exactly; 3 stars of $0.01 per 3 → ceil.
-    expect(starsUsdMicro(770_000n, 50, 1)).toBe(15_400n);
-    expect(starsUsdMicro(10_000n, 3, 1)).toBe(3_334n);
+    expect(perUnitUsdMicro(770_000n, 50, 1)).toBe(15_400n);
+    expect(perUnitUsdMicro(10_000n, 3, 1)).toBe(3_334n);
   });
 });
 

@@ -3,7 +3,7 @@
  * plays Fragment with a usable page (ajInit with an API hash) and answers each API call with a
  * generated status, content type and body (search results with odd `found` objects, price HTML,
  * JSON of the wrong shape, HTML error pages, truncated JSON). Property: searchRecipient and
- * quoteStars return a well-formed result or throw FragmentError, within the bound.
+ * quoteQuantity return a well-formed result or throw FragmentError, within the bound.
  */
 import express from 'express';
 import type { AddressInfo } from 'node:net';
@@ -120,7 +120,7 @@ test('search results and prices from any answer: a result or a FragmentError', a
           expect(recipient.recipient.length).toBeGreaterThan(0);
           expect(typeof recipient.name).toBe('string');
         } else {
-          const quote = await client.quoteStars(50);
+          const quote = await client.quoteQuantity('stars', 50);
           expect(typeof quote.gramNano).toBe('bigint');
         }
       } catch (error) {

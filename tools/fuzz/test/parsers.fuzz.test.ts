@@ -26,7 +26,7 @@ import {
   parseHistoryPage,
   parseImgSrc,
   parseInitAnswer,
-  parsePremiumOptions,
+  parseOptionPrices,
   parseTransaction,
   parseWalletInit,
   raiseBusinessError,
@@ -342,7 +342,7 @@ describe('fragment', () => {
 
   /**
    * Wall time of one parse: a parser that backtracks for seconds on a page is a hang (a bound, not
-   * a speed figure). A megabyte of unclosed `<label>`s took parsePremiumOptions about a minute
+   * a speed figure). A megabyte of unclosed `<label>`s took parseOptionPrices about a minute
    * before its fix: kept as a regression example.
    */
   const PARSE_BOUND_MS = 5_000;
@@ -368,7 +368,7 @@ describe('fragment', () => {
           ['parseAjInit', () => parseAjInit(html)],
           ['parseWalletInit', () => parseWalletInit(html)],
           ['parseCurPrice', () => parseCurPrice(html)],
-          ['parsePremiumOptions', () => parsePremiumOptions(html)],
+          ['parseOptionPrices', () => parseOptionPrices(html, 'months')],
           ['parseImgSrc', () => parseImgSrc(html)],
           ['pageLoggedIn', () => pageLoggedIn(html)],
           ['isCloudflareChallenge', () => isCloudflareChallenge(html)],

@@ -1,12 +1,10 @@
-import { AppError, canonicalUsername } from '@starsgate/domain';
+import { AppError, canonicalQuantities, canonicalUsername, type OrderLine } from '@starsgate/domain';
 import type { FingerprintKeys, PurchaseRow } from '@starsgate/db';
 import type { GatewayMetrics } from '../observability/metrics';
 
 export interface LogicalOrder {
   route: 'purchases' | 'checkouts';
-  product: string;
-  username: string;
-  amount: number;
+  line: OrderLine;
   paymentMethod: string;
   /** Wallet identity: the secret (keyed-hashed, never stored), the address (raw), the index. */
   seed?: string;
@@ -21,16 +19,18 @@ export function canonicalSeed(seed: string): string {
 }
 
 /**
- * The spec's logical order: recipient, product, amount, payment method and wallet. Null when
- * `keyId` (an existing row's) is no longer configured.
+ * The spec's logical order: recipient, product, quantities, payment method and wallet. Null when
+ * `keyId` (an existing row's) is no longer configured. A one-quantity product's quantities hash as
+ * the bare amount they hashed as before order lines (`canonicalQuantities`), so a stored order's
+ * fingerprint is unchanged and its retried request still replays.
  */
 export function orderFingerprint(fingerprints: FingerprintKeys, order: LogicalOrder, keyId?: string): string | null {
   return fingerprints.fingerprint(
     [
       order.route,
-      order.product,
-      canonicalUsername(order.username),
-      String(order.amount),
+      order.line.product,
+      canonicalUsername(order.line.recipient),
+      canonicalQuantities(order.line),
       order.paymentMethod,
       order.seed === undefined ? '' : canonicalSeed(order.seed),
       order.walletAddressRaw ?? '',

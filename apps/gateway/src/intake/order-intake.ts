@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FingerprintKeys, KeyedInsertResult, OrderIntakeColumns, PurchaseRow } from '@starsgate/db';
+import { lineAmount } from '@starsgate/domain';
 import type { Logger } from '@starsgate/platform';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { PurchaseJobEnqueuer } from '../purchases/purchase-job-enqueuer';
@@ -72,16 +73,21 @@ export async function intakeOrder<Row extends StoredOrder>(
     idempotencyScope: claim.idempotencyScope,
     requestFingerprint: orderFingerprint(deps.fingerprints, order)!,
     fingerprintKeyId: deps.fingerprints.primaryKeyId,
-    product: order.product,
-    username: order.username,
-    amount: order.amount,
+    product: order.line.product,
+    username: order.line.recipient,
+    amount: lineAmount(order.line),
+    orderLine: order.line,
     paymentMethod: order.paymentMethod,
     requestId: context.requestId,
   });
   // Not created: the key was already taken, perhaps by a concurrent request that won the insert.
   if (!result.created) return replayOrConflict(deps, result.purchase, order);
 
-  deps.metrics.purchasesCreated.inc({ product: order.product, payment_method: order.paymentMethod, mode: kind.mode });
+  deps.metrics.purchasesCreated.inc({
+    product: order.line.product,
+    payment_method: order.paymentMethod,
+    mode: kind.mode,
+  });
   await deps.jobs.enqueueOrLeaveToSweeper(result.purchase, context, kind.idField);
   return { row: result.purchase, replayed: false };
 }

@@ -1,4 +1,4 @@
-import { orderPaymentMethod, type Product } from '@starsgate/domain';
+import { orderLineFromRequest, orderPaymentMethod, type Product } from '@starsgate/domain';
 import type { LogicalOrder } from './order-fingerprint';
 
 /** What tells the order kinds apart inside the one intake (order-intake.ts). */
@@ -29,11 +29,10 @@ export const CHECKOUT_ORDERS: OrderKind = {
   payerField: 'payer_address',
 };
 
-/** The request fields every order kind shares. */
+/** The request fields every order kind shares; the product's quantity fields (`amount`, …) beside them. */
 export interface OrderRequest {
   product: Product;
   username: string;
-  amount: number;
   payment_method: string;
 }
 
@@ -44,9 +43,7 @@ export interface OrderRequest {
 export function logicalOrder(kind: OrderKind, input: OrderRequest): LogicalOrder {
   return {
     route: kind.route,
-    product: input.product,
-    username: input.username,
-    amount: input.amount,
+    line: orderLineFromRequest(input.product, input.username, input),
     paymentMethod: orderPaymentMethod(input.product, input.payment_method),
   };
 }

@@ -2,6 +2,9 @@ import {
   AvailabilityCheckRequestSchema,
   AvailabilityResultSchema,
   PriceListSchema,
+  ProductCatalogSchema,
+  ProductFieldSchema,
+  ProductSchema,
   PricePairSchema,
   PriceQuoteSchema,
   AMOUNT_DESCRIPTION,
@@ -31,6 +34,9 @@ export const readsOpenApi: OpenApiContribution = {
     AvailabilityResultSchema,
     PricePairSchema,
     PriceListSchema,
+    ProductCatalogSchema,
+    ProductFieldSchema,
+    ProductSchema,
     PriceQuoteSchema,
   ],
   paths: {
@@ -83,6 +89,18 @@ export const readsOpenApi: OpenApiContribution = {
             headers: RETRY_AFTER,
             content: errorBody,
           },
+        },
+      },
+    },
+    '/api/v1/products': {
+      get: {
+        operationId: 'listProducts',
+        summary: 'Every product sold: its fields and limits, payment methods, recipient kind and reference prices',
+        description: `The product registry served, so a client builds its order form from it; \`prices\` is each product's reference price list (as GET /api/v1/prices gives Stars and Premium). ${INFORMATIONAL} When no price was ever fetched and Fragment cannot answer, \`prices\` is empty and \`stale\` true: the catalog itself is always served. No query parameters (unknown ones are 400).`,
+        responses: {
+          '200': { description: 'The catalog.', content: json(ref('ProductCatalog')) },
+          '400': CLIENT_ERRORS['400'],
+          '429': CLIENT_ERRORS['429'],
         },
       },
     },

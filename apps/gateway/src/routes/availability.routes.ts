@@ -1,5 +1,7 @@
 import { Router, type Request } from 'express';
 import {
+  lineAmount,
+  orderLineFromRequest,
   AppError,
   AvailabilityCheckRequestSchema,
   WALLET_FIELDS,
@@ -73,12 +75,14 @@ export function availabilityRoutes(deps: AvailabilityRouteDeps): Router {
     const input = validateCheck(req.body);
     // The schema's enum holds only known spellings, so this always resolves.
     const paymentMethod = normalizePaymentMethod(input.payment_method) ?? 'gram';
+    const line = orderLineFromRequest(input.product, input.username, input);
     let answer;
     try {
       answer = await deps.availability.check({
         product: input.product,
         username: input.username,
-        amount: input.amount,
+        amount: lineAmount(line),
+        quantities: line.quantities,
         paymentMethod,
       });
     } catch (error) {
@@ -89,7 +93,8 @@ export function availabilityRoutes(deps: AvailabilityRouteDeps): Router {
     const subject = {
       product: input.product,
       username: input.username,
-      amount: input.amount,
+      amount: lineAmount(line),
+      quantities: line.quantities,
       payment_method: paymentMethod,
     };
     const text = describeAvailability(answer.code, subject);

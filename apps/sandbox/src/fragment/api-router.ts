@@ -11,44 +11,30 @@ import {
   type MethodResult,
   type SimulatorContext,
 } from './methods/context';
-import { initAdsTopupRequest, initBuyStarsRequest, initGiftPremiumRequest } from './methods/init';
-import { getAdsTopupLink, getBuyStarsLink, getGiftPremiumLink } from './methods/link';
-import { searchAdsTopupRecipient, searchPremiumGiftRecipient, searchStarsRecipient } from './methods/search';
-import {
-  repeatPremium,
-  repeatStars,
-  updateAdsTopupState,
-  updatePremiumState,
-  updateStarsBuyState,
-  updateStarsPrices,
-} from './methods/state';
 import { getPremiumHistory, getStarsHistory } from './methods/history';
+import { allPacks } from './products/registry';
 import type { CallCounter } from './stats';
 
-export const METHODS: Record<string, MethodHandler> = {
-  searchStarsRecipient,
-  searchPremiumGiftRecipient,
-  searchAdsTopupRecipient,
-  updateStarsBuyState,
-  updatePremiumState,
-  updateAdsTopupState,
-  updateStarsPrices,
-  initBuyStarsRequest,
-  initGiftPremiumRequest,
-  initAdsTopupRequest,
-  getBuyStarsLink,
-  getGiftPremiumLink,
-  getAdsTopupLink,
+/** The methods all products share; each product's own are in its pack (products/*.ts). */
+const SHARED_METHODS: Record<string, MethodHandler> = {
   confirmReq,
   getStarsHistory,
   getPremiumHistory,
-  repeatStars,
-  repeatPremium,
   logIn,
   checkTonProofAuth,
   logOut,
   tonLogOut,
 };
+
+let methods: Record<string, MethodHandler> | undefined;
+/** Every product's methods, then the shared ones (built on first call: see products/registry.ts). */
+export function methodHandlers(): Record<string, MethodHandler> {
+  methods ??= {
+    ...Object.fromEntries(allPacks().flatMap((pack) => Object.entries(pack.methods))),
+    ...SHARED_METHODS,
+  };
+  return methods;
+}
 
 /** Methods that may run on a dead login (they are how one logs in again). */
 const LOGIN_METHODS = new Set(['logIn', 'checkTonProofAuth', 'logOut', 'tonLogOut']);
@@ -93,7 +79,8 @@ export function createApiHandler(sim: SimulatorContext, counter: CallCounter) {
         sendJson(res, { error: FragmentErrors.accessDenied });
         return;
       }
-      const handler = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+      const handlers = methodHandlers();
+      const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
       if (!handler) {
         sendJson(res, { error: FragmentErrors.unknownMethod });
         return;

@@ -1,4 +1,5 @@
 import { beginCell, Cell } from '@ton/core';
+import { productPack } from './products/registry';
 
 /** Bytes of comment text Fragment keeps in the root cell (after the 32-bit zero opcode). */
 export const ROOT_TEXT_BYTES = 35;
@@ -8,13 +9,10 @@ const CELL_TEXT_BYTES = 127;
 export type CommentProduct =
   { product: 'stars'; quantity: number } | { product: 'premium'; months: 3 | 6 | 12 } | { product: 'gram' };
 
-/** Comment text per docs/fragment-protocol.md §6.1 (note the space before the two newlines). */
+/** Comment text per docs/fragment-protocol.md §6.1, as the product's pack words it. */
 export function commentText(item: CommentProduct, ref: string): string {
-  if (item.product === 'stars') return `${item.quantity} Telegram Stars \n\nRef#${ref}`;
-  // The top-up's comment names no amount (docs/fragment-protocol.md §18, pyfragment's vector).
-  if (item.product === 'gram') return `Telegram account top up \n\nRef#${ref}`;
-  const period = item.months === 12 ? '1 year' : `${item.months} months`;
-  return `Telegram Premium for ${period} \n\nRef#${ref}`;
+  const quantity = 'quantity' in item ? item.quantity : 'months' in item ? item.months : 0;
+  return productPack(item.product).comment({ quantity }, ref);
 }
 
 /**

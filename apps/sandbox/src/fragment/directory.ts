@@ -45,7 +45,20 @@ export function defaultDirectory(): RecipientEntry[] {
       username: 'news_channel',
       name: 'News Channel',
       kind: 'channel',
-      description: 'A channel: "Please enter a username assigned to a user."',
+      description:
+        'A channel: Premium giveaways succeed; Stars, Premium gifts and top-ups: "Please enter a username assigned to a user."',
+    },
+    {
+      username: 'starsgate_channel',
+      name: 'Starsgate Channel',
+      kind: 'channel',
+      description: 'A channel for Premium giveaways; users and bots get "No Telegram channels found".',
+    },
+    {
+      username: 'starsgate_giveaways',
+      name: 'Starsgate Giveaways & Co',
+      kind: 'channel',
+      description: 'A channel whose name needs HTML escaping (&), for Premium giveaways.',
     },
     {
       username: 'frozen_fay',

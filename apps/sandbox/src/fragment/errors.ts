@@ -11,10 +11,13 @@ export const FragmentErrors = {
   accessDenied: 'Access denied',
   badRequest: 'Bad request',
   unknownMethod: 'Unknown method',
+  // Protocol reference, "Evidence, 2026-11-28": the giveaway's search for anything but a channel.
+  notAChannel: 'No Telegram channels found',
   // Texts below were never captured from Fragment (docs/fragment-protocol.md §16); the simulator's choice.
   invalidQuantity: (min: number, max: number) =>
     `Please enter a number of Stars between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}.`,
   invalidMonths: 'Please choose a subscription period.',
+  invalidWinners: (max: number) => `Please enter a number of winners between 1 and ${max.toLocaleString('en-US')}.`,
   invalidAmount: 'Amount is invalid',
   requestNotFound: 'Request not found. Please try again.',
   requestExpired: 'This request has expired. Please try again.',

@@ -11,7 +11,8 @@ import type { FragmentFaults } from './config';
 import { groupThousands } from './decimal';
 import { escapeHtml } from './html';
 import type { Order } from './orders';
-import { tonValueHtml } from './pages';
+import { tonValueHtml } from './page-parts';
+import { allPacks, productPack } from './products/registry';
 import type { Product } from './sessions';
 
 export type HistoryMarkup = 'table' | 'changed';
@@ -22,8 +23,14 @@ export interface HistoryPageOrders {
 }
 
 function quantityText(order: Order): string {
-  if (order.product === 'stars' || order.product === 'gram') return order.quantity.toLocaleString('en-US');
-  return order.quantity === 12 ? '1 year' : `${order.quantity} months`;
+  return productPack(order.product).history.quantityText(order);
+}
+
+/** The products whose rows a table lists (Premium's lists gifts and giveaways). */
+export function tableProducts(table: Product): Product[] {
+  return allPacks()
+    .filter((pack) => pack.history.table === table)
+    .map((pack) => pack.product);
 }
 
 function priceHtml(order: Order): string {
@@ -72,14 +79,15 @@ export function historyRowsHtml(orders: Order[], style: HistoryRowsStyle): strin
     .map((o) => {
       const at = isoSeconds(o.statusAt);
       if (style.markup === 'changed') {
-        return `<div class="tm-history-card"><div class="tm-history-card-who">${escapeHtml(o.username)}</div><div class="tm-history-card-what">${escapeHtml(quantityText(o))} ${CARD_UNITS[o.product]}</div><div class="tm-history-card-when" title="${at}">${escapeHtml(shownDate(o.statusAt))}</div></div>`;
+        return `<div class="tm-history-card"><div class="tm-history-card-who">${escapeHtml(o.username)}</div><div class="tm-history-card-what">${escapeHtml(quantityText(o))} ${productPack(o.product).history.cardUnit}</div><div class="tm-history-card-when" title="${at}">${escapeHtml(shownDate(o.statusAt))}</div></div>`;
       }
       const date =
         style.dates === 'text'
           ? shortDateHtml(o.statusAt, style.now)
           : `<time datetime="${at}" data-relative="text">${escapeHtml(shownDate(o.statusAt))}</time>`;
       const ref = style.refs ? refCellHtml(o) : '';
-      if (o.product === 'gram') return topupRowHtml(o, date).replace(/<\/tr>$/, `${ref}</tr>`);
+      const ownRow = productPack(o.product).history.rowHtml;
+      if (ownRow) return ownRow(o, date).replace(/<\/tr>$/, `${ref}</tr>`);
       return `<tr class="tm-row-selectable"><td><div class="table-cell"><div class="table-cell-value tm-value tm-inline-nowrap">@${escapeHtml(o.username)}</div></div></td><td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${escapeHtml(quantityText(o))}</div></div></td><td><div class="table-cell">${priceHtml(o)}</div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${date}</div></div></td>${ref}</tr>`;
     })
     .join('');
@@ -88,17 +96,6 @@ export function historyRowsHtml(orders: Order[], style: HistoryRowsStyle): strin
 /** The order's `Ref#` in a last cell: no public source shows Fragment's history doing so (docs/fragment-protocol.md §17.2). */
 function refCellHtml(order: Order): string {
   return `<td><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">Ref#${escapeHtml(order.ref)}</div></div></td>`;
-}
-
-const CARD_UNITS: Record<Product, string> = { stars: '★', premium: 'Premium', gram: 'TON' };
-
-/**
- * A top-up row (`/ads/history?type=topup`, protocol reference "…2026-11-26", one client's parser):
- * the recipient as a t.me link, the whole GRAM in an `.icon-ton` cell, the date; no price column.
- */
-function topupRowHtml(order: Order, dateHtml: string): string {
-  const handle = escapeHtml(order.username);
-  return `<tr class="tm-row-selectable"><td><div class="table-cell"><a href="https://t.me/${handle}" class="table-cell-value tm-value tm-inline-nowrap">@${handle}</a></div></td><td><div class="table-cell"><div class="table-cell-value tm-value icon-before icon-ton">${escapeHtml(quantityText(order))}</div></div></td><td class="wide-last-col"><div class="table-cell"><div class="table-cell-value tm-value tm-nowrap">${dateHtml}</div></div></td></tr>`;
 }
 
 /** The "load more" marker, where Fragment's page script reads `data-next-offset`. */
@@ -121,9 +118,6 @@ export function historyTableHtml(product: Product, page: HistoryPageOrders, styl
   const rows =
     historyRowsHtml(page.orders, style) ||
     '<tr><td colspan="4"><div class="table-cell tm-table-empty">No purchases yet</div></td></tr>';
-  const header =
-    product === 'gram'
-      ? '<th>Recipient</th><th>Amount</th><th class="wide-last-col">Date</th>'
-      : `<th>Recipient</th><th>${product === 'stars' ? 'Stars' : 'Duration'}</th><th>Price</th><th class="wide-last-col">Date</th>`;
+  const header = productPack(product).history.headerHtml ?? '';
   return `<table class="table tm-table tm-table-fixed"><thead><tr>${header}</tr></thead><tbody class="js-history-list">${rows}</tbody><tfoot class="js-history-foot">${historyFootHtml(page.nextOffset)}</tfoot></table>`;
 }

@@ -35,8 +35,10 @@ export interface Order {
   account: string;
   product: Product;
   username: string;
-  /** Stars: number of stars; Premium: months. */
+  /** Stars: number of stars; Premium: months; GRAM: whole GRAM; a giveaway: winners. */
   quantity: number;
+  /** A giveaway: the months each winner gets. */
+  months?: number;
   paymentMethod: PaymentMethodName;
   quote: Quote;
   /** The `amount` string returned by init (TON or USDT). */
@@ -76,6 +78,7 @@ export interface DeliveredOrder {
   product: Product;
   username: string;
   quantity: number;
+  months?: number;
   paymentMethod: TonPaymentMethod;
   txHash: string;
   /** When Fragment delivered it (simulator clock, ms). */
@@ -248,6 +251,7 @@ export class OrderBook {
       product: order.product,
       username: order.username,
       quantity: order.quantity,
+      ...(order.months !== undefined ? { months: order.months } : {}),
       paymentMethod: order.paymentMethod,
       txHash: order.payment.txHash,
       at: this.clock(),
@@ -257,18 +261,18 @@ export class OrderBook {
   }
 
   /**
-   * One page of the account's delivered orders of one product, newest first (oldest first when
+   * One page of the account's delivered orders of one history table's products, newest first (oldest first when
    * `ascending`): `limit` rows after the row whose sequence number is `offsetId`, and the offset of
    * the next page when there are more.
    */
   deliveredPage(
     account: string,
-    product: Product,
+    products: readonly Product[],
     options: { limit: number; offsetId?: number; ascending?: boolean },
   ): { orders: Array<Order & { historyId: number }>; nextOffset?: number } {
     const listed = this.deliveredOrders
       .map((order, index) => ({ ...order, historyId: index + 1 }))
-      .filter((o) => o.account === account && o.product === product);
+      .filter((o) => o.account === account && products.includes(o.product));
     if (!options.ascending) listed.reverse();
     const start =
       options.offsetId === undefined

@@ -2,16 +2,8 @@ import type { Request, Response } from 'express';
 import { parseCookies, setCookie } from './cookies';
 import type { SimulatorContext } from './methods/context';
 import { dataHash } from './methods/state';
-import { historyStyle, historyTableHtml } from './history-html';
-import {
-  isHistoryPage,
-  PAGE_PATHS,
-  PAGE_PRODUCTS,
-  type PageContext,
-  type PageKind,
-  renderAjax,
-  renderDocument,
-} from './pages';
+import { historyStyle, historyTableHtml, tableProducts } from './history-html';
+import { pagePath, type PageContext, type PageKind, productPage, renderAjax, renderDocument } from './pages';
 import { profileHtml } from './profile-html';
 import type { CallCounter } from './stats';
 
@@ -22,7 +14,7 @@ function isAjax(req: Request): boolean {
 /** `GET /`, `/stars/buy`, `/premium/gift` (docs/fragment-protocol.md §3.1, §3.2, §14.1). */
 export function createPageHandler(sim: SimulatorContext, counter: CallCounter, kind: PageKind) {
   return async (req: Request, res: Response): Promise<void> => {
-    counter.count(`GET ${PAGE_PATHS[kind]}`);
+    counter.count(`GET ${pagePath(kind)}`);
     if (await sim.faults.apply('page', undefined, req, res)) return;
     const cookies = parseCookies(req.headers.cookie);
     let ssid = cookies['stel_ssid'];
@@ -39,8 +31,8 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
     if (cfg.faults.rotateCookies && !auth.dead && auth.walletConnected && auth.wallet && tonToken)
       setCookie(res, 'stel_ton_token', sim.sessions.rotateTonToken(tonToken, auth.wallet));
     const rate = sim.prices.tonRateMicro();
-    const product = PAGE_PRODUCTS[kind] ?? 'stars';
-    const historyPage = isHistoryPage(kind);
+    const found = productPage(kind);
+    const historyPage = !!found?.page.history;
     // History and the profile need a Telegram login; Fragment answers a page it will not show
     // with 302 (docs/fragment-protocol.md §3.2).
     if ((historyPage || kind === 'profile') && !auth.loggedIn) {
@@ -65,13 +57,14 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
       },
       loginMarkup: cfg.faults.loginMarkup,
       telegramLoggedIn: auth.loggedIn,
-      lv: session.flows[product].lv,
-      dh: dataHash(session, product, rate),
-      ...(historyPage
+      // Only a product page shows its flow's `lv` and `dh`.
+      lv: found ? session.flows[found.pack.product].lv : 0,
+      dh: found ? dataHash(session, found.pack.product, rate) : '',
+      ...(found && historyPage
         ? {
             historyHtml: historyTableHtml(
-              product,
-              sim.orders.deliveredPage(cookies['stel_token'] ?? '', product, {
+              found.pack.history.table,
+              sim.orders.deliveredPage(cookies['stel_token'] ?? '', tableProducts(found.pack.history.table), {
                 limit: cfg.historyPageRows,
                 ascending: req.query['sort'] === 'asc',
               }),

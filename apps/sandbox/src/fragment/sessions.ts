@@ -1,9 +1,10 @@
-import { PRODUCTS, type Product } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentSimulatorConfig } from './config';
+import type { SimProduct } from './products/pack';
+import { simProducts } from './products/registry';
 import type { SeededRandom } from './random';
 
-export type { Product };
+export type Product = SimProduct;
 
 /** Per-session, per-product page state (docs/fragment-protocol.md §14.3). */
 export interface FlowState {
@@ -87,7 +88,7 @@ export class SessionStore {
         hashIssuedAt: now,
         tonProof: this.random.hex(9, 'ton-proof'),
         recipients: new Map(),
-        flows: Object.fromEntries(PRODUCTS.map((product) => [product, { lv: 0 }])) as Record<Product, FlowState>,
+        flows: Object.fromEntries(simProducts().map((product) => [product, { lv: 0 }])) as Record<Product, FlowState>,
         createdAt: now,
       };
       this.sessions.set(ssid, session);

@@ -17,6 +17,7 @@ import { FaultInjector } from './faults';
 import type { SimulatorContext } from './methods/context';
 import { type DeliveredOrder, OrderBook } from './orders';
 import { createPageHandler } from './page-router';
+import { pagePaths } from './pages';
 import { decodeOrder, encodeOrder, saveFragmentState, type PersistedFragmentState } from './order-persistence';
 import { PaymentWatcher } from './payment-watcher';
 import { PriceBook } from './pricing';
@@ -155,14 +156,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
   const counter = new CallCounter();
   const router = express.Router();
   router.post('/api', ...createApiHandler(sim, counter));
-  router.get('/', createPageHandler(sim, counter, 'home'));
-  router.get('/stars/buy', createPageHandler(sim, counter, 'stars'));
-  router.get('/premium/gift', createPageHandler(sim, counter, 'premium'));
-  router.get('/stars/history', createPageHandler(sim, counter, 'starsHistory'));
-  router.get('/premium/history', createPageHandler(sim, counter, 'premiumHistory'));
-  router.get('/ads/topup', createPageHandler(sim, counter, 'topup'));
-  router.get('/ads/history', createPageHandler(sim, counter, 'topupHistory'));
-  router.get('/my/profile', createPageHandler(sim, counter, 'profile'));
+  for (const { kind, path } of pagePaths()) router.get(path, createPageHandler(sim, counter, kind));
   // AJAX navigation to an unknown page: 302 (docs/fragment-protocol.md §3.2).
   router.get(/.*/, (req: Request, res: Response, next) => {
     if ((req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest') res.redirect(302, req.baseUrl + '/');
@@ -199,6 +193,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
         product: o.product,
         username: o.username,
         quantity: o.quantity,
+        ...(o.months !== undefined ? { months: o.months } : {}),
         paymentMethod: o.paymentMethod,
         amount: o.amountText,
         status: o.status,

@@ -62,7 +62,7 @@ describe('fault switches, observable over HTTP', () => {
     expect((await request(h.app).get('/admin/fragment/config')).body.tonRate).toBe('1.70');
     const receivers = (await request(h.app).get('/admin/fragment/receivers')).body;
     expect(receivers.stars).toBe(h.sim.receivingAddresses.stars.toString({ bounceable: false }));
-    expect((await request(h.app).get('/admin/fragment/directory')).body).toHaveLength(9);
+    expect((await request(h.app).get('/admin/fragment/directory')).body).toHaveLength(11);
   });
 
   it('429 with Retry-After for the next N calls of a method, then normal', async () => {

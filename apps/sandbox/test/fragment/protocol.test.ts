@@ -301,6 +301,8 @@ describe('Fragment simulator protocol', () => {
         'premium_pat',
         'helper_bot',
         'news_channel',
+        'starsgate_channel',
+        'starsgate_giveaways',
         'frozen_fay',
       ]);
       for (const e of h.sim.directory.list()) expect(e.description.length).toBeGreaterThan(10);

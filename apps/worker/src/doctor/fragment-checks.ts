@@ -207,7 +207,7 @@ async function checkPrices(client: FragmentClient, label: string): Promise<Check
   const action = 'Fragment changed its price markup or refuses this session; purchases will fail at the quote.';
   const results: CheckResult[] = [];
   try {
-    const quote = await client.quoteStars(50);
+    const quote = await client.quoteQuantity('stars', 50);
     results.push(
       ok(`${label} Stars prices`, `50 Stars = ${formatUnits(quote.gramNano, GRAM_DECIMALS)} GRAM ($${quote.usd})`),
     );
@@ -215,8 +215,8 @@ async function checkPrices(client: FragmentClient, label: string): Promise<Check
     results.push(fail(`${label} Stars prices`, errorText(error), action));
   }
   try {
-    const prices = await client.premiumPrices();
-    const shown = ([3, 6, 12] as const).map((m) => `${m} months $${prices[m].usd}`).join(', ');
+    const prices = await client.optionPrices('premium');
+    const shown = ([3, 6, 12] as const).map((m) => `${m} months $${prices[m]?.usd ?? '?'}`).join(', ');
     results.push(ok(`${label} Premium prices`, shown));
   } catch (error) {
     results.push(fail(`${label} Premium prices`, errorText(error), action));

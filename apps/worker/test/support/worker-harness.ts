@@ -86,7 +86,10 @@ export interface HarnessOptions {
 export interface PurchaseInput {
   product: Product;
   username: string;
-  amount: number;
+  /** Stars, Premium, GRAM; a product with quantity fields of its own sends those instead. */
+  amount?: number;
+  winners?: number;
+  months?: number;
   payment_method: PaymentMethod;
   seed: string;
   wallet_address?: string;

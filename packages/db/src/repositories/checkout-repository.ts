@@ -77,6 +77,7 @@ export class CheckoutRepository {
               checkout.requestId,
               event.actor,
               event.reason ?? null,
+              JSON.stringify(checkout.orderLine),
             ],
           })
         ).rows[0],

@@ -1,3 +1,4 @@
+import type { OrderLine } from '@starsgate/domain';
 import type { PurchaseRow } from '../schema';
 import { fromDriverRow } from './driver-rows';
 
@@ -15,6 +16,7 @@ export interface OrderIntakeColumns {
   product: string;
   username: string;
   amount: number;
+  orderLine: OrderLine;
   paymentMethod: string;
   requestId: string;
 }

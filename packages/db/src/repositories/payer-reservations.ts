@@ -1,4 +1,4 @@
-import type { PaymentRequest } from '@starsgate/domain';
+import type { OrderLine, PaymentRequest } from '@starsgate/domain';
 import type { Database } from '../database';
 
 /** An open order of a payer whose money has not left its wallet yet. */
@@ -6,6 +6,7 @@ export interface ReservingOrder {
   id: string;
   product: string;
   amount: number;
+  orderLine: OrderLine | null;
   paymentMethod: string;
   /** Set once Fragment's request was accepted: what the order will pay exactly. */
   paymentRequest: PaymentRequest | null;
@@ -31,11 +32,12 @@ export class PayerReservations {
       id: string;
       product: string;
       amount: number;
+      order_line: OrderLine | null;
       payment_method: string;
       payment_request: PaymentRequest | null;
     }>({
       name: 'payer_reserving_orders',
-      text: `SELECT id, product, amount, payment_method, payment_request FROM purchases
+      text: `SELECT id, product, amount, order_line, payment_method, payment_request FROM purchases
         WHERE (wallet_address = $1 OR (wallet_address IS NULL AND payer_public_key = $2))
           AND id <> $3 AND batch_id IS NULL
           AND (
@@ -48,6 +50,7 @@ export class PayerReservations {
       id: row.id,
       product: row.product,
       amount: row.amount,
+      orderLine: row.order_line,
       paymentMethod: row.payment_method,
       paymentRequest: row.payment_request,
     }));

@@ -41,6 +41,7 @@ export function intakeParameters(
     row.product,
     row.username,
     row.amount,
+    JSON.stringify(row.orderLine),
     row.paymentMethod,
     row.seedFormat,
     row.accountIndex ?? null,

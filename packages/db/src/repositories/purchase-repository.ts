@@ -28,6 +28,7 @@ const viewColumns = {
   product: purchases.product,
   username: purchases.username,
   amount: purchases.amount,
+  orderLine: purchases.orderLine,
   paymentMethod: purchases.paymentMethod,
   transactionHash: purchases.transactionHash,
   error: purchases.error,

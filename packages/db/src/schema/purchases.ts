@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { PaymentRequest } from '@starsgate/domain';
+import type { OrderLine, PaymentRequest } from '@starsgate/domain';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   PAYMENT_METHOD_LIST,
@@ -37,6 +37,13 @@ export const purchases = pgTable(
     product: text('product').notNull(),
     username: text('username').notNull(),
     amount: integer('amount').notNull(),
+    /**
+     * What the order buys: product, recipient and the product's quantities; every intake writes it
+     * and migration 0013 filled it from product/username/amount for older rows (null only on a row
+     * inserted around intake, e.g. a test fixture: `rowQuantities` reads a one-quantity product's
+     * `amount` then). `amount` stays: the API and webhooks show it.
+     */
+    orderLine: jsonb('order_line').$type<OrderLine>(),
     paymentMethod: text('payment_method').notNull(),
 
     /** Null for a checkout (no secret is ever stored for it). */

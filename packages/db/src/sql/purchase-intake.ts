@@ -12,6 +12,7 @@ const PURCHASE_COLUMNS = [
   ['product', 'text'],
   ['username', 'text'],
   ['amount', 'int'],
+  ['order_line', 'jsonb'],
   ['payment_method', 'text'],
   ['seed_format', 'text'],
   ['account_index', 'int'],

@@ -3,7 +3,15 @@
  * shop can show next to them. A check is point-in-time: it reserves nothing and guarantees no
  * delivery, so every action reminds the client to repeat it when an input changes.
  */
-import { PAYMENT_METHOD_NAMES, PRODUCT_REGISTRY, productLabel, type PaymentMethod, type Product } from '../products';
+import {
+  orderLineLabel,
+  PAYMENT_METHOD_NAMES,
+  PRODUCT_REGISTRY,
+  rowQuantities,
+  type PaymentMethod,
+  type Product,
+  type Quantities,
+} from '../products';
 
 export const AVAILABILITY_CODES = [
   'AVAILABLE',
@@ -18,6 +26,8 @@ export interface AvailabilitySubject {
   product: Product;
   username: string;
   amount: number;
+  /** The order line's quantities (a one-quantity product's `amount` when absent). */
+  quantities?: Quantities;
   payment_method: PaymentMethod;
 }
 
@@ -29,7 +39,7 @@ export interface AvailabilityText {
 const REPEAT = 'The check is point-in-time: repeat it whenever product, username, amount or payment method changes.';
 
 export function describeAvailability(code: AvailabilityCode, subject: AvailabilitySubject): AvailabilityText {
-  const item = productLabel(subject.product, subject.amount);
+  const item = orderLineLabel({ product: subject.product, quantities: subject.quantities ?? rowQuantities(subject) });
   const method = PAYMENT_METHOD_NAMES[subject.payment_method];
   switch (code) {
     case 'AVAILABLE':

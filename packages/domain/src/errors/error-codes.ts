@@ -1,3 +1,4 @@
+import { AMOUNT_DESCRIPTION } from '../products/product-registry';
 /**
  * The error catalogue: every stable `code` the service can answer with, its HTTP status
  * and the action a client should take. Codes never change meaning once published.
@@ -35,8 +36,8 @@ export const ERROR_CATALOGUE = {
   INVALID_AMOUNT: {
     status: 400,
     message: 'The amount is not valid for this product.',
-    action:
-      'Stars: an integer from 50 to 1000000. Premium: 3, 6 or 12 months. GRAM top-up: whole GRAM from 1 to 1000000.',
+    // Each product pack's own description of its quantities (GET /api/v1/products has the limits).
+    action: AMOUNT_DESCRIPTION,
   },
 
   // Purchases and idempotency

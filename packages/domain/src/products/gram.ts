@@ -10,9 +10,19 @@ export const GRAM_TOPUP_MAX = 1_000_000;
 export const gram = {
   name: 'gram',
   title: 'GRAM top-up',
-  amount: { kind: 'range', minimum: GRAM_TOPUP_MIN, maximum: GRAM_TOPUP_MAX },
+  recipientKind: 'user',
+  pricing: 'face_value',
+  amountQuantity: 'gram',
+  quantities: [
+    {
+      quantity: 'gram',
+      requestField: 'amount',
+      rule: { kind: 'range', minimum: GRAM_TOPUP_MIN, maximum: GRAM_TOPUP_MAX },
+    },
+  ],
   amountDescription: 'GRAM top-up: whole GRAM, 1 to 1,000,000',
   paymentMethods: ['gram'],
-  label: (amount) => `${amount} GRAM top-up`,
+  label: ({ gram: whole }) => `${whole} GRAM top-up`,
+  inPriceList: false,
   ineligibleText: 'cannot receive a GRAM top-up (a bot or a channel, not a personal account).',
-} as const satisfies ProductDescription<'gram'>;
+} as const satisfies ProductDescription<'gram', 'gram'>;

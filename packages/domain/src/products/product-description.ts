@@ -1,26 +1,55 @@
 import type { PaymentMethod } from './payment-methods';
 
-/** The amounts a product accepts: a whole-number range (Stars) or a fixed list (Premium months). */
+/** The amounts a quantity accepts: a whole-number range (Stars) or a fixed list (Premium months). */
 export type AmountRule =
   { kind: 'range'; minimum: number; maximum: number } | { kind: 'choices'; values: readonly number[] };
 
 /**
+ * One quantity of an order line (`stars`, `months`, `gram`, `winners`) and the request field that
+ * carries it (`amount` for the products sold before order lines, the quantity's own name after).
+ */
+export interface QuantityField<Name extends string = string> {
+  quantity: Name;
+  requestField: string;
+  rule: AmountRule;
+}
+
+/** Who receives the product: a personal account (`@alice`) or a channel (`@channel`). */
+export type RecipientKind = 'user' | 'channel';
+
+/**
+ * `quoted`: Fragment names the price (read from its page); `face_value`: the quantity is itself the
+ * price in GRAM (a top-up), so a quote needs no Fragment call.
+ */
+export type PricingKind = 'quoted' | 'face_value';
+
+/**
  * Everything the service knows about one product, in one place: intake validation, the OpenAPI
  * document, the database's check constraint, labels and availability texts all derive from it.
- * Its Fragment side (pages, methods, readers) is described in `@starsgate/fragment` (`routes.ts`).
+ * Its Fragment side (pages, methods, readers) is its pack in `@starsgate/fragment` (`src/products/`).
  */
-export interface ProductDescription<Name extends string = string> {
+export interface ProductDescription<Name extends string = string, Quantity extends string = string> {
   name: Name;
   /** What the product is called in texts: `Telegram Stars`. */
   title: string;
-  amount: AmountRule;
-  /** How `amount` reads in the API's descriptions: `Stars: 50 to 1,000,000`. */
+  recipientKind: RecipientKind;
+  pricing: PricingKind;
+  /** The order line's quantities, in the order their canonical form lists them. */
+  quantities: readonly QuantityField<Quantity>[];
+  /** The quantity the legacy integer `amount` shows (column, API, webhooks). */
+  amountQuantity: Quantity;
+  /** How the quantities read in the API's descriptions: `Stars: 50 to 1,000,000`. */
   amountDescription: string;
   paymentMethods: readonly PaymentMethod[];
   /** `50 Telegram Stars`, `Telegram Premium for 1 year`. */
-  label(amount: number): string;
+  label(quantities: Readonly<Record<Quantity, number>>): string;
   /** The availability text for RECIPIENT_INELIGIBLE (after the username). */
   ineligibleText: string;
+  /**
+   * Listed by GET /api/v1/prices, whose fixed shape predates GET /api/v1/products (Stars and
+   * Premium); every product's reference prices are in GET /api/v1/products.
+   */
+  inPriceList: boolean;
 }
 
 export function acceptsAmount(rule: AmountRule, amount: number): boolean {
@@ -28,7 +57,7 @@ export function acceptsAmount(rule: AmountRule, amount: number): boolean {
   return rule.kind === 'range' ? amount >= rule.minimum && amount <= rule.maximum : rule.values.includes(amount);
 }
 
-/** The JSON Schema keywords that hold `amount` to the rule (used inside an if/then per product). */
+/** The JSON Schema keywords that hold a quantity to its rule (used inside an if/then per product). */
 export function amountSchemaOf(rule: AmountRule): { minimum: number; maximum: number } | { enum: number[] } {
   return rule.kind === 'range' ? { minimum: rule.minimum, maximum: rule.maximum } : { enum: [...rule.values] };
 }

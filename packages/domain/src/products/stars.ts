@@ -6,10 +6,16 @@ export const STARS_MAX = 1_000_000;
 export const stars = {
   name: 'stars',
   title: 'Telegram Stars',
-  amount: { kind: 'range', minimum: STARS_MIN, maximum: STARS_MAX },
+  recipientKind: 'user',
+  pricing: 'quoted',
+  amountQuantity: 'stars',
+  quantities: [
+    { quantity: 'stars', requestField: 'amount', rule: { kind: 'range', minimum: STARS_MIN, maximum: STARS_MAX } },
+  ],
   amountDescription: 'Stars: 50 to 1,000,000',
   paymentMethods: ['gram', 'usdt'],
-  label: (amount) => `${amount} Telegram ${amount === 1 ? 'Star' : 'Stars'}`,
+  label: ({ stars: count }) => `${count} Telegram ${count === 1 ? 'Star' : 'Stars'}`,
+  inPriceList: true,
   ineligibleText:
     'cannot receive Telegram Stars now (a bot, a channel, or an account that cannot receive Stars at the moment).',
-} as const satisfies ProductDescription<'stars'>;
+} as const satisfies ProductDescription<'stars', 'stars'>;

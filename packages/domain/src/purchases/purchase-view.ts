@@ -1,3 +1,5 @@
+import { rowQuantities } from '../products/order-line';
+
 /** The purchase columns the public view reads (a `purchases` row or a webhook event's snapshot of one). */
 export interface PurchaseViewSource {
   id: string;
@@ -5,6 +7,8 @@ export interface PurchaseViewSource {
   product: string;
   username: string;
   amount: number;
+  /** The order line (null/absent on rows and snapshots from before order lines: `amount` gives it). */
+  orderLine?: unknown;
   paymentMethod: string;
   transactionHash: string | null;
   error: unknown;
@@ -13,8 +17,16 @@ export interface PurchaseViewSource {
 }
 
 /** The order a row describes, as every view (purchase or checkout) shows it. */
-export function orderFields(row: Pick<PurchaseViewSource, 'product' | 'username' | 'amount' | 'paymentMethod'>) {
-  return { product: row.product, username: row.username, amount: row.amount, payment_method: row.paymentMethod };
+export function orderFields(
+  row: Pick<PurchaseViewSource, 'product' | 'username' | 'amount' | 'orderLine' | 'paymentMethod'>,
+) {
+  return {
+    product: row.product,
+    username: row.username,
+    amount: row.amount,
+    quantities: rowQuantities(row),
+    payment_method: row.paymentMethod,
+  };
 }
 
 /** How a row ended: `transaction_hash` once completed, `error` in one of `failedStatuses`. */

@@ -1,6 +1,6 @@
 import { AVAILABILITY_CODES } from '../availability/availability-texts';
 import { amountByProductRule, PAYMENT_METHODS, type PaymentMethod, type Product, PRODUCTS } from '../products';
-import { orderProperties } from './common.schema';
+import { orderProperties, quantitiesField } from './common.schema';
 
 /** Wallet fields of the purchase request that an availability check never accepts. */
 export const WALLET_FIELDS = [
@@ -17,7 +17,7 @@ export const AvailabilityCheckRequestSchema = {
   type: 'object',
   description:
     'The order-shaped part of a purchase: no wallet, no idempotency key. Unknown fields are rejected (400 UNKNOWN_FIELD); a seed or wallet field is refused with a message saying wallets are not accepted here.',
-  required: ['product', 'username', 'amount', 'payment_method'],
+  required: ['product', 'username', 'payment_method'],
   additionalProperties: false,
   properties: orderProperties,
   allOf: amountByProductRule,
@@ -26,7 +26,8 @@ export const AvailabilityCheckRequestSchema = {
 export interface AvailabilityCheckRequest {
   product: Product;
   username: string;
-  amount: number;
+  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  amount?: number;
   payment_method: string;
 }
 
@@ -50,6 +51,7 @@ export const AvailabilityResultSchema = {
     product: { type: 'string', enum: [...PRODUCTS] },
     username: { type: 'string', description: 'As sent.' },
     amount: { type: 'integer' },
+    quantities: quantitiesField,
     payment_method: { type: 'string', enum: [...PAYMENT_METHODS], description: 'Canonical form of the method sent.' },
     checked_at: {
       type: 'string',
@@ -68,6 +70,7 @@ export interface AvailabilityResultBody {
   product: Product;
   username: string;
   amount: number;
+  quantities?: Readonly<Record<string, number>>;
   payment_method: PaymentMethod;
   checked_at: string;
 }

@@ -1,7 +1,7 @@
 import { baseUnitMoney, gramAmount, usdtAmount } from './money.schema';
 import { CHECKOUT_STATUSES } from '../purchases/checkout-status';
 import { amountByProductRule, PAYMENT_METHODS, PRODUCTS } from '../products';
-import { idempotencyKeyField, orderProperties } from './common.schema';
+import { idempotencyKeyField, orderProperties, quantitiesField } from './common.schema';
 import { PurchaseErrorSchema } from './purchase.schema';
 
 /** Request fields that carry a wallet secret: a checkout refuses them (SEED_NOT_ACCEPTED) before anything else. */
@@ -12,7 +12,7 @@ export const CreateCheckoutRequestSchema = {
   type: 'object',
   description:
     'A client-signed checkout: the buyer signs the prepared transaction in its own wallet, so no secret is ever sent. A `seed`, `mnemonic`, `private_key` or `secret_key` field is refused with 400 SEED_NOT_ACCEPTED; other unknown fields with 400 UNKNOWN_FIELD.',
-  required: ['product', 'username', 'amount', 'payment_method', 'payer_address', 'idempotency_key'],
+  required: ['product', 'username', 'payment_method', 'payer_address', 'idempotency_key'],
   additionalProperties: false,
   properties: {
     ...orderProperties,
@@ -79,7 +79,8 @@ export const TonProofPayloadSchema = {
 export interface CreateCheckoutRequest {
   product: (typeof PRODUCTS)[number];
   username: string;
-  amount: number;
+  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  amount?: number;
   payment_method: string;
   payer_address: string;
   payer_public_key?: string;
@@ -175,6 +176,7 @@ export const CheckoutSchema = {
     'product',
     'username',
     'amount',
+    'quantities',
     'payment_method',
     'payer_address',
     'created_at',
@@ -187,6 +189,7 @@ export const CheckoutSchema = {
     product: { type: 'string', enum: [...PRODUCTS] },
     username: { type: 'string' },
     amount: { type: 'integer' },
+    quantities: quantitiesField,
     payment_method: { type: 'string', enum: [...PAYMENT_METHODS] },
     payer_address: { type: 'string', description: 'The payer wallet, raw form.' },
     created_at: { type: 'string', format: 'date-time' },

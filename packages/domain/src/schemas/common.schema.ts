@@ -2,6 +2,8 @@ import {
   ACCOUNT_INDEX_MAX,
   ACCOUNT_INDEX_MIN,
   AMOUNT_DESCRIPTION,
+  QUANTITY_FIELD_DESCRIPTION,
+  QUANTITY_REQUEST_FIELDS,
   IDEMPOTENCY_KEY_PATTERN,
   PAYMENT_METHOD_ALIASES,
   PAYMENT_METHOD_RESTRICTIONS,
@@ -54,10 +56,31 @@ export const seedField = {
     'Wallet secret: 12-word BIP39 mnemonic, 24-word TON mnemonic, or canonical Base64 of a 32-byte ed25519 private key. Send only from a trusted backend. Encrypted at rest, destroyed when the purchase ends, never logged.',
 } as const;
 
+/** The order line's quantities by name, in responses and webhooks (`amount` stays beside them). */
+export const quantitiesField = {
+  type: 'object',
+  description:
+    'The order line\'s quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product\'s).',
+  additionalProperties: { type: 'integer' },
+  examples: [{ stars: 50 }],
+} as const;
+
+/**
+ * The request fields that carry quantities (`amount`; a product with several quantities names its
+ * own, e.g. a giveaway's `winners` and `months`): integers, held to their product's rules by
+ * `amountByProductRule`.
+ */
+export const quantityRequestProperties = Object.fromEntries(
+  QUANTITY_REQUEST_FIELDS.map((name) => [
+    name,
+    name === 'amount' ? amountField : { type: 'integer', description: `${QUANTITY_FIELD_DESCRIPTION} (\`${name}\`).` },
+  ]),
+) as { amount: typeof amountField } & Record<string, { type: 'integer'; description: string }>;
+
 /** The order itself: what purchases, checkouts and availability checks all describe. */
 export const orderProperties = {
   product: productField,
   username: usernameField,
-  amount: amountField,
+  ...quantityRequestProperties,
   payment_method: paymentMethodField,
 } as const;

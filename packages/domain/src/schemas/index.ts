@@ -7,3 +7,4 @@ export * from './wallet.schema';
 export * from './admin.schema';
 export * from './checkout.schema';
 export * from './money.schema';
+export * from './products.schema';

@@ -1,5 +1,5 @@
 import { amountByProductRule, type Product, PRODUCTS } from '../products';
-import { amountField, productField } from './common.schema';
+import { productField, quantitiesField, quantityRequestProperties } from './common.schema';
 import { decimalMoney } from './money.schema';
 
 /** A price in both payment currencies, as exact decimal strings. */
@@ -18,20 +18,26 @@ export const PriceQuoteQuerySchema = {
   $id: 'PriceQuoteQuery',
   type: 'object',
   description: 'Query parameters of GET /api/v1/prices/quote. Unknown parameters are rejected.',
-  required: ['product', 'amount'],
+  required: ['product'],
   additionalProperties: false,
   properties: {
     product: productField,
-    amount: amountField,
+    ...quantityRequestProperties,
   },
-  // Ajv applies `allOf` before `properties`: coerce `amount` to an integer first, or the
+  // Ajv applies `allOf` before `properties`: coerce the quantities to integers first, or the
   // product rule would compare the query string "6" with the numbers it allows.
-  allOf: [{ properties: { amount: { type: 'integer' } } }, ...amountByProductRule],
+  allOf: [
+    {
+      properties: Object.fromEntries(Object.keys(quantityRequestProperties).map((name) => [name, { type: 'integer' }])),
+    },
+    ...amountByProductRule,
+  ],
 } as const;
 
 export interface PriceQuoteQuery {
   product: Product;
-  amount: number;
+  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  amount?: number;
 }
 
 export const PriceQuoteSchema = {
@@ -43,6 +49,7 @@ export const PriceQuoteSchema = {
   properties: {
     product: { type: 'string', enum: [...PRODUCTS] },
     amount: { type: 'integer' },
+    quantities: quantitiesField,
     prices: { $ref: '#/components/schemas/PricePair' },
     stale: {
       type: 'boolean',

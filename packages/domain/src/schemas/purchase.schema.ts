@@ -7,13 +7,14 @@ import {
   orderProperties,
   seedField,
   walletAddressField,
+  quantitiesField,
 } from './common.schema';
 
 export const CreatePurchaseRequestSchema = {
   $id: 'CreatePurchaseRequest',
   type: 'object',
   description: 'A server-signed purchase. Unknown fields are rejected (400 UNKNOWN_FIELD), never ignored.',
-  required: ['product', 'username', 'amount', 'payment_method', 'seed', 'idempotency_key'],
+  required: ['product', 'username', 'payment_method', 'seed', 'idempotency_key'],
   additionalProperties: false,
   properties: {
     ...orderProperties,
@@ -28,7 +29,8 @@ export const CreatePurchaseRequestSchema = {
 export interface CreatePurchaseRequest {
   product: (typeof PRODUCTS)[number];
   username: string;
-  amount: number;
+  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  amount?: number;
   payment_method: string;
   seed: string;
   wallet_address?: string;
@@ -86,7 +88,17 @@ export const PurchaseErrorSchema = {
 export const PurchaseSchema = {
   $id: 'Purchase',
   type: 'object',
-  required: ['purchase_id', 'status', 'product', 'username', 'amount', 'payment_method', 'created_at', 'updated_at'],
+  required: [
+    'purchase_id',
+    'status',
+    'product',
+    'username',
+    'amount',
+    'quantities',
+    'payment_method',
+    'created_at',
+    'updated_at',
+  ],
   additionalProperties: false,
   properties: {
     purchase_id: { type: 'string', format: 'uuid' },
@@ -99,6 +111,7 @@ export const PurchaseSchema = {
     product: { type: 'string', enum: [...PRODUCTS] },
     username: { type: 'string' },
     amount: { type: 'integer' },
+    quantities: quantitiesField,
     payment_method: { type: 'string', enum: [...PAYMENT_METHODS] },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },

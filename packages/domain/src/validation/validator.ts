@@ -4,10 +4,11 @@ import { AppError, type ErrorDetail } from '../errors/app-error';
 import type { ErrorCode } from '../errors/error-codes';
 import { DECIMAL_FORMAT } from '../schemas/money.schema';
 import { clipEchoedText } from '../errors/echoed-text';
+import { QUANTITY_REQUEST_FIELDS } from '../products/product-registry';
 
-/** Fields whose errors carry their own code from the spec's catalogue. */
+/** Fields whose errors carry their own code from the spec's catalogue (every quantity field: INVALID_AMOUNT). */
 const FIELD_CODES: Readonly<Record<string, ErrorCode>> = {
-  amount: 'INVALID_AMOUNT',
+  ...Object.fromEntries(QUANTITY_REQUEST_FIELDS.map((field) => [field, 'INVALID_AMOUNT' as const])),
   account_index: 'INVALID_ACCOUNT_INDEX',
   wallet_address: 'INVALID_WALLET_ADDRESS',
 };
@@ -42,6 +43,7 @@ function messageOf(error: ErrorObject): string {
     case 'required':
       return 'is required';
     case 'additionalProperties':
+    case 'false schema':
       return 'is not a known field';
     case 'type':
       return `must be ${error.params.type === 'integer' ? 'an integer' : `of type ${error.params.type}`}`;
@@ -72,7 +74,9 @@ export function validationError(errors: ErrorObject[]): AppError {
     const key = `${field}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    details.push({ field, message, unknown: error.keyword === 'additionalProperties' });
+    // A `false` schema refuses a field for this product alone (another product's quantity field).
+    const unknown = error.keyword === 'additionalProperties' || error.keyword === 'false schema';
+    details.push({ field, message, unknown });
   }
   const code = codeFor(details);
   const first = details[0];

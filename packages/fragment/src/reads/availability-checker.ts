@@ -16,7 +16,15 @@
  * served and misses answer RATE_LIMITED.
  */
 import type { Redis } from 'ioredis';
-import { offersPaymentMethod, type AvailabilityCode, type PaymentMethod, type Product } from '@starsgate/domain';
+import {
+  isProduct,
+  offersPaymentMethod,
+  PAYMENT_METHODS,
+  type AvailabilityCode,
+  type PaymentMethod,
+  type Product,
+  type Quantities,
+} from '@starsgate/domain';
 import { FRAGMENT_ERROR_KINDS } from '../error-kinds';
 import { FragmentError } from '../errors';
 import { silentLogger, type FragmentLogger } from '../transport';
@@ -31,6 +39,8 @@ export interface AvailabilityQuery {
   /** `@name` as sent; matched case-insensitively. */
   username: string;
   amount: number;
+  /** The order line's quantities (a one-quantity product's `amount` when absent). */
+  quantities?: Quantities;
   paymentMethod: PaymentMethod;
 }
 
@@ -42,7 +52,7 @@ export interface AvailabilityAnswer {
   source: 'config' | 'memory' | 'cache' | 'upstream';
 }
 
-/** `usdt` (every product) or `premium:usdt` (one product). */
+/** `usdt` (every product) or `<product>:usdt` (one product of the registry, e.g. `premium:usdt`). */
 export type DisabledPaymentMethods = ReadonlySet<string>;
 
 export function parseDisabledPaymentMethods(text: string | undefined): { disabled: Set<string>; problems: string[] } {
@@ -51,9 +61,12 @@ export function parseDisabledPaymentMethods(text: string | undefined): { disable
   for (const raw of (text ?? '').split(',')) {
     const entry = raw.trim().toLowerCase();
     if (entry === '') continue;
-    const match = /^(?:(stars|premium):)?(gram|usdt)$/.exec(entry);
-    if (!match) problems.push(`"${raw.trim()}" is not gram, usdt, stars:<method> or premium:<method>`);
-    else disabled.add(match[1] ? `${match[1]}:${match[2]}` : (match[2] as string));
+    const [first = '', second] = entry.split(':');
+    const [product, method] = second === undefined ? [undefined, first] : [first, second];
+    const known = (PAYMENT_METHODS as readonly string[]).includes(method);
+    if (!known || (product !== undefined && !isProduct(product)) || entry.split(':').length > 2)
+      problems.push(`"${raw.trim()}" is not ${PAYMENT_METHODS.join(', ')} or <product>:<method>`);
+    else disabled.add(product ? `${product}:${method}` : method);
   }
   return { disabled, problems };
 }
@@ -156,7 +169,7 @@ export class AvailabilityChecker {
     let code: AvailabilityCode;
     try {
       this.upstreamCalls += 1;
-      await this.options.fragment.searchRecipient(query.product, username, query.amount);
+      await this.options.fragment.searchRecipient(query.product, username, query.quantities ?? query.amount);
       code = 'AVAILABLE';
     } catch (error) {
       // Fragment's business answers about the recipient are results, not failures.

@@ -20,7 +20,7 @@ export {
   formatUsdt,
   gramNanoForUsd,
   parseDecimal,
-  starsUsdMicro,
+  perUnitUsdMicro,
   toUnitsCeil,
   usdToUsdtUnits,
 } from './price-math';

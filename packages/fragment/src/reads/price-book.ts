@@ -2,30 +2,48 @@
  * Prices from Fragment, cached in Redis and honest about staleness.
  *
  * What is stored (all money as integer strings: nanoGRAM and USDT units):
- *   prices:list             the reference list (50 Stars, Premium 3/6/12, tonRate) + fetchedAt;
- *                           kept without expiry: it is the "last known" answer.
- *   prices:stars:<N>        Fragment's own price for N Stars (`updateStarsPrices`) + fetchedAt,
- *                           fresh for `quoteTtlMs`, kept `keepLastKnownMs` as last known.
- *   prices:premium          the three Premium prices from `/premium/gift` + fetchedAt.
- *   (a GRAM top-up is priced at its amount: no entry; its USDT worth uses the list's tonRate)
+ *   prices:list             the reference list (each product pack's reference prices: 50 Stars,
+ *                           Premium 3/6/12; tonRate) + fetchedAt; kept without expiry: it is the
+ *                           "last known" answer.
+ *   prices:<product>:<N>    an `update_prices` product's own price for N (Stars: `updateStarsPrices`)
+ *                           + fetchedAt, fresh for `quoteTtlMs`, kept `keepLastKnownMs` as last known.
+ *   prices:<product>        a `page_options` product's option prices (Premium: `/premium/gift`) + fetchedAt.
+ *   (a `face_value` product, the GRAM top-up, is priced at its amount: no entry; its USDT worth
+ *   uses the list's tonRate)
+ * How a product is priced is its Fragment pack's `prices` (products/*.ts), looked up per call.
  *   prices:upstream-down    set for `failureBackoffMs` after a failed fetch, so a broken Fragment
  *                           is not asked again on every request; stale values are served meanwhile.
  *
  * Where an answer comes from, best first: a fresh stored value; a single-flighted Fragment call
  * (budgeted by the shared ReadLimiter); the last known value (`stale: true`); for a Star count
- * Fragment never priced, a value derived from the last known per-star USD price and tonRate with
+ * Fragment never priced, a value derived from the last known per-unit USD price and tonRate with
  * Fragment's rounding (`stale: true, derived: true`, see price-math.ts); else PRICES_UNAVAILABLE.
  *
  * The worker's refresher calls `refreshList()` periodically so gateway reads stay cache hits; a
  * gateway whose list is older than `staleAfterMs` refreshes it itself (single-flighted).
  */
 import type { Redis } from 'ioredis';
-import { GRAM_DECIMALS, parseUnits, type Product } from '@starsgate/domain';
+import {
+  canonicalQuantities,
+  GRAM_DECIMALS,
+  lineAmount,
+  parseUnits,
+  rowQuantities,
+  type Product,
+  type Quantities,
+} from '@starsgate/domain';
 import type { FragmentClient } from '../client';
-import { ROUTES } from '../routes';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack, type PriceRead } from '../products';
 import { silentLogger, type FragmentLogger } from '../transport';
-import type { PremiumMonths, PriceQuote } from '../types';
-import { formatGram, formatUsdt, gramNanoForUsd, starsUsdMicro, usdtUnitsForGram, usdToUsdtUnits } from './price-math';
+import type { PriceQuote } from '../types';
+import {
+  formatGram,
+  formatUsdt,
+  gramNanoForUsd,
+  perUnitUsdMicro,
+  usdtUnitsForGram,
+  usdToUsdtUnits,
+} from './price-math';
 import { ReadError, toReadError, withReadDeadline } from './read-errors';
 import type { ReadLimiter } from './read-limits';
 import { LocalTtlCache, RedisJsonCache } from './redis-cache';
@@ -41,17 +59,25 @@ interface StoredQuote extends StoredPrice {
   fetchedAt: number;
 }
 
-interface StoredPremium {
-  premium: Record<'3' | '6' | '12', StoredPrice>;
+/** A `page_options` product's prices by option (Premium: by months). */
+interface StoredOptions {
+  options: Record<string, StoredPrice>;
   fetchedAt: number;
 }
 
+/** Reference prices by product, then by quantity (`{ stars: { '50': … }, premium: { '3': …, … } }`). */
+export type StoredReferences = Partial<Record<Product, Record<string, StoredPrice>>>;
+
 export interface StoredPriceList {
-  stars50: StoredPrice;
-  premium: Record<'3' | '6' | '12', StoredPrice>;
+  references: StoredReferences;
   /** USD per TON as Fragment wrote it (for derived quotes). */
   tonRate: string;
   fetchedAt: number;
+}
+
+/** A list stored before reference prices were keyed by product has no `references`: not read, refreshed. */
+function currentList(stored: StoredPriceList | undefined): StoredPriceList | undefined {
+  return stored?.references ? stored : undefined;
 }
 
 /** Decimal strings for the wire. */
@@ -61,8 +87,8 @@ export interface PricePair {
 }
 
 export interface PriceListAnswer {
-  stars: { '50': PricePair };
-  premium: Record<'3' | '6' | '12', PricePair>;
+  /** Every product's reference prices by quantity (a `face_value` product: 1 GRAM's worth). */
+  byProduct: Record<Product, Record<string, PricePair>>;
   stale: boolean;
   updatedAt: number;
 }
@@ -84,7 +110,7 @@ export class PricesUnavailableError extends Error {
 }
 
 export interface PriceBookOptions {
-  fragment: Pick<FragmentClient, 'quoteStars' | 'premiumPrices' | 'tonRate'>;
+  fragment: Pick<FragmentClient, 'quoteQuantity' | 'optionPrices' | 'quantityOptionPrices' | 'tonRate'>;
   redis: Redis;
   prefix: string;
   flight: SingleFlight;
@@ -105,14 +131,24 @@ export interface PriceBookOptions {
   now?: () => number;
 }
 
-const MONTHS = ['3', '6', '12'] as const;
-
 function pair(price: StoredPrice): PricePair {
   return { gram: formatGram(BigInt(price.gramNano)), usdt: formatUsdt(BigInt(price.usdtUnits)) };
 }
 
 function fromQuote(quote: PriceQuote): StoredPrice {
   return { gramNano: quote.gramNano.toString(), usdtUnits: usdToUsdtUnits(quote.usd).toString() };
+}
+
+function storedOptions(prices: Record<number, PriceQuote>): Record<string, StoredPrice> {
+  return Object.fromEntries(Object.entries(prices).map(([option, quote]) => [option, fromQuote(quote)]));
+}
+
+/** A `face_value` product's price: `amount` whole GRAM, its USDT worth at `tonRate`. */
+function faceValuePrice(amount: number, tonRate: string): StoredPrice {
+  return {
+    gramNano: parseUnits(String(amount), GRAM_DECIMALS).toString(),
+    usdtUnits: usdtUnitsForGram(amount, tonRate).toString(),
+  };
 }
 
 export class PriceBook {
@@ -148,27 +184,45 @@ export class PriceBook {
     return this.options.flight.run('prices:list', async () => {
       try {
         await this.options.limiter.acquire({ budget: false });
-        const stars50 = await this.options.fragment.quoteStars(50);
-        const premium = await this.options.fragment.premiumPrices();
+        const references: StoredReferences = {};
+        for (const product of FRAGMENT_PRODUCT_NAMES) {
+          const read = fragmentPack(product).prices;
+          if (read.kind === 'update_prices') {
+            const quantity = read.referenceQuantity;
+            references[product] = {
+              [quantity]: fromQuote(await this.options.fragment.quoteQuantity(product, quantity)),
+            };
+          } else if (read.kind === 'page_options') {
+            references[product] = storedOptions(await this.options.fragment.optionPrices(product));
+          } else if (read.kind === 'update_options') {
+            references[product] = storedOptions(
+              await this.options.fragment.quantityOptionPrices(product, read.reference),
+            );
+          }
+        }
         const tonRate = await this.options.fragment.tonRate();
         const fetchedAt = this.now();
-        const list: StoredPriceList = {
-          stars50: fromQuote(stars50),
-          premium: { '3': fromQuote(premium[3]), '6': fromQuote(premium[6]), '12': fromQuote(premium[12]) },
-          tonRate,
-          fetchedAt,
-        };
+        const list: StoredPriceList = { references, tonRate, fetchedAt };
         await this.cache.set('prices:list', list, 0);
-        await this.cache.set(
-          'prices:premium',
-          { premium: list.premium, fetchedAt } satisfies StoredPremium,
-          this.keepLastKnownMs,
-        );
-        await this.cache.set(
-          'prices:stars:50',
-          { ...list.stars50, fetchedAt } satisfies StoredQuote,
-          this.keepLastKnownMs,
-        );
+        for (const product of FRAGMENT_PRODUCT_NAMES) {
+          const read = fragmentPack(product).prices;
+          const prices = references[product];
+          if (!prices) continue;
+          if (read.kind === 'update_options') continue;
+          if (read.kind === 'page_options')
+            await this.cache.set(
+              `prices:${product}`,
+              { options: prices, fetchedAt } satisfies StoredOptions,
+              this.keepLastKnownMs,
+            );
+          else
+            for (const [quantity, price] of Object.entries(prices))
+              await this.cache.set(
+                `prices:${product}:${quantity}`,
+                { ...price, fetchedAt } satisfies StoredQuote,
+                this.keepLastKnownMs,
+              );
+        }
         await this.cache.delete('prices:upstream-down');
         this.memory.clear();
         return list;
@@ -182,7 +236,7 @@ export class PriceBook {
   async list(): Promise<PriceListAnswer> {
     const remembered = this.memory.get('list') as PriceListAnswer | undefined;
     if (remembered) return remembered;
-    const stored = await this.cache.get<StoredPriceList>('prices:list');
+    const stored = currentList(await this.cache.get<StoredPriceList>('prices:list'));
     if (stored && this.now() - stored.fetchedAt < this.staleAfterMs) return this.rememberList(stored, false);
 
     let fresh: StoredPriceList | undefined;
@@ -203,9 +257,18 @@ export class PriceBook {
   }
 
   private rememberList(stored: StoredPriceList, stale: boolean): PriceListAnswer {
+    const byProduct = {} as Record<Product, Record<string, PricePair>>;
+    for (const product of FRAGMENT_PRODUCT_NAMES) {
+      const prices =
+        fragmentPack(product).prices.kind === 'face_value'
+          ? { '1': faceValuePrice(1, stored.tonRate) }
+          : (stored.references[product] ?? {});
+      byProduct[product] = Object.fromEntries(
+        Object.entries(prices).map(([quantity, price]) => [quantity, pair(price)]),
+      );
+    }
     const answer: PriceListAnswer = {
-      stars: { '50': pair(stored.stars50) },
-      premium: { '3': pair(stored.premium['3']), '6': pair(stored.premium['6']), '12': pair(stored.premium['12']) },
+      byProduct,
       stale,
       updatedAt: stored.fetchedAt,
     };
@@ -220,75 +283,118 @@ export class PriceBook {
 
   // ------------------------------------------------------------------ exact quotes
 
-  /** An exact quote for `amount` Stars, Premium months or top-up GRAM (validated by the caller). */
-  async quote(product: Product, amount: number): Promise<QuoteAnswer> {
-    const memoryKey = `quote:${product}:${amount}`;
+  /**
+   * An exact quote for an order line's quantities, or a one-quantity product's amount (Stars,
+   * Premium months, top-up GRAM), validated by the caller.
+   */
+  async quote(product: Product, order: number | Quantities): Promise<QuoteAnswer> {
+    const quantities = typeof order === 'number' ? rowQuantities({ product, amount: order }) : order;
+    const memoryKey = `quote:${product}:${canonicalQuantities({ product, quantities })}`;
     const remembered = this.memory.get(memoryKey) as QuoteAnswer | undefined;
     if (remembered) return remembered;
-    const answer = ROUTES[product].pricedAtFaceValue
-      ? await this.faceValueQuote(product, amount)
-      : product === 'stars'
-        ? await this.starsQuote(amount)
-        : await this.premiumQuote(amount);
+    const answer = await this.quoters[fragmentPack(product).prices.kind](product, quantities);
     const age = this.now() - answer.updatedAt;
     this.memory.set(memoryKey, answer, answer.stale ? this.failureBackoffMs : this.quoteTtlMs - age);
     return answer;
   }
 
-  private async starsQuote(quantity: number): Promise<QuoteAnswer> {
-    const key = `prices:stars:${quantity}`;
-    const stored = await this.cache.get<StoredQuote>(key);
-    if (stored && this.now() - stored.fetchedAt < this.quoteTtlMs) return this.answer('stars', quantity, stored, false);
+  /** How each kind of price read (a product's Fragment pack names its kind) answers a quote. */
+  private readonly quoters: Record<
+    PriceRead['kind'],
+    (product: Product, quantities: Quantities) => Promise<QuoteAnswer>
+  > = {
+    update_prices: (product, quantities) => this.perQuantityQuote(product, lineAmount({ product, quantities })),
+    page_options: (product, quantities) => this.optionQuote(product, lineAmount({ product, quantities })),
+    update_options: (product, quantities) => this.quantityOptionQuote(product, quantities),
+    face_value: (product, quantities) => this.faceValueQuote(product, lineAmount({ product, quantities })),
+  };
 
-    const fresh = await this.fetchFresh(key, 'stars', async () => {
+  /** An `update_prices` product (Stars): Fragment prices any quantity; a count it never priced is derived. */
+  private async perQuantityQuote(product: Product, quantity: number): Promise<QuoteAnswer> {
+    const read = fragmentPack(product).prices;
+    if (read.kind !== 'update_prices') throw new TypeError(`${product} is not priced per quantity`);
+    const key = `prices:${product}:${quantity}`;
+    const stored = await this.cache.get<StoredQuote>(key);
+    if (stored && this.now() - stored.fetchedAt < this.quoteTtlMs) return this.answer(product, quantity, stored, false);
+
+    const fresh = await this.fetchFresh(key, product, async () => {
       await this.options.limiter.acquire();
-      const quote = await this.options.fragment.quoteStars(quantity);
+      const quote = await this.options.fragment.quoteQuantity(product, quantity);
       const value: StoredQuote = { ...fromQuote(quote), fetchedAt: this.now() };
       await this.cache.set(key, value, this.keepLastKnownMs);
       return value;
     });
-    if (fresh) return this.answer('stars', quantity, fresh, false);
-    if (stored) return this.answer('stars', quantity, stored, true);
+    if (fresh) return this.answer(product, quantity, fresh, false);
+    if (stored) return this.answer(product, quantity, stored, true);
 
-    const list = await this.cache.get<StoredPriceList>('prices:list');
-    if (!list) throw new PricesUnavailableError();
+    const list = currentList(await this.cache.get<StoredPriceList>('prices:list'));
+    const reference = list?.references[product]?.[String(read.referenceQuantity)];
+    if (!list || !reference) throw new PricesUnavailableError();
     // Derived (rule 2 of price-math.ts): never priced by Fragment for this exact count.
-    const usdMicro = starsUsdMicro(BigInt(list.stars50.usdtUnits), 50, quantity);
+    const usdMicro = perUnitUsdMicro(BigInt(reference.usdtUnits), read.referenceQuantity, quantity);
     const derived: StoredQuote = {
       gramNano: gramNanoForUsd(usdMicro, list.tonRate).toString(),
       usdtUnits: usdMicro.toString(),
       fetchedAt: list.fetchedAt,
     };
-    return { ...this.answer('stars', quantity, derived, true), derived: true };
+    return { ...this.answer(product, quantity, derived, true), derived: true };
   }
 
-  private async premiumQuote(months: number): Promise<QuoteAnswer> {
-    const month = String(months) as '3' | '6' | '12';
-    if (!MONTHS.includes(month)) throw new RangeError('premium months must be 3, 6 or 12');
-    const stored = await this.cache.get<StoredPremium>('prices:premium');
-    if (stored && this.now() - stored.fetchedAt < this.quoteTtlMs)
-      return this.answer('premium', months, { ...stored.premium[month], fetchedAt: stored.fetchedAt }, false);
+  /** A `page_options` product (Premium): one price per option of its page. */
+  private async optionQuote(product: Product, option: number): Promise<QuoteAnswer> {
+    const key = `prices:${product}`;
+    const value = String(option);
+    const stored = await this.cache.get<StoredOptions>(key);
+    const priced = stored?.options?.[value] ? stored : undefined;
+    if (priced && this.now() - priced.fetchedAt < this.quoteTtlMs)
+      return this.answer(product, option, { ...priced.options[value]!, fetchedAt: priced.fetchedAt }, false);
 
-    const fresh = await this.fetchFresh('prices:premium', 'premium', async () => {
+    const fresh = await this.fetchFresh(key, product, async () => {
       await this.options.limiter.acquire();
-      const prices = await this.options.fragment.premiumPrices();
-      const value: StoredPremium = {
-        premium: { '3': fromQuote(prices[3 as PremiumMonths]), '6': fromQuote(prices[6]), '12': fromQuote(prices[12]) },
-        fetchedAt: this.now(),
-      };
-      await this.cache.set('prices:premium', value, this.keepLastKnownMs);
-      return value;
+      const prices = await this.options.fragment.optionPrices(product);
+      const entry: StoredOptions = { options: storedOptions(prices), fetchedAt: this.now() };
+      await this.cache.set(key, entry, this.keepLastKnownMs);
+      return entry;
     });
-    if (fresh) return this.answer('premium', months, { ...fresh.premium[month], fetchedAt: fresh.fetchedAt }, false);
-    // Last known: the newer of the premium entry and the list.
-    const list = await this.cache.get<StoredPriceList>('prices:list');
+    const freshPrice = fresh?.options[value];
+    if (fresh && freshPrice) return this.answer(product, option, { ...freshPrice, fetchedAt: fresh.fetchedAt }, false);
+    // Last known: the newer of the product's entry and the list.
+    const list = currentList(await this.cache.get<StoredPriceList>('prices:list'));
+    const listed = list?.references[product]?.[value];
     const candidates = [
-      stored && { ...stored.premium[month], fetchedAt: stored.fetchedAt },
-      list && { ...list.premium[month], fetchedAt: list.fetchedAt },
+      priced && { ...priced.options[value]!, fetchedAt: priced.fetchedAt },
+      list && listed && { ...listed, fetchedAt: list.fetchedAt },
     ];
     const best = candidates.filter((c): c is StoredQuote => !!c).sort((a, b) => b.fetchedAt - a.fetchedAt)[0];
     if (!best) throw new PricesUnavailableError();
-    return this.answer('premium', months, best, true);
+    return this.answer(product, option, best, true);
+  }
+
+  /**
+   * An `update_options` product (the giveaway): Fragment prices the options for these quantities;
+   * the order's option is looked up among them. Never derived: without Fragment, the last known
+   * price of these exact quantities (stale), else PRICES_UNAVAILABLE.
+   */
+  private async quantityOptionQuote(product: Product, quantities: Quantities): Promise<QuoteAnswer> {
+    const read = fragmentPack(product).prices;
+    if (read.kind !== 'update_options') throw new TypeError(`${product} is not priced by options per quantity`);
+    const amount = lineAmount({ product, quantities });
+    const key = `prices:${product}:${canonicalQuantities({ product, quantities })}`;
+    const stored = await this.cache.get<StoredQuote>(key);
+    if (stored && this.now() - stored.fetchedAt < this.quoteTtlMs) return this.answer(product, amount, stored, false);
+    const fresh = await this.fetchFresh(key, product, async () => {
+      await this.options.limiter.acquire();
+      const options = await this.options.fragment.quantityOptionPrices(product, quantities);
+      const price = options[quantities[read.optionQuantity] ?? Number.NaN];
+      if (!price)
+        throw new Error(`Fragment ${read.method}: no price for ${read.optionField} ${quantities[read.optionQuantity]}`);
+      const value: StoredQuote = { ...fromQuote(price), fetchedAt: this.now() };
+      await this.cache.set(key, value, this.keepLastKnownMs);
+      return value;
+    });
+    if (fresh) return this.answer(product, amount, fresh, false);
+    if (stored) return this.answer(product, amount, stored, true);
+    throw new PricesUnavailableError();
   }
 
   /**
@@ -296,16 +402,12 @@ export class PriceBook {
    * no one; the USDT figure is its worth at the list's tonRate (as stale as the list).
    */
   private async faceValueQuote(product: Product, amount: number): Promise<QuoteAnswer> {
-    let list = await this.cache.get<StoredPriceList>('prices:list');
+    let list = currentList(await this.cache.get<StoredPriceList>('prices:list'));
     const stale = !list || this.now() - list.fetchedAt >= this.staleAfterMs;
     if (stale && !(await this.upstreamDown()))
       list = (await this.withDeadline(this.refreshList()).catch(() => undefined)) ?? list;
     if (!list) throw new PricesUnavailableError();
-    const value: StoredQuote = {
-      gramNano: parseUnits(String(amount), GRAM_DECIMALS).toString(),
-      usdtUnits: usdtUnitsForGram(amount, list.tonRate).toString(),
-      fetchedAt: list.fetchedAt,
-    };
+    const value: StoredQuote = { ...faceValuePrice(amount, list.tonRate), fetchedAt: list.fetchedAt };
     return this.answer(product, amount, value, this.now() - list.fetchedAt >= this.staleAfterMs);
   }
 

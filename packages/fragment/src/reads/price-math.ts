@@ -54,8 +54,8 @@ export function gramNanoForUsd(usdMicro: bigint, tonRate: string): bigint {
   return steps * GRAM_QUOTE_STEP;
 }
 
-/** Stars are priced linearly in USD: `quantity` stars from a reference price, rounded up to micro-USD. */
-export function starsUsdMicro(referenceUsdMicro: bigint, referenceQuantity: number, quantity: number): bigint {
+/** Priced linearly in USD (Stars): `quantity` units from a reference price, rounded up to micro-USD. */
+export function perUnitUsdMicro(referenceUsdMicro: bigint, referenceQuantity: number, quantity: number): bigint {
   return ceilDiv(referenceUsdMicro * BigInt(quantity), BigInt(referenceQuantity));
 }
 

@@ -71,7 +71,7 @@ export interface AdminPurchaseDetail {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;
@@ -251,7 +251,7 @@ export interface AdminPurchaseSummary {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;
@@ -370,7 +370,7 @@ export interface AdminStats {
  */
 export interface CreatePurchaseRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
@@ -378,9 +378,17 @@ export interface CreatePurchaseRequest {
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
-  amount: number;
+  amount?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
+   */
+  winners?: number;
+  /**
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
+   */
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -556,6 +564,12 @@ export interface Purchase {
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   username: string;
   amount: number;
+  /**
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   */
+  quantities: {
+    [key: string]: number;
+  };
   payment_method: 'gram' | 'usdt';
   created_at: string;
   updated_at: string;

@@ -1,4 +1,4 @@
-import { historyFootHtml, historyRowsHtml, historyStyle } from '../history-html';
+import { historyFootHtml, historyRowsHtml, historyStyle, tableProducts } from '../history-html';
 import { historyProductOfType } from '../history-types';
 import type { Product } from '../sessions';
 import { FragmentErrors } from '../errors';
@@ -20,7 +20,7 @@ function moreHistory(call: CallContext, product: Product | undefined): Record<st
   if (table === undefined) return fail(FragmentErrors.badRequest);
   const offsetId = Number(body['offset_id']);
   if (!Number.isSafeInteger(offsetId) || offsetId < 1) return fail(FragmentErrors.badRequest);
-  const page = sim.orders.deliveredPage(cookies['stel_token'] ?? '', table, {
+  const page = sim.orders.deliveredPage(cookies['stel_token'] ?? '', tableProducts(table), {
     limit: cfg.historyPageRows,
     offsetId,
   });

@@ -4,9 +4,9 @@ import { FragmentErrors } from '../errors';
 import { buildJettonTransfer } from '../jetton-payload';
 import type { Order } from '../orders';
 import { parseDecimal } from '../decimal';
-import { PRODUCT_REGISTRY } from '@starsgate/domain';
+import type { SimProductPack } from '../products/pack';
 import type { Product } from '../sessions';
-import { type CallContext, fail, type MethodHandler } from './context';
+import { type CallContext, fail } from './context';
 
 /** A scalar JSON value as text; anything else (absent, object, array) as `fallback`. */
 export function textOf(value: unknown, fallback = ''): string {
@@ -37,11 +37,12 @@ export function sessionOrder(call: CallContext, product: Product | undefined): O
   return order;
 }
 
-async function link(call: CallContext, product: Product): Promise<Record<string, unknown>> {
+/** `get…Link` of a product (docs/fragment-protocol.md §5.4): the TonConnect transaction paying the order. */
+export async function linkFor(call: CallContext, pack: SimProductPack): Promise<Record<string, unknown>> {
   const { sim, auth, body } = call;
   const cfg = sim.config();
   if (!auth.loggedIn) return fail(FragmentErrors.accessDenied);
-  const found = sessionOrder(call, product);
+  const found = sessionOrder(call, pack.product);
   if ('error' in found) return found;
   const order = found;
   if (order.status !== 'pending' || order.payment) return fail(FragmentErrors.requestProcessed);
@@ -50,7 +51,7 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
   if (cfg.faults.needVerify) {
     return {
       need_verify: true,
-      popup: `<div class="popup-body"><section><h2>Verification required</h2><p>To buy ${PRODUCT_REGISTRY[product].title}, please verify your identity at <a href="https://fragment.com/kyc/account">fragment.com/kyc/account</a>.</p></section></div>`,
+      popup: `<div class="popup-body"><section><h2>Verification required</h2><p>To buy ${pack.title}, please verify your identity at <a href="https://fragment.com/kyc/account">fragment.com/kyc/account</a>.</p></section></div>`,
     };
   }
   // The legacy QR mode (docs/fragment-protocol.md §5.4) is not simulated.
@@ -121,7 +122,3 @@ async function link(call: CallContext, product: Product): Promise<Record<string,
     ...(cfg.faults.omitConfirmMethod ? {} : { confirm_method: 'confirmReq', confirm_params: { id: order.reqId } }),
   };
 }
-
-export const getBuyStarsLink: MethodHandler = (call) => link(call, 'stars');
-export const getGiftPremiumLink: MethodHandler = (call) => link(call, 'premium');
-export const getAdsTopupLink: MethodHandler = (call) => link(call, 'gram');

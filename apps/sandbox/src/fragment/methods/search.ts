@@ -2,15 +2,21 @@ import type { RecipientEntry } from '../directory';
 import { FragmentErrors } from '../errors';
 import { escapeHtml } from '../html';
 import type { Session } from '../sessions';
-import { type CallContext, fail, type MethodHandler, type SimulatorContext } from './context';
-import { topupStateOpen } from './topup-state-gate';
+import type { SimProductPack } from '../products/pack';
+import { type CallContext, fail, type SimulatorContext } from './context';
 
-const TOKEN = /^[A-Za-z0-9_-]{64}$/;
+/** A user's or bot's token is 64 characters, a channel's about 43 (protocol reference, "Evidence, 2026-11-28"). */
+const TOKEN = /^(?:[A-Za-z0-9_-]{64}|[A-Za-z0-9_-]{43})$/;
+
+function tokenBytes(entry: RecipientEntry): number {
+  return entry.kind === 'channel' ? 32 : 48;
+}
 
 /** 64-char base64url `recipient` token, stable per username per session (docs/fragment-protocol.md §14.2). */
-export function recipientToken(sim: SimulatorContext, session: Session, username: string): string {
-  const token = sim.random.derive(`recipient:${session.ssid}:${username.toLowerCase()}`, 48).toString('base64url');
-  session.recipients.set(token, username.toLowerCase());
+export function recipientToken(sim: SimulatorContext, session: Session, entry: RecipientEntry): string {
+  const username = entry.username.toLowerCase();
+  const token = sim.random.derive(`recipient:${session.ssid}:${username}`, tokenBytes(entry)).toString('base64url');
+  session.recipients.set(token, username);
   return token;
 }
 
@@ -26,7 +32,10 @@ export function resolveRecipient(
   if (!TOKEN.test(token)) return undefined;
   return sim.directory
     .list()
-    .find((e) => sim.random.derive(`recipient:${session.ssid}:${e.username}`, 48).toString('base64url') === token);
+    .find(
+      (e) =>
+        sim.random.derive(`recipient:${session.ssid}:${e.username}`, tokenBytes(e)).toString('base64url') === token,
+    );
 }
 
 function lookup(call: CallContext): RecipientEntry | undefined {
@@ -40,35 +49,17 @@ function found(call: CallContext, entry: RecipientEntry) {
     ok: true,
     found: {
       myself: false,
-      recipient: recipientToken(call.sim, call.session, entry.username),
+      recipient: recipientToken(call.sim, call.session, entry),
       photo: `<img src="https://cdn4.cdn-telegram.org/file/sandbox-${entry.username}.jpg" />`,
       name: escapeHtml(entry.name),
     },
   };
 }
 
-export const searchStarsRecipient: MethodHandler = (call) => {
+/** `search…Recipient {query}` of a product: the account, or the product's refusal. */
+export function searchFor(call: CallContext, pack: SimProductPack): Record<string, unknown> {
   const entry = lookup(call);
-  if (!entry) return fail(FragmentErrors.notFound);
-  if (entry.kind !== 'user') return fail(FragmentErrors.notAUser);
-  if (entry.starsBlocked) return fail(FragmentErrors.starsBlocked);
+  const refused = pack.recipientError(entry, 'search', call.sim.config());
+  if (refused !== undefined || !entry) return fail(refused ?? FragmentErrors.notFound);
   return found(call, entry);
-};
-
-/** The top-up's search takes the query alone; channels, bots and unknown names all get "not a user" (§18). */
-export const searchAdsTopupRecipient: MethodHandler = (call) => {
-  if (call.sim.config().faults.topupSearchNeedsState && !topupStateOpen(call.session))
-    return fail(FragmentErrors.badRequest);
-  const entry = lookup(call);
-  if (!entry || entry.kind !== 'user') return fail(FragmentErrors.notAUser);
-  return found(call, entry);
-};
-
-export const searchPremiumGiftRecipient: MethodHandler = (call) => {
-  const entry = lookup(call);
-  if (!entry) return fail(FragmentErrors.notFound);
-  if (entry.kind !== 'user') return fail(FragmentErrors.notAUser);
-  const at = call.sim.config().faults.premiumActiveAt;
-  if (entry.hasPremium && (at === 'search' || at === 'both')) return fail(FragmentErrors.premiumActive);
-  return found(call, entry);
-};
+}

@@ -5,7 +5,7 @@
  */
 export interface AvailabilityCheckRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
@@ -13,17 +13,17 @@ export interface AvailabilityCheckRequest {
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
   amount?: number;
   /**
-   * Premium giveaway: winners, 1 to 24,000 (instead of `amount`).
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
    */
   winners?: number;
   /**
-   * Premium giveaway: months, 3, 6 or 12 (instead of `amount`).
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
    */
-  months?: 3 | 6 | 12;
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -59,7 +59,7 @@ export interface AvailabilityResult {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
    */
   quantities?: {
     [key: string]: number;
@@ -92,7 +92,7 @@ export interface Checkout {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;
@@ -188,7 +188,7 @@ export interface CheckoutAccepted {
  */
 export interface CreateCheckoutRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
@@ -196,17 +196,17 @@ export interface CreateCheckoutRequest {
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
   amount?: number;
   /**
-   * Premium giveaway: winners, 1 to 24,000 (instead of `amount`).
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
    */
   winners?: number;
   /**
-   * Premium giveaway: months, 3, 6 or 12 (instead of `amount`).
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
    */
-  months?: 3 | 6 | 12;
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -252,7 +252,7 @@ export interface CreateCheckoutRequest {
  */
 export interface CreatePurchaseRequest {
   /**
-   * `stars`, `premium` or `gram`.
+   * `stars`, `premium`, `gram` or `premium_giveaway`.
    */
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   /**
@@ -260,17 +260,17 @@ export interface CreatePurchaseRequest {
    */
   username: string;
   /**
-   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000.
+   * Stars: 50 to 1,000,000. Premium: months, 3, 6 or 12. GRAM top-up: whole GRAM, 1 to 1,000,000. Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners).
    */
   amount?: number;
   /**
-   * Premium giveaway: winners, 1 to 24,000 (instead of `amount`).
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`winners`).
    */
   winners?: number;
   /**
-   * Premium giveaway: months, 3, 6 or 12 (instead of `amount`).
+   * A quantity of the products whose fields name it (GET /api/v1/products lists each product's fields and limits); refused for the others (`months`).
    */
-  months?: 3 | 6 | 12;
+  months?: number;
   /**
    * `gram` or `usdt`. The aliases `ton` (gram), `usdt_ton` and `usdt_gram` (usdt) are accepted and stored in canonical form. GRAM top-up: `gram` only. Another method for such a product: 400 PAYMENT_METHOD_UNAVAILABLE (availability: code PAYMENT_METHOD_UNAVAILABLE).
    */
@@ -441,7 +441,7 @@ export interface PriceQuote {
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   amount: number;
   /**
-   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
    */
   quantities?: {
     [key: string]: number;
@@ -468,35 +468,56 @@ export interface PriceQuote {
 export interface Product {
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   title: string;
+  /**
+   * `user`: a personal account `@alice`; `channel`: a channel `@channel`.
+   */
   recipient_kind: 'user' | 'channel';
   payment_methods: Array<'gram' | 'usdt'>;
+  /**
+   * `quoted`: Fragment prices it (ask /api/v1/prices/quote); `face_value`: the quantity is the price in GRAM.
+   */
   pricing: 'quoted' | 'face_value';
   fields: Array<ProductField>;
 }
 
+/**
+ * Every product sold, with its request fields and their limits, and its reference prices.
+ */
 export interface ProductCatalog {
   products: Array<Product>;
+  /**
+   * Reference prices by product, then by quantity (Stars: 50; Premium: months; GRAM top-up: 1 GRAM's worth). Informational, not reserved.
+   */
   prices: {
     [key: string]: {
       [key: string]: PricePair;
     };
   };
+  /**
+   * true when the prices are older than the refresh period allows because Fragment could not be asked; with `prices` empty (and no `updated_at`) when no price was ever fetched.
+   */
   stale: boolean;
+  /**
+   * When Fragment produced these prices.
+   */
   updated_at?: string;
 }
 
 export interface ProductField {
   /**
-   * The request field that carries it.
+   * The request field (`amount` for stars, premium and gram).
    */
   name: string;
   /**
-   * The quantity it sets.
+   * The quantity it carries, as named in `quantities`.
    */
   quantity: string;
   type: 'integer';
   minimum?: number;
   maximum?: number;
+  /**
+   * The only values accepted.
+   */
   choices?: Array<number>;
 }
 
@@ -520,7 +541,7 @@ export interface Purchase {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by product: `{"stars":50}`, `{"months":6}`, `{"gram":10}`, `{"winners":10,"months":3}`.
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;

@@ -1,6 +1,7 @@
-import type { Product } from '@starsgate/domain';
+import { rowQuantities, type Product, type Quantities } from '@starsgate/domain';
 import {
   AccountHistory,
+  fragmentPack,
   historyKey,
   orderHistoryKeys,
   statusTextNamesOrder,
@@ -63,6 +64,7 @@ interface HistoryOrder {
   product: Product;
   username: string;
   amount: number;
+  quantities?: Quantities;
   /** The order's Ref#: a row showing it names this order alone. */
   ref?: string | null;
 }
@@ -95,6 +97,8 @@ function rowsFiledFor(history: HistoryRow[], order: HistoryOrder): HistoryRow[] 
  * and quantity, and its Ref# where the row shows one (a row showing another Ref# is another order).
  */
 export function deliveriesNaming(history: HistoryRow[], order: HistoryOrder, since: number): number {
+  // A product whose rows vouch only by Ref# (refListed) counts none here.
+  if (fragmentPack(order.product).historyRows.vouchesOnlyByRef) return 0;
   return rowsFiledFor(history, order).filter(
     (row) => row.deliveredAt >= since && (row.ref === undefined || !order.ref || row.ref === order.ref),
   ).length;
@@ -125,7 +129,13 @@ export async function observeDelivery(
     deps.transitions.countPaidLookalikes(order, since, CLOCK_SKEW_MS, account),
 ): Promise<DeliveryObservation> {
   const product = row.product as Product;
-  const order: HistoryOrder = { product, username: row.username, amount: row.amount, ref: row.fragmentRef };
+  const order: HistoryOrder = {
+    product,
+    username: row.username,
+    amount: row.amount,
+    quantities: rowQuantities(row),
+    ref: row.fragmentRef,
+  };
   const reuse = { now: deps.now(), notBefore, maxAgeMs: Math.max(50, deps.config.pollIntervalMs / 2) };
   const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
   // The history belongs to the account: one read serves every session logged in to it. A read made

@@ -1,6 +1,6 @@
 import type { Address } from '@ton/core';
 import type { PurchaseRow } from '@starsgate/db';
-import type { PaymentMethod, Product } from '@starsgate/domain';
+import { rowQuantities, type PaymentMethod, type Product } from '@starsgate/domain';
 import type { StepDeps } from '../step-deps';
 import type { FundsNeed } from './funds-check';
 import { outflow } from './payment-request';
@@ -29,6 +29,7 @@ export async function reservedByOpenOrders(
       : await leastNeedByPriceBook(deps.prices, deps.config, {
           product: order.product as Product,
           amount: order.amount,
+          quantities: rowQuantities(order),
           paymentMethod: order.paymentMethod as PaymentMethod,
         });
     reserved.gram += need.gram;

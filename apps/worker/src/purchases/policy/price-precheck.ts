@@ -1,4 +1,11 @@
-import { GRAM_DECIMALS, parseUnits, USDT_DECIMALS, type Product, type PaymentMethod } from '@starsgate/domain';
+import {
+  GRAM_DECIMALS,
+  parseUnits,
+  USDT_DECIMALS,
+  type Product,
+  type PaymentMethod,
+  type Quantities,
+} from '@starsgate/domain';
 import type { PriceBook } from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
 import { compareFunds, type Balances, type FundsNeed, type FundsResult } from './funds-check';
@@ -32,7 +39,7 @@ export type PriceBookCheck =
 export async function checkFundsByPriceBook(
   prices: PriceQuoter,
   config: Pick<WorkerConfig, 'priceToleranceBps' | 'gramFeeReserveNano'>,
-  order: { product: Product; amount: number; paymentMethod: PaymentMethod },
+  order: { product: Product; amount: number; quantities?: Quantities; paymentMethod: PaymentMethod },
   readBalances: () => Promise<Balances>,
 ): Promise<PriceBookCheck> {
   const bookPrice = await bookPriceOf(prices, order);
@@ -47,11 +54,11 @@ export async function checkFundsByPriceBook(
 /** The price book's price of an order in its payment currency's base units; undefined when it cannot answer. */
 async function bookPriceOf(
   prices: PriceQuoter,
-  order: { product: Product; amount: number; paymentMethod: PaymentMethod },
+  order: { product: Product; amount: number; quantities?: Quantities; paymentMethod: PaymentMethod },
 ): Promise<bigint | undefined> {
   let quote;
   try {
-    quote = await prices.quote(order.product, order.amount);
+    quote = await prices.quote(order.product, order.quantities ?? order.amount);
   } catch {
     return undefined;
   }
@@ -76,7 +83,7 @@ function leastNeed(
 export async function leastNeedByPriceBook(
   prices: PriceQuoter,
   config: Pick<WorkerConfig, 'priceToleranceBps'>,
-  order: { product: Product; amount: number; paymentMethod: PaymentMethod },
+  order: { product: Product; amount: number; quantities?: Quantities; paymentMethod: PaymentMethod },
 ): Promise<FundsNeed> {
   const bookPrice = await bookPriceOf(prices, order);
   return bookPrice === undefined ? { gram: 0n, usdt: 0n } : leastNeed(bookPrice, order, config);

@@ -2,11 +2,12 @@ import {
   formatUnits,
   GRAM_DECIMALS,
   parseUnits,
+  productDescription,
   USDT_DECIMALS,
   type PaymentMethod,
   type Product,
+  type Quantities,
 } from '@starsgate/domain';
-import { ROUTES } from '@starsgate/fragment';
 import type { WorkerConfig } from '../../config';
 import type { PolicyViolation } from './payment-policy';
 import type { PriceQuoter } from './price-precheck';
@@ -23,21 +24,21 @@ import type { PriceQuoter } from './price-precheck';
 export async function spendCapViolation(
   prices: PriceQuoter | undefined,
   config: Pick<WorkerConfig, 'maxSpendGramNano' | 'maxSpendUsdtUnits' | 'priceToleranceBps'>,
-  order: { product: Product; amount: number; paymentMethod: PaymentMethod },
+  order: { product: Product; amount: number; quantities?: Quantities; paymentMethod: PaymentMethod },
 ): Promise<PolicyViolation | undefined> {
   const usdt = order.paymentMethod === 'usdt';
   const decimals = usdt ? USDT_DECIMALS : GRAM_DECIMALS;
   const cap = usdt ? config.maxSpendUsdtUnits : config.maxSpendGramNano;
   let least: bigint;
   let basis: string;
-  if (ROUTES[order.product].pricedAtFaceValue && !usdt) {
+  if (productDescription(order.product).pricing === 'face_value' && !usdt) {
     least = BigInt(order.amount) * 10n ** BigInt(GRAM_DECIMALS);
     basis = 'its amount';
   } else {
     if (!prices) return undefined;
     let quoted: string;
     try {
-      const quote = await prices.quote(order.product, order.amount);
+      const quote = await prices.quote(order.product, order.quantities ?? order.amount);
       quoted = usdt ? quote.prices.usdt : quote.prices.gram;
     } catch {
       return undefined;

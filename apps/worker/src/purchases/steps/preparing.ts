@@ -1,4 +1,4 @@
-import type { Product, PaymentMethod } from '@starsgate/domain';
+import { rowQuantities, type Product, type PaymentMethod } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
 import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
@@ -102,7 +102,12 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   const product = row.product as Product;
   const paymentMethod = row.paymentMethod as PaymentMethod;
 
-  const overCap = await spendCapViolation(deps.prices, config, { product, amount: row.amount, paymentMethod });
+  const overCap = await spendCapViolation(deps.prices, config, {
+    product,
+    amount: row.amount,
+    quantities: rowQuantities(row),
+    paymentMethod,
+  });
   if (overCap) {
     await purchase.fail(
       {
@@ -129,7 +134,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     const early = await checkFundsByPriceBook(
       deps.prices,
       config,
-      { product, amount: row.amount, paymentMethod },
+      { product, amount: row.amount, quantities: rowQuantities(row), paymentMethod },
       async () => lessReserved(await recentBalances(deps, row, wallet.address, payerJettonWallet), reserved),
     );
     if (early.kind === 'unpriced' && row.attempt < PRICE_BOOK_TRIES - 1) {
@@ -162,11 +167,11 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
         client.initRequest({
           product,
           recipient: recipient.recipient,
-          amount: row.amount,
+          amount: rowQuantities(row),
           paymentMethod: FRAGMENT_METHOD[paymentMethod]!,
         }),
       // The search reads no flow state: it runs while the session's previous order is created.
-      (client) => client.searchRecipient(product, row.username, row.amount),
+      (client) => client.searchRecipient(product, row.username, rowQuantities(row)),
     );
     // The link names its order: the session creates the next order meanwhile.
     const order = {

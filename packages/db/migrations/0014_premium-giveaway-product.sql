@@ -1,0 +1,2 @@
+ALTER TABLE "purchases" DROP CONSTRAINT "purchases_product_check";--> statement-breakpoint
+ALTER TABLE "purchases" ADD CONSTRAINT "purchases_product_check" CHECK ("purchases"."product" IN ('stars','premium','gram','premium_giveaway'));
