@@ -4,7 +4,9 @@
  * product of `GET /api/v1/products`, and a buyer gives Premium to 10 winners of a channel for 3
  * months, pays with the in-page sandbox wallet and follows it to its end; the admin UI then shows
  * that order line by its quantities. Needs the server side of issue 38 (the giveaway in the
- * gateway, the worker and the simulator): kept apart from the suites that run without it.
+ * gateway, the worker and the simulator): kept apart from the suites that run without it. The
+ * simulator's history rows show the order's Ref# here (`historyShowsRef`), the only proof of a
+ * giveaway's delivery (docs/fragment-protocol.md §22).
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions, screenshotPath, waitFor } from '@starsgate/platform/testing';
@@ -36,6 +38,11 @@ async function json<T>(url: string, init?: RequestInit): Promise<T> {
 beforeAll(async () => {
   stack = await startStack({ POLL_INTERVAL_MS: '300' });
   catalog = (await json<{ products: CatalogEntry[] }>(`${stack.gatewayUrl}/api/v1/products`)).products;
+  await json(`${stack.sandboxUrl}/admin/fragment/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ historyShowsRef: true }),
+  });
   browser = await chromium.launch(chromiumLaunchOptions());
   page = await browser.newPage({ viewport: { width: 760, height: 1000 } });
 });
@@ -103,7 +110,6 @@ test('a buyer gives Premium to 10 winners of a channel for 3 months and pays wit
     { timeoutMs: 120_000, intervalMs: 250, what: 'the giveaway checkout to end' },
   );
   await page.screenshot({ path: screenshotPath('checkout-giveaway'), fullPage: true });
-  // The simulator lists a giveaway in its history as the reader expects it (docs/fragment-protocol.md).
   expect(await status.getAttribute('data-status')).toBe('completed');
   expect(await page.locator('#problem').isHidden()).toBe(true);
 

@@ -1,10 +1,13 @@
 """Both clients on a Premium giveaway against the real gateway, worker and sandbox (the `stack` fixture of
 conftest.py). Needs the server side of issue 38 (the giveaway in the gateway, the worker and the
-simulator): kept apart from test_integration.py, which runs without it. STARSGATE_SKIP_INTEGRATION=1 skips it."""
+simulator): kept apart from test_integration.py, which runs without it. STARSGATE_SKIP_INTEGRATION=1 skips it.
+The simulator's history rows show the order's Ref# while these run (its `historyShowsRef` switch): only such a
+row proves a giveaway's delivery (docs/fragment-protocol.md §22); without it a purchase ends reconciliation_required."""
 
 import uuid
-from typing import Any, Dict
+from typing import Any, Dict, Iterator
 
+import httpx
 import pytest
 
 from starsgate import AsyncClient, Client, Product, PurchaseStatus, ValidationError, to_decimal
@@ -14,6 +17,14 @@ CHANNEL = "@news_channel"
 
 def wallet(stack: Dict[str, Any], wallet_id: str) -> Dict[str, Any]:
     return next(w for w in stack["wallets"] if w["id"] == wallet_id)
+
+
+@pytest.fixture(autouse=True)
+def history_shows_ref(stack: Dict[str, Any]) -> Iterator[None]:
+    faults = f"{stack['sandbox_url']}/admin/fragment/faults"
+    httpx.put(faults, json={"historyShowsRef": True}).raise_for_status()
+    yield
+    httpx.put(faults, json={"historyShowsRef": False}).raise_for_status()
 
 
 def test_the_catalogue_availability_and_a_quote(stack):

@@ -3,7 +3,9 @@
  * catalogue names its fields, availability refuses a user as its recipient, a quote and a purchase
  * by `quantities` (paid in USDT) and a checkout by request fields read back with those quantities.
  * Needs the server side of issue 38 (the giveaway in the gateway, the worker and the simulator):
- * kept apart from integration.test.ts, which runs without it.
+ * kept apart from integration.test.ts, which runs without it. The simulator's history rows show
+ * the order's Ref# here (its `historyShowsRef` switch): only such a row proves a giveaway's delivery
+ * (docs/fragment-protocol.md §22); without it the purchase ends reconciliation_required.
  */
 import { Starsgate, ValidationError } from '../src/index';
 import { startStack, type DemoWalletInfo, type Stack } from './support/stack';
@@ -16,6 +18,12 @@ let sdk: Starsgate;
 beforeAll(async () => {
   stack = await startStack();
   sdk = new Starsgate({ baseURL: stack.gatewayUrl });
+  const faults = await fetch(`${stack.sandboxUrl}/admin/fragment/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ historyShowsRef: true }),
+  });
+  expect(faults.status).toBe(200);
 }, 240_000);
 afterAll(() => stack?.close());
 
@@ -102,7 +110,7 @@ it('a giveaway checkout by request fields carries its quantities', async () => {
     winners: 5,
     months: 12,
     payment_method: 'gram',
-    payer_address: wallet('bip39-0').address,
+    payer_address: wallet('base64-v5r1').address,
     idempotency_key: `giveaway-checkout-${Date.now()}`,
   });
   const checkout = await sdk.waitForCheckoutTransaction(accepted.checkout_id, { pollIntervalMs: 250 });
