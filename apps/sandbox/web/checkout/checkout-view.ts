@@ -7,7 +7,11 @@ import type { Checkout, ProductCatalog } from './gateway-api';
 export function orderLabel(catalog: ProductCatalog, checkout: Checkout): string {
   const product = catalog.products.find((entry) => entry.product === checkout.product);
   const title = product?.title ?? checkout.product;
-  const quantities = Object.entries(checkout.quantities ?? { amount: checkout.amount });
+  // In the catalogue's order of the product's fields (`quantities` comes in whatever order JSON keeps).
+  const rank = (quantity: string) => product?.fields.findIndex((field) => field.quantity === quantity) ?? -1;
+  const quantities = Object.entries(checkout.quantities ?? { amount: checkout.amount }).sort(
+    ([a], [b]) => rank(a) - rank(b),
+  );
   const [only] = quantities;
   if (quantities.length === 1 && only && title.toLowerCase().includes(only[0].toLowerCase()))
     return `${only[1]} ${title}`;
