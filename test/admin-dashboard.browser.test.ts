@@ -202,6 +202,43 @@ test('order search finds purchases by username and opens one with its timeline',
   await shot('order-detail');
 });
 
+test('orders filter by any product the operator document lists', async () => {
+  const document = await adminGet<{
+    paths: Record<string, { get: { parameters: Array<{ name: string; schema: { enum?: string[] } }> } }>;
+  }>('/admin/api/openapi.json');
+  const products = document.paths['/admin/api/purchases']!.get.parameters.find((p) => p.name === 'product')!.schema
+    .enum!;
+  expect(products).toEqual(expect.arrayContaining(['stars', 'gram']));
+  await page.goto(`${stack.adminUrl}/admin#/orders`);
+  const select = page.locator('form.search select[name="product"]');
+  await waitFor(async () => (await select.locator('option').count()) === products.length + 1, {
+    timeoutMs: 10_000,
+    intervalMs: 200,
+    what: 'the product filter to list the products',
+  });
+  expect(
+    await select.locator('option').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('value'))),
+  ).toEqual(['', ...products]);
+  await page.getByPlaceholder(/idempotency key/).fill('');
+  await select.selectOption('stars');
+  await page.getByRole('button', { name: 'Search' }).click();
+  const rows = page.locator('table.rows tbody tr');
+  await waitFor(
+    async () => decodeURIComponent(page.url()).endsWith('/orders/product=stars') && (await rows.count()) > 0,
+    {
+      timeoutMs: 10_000,
+      intervalMs: 200,
+      what: 'the orders of product stars',
+    },
+  );
+  for (const text of await rows.allInnerTexts()) expect(text).toMatch(/\bstars\b/);
+  await select.selectOption('gram');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByText('No purchases match.').waitFor();
+  await select.selectOption('');
+  await page.getByRole('button', { name: 'Search' }).click();
+});
+
 test('dark theme', async () => {
   await page.getByRole('link', { name: 'Pipeline' }).click();
   await page.getByLabel('Theme').selectOption('dark');

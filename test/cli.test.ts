@@ -76,7 +76,7 @@ test('purchases list, show and stats: tables for people, --json for scripts', as
 
   const table = await starsgate(['purchases', 'list', '--username', 'alice']);
   expect(table.code).toBe(0);
-  expect(table.stdout).toMatch(/^PURCHASE_ID\s+STATUS\s+PRODUCT/);
+  expect(table.stdout).toMatch(/^PURCHASE_ID\s+STATUS\s+PRODUCT\s+QUANTITIES\s+PAYMENT_METHOD/);
   expect(table.stdout).toContain(`${purchaseId}  completed`);
 
   const show = await starsgate(['purchases', 'show', purchaseId]);

@@ -19,7 +19,7 @@ REPLACEMENTS = [
         '"""The asynchronous client: `Client`\'s methods as coroutines, on the same core."""',
     ),
     ("import time\nimport uuid", "import asyncio\nimport uuid"),
-    ("from typing import Callable, Mapping,", "from typing import Awaitable, Callable, Mapping,"),
+    ("from typing import Any, Callable, Dict, Mapping,", "from typing import Any, Awaitable, Callable, Dict, Mapping,"),
     ("class Client:\n", "class AsyncClient:\n"),
     ("Use as a context manager, or call `close()`.", "Use as an async context manager, or await `close()`."),
     ("_sleep = staticmethod(time.sleep)", "_sleep = staticmethod(asyncio.sleep)"),
@@ -34,6 +34,13 @@ REPLACEMENTS = [
     ("            self._sleep(delay)", "            await self._sleep(delay)"),
     ("fetch: Callable[[], M]", "fetch: Callable[[], Awaitable[M]]"),
     ("current = fetch()", "current = await fetch()"),
+    ('def products(self) -> "ProductsResource":', 'def products(self) -> "AsyncProductsResource":'),
+    ("return ProductsResource(self)", "return AsyncProductsResource(self)"),
+    ("class ProductsResource:", "class AsyncProductsResource:"),
+    ('def __init__(self, client: "Client")', 'def __init__(self, client: "AsyncClient")'),
+    ("self._catalog = self.list_products()", "self._catalog = await self.list_products()"),
+    ("fields = self._quantity_fields(", "fields = await self._quantity_fields("),
+    ("return self._client.list_products()", "return await self._client.list_products()"),
 ]
 
 
@@ -43,7 +50,7 @@ def translate(source: str) -> str:
             raise SystemExit(f"_client.py no longer contains {old!r}: update scripts/make_async_client.py")
         source = source.replace(old, new)
     # Every method but the constructor and the property becomes a coroutine, and awaits what it delegates to.
-    source = re.sub(r"\n    def (?!__init__|base_url|__repr__)(\w+)\(", r"\n    async def \1(", source)
+    source = re.sub(r"\n    def (?!__init__|base_url|products|__repr__)(\w+)\(", r"\n    async def \1(", source)
     source = re.sub(r"return self\.(_call|_poll|check_availability|get_quote|create_purchase)\(", r"return await self.\1(", source)
     return HEADER + source
 

@@ -19,6 +19,9 @@ from starsgate import (
     PriceList,
     PricePair,
     PriceQuote,
+    ProductCatalog,
+    ProductField,
+    ProductInfo,
     Purchase,
     PurchaseAccepted,
     ResolvedWallet,
@@ -94,6 +97,9 @@ def wire_fields(model):
         (CheckoutAccepted, "CheckoutAccepted"),
         (Checkout, "Checkout"),
         (TonConnectTransaction, "TonConnectTransaction"),
+        (ProductCatalog, "ProductCatalog"),
+        (ProductInfo, "Product"),
+        (ProductField, "ProductField"),
     ],
 )
 def test_models_have_exactly_the_fields_of_their_schema(model, schema):

@@ -1,7 +1,8 @@
 /**
- * Turns the component schemas of the gateway's /openapi.json into TypeScript declarations
- * (src/generated/openapi-types.ts). test/openapi-contract.test.ts regenerates them from the live
- * document and fails when the committed file differs.
+ * Turns the component schemas of the gateway's OpenAPI documents into TypeScript declarations:
+ * the public /openapi.json for this SDK (src/generated/openapi-types.ts) and the demo checkout page,
+ * the operator /admin/api/openapi.json for the admin UI. test/openapi-contract.test.ts regenerates
+ * them from the live documents and fails when a committed file differs.
  */
 type Schema = Record<string, unknown>;
 
@@ -54,15 +55,43 @@ function objectType(schema: Schema, depth: number): string {
   return `{\n${lines.join('\n')}\n${'  '.repeat(depth)}}`;
 }
 
-export function generateTypes(document: { components?: { schemas?: Record<string, Schema> } }): string {
-  const schemas = Object.entries(document.components?.schemas ?? {}).sort(([a], [b]) => a.localeCompare(b));
+interface Document {
+  components?: { schemas?: Record<string, Schema> };
+  paths?: Record<string, Record<string, { operationId?: string; responses?: Record<string, Schema> }>>;
+}
+
+export interface GenerateOptions {
+  /** The document's path on the gateway, named in the generated file's header. Default `/openapi.json`. */
+  source?: string;
+  /** Also declare `<OperationId>Response` for each operation whose 200 answer is an inline schema (no component). */
+  operationResponses?: boolean;
+}
+
+/** `adminFragmentSessions` → `AdminFragmentSessionsResponse`, for each 200 JSON body that is not a `$ref`. */
+function inlineResponses(document: Document): Array<[string, Schema]> {
+  return Object.values(document.paths ?? {}).flatMap((item) =>
+    Object.values(item).flatMap((operation) => {
+      const content = operation.responses?.['200']?.content as Record<string, { schema?: Schema }> | undefined;
+      const schema = content?.['application/json']?.schema;
+      if (!operation.operationId || !schema || typeof schema.$ref === 'string') return [];
+      const name = `${operation.operationId[0]!.toUpperCase()}${operation.operationId.slice(1)}Response`;
+      return [[name, schema] as [string, Schema]];
+    }),
+  );
+}
+
+export function generateTypes(document: Document, options: GenerateOptions = {}): string {
+  const schemas = [
+    ...Object.entries(document.components?.schemas ?? {}),
+    ...(options.operationResponses ? inlineResponses(document) : []),
+  ].sort(([a], [b]) => a.localeCompare(b));
   const declarations = schemas.map(([name, schema]) => {
     const type = typeOf(schema, 0);
     const declaration = type.startsWith('{') ? `export interface ${name} ${type}` : `export type ${name} = ${type};`;
     return `${comment(schema.description, '')}${declaration}`;
   });
   return [
-    "// Generated from the gateway's /openapi.json by `npm run openapi:update -w @starsgate/sdk`. Do not edit.",
+    `// Generated from the gateway's ${options.source ?? '/openapi.json'} by \`npm run openapi:update -w @starsgate/sdk\`. Do not edit.`,
     '',
     declarations.join('\n\n'),
     '',

@@ -5,6 +5,7 @@ import { SDK_VERSION, Transport, type Operation } from './core/http.js';
 import { poll } from './polling.js';
 import { isTerminal } from './status.js';
 import type {
+  AvailabilityCheckRequest,
   AvailabilityResult,
   Checkout,
   CheckoutAccepted,
@@ -15,6 +16,7 @@ import type {
   PriceList,
   PriceQuote,
   Product,
+  ProductCatalog,
   Purchase,
   PurchaseAccepted,
   Replayable,
@@ -22,7 +24,9 @@ import type {
   ResolvedWallet,
   ResolveWalletRequest,
   WaitOptions,
+  WithQuantities,
 } from './types.js';
+import { requestFieldsOf, type Quantities } from './order-quantities.js';
 
 export interface StarsgateOptions {
   /** Default `http://127.0.0.1:8080`. A seed travels over plain http only to this machine unless `allowInsecureHttp`. */
@@ -116,23 +120,45 @@ export class Starsgate {
     return this.transport.call<T>(op);
   }
 
+  private catalog: Promise<ProductCatalog> | undefined;
+
+  /** The catalogue for mapping quantities to request fields: read once per client, again after a failed read. */
+  private productCatalog(): Promise<ProductCatalog> {
+    this.catalog ??= this.listProducts().catch((error: unknown) => {
+      this.catalog = undefined;
+      throw error;
+    });
+    return this.catalog;
+  }
+
+  /** An order given with `quantities` as the request the gateway reads (`amount`, `winners`, …). */
+  private async orderFields<T extends { product: string }>(params: T | (T & { quantities?: Quantities })): Promise<T> {
+    if (!('quantities' in params) || params.quantities === undefined) return params;
+    const { quantities, ...order } = params;
+    return { ...order, ...requestFieldsOf(await this.productCatalog(), order.product, quantities) } as unknown as T;
+  }
+
   /** A POST that creates an order: retried only with its key, which the gateway answers as a replay. */
-  private async createOrder<T>(path: string, params: { idempotency_key: string }): Promise<T & Replayable> {
+  private async createOrder<T>(
+    path: string,
+    params: WithQuantities<{ product: string; idempotency_key: string }>,
+  ): Promise<T & Replayable> {
     if (!params.idempotency_key) throw new TypeError('idempotency_key is required: one key per logical order');
-    return await this.call({ method: 'POST', path, body: compact(params), replaySafe: true, reportsReplay: true });
+    const body = compact(await this.orderFields(params));
+    return await this.call({ method: 'POST', path, body, replaySafe: true, reportsReplay: true });
   }
 
   // -- availability and prices --------------------------------------------------------------
 
   /** Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation. */
-  checkAvailability(params: {
-    product: Product;
-    username: string;
-    amount: number;
-    payment_method: PaymentMethodInput;
-  }): Promise<AvailabilityResult> {
+  /**
+   * Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation.
+   * Any product: its request fields (`amount`; a giveaway's `winners` and `months`) or its `quantities`.
+   */
+  async checkAvailability(params: WithQuantities<AvailabilityCheckRequest>): Promise<AvailabilityResult> {
+    const body = { ...(await this.orderFields(params)) };
     // Stores nothing: safe to repeat.
-    return this.call({ method: 'POST', path: '/api/v1/availability/check', body: { ...params }, replaySafe: true });
+    return await this.call({ method: 'POST', path: '/api/v1/availability/check', body, replaySafe: true });
   }
 
   checkStarsAvailability(params: OrderFields & { amount: number }): Promise<AvailabilityResult> {
@@ -152,8 +178,24 @@ export class Starsgate {
     return this.call({ method: 'GET', path: '/api/v1/prices', replaySafe: true });
   }
 
-  getQuote(product: Product, amount: number): Promise<PriceQuote> {
-    return this.call({ method: 'GET', path: '/api/v1/prices/quote', query: { product, amount }, replaySafe: true });
+  /** Every product the gateway sells: its fields and their limits, payment methods, recipient kind, and the price list by product. */
+  listProducts(): Promise<ProductCatalog> {
+    return this.call({ method: 'GET', path: '/api/v1/products', replaySafe: true });
+  }
+
+  /** `products.list()`: `listProducts` under the namespace the Python SDK also has. */
+  readonly products = { list: (): Promise<ProductCatalog> => this.listProducts() };
+
+  /** `getQuote('stars', 50)`, or any product by its quantities: `getQuote('premium_giveaway', { winners: 10, months: 3 })`. */
+  async getQuote(product: Product, amount: number | Quantities): Promise<PriceQuote> {
+    const quantities =
+      typeof amount === 'number' ? { amount } : requestFieldsOf(await this.productCatalog(), product, amount);
+    return await this.call({
+      method: 'GET',
+      path: '/api/v1/prices/quote',
+      query: { product, ...quantities },
+      replaySafe: true,
+    });
   }
 
   getStarsPrice(amount: number): Promise<PriceQuote> {
@@ -183,8 +225,12 @@ export class Starsgate {
     });
   }
 
-  /** 202 means accepted, not delivered: follow with `wait`. Retries reuse `idempotency_key`. */
-  async createPurchase(params: CreatePurchaseRequest): Promise<PurchaseAccepted & Replayable> {
+  /**
+   * Any product: its request fields (`amount`; a giveaway's `winners` and `months`) or its
+   * `quantities` (`{ winners: 10, months: 3 }`). 202 means accepted, not delivered: follow with
+   * `wait`. Retries reuse `idempotency_key`.
+   */
+  async createPurchase(params: WithQuantities<CreatePurchaseRequest>): Promise<PurchaseAccepted & Replayable> {
     refuseSecretsInBrowser('createPurchase');
     this.refuseSeedInClear('createPurchase');
     return await this.createOrder('/api/v1/purchases', params);
@@ -249,8 +295,9 @@ export class Starsgate {
     return this.call({ method: 'POST', path: '/api/v1/checkouts/ton-proof-payload', replaySafe: true });
   }
 
-  createCheckout(params: CreateCheckoutRequest): Promise<CheckoutAccepted & Replayable> {
-    return this.createOrder('/api/v1/checkouts', params);
+  /** Any product, as `createPurchase` takes it; the buyer's wallet signs, so no secret is sent. */
+  async createCheckout(params: WithQuantities<CreateCheckoutRequest>): Promise<CheckoutAccepted & Replayable> {
+    return await this.createOrder('/api/v1/checkouts', params);
   }
 
   getCheckout(checkoutId: string): Promise<Checkout> {

@@ -7,6 +7,7 @@ import type { Starsgate } from './client.js';
 export const ROUTES = {
   'POST /api/v1/availability/check': 'checkAvailability',
   'GET /api/v1/prices': 'getPrices',
+  'GET /api/v1/products': 'listProducts',
   'GET /api/v1/prices/quote': 'getQuote',
   'POST /api/v1/wallets/resolve': 'resolveWallet',
   'POST /api/v1/purchases': 'createPurchase',

@@ -3,6 +3,7 @@
  * (generated/openapi-types.ts, checked by test/openapi-contract.test.ts), plus the SDK-side ones.
  */
 import type { Checkout, CreatePurchaseRequest, Purchase } from './generated/openapi-types.js';
+import type { Quantities } from './order-quantities.js';
 
 export type {
   AvailabilityCheckRequest,
@@ -18,6 +19,8 @@ export type {
   PriceList,
   PricePair,
   PriceQuote,
+  ProductCatalog,
+  ProductField,
   Purchase,
   PurchaseAccepted,
   ResolvedWallet,
@@ -25,6 +28,31 @@ export type {
 } from './generated/openapi-types.js';
 
 export type Product = Purchase['product'];
+/** One entry of `products.list()`: a product, its fields and limits (the document's `Product` schema). */
+export type { Product as ProductInfo } from './generated/openapi-types.js';
+export type { Quantities } from './order-quantities.js';
+
+/** The fields an order has whatever its product; every other request field carries a quantity. */
+type OrderKeys =
+  | 'product'
+  | 'username'
+  | 'payment_method'
+  | 'seed'
+  | 'wallet_address'
+  | 'account_index'
+  | 'idempotency_key'
+  | 'payer_address'
+  | 'payer_public_key'
+  | 'payer_state_init'
+  | 'ton_proof';
+
+/**
+ * An order with its quantities as request fields (`amount`; a giveaway's `winners`, `months`) or
+ * as `quantities` by their catalogue names (`{ winners: 10, months: 3 }`).
+ */
+export type WithQuantities<T> = T extends unknown
+  ? T | (Pick<T, Extract<keyof T, OrderKeys>> & { quantities: Quantities })
+  : never;
 export type PaymentMethodInput = CreatePurchaseRequest['payment_method'];
 export type PurchaseStatus = Purchase['status'];
 

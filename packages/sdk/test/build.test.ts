@@ -40,7 +40,7 @@ describe('@starsgate/sdk build', () => {
       string,
       unknown
     >;
-    expect(out).toEqual({ ok: true, routes: 10, base: 'http://127.0.0.1:1' });
+    expect(out).toEqual({ ok: true, routes: 11, base: 'http://127.0.0.1:1' });
   });
 
   it('has no runtime dependency', () => {

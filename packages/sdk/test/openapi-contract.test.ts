@@ -1,6 +1,8 @@
 /**
- * The SDKs against the gateway's own /openapi.json (served by the real app, in-process):
- * - the committed snapshot and the generated TypeScript types equal what the gateway serves now;
+ * The clients against the gateway's own OpenAPI documents (served by the real app, in-process):
+ * - the committed snapshot and the generated TypeScript types equal what the gateway serves now,
+ *   for this SDK, the demo checkout page (the public /openapi.json) and the admin UI (the operator
+ *   /admin/api/openapi.json): no client declares the API's shapes by hand;
  * - every public route has a method in the TypeScript SDK and in the Python SDK.
  * After a deliberate API change: `npm run openapi:update -w @starsgate/sdk`, then add the methods.
  */
@@ -16,6 +18,9 @@ const SDK = path.resolve(__dirname, '..');
 const SNAPSHOT = path.join(SDK, 'openapi.json');
 const GENERATED = path.join(SDK, 'src/generated/openapi-types.ts');
 const PYTHON_ROUTES = path.resolve(SDK, '../sdk-python/src/starsgate/_routes.py');
+const CHECKOUT_PAGE_TYPES = path.resolve(SDK, '../../apps/sandbox/web/checkout/generated/openapi-types.ts');
+const ADMIN_UI_TYPES = path.resolve(SDK, '../../apps/gateway/admin-ui/src/generated/operator-openapi-types.ts');
+const ADMIN_TOKEN = 'sdk-contract-admin-token-0123456789abcdef';
 const UPDATE = process.env.UPDATE_OPENAPI_SNAPSHOT === '1';
 
 /** A file's text as the repository's Prettier writes it (its CLI: jest cannot load Prettier's ESM core). */
@@ -25,6 +30,11 @@ function prettierFormat(file: string, text: string): string {
 }
 
 const generatedSource = (document: object): string => prettierFormat(GENERATED, generateTypes(document));
+const operatorSource = (document: object): string =>
+  prettierFormat(
+    ADMIN_UI_TYPES,
+    generateTypes(document, { source: '/admin/api/openapi.json', operationResponses: true }),
+  );
 
 /** The public API: `/api/…` routes. Admin routes (`/admin/api/…`), probes and metrics are not the SDKs' business. */
 function publicRoutes(document: { paths: Record<string, Record<string, unknown>> }): string[] {
@@ -57,14 +67,22 @@ function pythonRoutes(): Record<string, string> {
 describe('SDKs against /openapi.json', () => {
   let gateway: TestGateway;
   let document: { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, never> } };
+  let operatorDocument: object;
 
   beforeAll(async () => {
-    gateway = await createTestGateway();
+    gateway = await createTestGateway({ STARSGATE_ADMIN_TOKENS: ADMIN_TOKEN });
     const response = await request(gateway.app).get('/openapi.json').expect(200);
     document = response.body as typeof document;
+    const operator = await request(gateway.adminApp)
+      .get('/admin/api/openapi.json')
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .expect(200);
+    operatorDocument = operator.body as object;
     if (UPDATE) {
       writeFileSync(SNAPSHOT, prettierFormat(SNAPSHOT, JSON.stringify(document, null, 2)));
       writeFileSync(GENERATED, generatedSource(document));
+      writeFileSync(CHECKOUT_PAGE_TYPES, generatedSource(document));
+      writeFileSync(ADMIN_UI_TYPES, operatorSource(operatorDocument));
     }
   });
   afterAll(() => gateway.close());
@@ -75,6 +93,14 @@ describe('SDKs against /openapi.json', () => {
 
   it('the generated TypeScript types are generated from that document', () => {
     expect(readFileSync(GENERATED, 'utf8')).toBe(generatedSource(document));
+  });
+
+  it("the demo checkout page's types are generated from that document", () => {
+    expect(readFileSync(CHECKOUT_PAGE_TYPES, 'utf8')).toBe(generatedSource(document));
+  });
+
+  it("the admin UI's types are generated from the operator document", () => {
+    expect(readFileSync(ADMIN_UI_TYPES, 'utf8')).toBe(operatorSource(operatorDocument));
   });
 
   it('every public route has a TypeScript SDK method', () => {

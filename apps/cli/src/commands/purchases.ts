@@ -2,11 +2,12 @@ import { AdminClient, query } from '../admin-client';
 import { fields, pageText, table, type Page, type Row } from '../output';
 import type { CommandResult, Options } from './command';
 
-const LIST_COLUMNS = ['purchase_id', 'status', 'product', 'amount', 'payment_method', 'username', 'created_at'];
+const LIST_COLUMNS = ['purchase_id', 'status', 'product', 'quantities', 'payment_method', 'username', 'created_at'];
 const SHOW_FIELDS = [
   'purchase_id',
   'status',
   'product',
+  'quantities',
   'amount',
   'payment_method',
   'username',
@@ -43,7 +44,22 @@ export async function listPurchases(client: AdminClient, options: Options): Prom
       cursor: options.cursor,
     })}`,
   );
-  return { json: page, text: pageText(page, LIST_COLUMNS) };
+  return { json: page, text: pageText({ ...page, data: page.data.map(withQuantitiesText) }, LIST_COLUMNS) };
+}
+
+/**
+ * An order line's quantities for people, whatever the product: `winners=10 months=3`
+ * (`amount` for a row without them). `--json` keeps the object.
+ */
+function withQuantitiesText(row: Row): Row {
+  const quantities = row.quantities;
+  const text =
+    quantities && typeof quantities === 'object'
+      ? Object.entries(quantities)
+          .map(([name, value]) => `${name}=${String(value)}`)
+          .join(' ')
+      : String(row.amount);
+  return { ...row, quantities: text };
 }
 
 interface PaidAmount {
@@ -68,7 +84,7 @@ export async function showPurchase(client: AdminClient, id: string): Promise<Com
     `/admin/api/purchases/${encodeURIComponent(id)}`,
   );
   const text = [
-    fields({ ...purchase, paid: paidText(purchase.paid_amount) }, SHOW_FIELDS),
+    fields({ ...withQuantitiesText(purchase), paid: paidText(purchase.paid_amount) }, SHOW_FIELDS),
     '',
     'timeline:',
     table(purchase.events, ['at', 'from_status', 'to_status', 'actor', 'reason']),

@@ -33,3 +33,13 @@ export const STATUS_ORDER = [
   'completed',
   'failed',
 ];
+
+/**
+ * An order line for people, whatever its product: `<product> · 10 winners × 3 months`. From the
+ * row's `quantities` (its `amount` where a row predates them).
+ */
+export function orderLine(row: { product: string; amount: number; quantities?: Record<string, number> }): string {
+  const quantities = Object.entries(row.quantities ?? {});
+  if (quantities.length === 0) return `${row.product} × ${row.amount}`;
+  return `${row.product} · ${quantities.map(([name, value]) => `${value.toLocaleString('en-US')} ${name}`).join(' × ')}`;
+}

@@ -1,16 +1,36 @@
-/** Shapes of the admin API answers the page reads (see the OpenAPI document, tag admin). */
+/**
+ * The admin API's shapes as the page reads them: generated from the operator OpenAPI document
+ * (`generated/operator-openapi-types.ts`, kept equal to `/admin/api/openapi.json` by the SDK's
+ * contract test). Declared here by hand only what that document does not describe in detail: the
+ * dashboard's own login (`/admin/session`, not an operator API route) and the pipeline's rows
+ * (plain objects in the document).
+ */
+import type {
+  AdminFragmentSessionsResponse,
+  AdminListWebhookEndpointsResponse,
+  AdminPipelineResponse,
+  AdminPurchaseDetail,
+  AdminPurchaseList,
+  AdminPurchaseSummary,
+  AdminStats,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+} from './generated/operator-openapi-types';
+
+export type { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint };
+export type PurchaseSummary = AdminPurchaseSummary;
+export type PurchaseList = AdminPurchaseList;
+export type PurchaseDetail = AdminPurchaseDetail;
+export type PurchaseEvent = AdminPurchaseDetail['events'][number];
+export type PaidAmount = NonNullable<AdminPurchaseDetail['paid_amount']>;
+export type Stats = AdminStats;
+export type FragmentSessions = AdminFragmentSessionsResponse;
+export type WebhookEndpointList = AdminListWebhookEndpointsResponse;
 
 export interface Session {
   operator: string;
   csrf_token: string;
-}
-
-export interface Stats {
-  counts: Record<string, number>;
-  oldest_age_seconds: Record<string, number>;
-  reconciliation: { open: number; oldest_age_seconds: number | null };
-  last_hour: { completed: number; failed: number };
-  queues: Record<string, { waiting?: number; active?: number; delayed?: number; failed?: number }>;
 }
 
 export interface UpstreamError {
@@ -37,104 +57,10 @@ export interface WorkerHealth {
   };
 }
 
-export interface FragmentSessions {
-  data: Array<{
-    session_id: string;
-    account_id: string;
-    state: 'alive' | 'dead';
-    since: string;
-    reason: string | null;
-    wallet_address: string | null;
-    last_order_at: string | null;
-    checked_at: string | null;
-  }>;
-}
-
-export interface Pipeline {
+/** `AdminPipelineResponse` with its rows as the route fills them. */
+export interface Pipeline extends Record<keyof AdminPipelineResponse & string, unknown> {
   open: Array<{ status: string; count: number; oldest_purchase_id: string | null; oldest_age_seconds: number | null }>;
   throughput: Array<{ minute: string; completed: number; failed: number }>;
   wallets_in_flight: Array<{ wallet_address: string; purchases: number; lease_expires_at: string }>;
   workers: WorkerHealth[];
-}
-
-export interface PurchaseSummary {
-  purchase_id: string;
-  status: string;
-  product: string;
-  username: string;
-  amount: number;
-  payment_method: string;
-  created_at: string;
-  updated_at?: string;
-  completed_at: string | null;
-  idempotency_key: string;
-  wallet_address: string | null;
-  error?: { code: string; message: string; details?: unknown[] };
-}
-
-export interface PurchaseEvent {
-  at: string;
-  type: string;
-  from_status: string | null;
-  to_status: string;
-  actor: string;
-  reason: string | null;
-  details: unknown;
-}
-
-/** Base units (decimal strings) for machines, `*_human` ("0.4412 GRAM") for people. */
-export interface PaidAmount {
-  currency: string | null;
-  quote: string | null;
-  quote_human: string | null;
-  message_nano: string | null;
-  message_human: string | null;
-  receiver: string | null;
-  jetton_units?: string | null;
-  jetton_human?: string | null;
-}
-
-export interface PurchaseDetail extends PurchaseSummary {
-  wallet_version: string | null;
-  fragment_request_id: string | null;
-  fragment_ref: string | null;
-  fragment_session: string | null;
-  fragment_from: string | null;
-  fragment_from_is_payer: boolean | null;
-  paid_amount: PaidAmount | null;
-  normalized_hash: string | null;
-  external_hash: string | null;
-  transaction_hash: string | null;
-  evidence: Record<string, unknown> | null;
-  events: PurchaseEvent[];
-}
-
-export interface Page<T> {
-  data: T[];
-  next_cursor: string | null;
-}
-
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[] | null;
-  created_at: string;
-  secrets: Array<{ hint: string; expires_at: string | null }>;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  endpoint_id: string;
-  event_type: string;
-  purchase_id: string;
-  sequence: number;
-  state: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  last_status: number | null;
-  last_error: string | null;
-  delivered_at: string | null;
-  created_at: string;
 }

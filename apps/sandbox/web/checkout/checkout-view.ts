@@ -1,18 +1,32 @@
-import type { Checkout } from './gateway-api';
+import type { Checkout, ProductCatalog } from './gateway-api';
 
-/** How the page names an order (the browser bundle carries no copy of the domain's registry). */
-const ORDER_LABELS: Readonly<Record<string, (amount: number) => string>> = {
-  stars: (amount) => `${amount} Telegram Stars`,
-  premium: (months) => `Telegram Premium, ${months} months`,
-  gram: (amount) => `${amount} GRAM top-up`,
-};
+/**
+ * How the page names an order, from the catalogue alone: `<value> <title>` where the title names
+ * the one quantity, else `<title>: <value> <quantity> × …` (`…: 10 winners × 3 months`).
+ */
+export function orderLabel(catalog: ProductCatalog, checkout: Checkout): string {
+  const product = catalog.products.find((entry) => entry.product === checkout.product);
+  const title = product?.title ?? checkout.product;
+  // In the catalogue's order of the product's fields (`quantities` comes in whatever order JSON keeps).
+  const rank = (quantity: string) => product?.fields.findIndex((field) => field.quantity === quantity) ?? -1;
+  const quantities = Object.entries(checkout.quantities ?? { amount: checkout.amount }).sort(
+    ([a], [b]) => rank(a) - rank(b),
+  );
+  const [only] = quantities;
+  if (quantities.length === 1 && only && title.toLowerCase().includes(only[0].toLowerCase()))
+    return `${only[1]} ${title}`;
+  return `${title}: ${quantities.map(([quantity, value]) => `${value} ${quantity}`).join(' × ')}`;
+}
 
 /** Fills the checkout card from its template (index.html) and keeps it current. */
 export class CheckoutView {
   private readonly fields = new Map<string, HTMLElement>();
   readonly payButton: HTMLButtonElement;
 
-  constructor(container: HTMLElement) {
+  constructor(
+    container: HTMLElement,
+    private readonly catalog: ProductCatalog,
+  ) {
     const template = document.querySelector<HTMLTemplateElement>('#checkout-template')!;
     container.replaceChildren(template.content.cloneNode(true));
     container.hidden = false;
@@ -29,8 +43,7 @@ export class CheckoutView {
   show(checkout: Checkout): void {
     this.set('checkout_id', checkout.checkout_id);
     this.set('username', checkout.username);
-    const label = ORDER_LABELS[checkout.product];
-    this.set('order', label ? label(checkout.amount) : `${checkout.product} × ${checkout.amount}`);
+    this.set('order', orderLabel(this.catalog, checkout));
     if (checkout.prices?.gram) this.set('price', `${checkout.prices.gram} GRAM`);
     if (checkout.prices?.usdt) this.set('price', `${checkout.prices.usdt} USDT`);
     const status = this.fields.get('status')!;

@@ -1,41 +1,24 @@
-/** The starsgate checkout API as this page uses it (the shapes of the OpenAPI document). */
-export interface TonConnectTransaction {
-  validUntil: number;
-  network: '-239' | '-3';
-  from: string;
-  messages: Array<{ address: string; amount: string; payload?: string; stateInit?: string }>;
-}
+/** The starsgate API as this page uses it; its types are the gateway's own, generated from /openapi.json. */
+import type {
+  Checkout,
+  CheckoutAccepted,
+  CreateCheckoutRequest,
+  ProductCatalog,
+  TonProofPayload,
+} from './generated/openapi-types';
 
-export interface Checkout {
-  checkout_id: string;
-  status: string;
-  product: string;
-  username: string;
-  amount: number;
-  payment_method: string;
-  valid_until?: string;
-  prices?: { gram?: string; usdt?: string };
-  transaction?: TonConnectTransaction;
-  transaction_hash?: string;
-  error?: { code: string; message: string; action?: string };
-}
+export type {
+  Checkout,
+  ProductCatalog,
+  Product as ProductInfo,
+  TonConnectTransaction,
+} from './generated/openapi-types';
 
 /** TON Connect's `ton_proof` reply, as the checkout's `ton_proof` carries it. */
-export interface TonProof {
-  timestamp: number;
-  domain: { lengthBytes: number; value: string };
-  payload: string;
-  signature: string;
-}
+export type TonProof = NonNullable<CreateCheckoutRequest['ton_proof']>;
 
-export interface OrderInput {
-  product: string;
-  username: string;
-  amount: number;
-  payment_method: string;
-  payer_address: string;
-  ton_proof: TonProof;
-}
+/** A checkout request before its idempotency key. */
+export type OrderInput = Omit<CreateCheckoutRequest, 'idempotency_key'>;
 
 /** A gateway error body, thrown as an Error whose message carries the code and the action. */
 async function parse<T>(response: Response): Promise<T> {
@@ -48,17 +31,23 @@ async function parse<T>(response: Response): Promise<T> {
 export class GatewayApi {
   constructor(private readonly baseUrl: string) {}
 
+  /** What the gateway sells: each product's fields and their limits, payment methods and recipient kind. */
+  async products(): Promise<ProductCatalog> {
+    return parse(await fetch(`${this.baseUrl}/api/v1/products`, { headers: { Accept: 'application/json' } }));
+  }
+
   /** A payload the wallet signs as its ton_proof when it connects. */
   async tonProofPayload(): Promise<string> {
     const response = await fetch(`${this.baseUrl}/api/v1/checkouts/ton-proof-payload`, { method: 'POST' });
-    return (await parse<{ payload: string }>(response)).payload;
+    return (await parse<TonProofPayload>(response)).payload;
   }
 
-  async createCheckout(order: OrderInput): Promise<{ checkout_id: string }> {
+  async createCheckout(order: OrderInput): Promise<CheckoutAccepted> {
+    const body: CreateCheckoutRequest = { ...order, idempotency_key: crypto.randomUUID() };
     const response = await fetch(`${this.baseUrl}/api/v1/checkouts`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ...order, idempotency_key: crypto.randomUUID() }),
+      body: JSON.stringify(body),
     });
     return parse(response);
   }

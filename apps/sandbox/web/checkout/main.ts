@@ -2,6 +2,7 @@
 import './buffer-global';
 import { CheckoutView } from './checkout-view';
 import { GatewayApi, type Checkout } from './gateway-api';
+import { OrderForm } from './order-form';
 import { SandboxWallet } from './sandbox-wallet';
 
 const TERMINAL = new Set(['completed', 'failed', 'expired', 'reconciliation_required']);
@@ -12,10 +13,6 @@ const api = new GatewayApi(gatewayUrl.replace(/\/$/, ''));
 const form = document.querySelector<HTMLFormElement>('#order-form')!;
 const createButton = document.querySelector<HTMLButtonElement>('#create')!;
 const problem = document.querySelector<HTMLElement>('#problem')!;
-
-function field(name: string): string {
-  return (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value;
-}
 
 function report(error: unknown): void {
   problem.textContent = error instanceof Error ? error.message : String(error);
@@ -35,6 +32,8 @@ async function follow(view: CheckoutView, id: string, onUpdate: (checkout: Check
 }
 
 async function start(): Promise<void> {
+  const catalog = await api.products();
+  const order = new OrderForm(form, catalog);
   const wallet = await SandboxWallet.load(location.origin);
   document.querySelector('#wallet-address')!.textContent = wallet.address.toString({ bounceable: false });
   createButton.disabled = false;
@@ -43,7 +42,7 @@ async function start(): Promise<void> {
     event.preventDefault();
     problem.hidden = true;
     createButton.disabled = true;
-    const view = new CheckoutView(document.querySelector<HTMLElement>('#checkout')!);
+    const view = new CheckoutView(document.querySelector<HTMLElement>('#checkout')!, catalog);
     let latest: Checkout | undefined;
     view.payButton.addEventListener('click', () => {
       if (!latest?.transaction) return;
@@ -60,14 +59,12 @@ async function start(): Promise<void> {
     void api
       .tonProofPayload()
       .then((payload) =>
-        api.createCheckout({
-          product: field('product'),
-          username: field('username'),
-          amount: Number(field('amount')),
-          payment_method: field('payment_method'),
-          payer_address: wallet.address.toString(),
-          ton_proof: wallet.tonProof(payload, location.hostname),
-        }),
+        api.createCheckout(
+          order.order({
+            payer_address: wallet.address.toString(),
+            ton_proof: wallet.tonProof(payload, location.hostname),
+          }),
+        ),
       )
       .then(({ checkout_id: id }) => follow(view, id, (checkout) => (latest = checkout)))
       .catch(report)

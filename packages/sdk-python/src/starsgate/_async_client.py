@@ -4,7 +4,7 @@
 import asyncio
 import uuid
 from types import TracebackType
-from typing import Awaitable, Callable, Mapping, Optional, Type, TypeVar
+from typing import Any, Awaitable, Callable, Dict, Mapping, Optional, Type, TypeVar
 
 import httpx
 from pydantic import BaseModel
@@ -20,13 +20,14 @@ from ._constants import (
     DEFAULT_WAIT_TIMEOUT,
 )
 from ._core import ClientCore, Operation
-from ._exceptions import StarsgateError
+from ._exceptions import InvalidArgumentError, StarsgateError
 from ._models import (
     AvailabilityCheck,
     Checkout,
     CheckoutAccepted,
     PriceList,
     PriceQuote,
+    ProductCatalog,
     Purchase,
     PurchaseAccepted,
     ResolvedWallet,
@@ -62,6 +63,13 @@ class AsyncClient:
         self._core = ClientCore(base_url, timeout, max_retries, headers, allow_insecure_http)
         self._http = http_client or httpx.AsyncClient(timeout=timeout, follow_redirects=False)
         self._owns_http = http_client is None
+        # Read once, for turning `quantities` into request fields (a failed read is not kept).
+        self._catalog: Optional[ProductCatalog] = None
+
+    @property
+    def products(self) -> "AsyncProductsResource":
+        """`client.products.list()`: what the gateway sells (`list_products`)."""
+        return AsyncProductsResource(self)
 
     @property
     def base_url(self) -> str:
@@ -105,6 +113,25 @@ class AsyncClient:
             await self._sleep(delay)
             attempt += 1
 
+    async def _quantity_fields(
+        self,
+        product: StrOrEnum,
+        amount: Optional[int],
+        winners: Optional[int],
+        months: Optional[int],
+        quantities: Optional[Mapping[str, int]],
+    ) -> Dict[str, Optional[int]]:
+        """The order's quantities as the request sends them: `amount`, `winners`, `months` as given, or
+        `quantities` by the catalogue's names (`{"stars": 50}` → `amount`), for any product."""
+        fields: Dict[str, Optional[int]] = {"amount": amount, "winners": winners, "months": months}
+        if quantities is None:
+            return fields
+        if any(value is not None for value in fields.values()):
+            raise InvalidArgumentError("pass quantities, or amount/winners/months, not both")
+        if self._catalog is None:
+            self._catalog = await self.list_products()
+        return dict(self._catalog.request_fields(product, quantities))
+
     async def _poll(self, fetch: Callable[[], Awaitable[M]], poller: Poller) -> M:
         while True:
             current = await fetch()
@@ -116,10 +143,24 @@ class AsyncClient:
     # -- availability and prices ----------------------------------------------------------------
 
     async def check_availability(
-        self, product: StrOrEnum, username: str, amount: int, payment_method: StrOrEnum
+        self,
+        product: StrOrEnum,
+        username: str,
+        amount: Optional[int] = None,
+        payment_method: Optional[StrOrEnum] = None,
+        *,
+        winners: Optional[int] = None,
+        months: Optional[int] = None,
+        quantities: Optional[Mapping[str, int]] = None,
     ) -> AvailabilityCheck:
-        """Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation."""
-        return await self._call(ops.check_availability(product, username, amount, payment_method), AvailabilityCheck)
+        """Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation.
+
+        Any product: `amount` (Stars, Premium months, GRAM), a giveaway's `winners` and `months`, or
+        `quantities` by the catalogue's names (`{"winners": 10, "months": 3}`)."""
+        fields = await self._quantity_fields(product, amount, winners, months, quantities)
+        method: StrOrEnum = _required("payment_method", payment_method)
+        op = ops.check_availability(product, username, method, fields)
+        return await self._call(op, AvailabilityCheck)
 
     async def check_stars_availability(self, username: str, amount: int, payment_method: StrOrEnum) -> AvailabilityCheck:
         return await self.check_availability("stars", username, amount, payment_method)
@@ -134,8 +175,22 @@ class AsyncClient:
     async def get_prices(self) -> PriceList:
         return await self._call(ops.get_prices(), PriceList)
 
-    async def get_quote(self, product: StrOrEnum, amount: int) -> PriceQuote:
-        return await self._call(ops.get_quote(product, amount), PriceQuote)
+    async def list_products(self) -> ProductCatalog:
+        """Every product the gateway sells: fields and limits, payment methods, recipient kind, and prices."""
+        return await self._call(ops.list_products(), ProductCatalog)
+
+    async def get_quote(
+        self,
+        product: StrOrEnum,
+        amount: Optional[int] = None,
+        *,
+        winners: Optional[int] = None,
+        months: Optional[int] = None,
+        quantities: Optional[Mapping[str, int]] = None,
+    ) -> PriceQuote:
+        """`get_quote("stars", 50)`, `get_quote("premium_giveaway", winners=10, months=3)`, or any product by `quantities`."""
+        fields = await self._quantity_fields(product, amount, winners, months, quantities)
+        return await self._call(ops.get_quote(product, fields), PriceQuote)
 
     async def get_price(self, product: StrOrEnum, amount: int) -> PriceQuote:
         """`get_quote` under the hosted SDK's name."""
@@ -162,17 +217,28 @@ class AsyncClient:
         self,
         product: StrOrEnum,
         username: str,
-        amount: int,
-        payment_method: StrOrEnum,
-        seed: str,
-        idempotency_key: str,
+        amount: Optional[int] = None,
+        payment_method: Optional[StrOrEnum] = None,
+        seed: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
         wallet_address: Optional[str] = None,
         account_index: Optional[int] = None,
+        *,
+        winners: Optional[int] = None,
+        months: Optional[int] = None,
+        quantities: Optional[Mapping[str, int]] = None,
     ) -> PurchaseAccepted:
-        """202 means accepted, not delivered: follow it with `wait`. Retries reuse `idempotency_key`."""
-        op = ops.create_purchase(
-            product, username, amount, payment_method, seed, idempotency_key, wallet_address, account_index
-        )
+        """Any product: `amount` (Stars, Premium months, GRAM), a giveaway's `winners` and `months`
+        (`create_purchase("premium_giveaway", "@channel", payment_method="usdt", seed=..., idempotency_key=...,
+        winners=10, months=3)`), or `quantities` by the catalogue's names.
+
+        202 means accepted, not delivered: follow it with `wait`. Retries reuse `idempotency_key`."""
+        key = _required("idempotency_key", idempotency_key)
+        method: StrOrEnum = _required("payment_method", payment_method)
+        secret: str = _required("seed", seed)
+        fields = await self._quantity_fields(product, amount, winners, months, quantities)
+        amount = fields.pop("amount", None)
+        op = ops.create_purchase(product, username, amount, method, secret, key, wallet_address, account_index, **fields)
         return await self._call(op, PurchaseAccepted)
 
     async def buy_stars(
@@ -244,29 +310,39 @@ class AsyncClient:
         self,
         product: StrOrEnum,
         username: str,
-        amount: int,
-        payment_method: StrOrEnum,
-        payer_address: str,
-        idempotency_key: str,
+        amount: Optional[int] = None,
+        payment_method: Optional[StrOrEnum] = None,
+        payer_address: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
         payer_public_key: Optional[str] = None,
         payer_state_init: Optional[str] = None,
         ton_proof: Optional[Mapping[str, object]] = None,
+        *,
+        winners: Optional[int] = None,
+        months: Optional[int] = None,
+        quantities: Optional[Mapping[str, int]] = None,
     ) -> CheckoutAccepted:
         """The buyer's wallet will sign: no seed. `payer_public_key`/`payer_state_init` come from TON Connect's account.
 
         `ton_proof`: the wallet's TON Connect proof (`{timestamp, domain, payload, signature}`) over a
         payload from `create_ton_proof_payload`; required where the gateway sets TON_PROOF_REQUIRED.
-        Like a purchase, one `idempotency_key` per logical order, reused on every retry."""
+        Like a purchase, one `idempotency_key` per logical order, reused on every retry; any product,
+        its quantities given as to `create_purchase`."""
+        key = _required("idempotency_key", idempotency_key)
+        method: StrOrEnum = _required("payment_method", payment_method)
+        payer: str = _required("payer_address", payer_address)
+        fields = await self._quantity_fields(product, amount, winners, months, quantities)
         op = ops.create_checkout(
             product,
             username,
-            amount,
-            payment_method,
-            payer_address,
-            idempotency_key,
+            fields.pop("amount", None),
+            method,
+            payer,
+            key,
             payer_public_key,
             payer_state_init,
             dict(ton_proof) if ton_proof is not None else None,
+            **fields,
         )
         return await self._call(op, CheckoutAccepted)
 
@@ -301,3 +377,20 @@ class AsyncClient:
         """Polls until completed, failed, expired or reconciliation_required."""
         poller = Poller(f"checkout {checkout_id}", timeout, poll_interval, on_update)
         return await self._poll(lambda: self.get_checkout(checkout_id), poller)
+
+
+class AsyncProductsResource:
+    """`client.products`: the catalogue of what the gateway sells."""
+
+    def __init__(self, client: "AsyncClient") -> None:
+        self._client = client
+
+    async def list(self) -> ProductCatalog:
+        return await self._client.list_products()
+
+
+def _required(name: str, value: Any) -> Any:
+    """An order field that has no default only because the quantity fields before it became optional."""
+    if value is None or value == "":
+        raise InvalidArgumentError(f"{name} is required")
+    return value

@@ -11,7 +11,7 @@ fields keep working.
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from enum import Enum
-from typing import Annotated, Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import Annotated, Any, Dict, Iterator, List, Literal, Mapping, Optional, Tuple, Union
 
 from pydantic import (
     AfterValidator,
@@ -32,6 +32,8 @@ __all__ = [
     "to_decimal",
     "parse_timestamp",
     "Product",
+    "ProductName",
+    "Quantities",
     "PaymentMethod",
     "PurchaseStatus",
     "CheckoutStatus",
@@ -51,6 +53,9 @@ __all__ = [
     "TonConnectTransaction",
     "CheckoutPrices",
     "Checkout",
+    "ProductField",
+    "ProductInfo",
+    "ProductCatalog",
 ]
 
 # The one sentence every reconciliation result carries (the competitors' users asked for it).
@@ -116,6 +121,15 @@ class Product(str, Enum):
     STARS = "stars"
     PREMIUM = "premium"
     GRAM = "gram"
+    PREMIUM_GIVEAWAY = "premium_giveaway"
+
+
+# A product this SDK knows is its `Product`; one a newer gateway added stays its plain name, so the
+# order still reads (`client.products.list()` describes it).
+ProductName = Annotated[Union[Product, str], Field(union_mode="left_to_right")]
+
+# An order line's quantities by the catalogue's names: `{"stars": 50}`, `{"winners": 10, "months": 3}`.
+Quantities = Dict[str, int]
 
 
 class PaymentMethod(str, Enum):
@@ -281,9 +295,10 @@ class PurchaseAccepted(_Model):
 class Purchase(_OrderOutcome):
     purchase_id: str
     status: PurchaseStatus
-    product: Optional[Product] = None
+    product: Optional[ProductName] = None
     username: Optional[str] = None
     amount: Optional[int] = None
+    quantities: Optional[Quantities] = None
     payment_method: Optional[PaymentMethod] = None
     created_at: Optional[Timestamp] = None
     updated_at: Optional[Timestamp] = None
@@ -306,8 +321,9 @@ class PricePair(_Model):
 class PriceQuote(_Model):
     """Informational, not reserved: Fragment prices a fresh invoice when a purchase starts."""
 
-    product: Product
+    product: ProductName
     amount: int
+    quantities: Optional[Quantities] = None
     prices: PricePair
     stale: bool = False
     derived: bool = False
@@ -422,9 +438,10 @@ class AvailabilityCheck(_Model):
     code: str
     message: str
     action: Optional[str] = None
-    product: Optional[Product] = None
+    product: Optional[ProductName] = None
     username: Optional[str] = None
     amount: Optional[int] = None
+    quantities: Optional[Quantities] = None
     payment_method: Optional[PaymentMethod] = None
     checked_at: Optional[Timestamp] = None
 
@@ -491,9 +508,10 @@ class CheckoutPrices(_Model):
 class Checkout(_OrderOutcome):
     checkout_id: str
     status: CheckoutStatus
-    product: Product
+    product: ProductName
     username: str
     amount: int
+    quantities: Optional[Quantities] = None
     payment_method: PaymentMethod
     payer_address: str
     created_at: Timestamp
@@ -506,3 +524,61 @@ class Checkout(_OrderOutcome):
     @property
     def awaiting_signature(self) -> bool:
         return self.status is CheckoutStatus.AWAITING_SIGNATURE and self.transaction is not None
+
+
+class ProductField(_Model):
+    """One request field of a product: `name` is what the request sends, `quantity` what it sets."""
+
+    name: str
+    quantity: str
+    type: str = "integer"
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None
+    choices: Optional[List[int]] = None
+
+    def accepts(self, value: int) -> bool:
+        """The field's rule as the catalogue states it (the gateway still decides: INVALID_AMOUNT)."""
+        if self.choices is not None and value not in self.choices:
+            return False
+        if self.minimum is not None and value < self.minimum:
+            return False
+        return self.maximum is None or value <= self.maximum
+
+
+class ProductInfo(_Model):
+    """The document's `Product` schema (the name is the enum's here): a product the gateway sells: who receives it (`user` or `channel`), how it is paid and its fields."""
+
+    product: ProductName
+    title: str
+    recipient_kind: Literal["user", "channel"]
+    payment_methods: List[str]
+    pricing: str
+    fields: List[ProductField]
+
+    def request_fields(self, quantities: Mapping[str, int]) -> Dict[str, int]:
+        """`{"stars": 50}` → `{"amount": 50}`: the request fields that carry these quantities. A name
+        that is no quantity of this product is kept, for the gateway to name in its 400."""
+        by_quantity = {field.quantity: field.name for field in self.fields}
+        return {by_quantity.get(quantity, quantity): value for quantity, value in quantities.items()}
+
+
+class ProductCatalog(_Model):
+    """GET /api/v1/products: every product, and each product's reference price list (`prices["stars"]`)."""
+
+    products: List[ProductInfo]
+    # By product, then by quantity: `catalog.prices["stars"]["50"].gram`.
+    prices: Dict[str, Dict[str, PricePair]] = Field(default_factory=dict)
+    stale: bool = False
+    updated_at: Optional[Timestamp] = None
+
+    def get(self, product: Union[str, Enum]) -> Optional[ProductInfo]:
+        name = _name(product)
+        return next((entry for entry in self.products if _name(entry.product) == name), None)
+
+    def request_fields(self, product: Union[str, Enum], quantities: Mapping[str, int]) -> Dict[str, int]:
+        entry = self.get(product)
+        return entry.request_fields(quantities) if entry is not None else dict(quantities)
+
+
+def _name(product: Union[str, Enum]) -> str:
+    return str(product.value) if isinstance(product, Enum) else product

@@ -1,7 +1,7 @@
 """Every API call, described once. Both clients turn these into requests through the shared core."""
 
 from enum import Enum
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Union
 
 from ._core import Operation, path_segment
 from ._exceptions import InvalidArgumentError
@@ -18,24 +18,34 @@ def _body(**fields: Any) -> Dict[str, Any]:
     return {name: _value(value) for name, value in fields.items() if value is not None}
 
 
-def check_availability(product: StrOrEnum, username: str, amount: int, payment_method: StrOrEnum) -> Operation:
+# The request fields that carry an order's quantities (`amount`, `winners`, `months`, …), as the
+# catalogue (GET /api/v1/products) names them for each product.
+QuantityFields = Mapping[str, Optional[int]]
+
+
+def check_availability(
+    product: StrOrEnum, username: str, payment_method: StrOrEnum, quantity_fields: QuantityFields
+) -> Operation:
     # Stores nothing: safe to repeat.
     return Operation(
         "POST",
         "/api/v1/availability/check",
-        body=_body(product=product, username=username, amount=amount, payment_method=payment_method),
+        body=_body(product=product, username=username, **quantity_fields, payment_method=payment_method),
         replay_safe=True,
     )
+
+
+def list_products() -> Operation:
+    return Operation("GET", "/api/v1/products", replay_safe=True)
 
 
 def get_prices() -> Operation:
     return Operation("GET", "/api/v1/prices", replay_safe=True)
 
 
-def get_quote(product: StrOrEnum, amount: int) -> Operation:
-    return Operation(
-        "GET", "/api/v1/prices/quote", params={"product": _value(product), "amount": amount}, replay_safe=True
-    )
+def get_quote(product: StrOrEnum, quantity_fields: QuantityFields) -> Operation:
+    params = {"product": _value(product), **{name: value for name, value in quantity_fields.items() if value is not None}}
+    return Operation("GET", "/api/v1/prices/quote", params=params, replay_safe=True)
 
 
 def resolve_wallet(seed: str, wallet_address: Optional[str], account_index: Optional[int]) -> Operation:
@@ -66,13 +76,15 @@ def _keyed_order(path: str, idempotency_key: str, carries_secret: bool, **fields
 def create_purchase(
     product: StrOrEnum,
     username: str,
-    amount: int,
+    amount: Optional[int],
     payment_method: StrOrEnum,
     seed: str,
     idempotency_key: str,
     wallet_address: Optional[str],
     account_index: Optional[int],
+    **quantity_fields: Optional[int],
 ) -> Operation:
+    """`quantity_fields`: a product's quantity fields beyond `amount` (a giveaway's `winners`, `months`)."""
     return _keyed_order(
         "/api/v1/purchases",
         idempotency_key,
@@ -80,6 +92,7 @@ def create_purchase(
         product=product,
         username=username,
         amount=amount,
+        **quantity_fields,
         payment_method=payment_method,
         seed=seed,
         wallet_address=wallet_address,
@@ -94,13 +107,14 @@ def get_purchase(purchase_id: str) -> Operation:
 def create_checkout(
     product: StrOrEnum,
     username: str,
-    amount: int,
+    amount: Optional[int],
     payment_method: StrOrEnum,
     payer_address: str,
     idempotency_key: str,
     payer_public_key: Optional[str],
     payer_state_init: Optional[str],
     ton_proof: Optional[Dict[str, Any]] = None,
+    **quantity_fields: Optional[int],
 ) -> Operation:
     return _keyed_order(
         "/api/v1/checkouts",
@@ -109,6 +123,7 @@ def create_checkout(
         product=product,
         username=username,
         amount=amount,
+        **quantity_fields,
         payment_method=payment_method,
         payer_address=payer_address,
         payer_public_key=payer_public_key,

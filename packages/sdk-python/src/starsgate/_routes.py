@@ -7,6 +7,7 @@ tests fail when the gateway's /openapi.json has a public route missing here.
 ROUTES = {
     "POST /api/v1/availability/check": "check_availability",
     "GET /api/v1/prices": "get_prices",
+    "GET /api/v1/products": "list_products",
     "GET /api/v1/prices/quote": "get_quote",
     "POST /api/v1/wallets/resolve": "resolve_wallet",
     "POST /api/v1/purchases": "create_purchase",

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../api';
 import { STATUS_ORDER } from '../format';
 import { navigate, useLoader } from '../hooks';
-import type { Page, PurchaseSummary } from '../types';
+import { purchaseProducts, type OperatorDocument } from '../products';
+import type { PurchaseList } from '../types';
 import { PurchaseDetailView } from './PurchaseDetailView';
 import { PurchaseTable } from './PurchaseTable';
 
@@ -18,9 +19,9 @@ function filterFor(term: string): Record<string, string> {
   return { idempotency_key: value };
 }
 
-function parseFilters(raw: string | undefined): { term: string; status: string } {
+function parseFilters(raw: string | undefined): { term: string; status: string; product: string } {
   const params = new URLSearchParams(raw ?? '');
-  return { term: params.get('q') ?? '', status: params.get('status') ?? '' };
+  return { term: params.get('q') ?? '', status: params.get('status') ?? '', product: params.get('product') ?? '' };
 }
 
 /** Search by id, idempotency key, username or wallet; a purchase's detail with its timeline. */
@@ -37,14 +38,22 @@ export function Orders({
   const filters = parseFilters(showing ? undefined : segment);
   const [term, setTerm] = useState(filters.term);
   const [status, setStatus] = useState(filters.status);
+  const [product, setProduct] = useState(filters.product);
+  const products = useLoader(() => api.get<OperatorDocument>('/admin/api/openapi.json'), [], null);
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const results = useLoader(
     () =>
-      api.get<Page<PurchaseSummary>>(
-        `/admin/api/purchases${query({ ...filterFor(filters.term), status: filters.status, cursor, limit: 50 })}`,
+      api.get<PurchaseList>(
+        `/admin/api/purchases${query({
+          ...filterFor(filters.term),
+          status: filters.status,
+          product: filters.product,
+          cursor,
+          limit: 50,
+        })}`,
       ),
-    [filters.term, filters.status, cursor],
+    [filters.term, filters.status, filters.product, cursor],
     showing ? null : refreshMs,
   );
 
@@ -52,7 +61,14 @@ export function Orders({
     event.preventDefault();
     setCursors([]);
     if (UUID.test(term.trim())) return navigate('orders', term.trim().toLowerCase());
-    navigate('orders', new URLSearchParams({ ...(term ? { q: term } : {}), ...(status ? { status } : {}) }).toString());
+    navigate(
+      'orders',
+      new URLSearchParams({
+        ...(term ? { q: term } : {}),
+        ...(status ? { status } : {}),
+        ...(product ? { product } : {}),
+      }).toString(),
+    );
   };
 
   if (showing)
@@ -77,6 +93,14 @@ export function Orders({
         <select name="status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
           <option value="">any status</option>
           {STATUS_ORDER.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+        <select name="product" value={product} onChange={(e) => setProduct(e.currentTarget.value)}>
+          <option value="">any product</option>
+          {(products.data ? purchaseProducts(products.data) : []).map((value) => (
             <option key={value} value={value}>
               {value}
             </option>

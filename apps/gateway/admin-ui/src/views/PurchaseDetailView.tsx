@@ -1,5 +1,5 @@
 import { api } from '../api';
-import { short, time } from '../format';
+import { orderLine, short, time } from '../format';
 import { useLoader } from '../hooks';
 import type { PaidAmount, PurchaseDetail } from '../types';
 import { ResolveForm } from './ResolveForm';
@@ -23,7 +23,7 @@ function operatorLabel(details: unknown): string | undefined {
   return typeof operator === 'string' ? operator : undefined;
 }
 
-function PaymentFields({ paid }: { paid: PaidAmount | null }) {
+function PaymentFields({ paid }: { paid: PaidAmount | null | undefined }) {
   if (!paid) return <p class="muted">Not priced yet.</p>;
   return (
     <>
@@ -73,7 +73,7 @@ export function PurchaseDetailView({
           </span>
         </h2>
         <dl class="fields">
-          <Field label="Product" value={`${purchase.product} × ${purchase.amount}`} />
+          <Field label="Order" value={orderLine(purchase)} />
           <Field label="Recipient" value={purchase.username} />
           <Field label="Paid in" value={purchase.payment_method} />
           <Field label="Created" value={time(purchase.created_at)} />

@@ -1,4 +1,4 @@
-import { short, since } from '../format';
+import { orderLine, short, since } from '../format';
 import { navigate } from '../hooks';
 import { TableHead } from './TableHead';
 import type { PurchaseSummary } from '../types';
@@ -19,7 +19,7 @@ export function PurchaseTable({ rows, base }: { rows: PurchaseSummary[]; base: s
               <span class={`badge status-${row.status}`}>{row.status}</span>
             </td>
             <td>
-              {row.product} × {row.amount} · {row.payment_method}
+              {orderLine(row)} · {row.payment_method}
             </td>
             <td>{row.username}</td>
             <td class="mono" title={row.wallet_address ?? ''}>

@@ -1,6 +1,6 @@
 import { api } from '../api';
 import { useLoader } from '../hooks';
-import type { Page, PurchaseSummary } from '../types';
+import type { PurchaseList } from '../types';
 import { PurchaseDetailView } from './PurchaseDetailView';
 import { PurchaseTable } from './PurchaseTable';
 
@@ -15,7 +15,7 @@ export function Reconciliation({
   refreshMs: number | null;
 }) {
   const cases = useLoader(
-    () => api.get<Page<PurchaseSummary>>('/admin/api/purchases?status=reconciliation_required&limit=200'),
+    () => api.get<PurchaseList>('/admin/api/purchases?status=reconciliation_required&limit=200'),
     [],
     refreshMs,
   );

@@ -3,7 +3,7 @@ import { api, ApiError, query } from '../api';
 import { short, since } from '../format';
 import { useLoader } from '../hooks';
 import { TableHead } from './TableHead';
-import type { Page, WebhookDelivery, WebhookEndpoint } from '../types';
+import type { WebhookDelivery, WebhookDeliveryList, WebhookEndpointList } from '../types';
 
 const STATES = ['failed', 'pending', 'delivered', ''] as const;
 
@@ -11,9 +11,9 @@ const STATES = ['failed', 'pending', 'delivered', ''] as const;
 export function Webhooks({ refreshMs }: { refreshMs: number | null }) {
   const [state, setState] = useState<(typeof STATES)[number]>('failed');
   const [notice, setNotice] = useState<string | undefined>();
-  const endpoints = useLoader(() => api.get<Page<WebhookEndpoint>>('/admin/api/webhook-endpoints'), [], refreshMs);
+  const endpoints = useLoader(() => api.get<WebhookEndpointList>('/admin/api/webhook-endpoints'), [], refreshMs);
   const deliveries = useLoader(
-    () => api.get<Page<WebhookDelivery>>(`/admin/api/webhook-deliveries${query({ state, limit: 100 })}`),
+    () => api.get<WebhookDeliveryList>(`/admin/api/webhook-deliveries${query({ state, limit: 100 })}`),
     [state],
     refreshMs,
   );
@@ -47,7 +47,7 @@ export function Webhooks({ refreshMs }: { refreshMs: number | null }) {
             ))}
           </tbody>
         </table>
-        {endpoints.data?.data.length === 0 && (
+        {endpoints.data && (endpoints.data.data ?? []).length === 0 && (
           <p class="muted">No endpoint yet: add one with `npx starsgate webhooks add &lt;url&gt;`.</p>
         )}
       </div>
