@@ -359,7 +359,9 @@ async function runVariant(
     if (SANDBOX_NICENESS !== 0) setPriority(stack.sandbox.pid!, SANDBOX_NICENESS);
     const gateway = stack.gateways[0]!;
     const worker = stack.workers[0]!;
-    process.stdout.write(`\n  ${delivery} delivery: ${JSON.stringify(DELIVERY_TIMINGS[delivery])} (logs in ${logDir})\n`);
+    process.stdout.write(
+      `\n  ${delivery} delivery: ${JSON.stringify(DELIVERY_TIMINGS[delivery])} (logs in ${logDir})\n`,
+    );
 
     let footprint: Footprint | undefined;
     const lastStart: Partial<Record<'gateway' | 'worker', ReadyProbe>> = {};

@@ -1,4 +1,10 @@
-import { AppError, canonicalQuantities, canonicalUsername, type OrderLine, type PaymentMethod } from '@starsgate/domain';
+import {
+  AppError,
+  canonicalQuantities,
+  canonicalUsername,
+  type OrderLine,
+  type PaymentMethod,
+} from '@starsgate/domain';
 import type { FingerprintKeys, PurchaseRow } from '@starsgate/db';
 import type { GatewayMetrics } from '../observability/metrics';
 
