@@ -52,10 +52,11 @@ test('exit 0 when fragment.com (here the simulator) matches, 1 naming the drift 
     const drifted = await contract(true);
     expect(drifted.code).toBe(1);
     const report = JSON.parse(drifted.stdout) as { drift: number; findings: Array<{ item: string; holds: boolean }> };
-    expect(report.drift).toBe(2);
+    expect(report.drift).toBe(3);
     expect(report.findings.filter((f) => !f.holds).map((f) => f.item)).toEqual([
       '/stars/buy payment methods',
       '/premium/gift payment methods',
+      '/premium/giveaway payment methods',
     ]);
   } finally {
     sandbox.fragment!.configure({ faults: { contractDrift: [] } });

@@ -1,4 +1,5 @@
 import type { PurchaseRow } from '@starsgate/db';
+import { contextFromCarrier, inSpan, purchaseJobId, tracingEnabled } from '@starsgate/platform';
 import { HeldPurchase } from '../persistence/held-purchase';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 import type { StepDeps } from '../step-deps';
@@ -58,7 +59,27 @@ async function lookForDeliveries(
       observed: { ...seenById.get(row.id)!, row },
     })),
   );
+  await traceCompletions(deps, claimed);
   // Their deadline jobs are for the version before the claim: stale now.
   await dropStaleJobs(deps, claimed);
   return claimed.length;
+}
+
+/**
+ * A purchase's trace runs from its POST through every job (each job carries its enqueuer's trace);
+ * one the watch completes gets a span in that trace too, read from its parked deadline job.
+ */
+async function traceCompletions(deps: StepDeps, completed: readonly PurchaseRow[]): Promise<void> {
+  if (!tracingEnabled()) return;
+  await Promise.all(
+    completed.map(async (row) => {
+      const job = await deps.queue.getJob(purchaseJobId(row.id, row.version - 1)).catch(() => undefined);
+      await inSpan(
+        'purchase.delivered',
+        { 'starsgate.purchase_id': row.id, 'starsgate.status': row.status },
+        () => Promise.resolve(),
+        contextFromCarrier(job?.data.trace),
+      );
+    }),
+  );
 }

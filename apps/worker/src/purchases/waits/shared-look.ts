@@ -27,6 +27,8 @@ interface GroupWatch {
   /** The parked ids seen at the last pass: one not among them started waiting since. */
   known: Set<string>;
   nextLookAt: number;
+  /** Until when looks follow an answer every FAST_POLL_MS (a batch's deliveries come close together). */
+  followUntil: number;
 }
 
 export interface LookPass {
@@ -121,6 +123,7 @@ export class SharedLook {
           backoff: new LookBackoff(deps.config.pollIntervalMs, deps.config.waitLookMaxMs),
           known: new Set(),
           nextLookAt: now,
+          followUntil: 0,
         };
         this.groups.set(group, watch);
       }
@@ -136,8 +139,12 @@ export class SharedLook {
         const done = await this.subject.look(entries, `${this.owner}:${randomUUID().slice(0, 8)}`);
         moved += done;
         if (done > 0) {
-          // Answers come close together (a batch's deliveries): the rest soon.
+          // Answers come close together (a batch's deliveries): the rest are looked for every
+          // FAST_POLL_MS for a poll interval after each answer, as a job's own watch did.
           watch.backoff.reset();
+          watch.followUntil = deps.now() + deps.config.pollIntervalMs;
+          watch.nextLookAt = deps.now() + deps.config.fastPollMs;
+        } else if (deps.now() + deps.config.fastPollMs <= watch.followUntil) {
           watch.nextLookAt = deps.now() + deps.config.fastPollMs;
         } else {
           watch.nextLookAt = deps.now() + watch.backoff.next();
