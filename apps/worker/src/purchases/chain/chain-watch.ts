@@ -26,16 +26,14 @@ export function chainWatch(deps: StepDeps): SharedLook {
     name: 'chain-watch',
     list: async () => {
       const now = deps.now();
-      const listed: ParkedEntry[] = (await deps.transitions.parkedAwaitingLanding(PARKED_PER_PASS)).map(
-        (parked) => ({
-          id: parked.id,
-          version: parked.version,
-          group: parked.walletAddress,
-          ...(parked.validUntil !== null && now <= parked.validUntil * 1000
-            ? { lookWithinMs: deps.config.pollIntervalMs }
-            : {}),
-        }),
-      );
+      const listed: ParkedEntry[] = (await deps.transitions.parkedAwaitingLanding(PARKED_PER_PASS)).map((parked) => ({
+        id: parked.id,
+        version: parked.version,
+        group: parked.walletAddress,
+        ...(parked.validUntil !== null && now <= parked.validUntil * 1000
+          ? { lookWithinMs: deps.config.pollIntervalMs }
+          : {}),
+      }));
       known.keepOnly(listed);
       return listed;
     },

@@ -41,7 +41,9 @@ async function parkForLanding(deps: StepDeps, purchase: HeldPurchase, nowMs: num
   const evidence = row.evidence as Record<string, unknown> | null;
   await purchase.reschedule(
     dueInMs,
-    evidence?.landing_wait ? {} : { evidence: purchase.evidenceWith({ landing_wait: { parked_at: new Date(nowMs).toISOString() } }) },
+    evidence?.landing_wait
+      ? {}
+      : { evidence: purchase.evidenceWith({ landing_wait: { parked_at: new Date(nowMs).toISOString() } }) },
     evidence?.landing_wait ? undefined : 'not on chain yet; parked for the chain watch until it expires',
   );
   deps.chainWatch!.waiting();
