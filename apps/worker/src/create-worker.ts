@@ -51,6 +51,7 @@ import { startPurchaseWorker } from './purchases/purchase-worker';
 import { FragmentFromReporter } from './purchases/upstream/fragment-from-reporter';
 import type { PriceQuoter } from './purchases/policy/price-precheck';
 import { PayerHistories } from './purchases/chain/payer-history';
+import { chainWatch } from './purchases/chain/chain-watch';
 import { checkoutWatch } from './purchases/chain/checkout-watch';
 import { deliveryWatch } from './purchases/delivery/delivery-watch';
 import type { StepDeps } from './purchases/step-deps';
@@ -155,6 +156,7 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
   };
   deps.deliveryWatch = deliveryWatch(deps);
   deps.checkoutWatch = checkoutWatch(deps);
+  deps.chainWatch = chainWatch(deps);
   const processor = createPurchaseProcessor(deps);
   let loops: RunningLoops | undefined;
 
@@ -228,6 +230,7 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
     sweeper.start();
     deps.deliveryWatch?.start();
     deps.checkoutWatch?.start();
+    deps.chainWatch?.start();
 
     const webhookQueue = createWebhookQueue(config.redisUrl, config.bullPrefix, (error) =>
       logger.warn('webhook queue connection error', { error }),
@@ -321,6 +324,7 @@ export function createWorker(config: WorkerConfig, parts: WorkerParts = {}): Cre
           sweeper.stop(),
           deps.deliveryWatch?.stop(),
           deps.checkoutWatch?.stop(),
+          deps.chainWatch?.stop(),
           webhookDrain.stop(),
           webhookPrune.stop(),
           evidenceCollector.stop(),

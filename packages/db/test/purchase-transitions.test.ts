@@ -295,6 +295,31 @@ describe('parked rows (a shared look wakes them)', () => {
     expect((await transitions.findMany([parked.id]))[0]!.version).toBe(parked.version);
   });
 
+  it('lists the unheld confirming rows parked for their landing with their wallet and valid_until, read only', async () => {
+    async function broadcast(marked: boolean, paid: boolean): Promise<{ id: string; version: number }> {
+      const row = await park('confirming', paid, 600_000);
+      await database.pool.query(
+        `UPDATE purchases SET wallet_address = 'wallet-1', normalized_hash = $2, valid_until = 1900000000,
+         evidence = $3 WHERE id = $1`,
+        [row.id, 'cd'.repeat(32), JSON.stringify(marked ? { landing_wait: { parked_at: 'now' } } : {})],
+      );
+      return row;
+    }
+    const parked = await broadcast(true, false);
+    const unmarked = await broadcast(false, false);
+    const paid = await broadcast(true, true);
+    const listed = await transitions.parkedAwaitingLanding(1_000);
+    expect(listed).toContainEqual({
+      id: parked.id,
+      version: parked.version,
+      walletAddress: 'wallet-1',
+      validUntil: 1900000000,
+    });
+    expect(listed.map((row) => row.id)).not.toContain(unmarked.id);
+    expect(listed.map((row) => row.id)).not.toContain(paid.id);
+    expect((await transitions.findMany([parked.id]))[0]!.version).toBe(parked.version);
+  });
+
   it('claims a parked row before it is due, fenced on the version listed and its status', async () => {
     const parked = await park('confirming', true, 600_000);
     const moved = await park('confirming', true, 600_000);

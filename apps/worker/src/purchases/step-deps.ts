@@ -67,6 +67,11 @@ export interface StepDeps {
    * absent, checkouts poll their payer with a backoff as before.
    */
   checkoutWatch?: SharedLook;
+  /**
+   * The shared look that wakes purchases parked until their broadcast external lands, and
+   * rebroadcasts it meanwhile (chain/chain-watch.ts); absent, they poll every POLL_INTERVAL_MS.
+   */
+  chainWatch?: SharedLook;
   /** Hears every committed status change (the worker's metrics); absent in tests that need none. */
   transitionMetrics?: TransitionMetrics;
 }

@@ -270,6 +270,7 @@ export class WorkerHarness {
     this.sweeper.start();
     this.deps.deliveryWatch?.start();
     this.deps.checkoutWatch?.start();
+    this.deps.chainWatch?.start();
   }
 
   /** A paused worker, once connected and its sessions warm, starts taking jobs. */
@@ -282,6 +283,7 @@ export class WorkerHarness {
     await this.sweeper?.stop();
     await this.deps.deliveryWatch?.stop();
     await this.deps.checkoutWatch?.stop();
+    await this.deps.chainWatch?.stop();
     await this.worker?.close();
     this.worker = undefined;
     this.sweeper = undefined;

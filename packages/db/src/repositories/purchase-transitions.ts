@@ -8,6 +8,7 @@ import { driverValue, fencedUpdateStatement } from '../sql/fenced-update';
 import { HEARTBEAT_PURCHASE } from '../sql/heartbeat-purchase';
 import { PAID_LOOKALIKES } from '../sql/paid-lookalikes';
 import { PARKED_AWAITING_DELIVERY } from '../sql/parked-awaiting-delivery';
+import { PARKED_AWAITING_LANDING } from '../sql/parked-awaiting-landing';
 import { PARKED_AWAITING_SIGNATURE } from '../sql/parked-awaiting-signature';
 import { PERSIST_SIGNED_BATCH } from '../sql/persist-signed-batch';
 import { WAKE_NEXT_TO_SEND } from '../sql/wake-next-to-send';
@@ -58,6 +59,16 @@ export interface ParkedCheckout {
   version: number;
   /** The payer wallet (raw) whose transactions would show the payment. */
   payer: string;
+}
+
+/** A purchase parked until its broadcast external lands, as the chain watch reads it. */
+export interface ParkedLanding {
+  id: string;
+  version: number;
+  /** The paying wallet (as stored) whose transactions would show the external. */
+  walletAddress: string;
+  /** The external's `valid_until` (unix seconds): until then the watch rebroadcasts it. */
+  validUntil: number | null;
 }
 
 export interface TransitionEvent {
@@ -473,6 +484,28 @@ export class PurchaseTransitions {
       values: [limit],
     });
     return result.rows.flatMap((row) => (row.payer ? [{ id: row.id, version: row.version, payer: row.payer }] : []));
+  }
+
+  /**
+   * Purchases parked in `confirming` until their broadcast external shows on chain, that nobody
+   * holds, oldest first: what the chain watch looks at (read only).
+   */
+  async parkedAwaitingLanding(limit: number): Promise<ParkedLanding[]> {
+    const result = await this.db.$client.query<{
+      id: string;
+      version: number;
+      wallet_address: string;
+      valid_until: number | null;
+    }>({
+      ...PARKED_AWAITING_LANDING,
+      values: [limit],
+    });
+    return result.rows.map((row) => ({
+      id: row.id,
+      version: row.version,
+      walletAddress: row.wallet_address,
+      validUntil: row.valid_until,
+    }));
   }
 
   /**

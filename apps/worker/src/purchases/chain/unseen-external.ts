@@ -1,4 +1,5 @@
 import { Address } from '@ton/core';
+import type { PurchaseRow } from '@starsgate/db';
 import { ChainRequestError } from '@starsgate/ton';
 import type { HeldPurchase } from '../persistence/held-purchase';
 import type { StepDeps } from '../step-deps';
@@ -10,10 +11,10 @@ import { broadcastExternal, signedBocOf } from './signed-external';
  * Broadcasts the persisted BOC again. Only ever these bytes: identical bytes are idempotent on
  * chain (same seqno), a new signature never is. Returns whether the provider accepted it.
  */
-export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promise<{ ok: boolean; error?: string }> {
-  const boc = await signedBocOf(deps, purchase.row);
+export async function rebroadcast(deps: StepDeps, row: PurchaseRow): Promise<{ ok: boolean; error?: string }> {
+  const boc = await signedBocOf(deps, row);
   try {
-    await broadcastExternal(deps, purchase.row.batchId!, boc);
+    await broadcastExternal(deps, row.batchId!, boc);
     return { ok: true };
   } catch (error) {
     // A refusal (e.g. seqno already used because it landed) is judged by the lookup, not here.
@@ -22,6 +23,30 @@ export async function rebroadcast(deps: StepDeps, purchase: HeldPurchase): Promi
       error: `${error instanceof ChainRequestError ? 'rejected' : 'unavailable'}: ${(error as Error).message}`,
     };
   }
+}
+
+/** A parked purchase's own job runs this long after valid_until plus the margin, so the expiry can be judged. */
+const EXPIRY_SLACK_MS = 50;
+
+/**
+ * Parks a purchase whose external the chain does not show yet (one write): due when its expiry can
+ * be judged, valid_until plus the margin. Until then the chain watch (chain-watch.ts) rebroadcasts
+ * the same bytes every poll interval, as the purchase's own polls did, and wakes it when one look
+ * at its wallet finds the transaction. Without the watch (lost with its leader, a Redis flush) the
+ * deadline job still judges it: an external not rebroadcast can only fail to land, never land twice.
+ */
+async function parkForLanding(deps: StepDeps, purchase: HeldPurchase, nowMs: number): Promise<void> {
+  const row = purchase.row;
+  const dueInMs = row.validUntil! * 1000 + deps.config.validUntilMarginMs - nowMs + EXPIRY_SLACK_MS;
+  const evidence = row.evidence as Record<string, unknown> | null;
+  await purchase.reschedule(
+    dueInMs,
+    evidence?.landing_wait
+      ? {}
+      : { evidence: purchase.evidenceWith({ landing_wait: { parked_at: new Date(nowMs).toISOString() } }) },
+    evidence?.landing_wait ? undefined : 'not on chain yet; parked for the chain watch until it expires',
+  );
+  deps.chainWatch!.waiting();
 }
 
 /**
@@ -36,11 +61,19 @@ export async function handleUnseen(deps: StepDeps, purchase: HeldPurchase, stepM
   const nowMs = deps.now();
   const validUntilMs = row.validUntil! * 1000;
   if (nowMs <= validUntilMs) {
-    await rebroadcast(deps, purchase);
+    await rebroadcast(deps, row);
+    if (deps.chainWatch) {
+      await parkForLanding(deps, purchase, nowMs);
+      return;
+    }
     await purchase.reschedule(deps.config.pollIntervalMs);
     return;
   }
   if (nowMs <= validUntilMs + deps.config.validUntilMarginMs) {
+    if (deps.chainWatch) {
+      await parkForLanding(deps, purchase, nowMs);
+      return;
+    }
     await purchase.reschedule(
       Math.min(deps.config.pollIntervalMs, validUntilMs + deps.config.validUntilMarginMs - nowMs + 1),
     );

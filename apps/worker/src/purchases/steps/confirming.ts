@@ -100,7 +100,9 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
       );
       return;
     }
-    await purchase.reschedule(config.pollIntervalMs);
+    // Its transaction is found: the chain watch has nothing more to look for.
+    const { landing_wait: _parked, ...rest } = evidence;
+    await purchase.reschedule(config.pollIntervalMs, _parked ? { evidence: rest } : {});
     return;
   }
   const verdict = judgeJettonTransfer({

@@ -73,7 +73,7 @@ export async function sendingStep(deps: StepDeps, purchase: HeldPurchase): Promi
     return;
   }
   if (deps.now() <= row.validUntil! * 1000) {
-    const result = await rebroadcast(deps, purchase);
+    const result = await rebroadcast(deps, purchase.row);
     if (result.ok) {
       await purchase.reschedule(
         0,

@@ -9,6 +9,8 @@ export interface ParkedEntry {
   version: number;
   /** What one upstream answer covers: a Fragment account (its history), a payer wallet (its transactions). */
   group: string;
+  /** Its group is looked at at least this often, whatever the backoff (a rebroadcast that is due). */
+  lookWithinMs?: number;
 }
 
 /** What a shared look watches for: how to list its parked rows, and one look at a group of them. */
@@ -153,6 +155,8 @@ export class SharedLook {
         deps.logger.warn(`${this.subject.name}: look failed`, { group, error });
         watch.nextLookAt = deps.now() + watch.backoff.next();
       }
+      const within = Math.min(...entries.map((entry) => entry.lookWithinMs ?? Infinity));
+      watch.nextLookAt = Math.min(watch.nextLookAt, deps.now() + within);
     }
     return { looked, moved };
   }
