@@ -3,13 +3,9 @@ import { HeldPurchase } from '../persistence/held-purchase';
 import { rescheduleAll } from '../persistence/batch-writes';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 import type { StepDeps } from '../step-deps';
-import { ParkedRows } from '../waits/parked-rows';
-import { SharedLook, type ParkedEntry } from '../waits/shared-look';
+import { SharedLook } from '../waits/shared-look';
 import { findOwnTransaction } from './chain-lookup';
 import { rebroadcast } from './unseen-external';
-
-/** Parked purchases one pass looks at, oldest first. */
-const PARKED_PER_PASS = 5_000;
 
 /**
  * The shared look of purchases parked until their broadcast external lands (handleUnseen), one
@@ -21,12 +17,11 @@ const PARKED_PER_PASS = 5_000;
  * nothing else is written. Expiry stays with each member's deadline job.
  */
 export function chainWatch(deps: StepDeps): SharedLook {
-  const known = new ParkedRows(deps);
   return new SharedLook(deps, {
     name: 'chain-watch',
-    list: async () => {
+    list: async (limit) => {
       const now = deps.now();
-      const listed: ParkedEntry[] = (await deps.transitions.parkedAwaitingLanding(PARKED_PER_PASS)).map((parked) => ({
+      return (await deps.transitions.parkedAwaitingLanding(limit)).map((parked) => ({
         id: parked.id,
         version: parked.version,
         group: parked.walletAddress,
@@ -34,20 +29,13 @@ export function chainWatch(deps: StepDeps): SharedLook {
           ? { lookWithinMs: deps.config.pollIntervalMs }
           : {}),
       }));
-      known.keepOnly(listed);
-      return listed;
     },
-    look: (entries, owner) => lookForLandings(deps, known, entries, owner),
+    look: (rows, owner) => lookForLandings(deps, rows, owner),
   });
 }
 
-async function lookForLandings(
-  deps: StepDeps,
-  known: ParkedRows,
-  parked: readonly ParkedEntry[],
-  owner: string,
-): Promise<number> {
-  const rows = (await known.of(parked)).filter((row) => row.status === 'confirming' && row.transactionHash === null);
+async function lookForLandings(deps: StepDeps, parked: readonly PurchaseRow[], owner: string): Promise<number> {
+  const rows = parked.filter((row) => row.status === 'confirming' && row.transactionHash === null);
   const batches = new Map<string, PurchaseRow[]>();
   for (const row of rows) batches.set(row.normalizedHash!, [...(batches.get(row.normalizedHash!) ?? []), row]);
   let moved = 0;

@@ -1,15 +1,12 @@
+import type { PurchaseRow } from '@starsgate/db';
 import { Address } from '@ton/core';
 import { checkoutSinceLt } from '@starsgate/db';
 import { scanForCheckoutPayment, type SendTransactionRequest } from '@starsgate/ton';
 import { crashAt } from '../crash-points';
 import { dropStaleJobs, enqueueNext } from '../persistence/purchase-jobs';
 import type { StepDeps } from '../step-deps';
-import { ParkedRows } from '../waits/parked-rows';
-import { SharedLook, type ParkedEntry } from '../waits/shared-look';
+import { SharedLook } from '../waits/shared-look';
 import { acceptPaymentFound } from './checkout-payment-found';
-
-/** Parked checkouts one pass looks at, oldest first. */
-const PARKED_PER_PASS = 5_000;
 
 /**
  * The shared look of checkouts parked for their buyer's payment (awaiting-signature.ts), one per
@@ -19,29 +16,21 @@ const PARKED_PER_PASS = 5_000;
  * written. Expiry stays with each checkout's deadline job, whose read must begin after it.
  */
 export function checkoutWatch(deps: StepDeps): SharedLook {
-  const known = new ParkedRows(deps);
   return new SharedLook(deps, {
     name: 'checkout-watch',
-    list: async () => {
-      const listed = (await deps.transitions.parkedAwaitingSignature(PARKED_PER_PASS)).map((parked) => ({
+    list: async (limit) => {
+      return (await deps.transitions.parkedAwaitingSignature(limit)).map((parked) => ({
         id: parked.id,
         version: parked.version,
         group: parked.payer,
       }));
-      known.keepOnly(listed);
-      return listed;
     },
-    look: (entries, owner) => lookForPayments(deps, known, entries, owner),
+    look: (rows, owner) => lookForPayments(deps, rows, owner),
   });
 }
 
-async function lookForPayments(
-  deps: StepDeps,
-  known: ParkedRows,
-  parked: readonly ParkedEntry[],
-  owner: string,
-): Promise<number> {
-  const rows = (await known.of(parked)).filter((row) => row.status === 'awaiting_signature');
+async function lookForPayments(deps: StepDeps, parked: readonly PurchaseRow[], owner: string): Promise<number> {
+  const rows = parked.filter((row) => row.status === 'awaiting_signature');
   let moved = 0;
   for (const row of rows) {
     const transaction = row.checkoutTransaction as SendTransactionRequest;

@@ -3,12 +3,8 @@ import { contextFromCarrier, inSpan, purchaseJobId, tracingEnabled } from '@star
 import { HeldPurchase } from '../persistence/held-purchase';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 import type { StepDeps } from '../step-deps';
-import { ParkedRows } from '../waits/parked-rows';
-import { SharedLook, type ParkedEntry } from '../waits/shared-look';
+import { SharedLook } from '../waits/shared-look';
 import { completeObserved, observeDeliveries, type ObservedDelivery } from './batch-settlement';
-
-/** Parked purchases one pass looks at, oldest first. */
-const PARKED_PER_PASS = 5_000;
 
 /**
  * The shared look of paid purchases parked for Fragment's delivery (parkForDelivery), one per
@@ -16,30 +12,22 @@ const PARKED_PER_PASS = 5_000;
  * Only those it shows delivered are claimed, fenced on the version listed, and completed.
  */
 export function deliveryWatch(deps: StepDeps): SharedLook {
-  const known = new ParkedRows(deps);
   return new SharedLook(deps, {
     name: 'delivery-watch',
-    list: async () => {
-      const listed = (await deps.transitions.parkedAwaitingDelivery(PARKED_PER_PASS)).map((parked) => ({
+    list: async (limit) => {
+      return (await deps.transitions.parkedAwaitingDelivery(limit)).map((parked) => ({
         id: parked.id,
         version: parked.version,
         group: deps.fragment.session(parked.fragmentSession).accountId(),
       }));
-      known.keepOnly(listed);
-      return listed;
     },
-    look: (entries, owner) => lookForDeliveries(deps, known, entries, owner),
+    look: (rows, owner) => lookForDeliveries(deps, rows, owner),
   });
 }
 
-async function lookForDeliveries(
-  deps: StepDeps,
-  known: ParkedRows,
-  parked: readonly ParkedEntry[],
-  owner: string,
-): Promise<number> {
+async function lookForDeliveries(deps: StepDeps, parked: readonly PurchaseRow[], owner: string): Promise<number> {
   // Full rows of what was listed, as of the versions listed (a row that moved is another's now).
-  const rows = (await known.of(parked)).filter((row) => row.status === 'confirming' && row.transactionHash !== null);
+  const rows = parked.filter((row) => row.status === 'confirming' && row.transactionHash !== null);
   if (rows.length === 0) return 0;
   const observed = await observeDeliveries(deps, rows, deps.now());
   const delivered = observed.filter((seen) => seen.completes);

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { PurchaseRow } from '@starsgate/db';
 import type { StepDeps } from '../step-deps';
 import { LeaderLease } from './leader-lease';
 import { LookBackoff } from './look-backoff';
+import { ParkedRows } from './parked-rows';
+
+/** Parked rows one pass lists, oldest first. */
+const PARKED_PER_PASS = 5_000;
 
 /** A parked row as a shared look lists it: read only, with the group whose one answer covers it. */
 export interface ParkedEntry {
@@ -17,10 +22,13 @@ export interface ParkedEntry {
 export interface LookSubject {
   /** Names the lease and the lease owners of the rows it claims (`<worker>:<name>:…`). */
   name: string;
-  /** The parked rows, oldest first, read only. */
-  list(): Promise<ParkedEntry[]>;
-  /** One look at a group's parked rows; moves those the answer covers. Returns how many moved. */
-  look(entries: readonly ParkedEntry[], owner: string): Promise<number>;
+  /** The parked rows, oldest first, at most `limit`, read only. */
+  list(limit: number): Promise<ParkedEntry[]>;
+  /**
+   * One look at a group's parked rows (full rows, as of the versions listed); moves those the
+   * answer covers. Returns how many moved.
+   */
+  look(rows: readonly PurchaseRow[], owner: string): Promise<number>;
 }
 
 /** One group's parked rows, as the watch last saw them. */
@@ -53,6 +61,7 @@ export interface LookPass {
  */
 export class SharedLook {
   private readonly groups = new Map<string, GroupWatch>();
+  private readonly rows: ParkedRows;
   private readonly owner: string;
   private readonly lease: LeaderLease;
   private timer: NodeJS.Timeout | undefined;
@@ -68,6 +77,7 @@ export class SharedLook {
     private readonly subject: LookSubject,
   ) {
     this.owner = `${deps.workerId}:${subject.name}:${randomUUID().slice(0, 8)}`;
+    this.rows = new ParkedRows(deps);
     this.lease = new LeaderLease(
       deps.leases,
       subject.name,
@@ -111,9 +121,10 @@ export class SharedLook {
       this.groups.clear();
       return { looked: 0, moved: 0 };
     }
+    const listed = await this.subject.list(PARKED_PER_PASS);
+    this.rows.keepOnly(listed);
     const byGroup = new Map<string, ParkedEntry[]>();
-    for (const entry of await this.subject.list())
-      byGroup.set(entry.group, [...(byGroup.get(entry.group) ?? []), entry]);
+    for (const entry of listed) byGroup.set(entry.group, [...(byGroup.get(entry.group) ?? []), entry]);
     for (const group of this.groups.keys()) if (!byGroup.has(group)) this.groups.delete(group);
     let looked = 0;
     let moved = 0;
@@ -138,7 +149,8 @@ export class SharedLook {
       if (now < watch.nextLookAt) continue;
       looked += 1;
       try {
-        const done = await this.subject.look(entries, `${this.owner}:${randomUUID().slice(0, 8)}`);
+        const rows = await this.rows.of(entries);
+        const done = rows.length === 0 ? 0 : await this.subject.look(rows, `${this.owner}:${randomUUID().slice(0, 8)}`);
         moved += done;
         if (done > 0) {
           // Answers come close together (a batch's deliveries): the rest are looked for every
