@@ -21,10 +21,12 @@ export type JsonSchema = {
   maxItems?: number;
   uniqueItems?: boolean;
   items?: JsonSchema;
-  properties?: Record<string, JsonSchema>;
+  properties?: Record<string, JsonSchema | false>;
   required?: readonly string[];
   additionalProperties?: boolean | JsonSchema;
   allOf?: readonly JsonSchema[];
+  if?: JsonSchema;
+  then?: JsonSchema;
 };
 
 export type Components = Record<string, JsonSchema>;
@@ -75,10 +77,13 @@ export function validArbitrary(
       return s.uniqueItems ? fc.uniqueArray(item, constraints) : fc.array(item, constraints);
     }
     case 'object': {
+      const branches = conditionalBranches(s, components);
+      if (branches.length > 0)
+        return fc.oneof(...branches.map((branch) => validArbitrary(branch, components, overrides)));
       const properties = s.properties ?? {};
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, property] of Object.entries(properties))
-        record[name] = overrides[name] ?? validArbitrary(property, components);
+        if (property !== false) record[name] = overrides[name] ?? validArbitrary(property, components);
       return fc.record(record, { requiredKeys: [...(s.required ?? [])] });
     }
     default:
@@ -141,9 +146,12 @@ export type Mutation =
 /** One change that makes a schema-valid object invalid (or, for an optional field, still valid). */
 export function mutationArbitrary(schema: JsonSchema, components: Components): fc.Arbitrary<Mutation> {
   const s = resolve(schema, components);
-  const names = Object.keys(s.properties ?? {});
-  const replacements = names.map((field) =>
-    invalidValueArbitrary(s.properties![field]!, components).map((value): Mutation => ({
+  const fields = Object.entries(s.properties ?? {}).filter(
+    (entry): entry is [string, JsonSchema] => entry[1] !== false,
+  );
+  const names = fields.map(([field]) => field);
+  const replacements = fields.map(([field, property]) =>
+    invalidValueArbitrary(property, components).map((value): Mutation => ({
       kind: 'replace',
       field,
       value,
@@ -183,4 +191,28 @@ export function applyMutation(body: Record<string, unknown>, mutation: Mutation)
   const entries = Object.entries(body).filter(([name]) => name !== mutation.field);
   if (mutation.kind !== 'drop') entries.push([mutation.field, mutation.value]);
   return `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value) ?? 'null'}`).join(',')}}`;
+}
+
+/**
+ * An object whose fields depend on one of them (`allOf` of `if: {properties: {product: {const}}}`
+ * / `then`, as each product's quantity fields): one schema per condition, with that field fixed,
+ * the fields its `then` forbids left out and its rules and required fields merged in, so a valid
+ * request is valid for the product it names. None when the object has no such rule.
+ */
+function conditionalBranches(s: JsonSchema, components: Components): JsonSchema[] {
+  const rules = (s.allOf ?? []).filter((rule) => rule.if?.properties && rule.then);
+  return rules.map((rule) => {
+    const properties: Record<string, JsonSchema | false> = { ...s.properties, ...rule.if!.properties };
+    for (const [name, extra] of Object.entries(rule.then!.properties ?? {})) {
+      const base = properties[name];
+      properties[name] =
+        extra === false || base === false || base === undefined ? extra : { ...resolve(base, components), ...extra };
+    }
+    return {
+      ...s,
+      allOf: (s.allOf ?? []).filter((other) => !rules.includes(other)),
+      properties,
+      required: [...new Set([...(s.required ?? []), ...(rule.then!.required ?? [])])],
+    };
+  });
 }
