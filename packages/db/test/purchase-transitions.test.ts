@@ -8,16 +8,22 @@ import {
   LOOKALIKE_OPEN_LOOKBACK_MS,
   lookalikeKey,
   lookalikeWindow,
-  PurchaseTransitions,
-} from '../src/repositories/purchase-transitions';
+  PaidLookalikes,
+} from '../src/repositories/paid-lookalikes';
+import { ParkedPurchases } from '../src/repositories/parked-purchases';
+import { PurchaseTransitions } from '../src/repositories/purchase-transitions';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 let database: TestDatabase;
 let transitions: PurchaseTransitions;
+let paidLookalikes: PaidLookalikes;
+let parkedPurchases: ParkedPurchases;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   transitions = new PurchaseTransitions(database.db);
+  paidLookalikes = new PaidLookalikes(database.db);
+  parkedPurchases = new ParkedPurchases(database.db);
 });
 afterAll(() => database.drop());
 
@@ -188,7 +194,7 @@ describe('applyMany', () => {
   });
 });
 
-describe('paidLookalikesSince', () => {
+describe('paid look-alikes', () => {
   it('lists and counts paid, not failed look-alikes of several orders, case-insensitively', async () => {
     const since = new Date(Date.now() - 60_000);
     const make = async (username: string, amount: number, paid: boolean, status = 'confirming') => {
@@ -208,18 +214,18 @@ describe('paidLookalikesSince', () => {
       { product: 'stars' as const, username: '@lookalike', amount: 78 },
       { product: 'stars' as const, username: '@nobody', amount: 77 },
     ];
-    const byKey = await transitions.paidLookalikesSince(orders, since);
+    const byKey = await paidLookalikes.since(orders, since);
     expect(orders.map((order) => byKey.get(lookalikeKey(order))?.length ?? 0)).toEqual([2, 1, 0]);
-    expect(await Promise.all(orders.map((order) => transitions.countPaidLookalikes(order, since, 60_000)))).toEqual([
+    expect(await Promise.all(orders.map((order) => paidLookalikes.windowFor(order, since, 60_000)))).toEqual([
       { since, count: 2 },
       { since, count: 1 },
       { since, count: 0 },
     ]);
     // Still waiting for Fragment, they may be delivered after a later time; once completed, not.
     const later = new Date(Date.now() + 60_000);
-    expect((await transitions.countPaidLookalikes(orders[0]!, later, 60_000)).count).toBe(2);
+    expect((await paidLookalikes.windowFor(orders[0]!, later, 60_000)).count).toBe(2);
     await database.pool.query(`UPDATE purchases SET completed_at = now() WHERE lower(username) = '@lookalike'`);
-    expect(await transitions.countPaidLookalikes(orders[0]!, later, 60_000)).toEqual({ since: later, count: 0 });
+    expect(await paidLookalikes.windowFor(orders[0]!, later, 60_000)).toEqual({ since: later, count: 0 });
   });
 
   it('opens the window back to an older look-alike still open at its start, until none is', async () => {
@@ -240,12 +246,12 @@ describe('paidLookalikesSince', () => {
     await make(5.5 * 60_000, 2 * 60_000); // created before the new start (5 minutes ago), completed after it
     await make(9 * 60_000, 8 * 60_000); // completed before the final start: its row lies before the window
     await make(LOOKALIKE_OPEN_LOOKBACK_MS + 5 * 60_000, null); // older than the lookback
-    const window = await transitions.countPaidLookalikes(order, since, 60_000);
+    const window = await paidLookalikes.windowFor(order, since, 60_000);
     expect(window.count).toBe(3);
     // Opened at the 5.5-minute-old look-alike's creation less the skew: about 6.5 minutes ago.
     expect(Date.now() - window.since.getTime()).toBeGreaterThan(6.5 * 60_000 - 5_000);
     expect(Date.now() - window.since.getTime()).toBeLessThan(6.5 * 60_000 + 5_000);
-    const lookalikes = (await transitions.paidLookalikesSince([order], since)).get(lookalikeKey(order)) ?? [];
+    const lookalikes = (await paidLookalikes.since([order], since)).get(lookalikeKey(order)) ?? [];
     expect(lookalikes).toHaveLength(4);
   });
 
@@ -288,7 +294,7 @@ describe('parked rows (a shared look wakes them)', () => {
       "UPDATE purchases SET lease_owner = 'someone', lease_expires_at = now() + interval '1 minute' WHERE id = $1",
       [held.id],
     );
-    const listed = await transitions.parkedAwaitingDelivery(1_000);
+    const listed = await parkedPurchases.awaitingDelivery(1_000);
     expect(listed).toContainEqual({ id: parked.id, version: parked.version, fragmentSession: 'session-1' });
     expect(listed.map((row) => row.id)).not.toContain(unpaid.id);
     expect(listed.map((row) => row.id)).not.toContain(held.id);
@@ -308,7 +314,7 @@ describe('parked rows (a shared look wakes them)', () => {
     const parked = await broadcast(true, false);
     const unmarked = await broadcast(false, false);
     const paid = await broadcast(true, true);
-    const listed = await transitions.parkedAwaitingLanding(1_000);
+    const listed = await parkedPurchases.awaitingLanding(1_000);
     expect(listed).toContainEqual({
       id: parked.id,
       version: parked.version,
@@ -324,7 +330,7 @@ describe('parked rows (a shared look wakes them)', () => {
     const parked = await park('confirming', true, 600_000);
     const moved = await park('confirming', true, 600_000);
     const other = await park('submitted', true, 600_000);
-    const claimed = await transitions.claimParked(
+    const claimed = await parkedPurchases.claim(
       [parked, { id: moved.id, version: moved.version - 1 }, other],
       'confirming',
       'watch-a',
@@ -334,9 +340,9 @@ describe('parked rows (a shared look wakes them)', () => {
       [parked.id, parked.version + 1, 'watch-a'],
     ]);
     // Held now: a second look's claim finds nothing.
-    expect(await transitions.claimParked([parked], 'confirming', 'watch-b', 30_000)).toEqual([]);
+    expect(await parkedPurchases.claim([parked], 'confirming', 'watch-b', 30_000)).toEqual([]);
     expect(
-      await transitions.claimParked([{ ...parked, version: parked.version + 1 }], 'confirming', 'watch-b', 30_000),
+      await parkedPurchases.claim([{ ...parked, version: parked.version + 1 }], 'confirming', 'watch-b', 30_000),
     ).toEqual([]);
   });
 });

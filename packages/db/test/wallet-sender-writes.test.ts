@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LeaseRepository, type HeldLease } from '../src/repositories/lease-repository';
 import { PurchaseTransitions, type Fence } from '../src/repositories/purchase-transitions';
+import { SignedBatches } from '../src/repositories/signed-batches';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 // Each test pays from a wallet of its own.
@@ -14,11 +15,13 @@ let LEASE: string;
 
 let database: TestDatabase;
 let transitions: PurchaseTransitions;
+let signedBatches: SignedBatches;
 let leases: LeaseRepository;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   transitions = new PurchaseTransitions(database.db);
+  signedBatches = new SignedBatches(database.db);
   leases = new LeaseRepository(database.db);
 });
 afterAll(() => database.drop());
@@ -64,7 +67,7 @@ describe('claimReadyToSend', () => {
       await readyPurchase(new Date(base + 4)),
     ];
     await hold(held, 'someone-else');
-    const claimed = await transitions.claimReadyToSend(WALLET, own, 2, 'sender', 30_000);
+    const claimed = await signedBatches.claimReadyToSend(WALLET, own, 2, 'sender', 30_000);
     expect(claimed.map((c) => c.row.id)).toEqual([oldest, newer]);
     for (const c of claimed) {
       expect(c.row).toMatchObject({ leaseOwner: 'sender', version: 2 });
@@ -74,7 +77,7 @@ describe('claimReadyToSend', () => {
         ciphertext: Buffer.from(`sealed-${c.row.id}`),
       });
     }
-    expect((await transitions.claimReadyToSend(WALLET, own, 5, 'sender-2', 30_000)).map((c) => c.row.id)).toEqual([
+    expect((await signedBatches.claimReadyToSend(WALLET, own, 5, 'sender-2', 30_000)).map((c) => c.row.id)).toEqual([
       newest,
     ]);
   });
@@ -170,7 +173,7 @@ describe('enterWalletSender', () => {
       expect(released).toBe(false);
       await parker.query('COMMIT');
       await releasing;
-      expect(await transitions.wakeNextToSend(WALLET)).toMatchObject({ id: fence.id });
+      expect(await signedBatches.wakeNextToSend(WALLET)).toMatchObject({ id: fence.id });
     } finally {
       parker.release();
     }
@@ -192,7 +195,7 @@ describe('persistSignedBatch', () => {
   }
 
   function persist(lease: HeldLease, fences: Fence[], batchId = randomUUID()) {
-    return transitions.persistSignedBatch(
+    return signedBatches.persist(
       {
         batchId,
         walletAddress: WALLET,

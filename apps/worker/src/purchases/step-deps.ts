@@ -2,10 +2,13 @@ import type { Queue } from 'bullmq';
 import type {
   CheckoutRepository,
   LeaseRepository,
+  PaidLookalikes,
+  ParkedPurchases,
   PayerReservations,
   PurchaseTransitions,
   RequestMac,
   SecretVault,
+  SignedBatches,
 } from '@starsgate/db';
 import type { FragmentSessionPool } from '@starsgate/fragment';
 import type { Logger, PurchaseJobData } from '@starsgate/platform';
@@ -22,6 +25,12 @@ import type { UpstreamFormatReporter } from './upstream/upstream-format';
 export interface StepDeps {
   config: WorkerConfig;
   transitions: PurchaseTransitions;
+  /** A wallet's signed externals and the purchases they pay. */
+  signedBatches: SignedBatches;
+  /** What the shared looks list and wake. */
+  parkedPurchases: ParkedPurchases;
+  /** Our paid orders a delivery check must count in Fragment's history. */
+  paidLookalikes: PaidLookalikes;
   /** Client-signed checkouts: accepting the BOC their buyer's wallet signed. */
   checkouts: CheckoutRepository;
   leases: LeaseRepository;

@@ -4,7 +4,7 @@ import type { Database } from '../database';
 import { purchaseEvents, purchases, signedExternals, type PurchaseRow, type SignedExternalRow } from '../schema';
 import { PAID_LOOKALIKES } from '../sql/paid-lookalikes';
 import { before, epochMicros, keysetPage, type KeysetCursor } from './keyset';
-import { LOOKALIKE_OPEN_LOOKBACK_MS, lookalikesOnAccount } from './purchase-transitions';
+import { LOOKALIKE_OPEN_LOOKBACK_MS, lookalikesOnAccount } from './paid-lookalikes';
 
 /** Filters of the operator's purchase listing; each one that narrows the set has its own index. */
 export interface PurchaseListFilter {

@@ -21,7 +21,7 @@ export function chainWatch(deps: StepDeps): SharedLook {
     name: 'chain-watch',
     list: async (limit) => {
       const now = deps.now();
-      return (await deps.transitions.parkedAwaitingLanding(limit)).map((parked) => ({
+      return (await deps.parkedPurchases.awaitingLanding(limit)).map((parked) => ({
         id: parked.id,
         version: parked.version,
         group: parked.walletAddress,
@@ -46,7 +46,7 @@ async function lookForLandings(deps: StepDeps, parked: readonly PurchaseRow[], o
       if (deps.now() <= leader.validUntil! * 1000) await rebroadcast(deps, leader);
       continue;
     }
-    const claimed = await deps.transitions.claimParked(
+    const claimed = await deps.parkedPurchases.claim(
       members.map((row) => ({ id: row.id, version: row.version })),
       'confirming',
       owner,

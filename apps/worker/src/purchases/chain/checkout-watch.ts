@@ -19,7 +19,7 @@ export function checkoutWatch(deps: StepDeps): SharedLook {
   return new SharedLook(deps, {
     name: 'checkout-watch',
     list: async (limit) => {
-      return (await deps.transitions.parkedAwaitingSignature(limit)).map((parked) => ({
+      return (await deps.parkedPurchases.awaitingSignature(limit)).map((parked) => ({
         id: parked.id,
         version: parked.version,
         group: parked.payer,

@@ -13,7 +13,7 @@ export function signedBocOf(deps: StepDeps, row: PurchaseRow): Promise<string> {
   const batchId = row.batchId;
   if (!batchId) return Promise.reject(new Error(`purchase ${row.id} has no signed external`));
   return sharedCall(deps.transitions, `external:${batchId}`, { now: deps.now(), maxAgeMs: REUSE_MS }, async () => {
-    const external = await deps.transitions.signedExternal(batchId);
+    const external = await deps.signedBatches.external(batchId);
     if (!external) throw new Error(`signed external ${batchId} of purchase ${row.id} is missing`);
     return external.boc;
   });

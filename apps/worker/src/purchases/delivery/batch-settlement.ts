@@ -62,7 +62,7 @@ export async function adoptBatchSiblings(
 ): Promise<HeldPurchase[]> {
   const { batchId } = purchase.row;
   if (!batchId || batchSizeOf(purchase) < 2) return [];
-  const rows = await deps.transitions.claimBatchSiblings(
+  const rows = await deps.signedBatches.claimSiblings(
     batchId,
     purchase.row.id,
     paid,
@@ -348,7 +348,7 @@ function groupLookalikeCounter(deps: StepDeps, rows: readonly PurchaseRow[]): Lo
   const earliest = Math.min(...rows.map((row) => row.createdAt.getTime())) - CLOCK_SKEW_MS;
   let read: Promise<Map<string, PaidLookalike[]>> | undefined;
   return async (row, since, account) => {
-    read ??= deps.transitions.paidLookalikesSince(rows, new Date(earliest));
+    read ??= deps.paidLookalikes.since(rows, new Date(earliest));
     const lookalikes = (await read).get(lookalikeKey(row)) ?? [];
     return lookalikeWindow(lookalikesOnAccount(lookalikes, account), since, CLOCK_SKEW_MS);
   };

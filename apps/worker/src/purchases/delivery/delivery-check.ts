@@ -126,7 +126,7 @@ export async function observeDelivery(
   client: FragmentClient,
   notBefore: number,
   countLookalikes: LookalikeCounter = (order, since, account) =>
-    deps.transitions.countPaidLookalikes(order, since, CLOCK_SKEW_MS, account),
+    deps.paidLookalikes.windowFor(order, since, CLOCK_SKEW_MS, account),
 ): Promise<DeliveryObservation> {
   const product = row.product;
   const order: HistoryOrder = {

@@ -15,7 +15,7 @@ export function deliveryWatch(deps: StepDeps): SharedLook {
   return new SharedLook(deps, {
     name: 'delivery-watch',
     list: async (limit) => {
-      return (await deps.transitions.parkedAwaitingDelivery(limit)).map((parked) => ({
+      return (await deps.parkedPurchases.awaitingDelivery(limit)).map((parked) => ({
         id: parked.id,
         version: parked.version,
         group: deps.fragment.session(parked.fragmentSession).accountId(),
@@ -32,7 +32,7 @@ async function lookForDeliveries(deps: StepDeps, parked: readonly PurchaseRow[],
   const observed = await observeDeliveries(deps, rows, deps.now());
   const delivered = observed.filter((seen) => seen.completes);
   if (delivered.length === 0) return 0;
-  const claimed = await deps.transitions.claimParked(
+  const claimed = await deps.parkedPurchases.claim(
     delivered.map((seen) => ({ id: seen.row.id, version: seen.row.version })),
     'confirming',
     owner,

@@ -13,7 +13,7 @@ import type { StepDeps } from '../step-deps';
  */
 export async function refusedAtSigning(deps: StepDeps, member: HeldPurchase): Promise<boolean> {
   const row = member.row;
-  const signedBatch = await deps.transitions.signedBatchOf(row.id);
+  const signedBatch = await deps.signedBatches.batchSignedFor(row.id);
   if (signedBatch !== null) {
     deps.logger.error(
       'purchase already signed was moved back to be signed again: the row was not written by the worker',

@@ -28,7 +28,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
   const { config } = deps;
   const wallet = leader.row.walletAddress!;
   const limit = Math.min(config.batchMax, MAX_MESSAGES[leader.row.walletVersion as WalletVersion]);
-  const claimed = await deps.transitions.claimReadyToSend(
+  const claimed = await deps.signedBatches.claimReadyToSend(
     wallet,
     leader.row.id,
     limit - 1,

@@ -33,7 +33,7 @@ export async function releaseWallet(deps: StepDeps, purchase: HeldPurchase): Pro
  * (a crash), the parked purchases run at their fallback time (WALLET_BUSY_RETRY_MS).
  */
 export async function wakeNextSender(deps: StepDeps, walletRaw: string): Promise<void> {
-  const next = await deps.transitions.wakeNextToSend(walletRaw);
+  const next = await deps.signedBatches.wakeNextToSend(walletRaw);
   // Its parked fallback job is stale once woken.
   if (next) await Promise.all([enqueueNext(deps, [next]), dropStaleJobs(deps, [next])]);
 }

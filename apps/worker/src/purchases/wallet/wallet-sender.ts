@@ -97,7 +97,7 @@ export async function signForWallet(
       batch.keys.secretKey.fill(0);
       crashAt(config, 'after_sign_before_persist');
 
-      const rows = await deps.transitions.persistSignedBatch(
+      const rows = await deps.signedBatches.persist(
         {
           batchId,
           walletAddress: walletRaw,
