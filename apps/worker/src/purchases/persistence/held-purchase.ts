@@ -1,9 +1,8 @@
-import { assertWorkerMove, errorBody, type PurchaseFailure } from '@starsgate/domain';
+import type { PurchaseFailure } from '@starsgate/domain';
 import type { Fence, HeldLease, PurchaseChanges, PurchaseRow, SealedSecret } from '@starsgate/db';
-import { backoffMs } from '@starsgate/platform';
 import type { StepDeps } from '../step-deps';
-import { rescheduleAll, writeAll } from './batch-writes';
-import { LeaseLostError } from './lease-lost-error';
+import { decide } from './purchase-decision';
+import { applyDecision, enterWalletSender } from './purchase-writer';
 
 /**
  * A purchase row held by this job under its lease. Every write is fenced on (id, version,
@@ -33,46 +32,16 @@ export class HeldPurchase {
     this.current = row;
   }
 
-  private async write(
-    changes: PurchaseChanges,
-    options: { reason?: string; data?: unknown; release?: boolean } = {},
-  ): Promise<void> {
-    const { lost } = await writeAll(this.deps, [this], changes, {
-      release: options.release ?? false,
-      reason: options.reason,
-      data: options.data,
-    });
-    if (lost) throw new LeaseLostError(this.current.id);
-  }
-
   /** Status change (or a notable same-status step outcome) that keeps the lease. */
   async move(changes: PurchaseChanges, reason: string, data?: unknown): Promise<void> {
-    await this.write(
-      {
-        ...changes,
-        ...(changes.status && changes.status !== this.current.status
-          ? { stepStartedAt: new Date(this.deps.now()) }
-          : {}),
-      },
-      { reason, data },
-    );
+    await applyDecision(this.deps, this, decide.move(this.deps, this.current, changes, reason, data));
   }
 
   /** Ends this job: release the lease and run the next step after `delayMs` as a new job. */
   async reschedule(delayMs: number, changes: PurchaseChanges = {}, reason?: string, data?: unknown): Promise<void> {
-    await rescheduleAll(this.deps, [this], delayMs, changes, reason, data);
+    await applyDecision(this.deps, this, decide.reschedule(delayMs, changes, reason, data));
   }
 
-  /**
-   * Enters the wallet's sender with `changes` (one statement): takes the wallet lease if it is
-   * free, owned by `walletLease.owner`, and keeps this purchase held; otherwise ends this job
-   * until the lease's holder wakes it (or batches it). No job is enqueued for a parked purchase:
-   * it is due after `parkDelayMs`, and should its wake-up be lost (its holder crashed), the
-   * sweeper gives it its job then, as it does any live row without one. Enqueuing a fallback job
-   * for every park cost a Redis round trip, and dropping it again another, for a case that needs
-   * a crash. `lost`: this purchase's fence was lost, and `lease` (if taken anyway) is the
-   * caller's to free.
-   */
   async enterWalletSender(
     walletLease: { name: string; owner: string; ttlMs: number },
     parkDelayMs: number,
@@ -80,63 +49,24 @@ export class HeldPurchase {
     reason?: string,
     data?: unknown,
   ): Promise<{ lease: HeldLease | null; lost: boolean }> {
-    if (changes.status) assertWorkerMove(this.current.status, changes.status, this.current.mode);
-    const delay = Math.max(0, Math.round(parkDelayMs));
-    const entered = await this.deps.transitions.enterWalletSender(
-      this.fence,
-      changes,
-      {
-        fromStatus: this.current.status,
-        ...(reason !== undefined ? { event: { toStatus: changes.status ?? this.current.status, reason, data } } : {}),
-      },
-      walletLease,
-      new Date(this.deps.now() + delay),
-    );
-    if (!entered.row) return { lease: entered.walletLease, lost: true };
-    this.adopt(entered.row);
-    return { lease: entered.walletLease, lost: false };
+    return enterWalletSender(this.deps, this, walletLease, parkDelayMs, { changes, reason, data });
   }
 
-  /** Retry of the current step after a transient failure: attempt + 1, capped backoff. */
   async retry(reason: string, data?: unknown, minDelayMs = 0): Promise<void> {
-    const attempt = this.current.attempt + 1;
-    const delay = Math.max(minDelayMs, backoffMs(attempt, this.deps.config.retryBaseMs, this.deps.config.retryMaxMs));
-    await this.reschedule(delay, { attempt }, reason, { ...(data as object | undefined), attempt, retry_in_ms: delay });
+    await applyDecision(this.deps, this, decide.retry(this.deps, this.current, reason, data, minDelayMs));
   }
 
-  /** Ends the row as `failed` (or, for a checkout nobody paid in time, `expired`). */
   async fail(
     failure: PurchaseFailure,
     reason: string,
     data?: unknown,
     status: 'failed' | 'expired' = 'failed',
   ): Promise<void> {
-    await this.write(
-      {
-        status,
-        error: errorBody(failure),
-        completedAt: new Date(this.deps.now()),
-        stepStartedAt: new Date(this.deps.now()),
-      },
-      {
-        release: true,
-        reason,
-        data: { ...(data as object | undefined), code: failure.code, details: failure.details },
-      },
-    );
+    await applyDecision(this.deps, this, decide.fail(this.deps, failure, reason, data, status));
   }
 
   async reconcile(failure: PurchaseFailure, evidence: Record<string, unknown>, reason: string): Promise<void> {
-    const merged = { ...((this.current.evidence as Record<string, unknown> | null) ?? {}), ...evidence };
-    await this.write(
-      {
-        status: 'reconciliation_required',
-        error: errorBody(failure),
-        evidence: merged,
-        stepStartedAt: new Date(this.deps.now()),
-      },
-      { release: true, reason, data: { code: failure.code, evidence } },
-    );
+    await applyDecision(this.deps, this, decide.reconcile(this.deps, this.current, failure, evidence, reason));
   }
 
   /** Merges keys into the `evidence` jsonb. */
