@@ -108,7 +108,7 @@ function reconcile(
     changes: {
       status: 'reconciliation_required',
       error: errorBody(failure),
-      evidence: { ...((row.evidence as Record<string, unknown> | null) ?? {}), ...evidence },
+      evidence: { ...(row.evidence ?? {}), ...evidence },
       stepStartedAt: new Date(deps.now()),
     },
     release: true,

@@ -1,5 +1,5 @@
 import { assertWorkerMove } from '@starsgate/domain';
-import type { HeldLease, PurchaseChanges, PurchaseRow } from '@starsgate/db';
+import type { HeldLease, PurchaseChanges, PurchaseRow, SignedExternalRow } from '@starsgate/db';
 import type { StepDeps } from '../step-deps';
 import type { HeldPurchase } from './held-purchase';
 import { LeaseLostError } from './lease-lost-error';
@@ -70,6 +70,32 @@ export async function enterWalletSender(
   if (!entered.row) return { lease: entered.walletLease, lost: true };
   purchase.adopt(entered.row);
   return { lease: entered.walletLease, lost: false };
+}
+
+/**
+ * Moves a signed batch's members to `sending` with the external that pays them, in one statement
+ * that also extends the wallet lease until the external expires: recorded before anything is
+ * broadcast. Each member adopts its new row; a lost fence raises LeaseLostError (nothing written).
+ */
+export async function persistSignedBatch(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+  external: Omit<SignedExternalRow, 'createdAt'>,
+  perMember: ReadonlyArray<{ evidence: Record<string, unknown>; eventData: unknown }>,
+  reason: string,
+  walletLease: HeldLease,
+  walletLeaseUntilMs: number,
+): Promise<void> {
+  for (const member of members) assertWorkerMove(member.row.status, 'sending', member.row.mode);
+  const rows = await deps.transitions.persistSignedBatch(
+    external,
+    members.map((member, index) => ({ fence: member.fence, fromStatus: member.row.status, ...perMember[index]! })),
+    { stepStartedAt: new Date(deps.now()), reason },
+    walletLease,
+    walletLeaseUntilMs,
+  );
+  if (!rows) throw new LeaseLostError(members[0]!.row.id);
+  rows.forEach((row, index) => members[index]!.adopt(row));
 }
 
 /** One fenced statement for members in one status and one mode; those whose fence held adopt their new rows. */

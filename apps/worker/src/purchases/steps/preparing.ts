@@ -12,8 +12,11 @@ import { withRequestMac } from '../policy/signing-check';
 import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
 import { spendCapViolation } from '../policy/spend-cap-precheck';
 import { minSignableValidUntil, outflow, payloadCell } from '../policy/payment-request';
-import { signForWallet, type AcceptedRequest } from '../wallet/wallet-sender';
+import type { AcceptedRequest } from '../wallet/wallet-sender';
+import { signForWallet } from './preparing-sender';
 import { sharedCall } from '../shared-call';
+import { decide } from '../persistence/purchase-decision';
+import { applyDecision } from '../persistence/purchase-writer';
 import type { StepDeps } from '../step-deps';
 import type { HeldPurchase } from '../persistence/held-purchase';
 import { classifyPreSignError } from '../upstream/upstream-errors';
@@ -44,27 +47,36 @@ async function sendAccepted(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   const { config } = deps;
   const request = purchase.row.paymentRequest!;
   if (deps.now() - purchase.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
-    await purchase.fail(
-      {
-        code: 'STEP_TIMED_OUT',
-        message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.`,
-      },
-      'step timed out',
+    await applyDecision(
+      deps,
+      purchase,
+      decide.fail(
+        deps,
+        {
+          code: 'STEP_TIMED_OUT',
+          message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.`,
+        },
+        'step timed out',
+      ),
     );
     return undefined;
   }
   if (request.validUntil < minSignableValidUntil(deps.now(), config.minValiditySeconds)) {
     // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
-    await purchase.reschedule(
-      0,
-      {
-        paymentRequest: null,
-        fragmentReqId: null,
-        fragmentRef: null,
-        quoteNano: null,
-        stepStartedAt: new Date(deps.now()),
-      },
-      'payment request expired before signing; preparing a fresh one',
+    await applyDecision(
+      deps,
+      purchase,
+      decide.reschedule(
+        0,
+        {
+          paymentRequest: null,
+          fragmentReqId: null,
+          fragmentRef: null,
+          quoteNano: null,
+          stepStartedAt: new Date(deps.now()),
+        },
+        'payment request expired before signing; preparing a fresh one',
+      ),
     );
     return undefined;
   }
@@ -95,12 +107,17 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   const row = purchase.row;
   const { config } = deps;
   if (deps.now() - row.stepStartedAt.getTime() > config.maxAges.preparingMs) {
-    await purchase.fail(
-      {
-        code: 'STEP_TIMED_OUT',
-        message: `preparing exceeded its maximum age of ${config.maxAges.preparingMs} ms; nothing was signed.`,
-      },
-      'step timed out',
+    await applyDecision(
+      deps,
+      purchase,
+      decide.fail(
+        deps,
+        {
+          code: 'STEP_TIMED_OUT',
+          message: `preparing exceeded its maximum age of ${config.maxAges.preparingMs} ms; nothing was signed.`,
+        },
+        'step timed out',
+      ),
     );
     return undefined;
   }
@@ -113,13 +130,18 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     paymentMethod,
   });
   if (overCap) {
-    await purchase.fail(
-      {
-        code: 'PAYMENT_REJECTED_BY_POLICY',
-        message: `The order is over the spend cap: ${overCap.message}. Nothing was signed.`,
-        details: [overCap],
-      },
-      'over the spend cap; Fragment was not asked',
+    await applyDecision(
+      deps,
+      purchase,
+      decide.fail(
+        deps,
+        {
+          code: 'PAYMENT_REJECTED_BY_POLICY',
+          message: `The order is over the spend cap: ${overCap.message}. Nothing was signed.`,
+          details: [overCap],
+        },
+        'over the spend cap; Fragment was not asked',
+      ),
     );
     return undefined;
   }
@@ -149,27 +171,41 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       if (deps.now() - since < config.priceBookWaitMs) {
         const attempt = row.attempt + 1;
         const delay = backoffMs(attempt, config.retryBaseMs, config.retryMaxMs);
-        await purchase.reschedule(
-          delay,
-          { attempt, evidence: purchase.evidenceWith({ [UNPRICED_SINCE]: since }) },
-          'funds: the price book cannot price the order yet',
-          { attempt, retry_in_ms: delay, unpriced_for_ms: deps.now() - since },
+        await applyDecision(
+          deps,
+          purchase,
+          decide.reschedule(
+            delay,
+            { attempt, evidence: purchase.evidenceWith({ [UNPRICED_SINCE]: since }) },
+            'funds: the price book cannot price the order yet',
+            { attempt, retry_in_ms: delay, unpriced_for_ms: deps.now() - since },
+          ),
         );
         return undefined;
       }
-      await purchase.fail(
-        {
-          code: 'PRICES_UNAVAILABLE',
-          message: `The price book could not price this order for ${config.priceBookWaitMs} ms, so the spend cap and funds checks cannot run; Fragment was not asked.`,
-        },
-        'no price book; Fragment was not asked',
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(
+          deps,
+          {
+            code: 'PRICES_UNAVAILABLE',
+            message: `The price book could not price this order for ${config.priceBookWaitMs} ms, so the spend cap and funds checks cannot run; Fragment was not asked.`,
+          },
+          'no price book; Fragment was not asked',
+        ),
       );
       return undefined;
     }
     if (!early.funds.ok) {
-      await purchase.fail(
-        topUpRequired(early.funds.details),
-        'insufficient funds by the price book; Fragment was not asked',
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(
+          deps,
+          topUpRequired(early.funds.details),
+          'insufficient funds by the price book; Fragment was not asked',
+        ),
       );
       return undefined;
     }
@@ -221,20 +257,25 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       });
     }
     if (!verdict.ok) {
-      await purchase.fail(
-        {
-          code: 'PAYMENT_REJECTED_BY_POLICY',
-          message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.${verdict.violations
-            .filter((v) => v.destination)
-            .map(
-              (v) =>
-                ` Fragment asked to pay ${v.destination!.friendly} (${v.destination!.raw}), which is not allow-listed.`,
-            )
-            .join('')}`,
-          details: verdict.violations,
-        },
-        'payment request rejected by policy',
-        { fragment_req_id: order.init.reqId },
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(
+          deps,
+          {
+            code: 'PAYMENT_REJECTED_BY_POLICY',
+            message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.${verdict.violations
+              .filter((v) => v.destination)
+              .map(
+                (v) =>
+                  ` Fragment asked to pay ${v.destination!.friendly} (${v.destination!.raw}), which is not allow-listed.`,
+              )
+              .join('')}`,
+            details: verdict.violations,
+          },
+          'payment request rejected by policy',
+          { fragment_req_id: order.init.reqId },
+        ),
       );
       return undefined;
     }
@@ -246,7 +287,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     if (checkout) payer = { lastLt: balances.lastLt, seqno: await deps.chain.getSeqno(wallet.address) };
     const funds = compareFunds(lessReserved(balances, reserved), need, config.gramFeeReserveNano);
     if (!funds.ok) {
-      await purchase.fail(topUpRequired(funds.details), 'insufficient funds');
+      await applyDecision(deps, purchase, decide.fail(deps, topUpRequired(funds.details), 'insufficient funds'));
       return undefined;
     }
 
@@ -281,23 +322,40 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     };
   } catch (error) {
     if (error instanceof SecretUnavailableError) {
-      await purchase.fail(
-        { code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' },
-        'secret unavailable',
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(
+          deps,
+          { code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' },
+          'secret unavailable',
+        ),
       );
       return undefined;
     }
     const outcome = classifyPreSignError(error);
     if (outcome.kind === 'fail') {
-      await purchase.fail({ code: outcome.code, message: outcome.message }, `${stage} failed`);
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(deps, { code: outcome.code, message: outcome.message }, `${stage} failed`),
+      );
       return undefined;
     }
     // An init whose answer was lost may have created an order upstream; without our signature it
     // cannot be paid, so a fresh search+init is safe. Recorded for the audit trail.
-    await purchase.retry(
-      outcome.outcomeUnknown ? `${stage}: outcome unknown, redoing with a fresh order` : `${stage}: transient failure`,
-      { cause: outcome.reason },
-      outcome.minDelayMs,
+    await applyDecision(
+      deps,
+      purchase,
+      decide.retry(
+        deps,
+        purchase.row,
+        outcome.outcomeUnknown
+          ? `${stage}: outcome unknown, redoing with a fresh order`
+          : `${stage}: transient failure`,
+        { cause: outcome.reason },
+        outcome.minDelayMs,
+      ),
     );
     return undefined;
   }
@@ -341,17 +399,21 @@ async function offerToBuyer(
       },
     ],
   });
-  await purchase.reschedule(
-    deps.config.pollIntervalMs,
-    {
-      ...accepted.changes,
-      status: 'awaiting_signature',
-      checkoutTransaction: transaction,
-      validUntil,
-      evidence: purchase.evidenceWith({ checkout: { since_lt: payer.lastLt.toString(), seqno: payer.seqno } }),
-    },
-    'transaction prepared; waiting for the buyer to sign',
-    { ...(accepted.data as object), valid_until: validUntil },
+  await applyDecision(
+    deps,
+    purchase,
+    decide.reschedule(
+      deps.config.pollIntervalMs,
+      {
+        ...accepted.changes,
+        status: 'awaiting_signature',
+        checkoutTransaction: transaction,
+        validUntil,
+        evidence: purchase.evidenceWith({ checkout: { since_lt: payer.lastLt.toString(), seqno: payer.seqno } }),
+      },
+      'transaction prepared; waiting for the buyer to sign',
+      { ...(accepted.data as object), valid_until: validUntil },
+    ),
   );
 }
 
