@@ -212,7 +212,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
 
     stage = 'fragment';
     const { sessionId, result: init } = await deps.fragment.flow(
-      // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
+      // initRequest syncs the page state first (update…State, and the product's prices where it has them) and
       // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
       (client, recipient: RecipientInfo) =>
         client.initRequest({
