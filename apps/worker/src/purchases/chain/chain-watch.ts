@@ -8,7 +8,7 @@ import { findOwnTransaction } from './chain-lookup';
 import { rebroadcast } from './unseen-external';
 
 /**
- * The shared look of purchases parked until their broadcast external lands (handleUnseen), one
+ * The shared look of purchases parked until their broadcast external lands (judgeUnseen), one
  * per paying wallet: one read of the wallet's transactions since the batch was signed answers
  * every member of the batch. Before valid_until the wallet is looked at every poll interval, and
  * each look rebroadcasts the batch's persisted bytes, exactly what each member's poll did

@@ -8,7 +8,7 @@ import { completeDelivered } from '../steps/confirming';
 import { observeDeliveries, type ObservedDelivery } from './batch-settlement';
 
 /**
- * The shared look of paid purchases parked for Fragment's delivery (parkForDelivery), one per
+ * The shared look of paid purchases parked for Fragment's delivery (deliveryParkDecisions), one per
  * Fragment account: one history read answers all of the account's purchases (observeDeliveries).
  * Only those it shows delivered are claimed, fenced on the version listed, and completed.
  */

@@ -102,7 +102,7 @@ function messageHash(message: Message): string {
  * `confirming`: find the wallet transaction by the normalized hash, judge this purchase's own
  * message (and for USDT its jetton transfer), then wait for Fragment to report the order done.
  * A GRAM purchase settles, with its transaction, the other members of its batch that nobody holds
- * (settlePaidBatch, settleDeliveries): one job and a few statements for the whole batch.
+ * (recordPaidBatch, settleDeliveries): one job and a few statements for the whole batch.
  * Money that left but was never delivered by the deadline → reconciliation_required, never a repay.
  */
 export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
@@ -123,7 +123,7 @@ export async function confirmingStep(deps: StepDeps, purchase: HeldPurchase): Pr
   let tx: Transaction | null;
   try {
     const scan = await pollOwnTransaction(deps, row);
-    // Not found (absent or inconclusive): handleUnseen judges it with its own fresh lookup.
+    // Not found (absent or inconclusive): judgeUnseen judges it with its own fresh lookup.
     tx = scan.outcome === 'found' ? scan.tx : null;
   } catch (error) {
     if (age > config.maxAges.confirmingMs) {

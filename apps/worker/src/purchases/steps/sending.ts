@@ -62,13 +62,13 @@ export async function broadcastSignedBatch(
 /**
  * A purchase found in `sending`: its BOC was persisted, but whether it was broadcast is unknown
  * (crash, lost lease, provider error). Look it up first; otherwise rebroadcast the same bytes
- * while they are valid; after expiry, prove non-execution (handleUnseen).
+ * while they are valid; after expiry, prove non-execution (judgeUnseen).
  */
 export async function sendingStep(deps: StepDeps, purchase: HeldPurchase): Promise<void> {
   const row = purchase.row;
   let landed: boolean;
   try {
-    // Inconclusive is not landed: the same bytes are rebroadcast while valid, and handleUnseen judges expiry.
+    // Inconclusive is not landed: the same bytes are rebroadcast while valid, and judgeUnseen judges expiry.
     landed = (await findOwnTransaction(deps, row)).outcome === 'found';
   } catch (error) {
     await applyDecision(
