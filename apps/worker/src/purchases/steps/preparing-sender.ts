@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { assertWorkerMove } from '@starsgate/domain';
 import { crashAt } from '../crash-points';
-import type { SignedBatch } from '../next-step';
+import type { NextStep, SignedBatch } from '../next-step';
 import type { HeldPurchase } from '../persistence/held-purchase';
 import { LeaseLostError } from '../persistence/lease-lost-error';
 import { decide } from '../persistence/purchase-decision';
 import { applyDecision, enterWalletSender, persistSignedBatch } from '../persistence/purchase-writer';
+import { minSignableValidUntil } from '../policy/payment-request';
 import type { StepDeps } from '../step-deps';
 import { refusalAtSigning } from '../wallet/signing-guard';
 import { assembleBatch } from '../wallet/wallet-batcher';
@@ -117,4 +118,50 @@ export async function signForWallet(
   } finally {
     if (!persisted) await freeWallet(deps, lease, walletRaw);
   }
+}
+
+/** A parked purchase whose accepted request is stored: to the wallet's sender while the request can still be signed. */
+export async function sendAccepted(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
+  const { config } = deps;
+  const request = purchase.row.paymentRequest!;
+  if (deps.now() - purchase.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
+    await applyDecision(
+      deps,
+      purchase,
+      decide.fail(
+        deps,
+        {
+          code: 'STEP_TIMED_OUT',
+          message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.`,
+        },
+        'step timed out',
+      ),
+    );
+    return undefined;
+  }
+  if (request.validUntil < minSignableValidUntil(deps.now(), config.minValiditySeconds)) {
+    // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
+    await applyDecision(
+      deps,
+      purchase,
+      decide.reschedule(
+        0,
+        {
+          paymentRequest: null,
+          fragmentReqId: null,
+          fragmentRef: null,
+          quoteNano: null,
+          stepStartedAt: new Date(deps.now()),
+        },
+        'payment request expired before signing; preparing a fresh one',
+      ),
+    );
+    return undefined;
+  }
+  return toSending(await signForWallet(deps, purchase));
+}
+
+/** The batch the wallet's sender signed and persisted, handed on to `sending` in this job. */
+export function toSending(batch: Awaited<ReturnType<typeof signForWallet>>): NextStep | undefined {
+  return batch && { status: 'sending', held: batch.members, handoff: batch.signed };
 }

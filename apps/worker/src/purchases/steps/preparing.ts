@@ -2,7 +2,6 @@ import { rowQuantities } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import { backoffMs } from '@starsgate/platform';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
-import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
 import { compareFunds, lessReserved, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
 import { reservedByOpenOrders } from '../policy/payer-reservation';
 import { checkFundsByPriceBook } from '../policy/price-precheck';
@@ -11,9 +10,10 @@ import { jettonWalletOf } from '../policy/payer-jetton-wallet';
 import { withRequestMac } from '../policy/signing-check';
 import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
 import { spendCapViolation } from '../policy/spend-cap-precheck';
-import { minSignableValidUntil, outflow, payloadCell } from '../policy/payment-request';
+import { outflow } from '../policy/payment-request';
 import type { AcceptedRequest } from '../wallet/wallet-sender';
-import { signForWallet } from './preparing-sender';
+import { offerToBuyer } from './preparing-offer';
+import { sendAccepted, signForWallet, toSending } from './preparing-sender';
 import { sharedCall } from '../shared-call';
 import { decide } from '../persistence/purchase-decision';
 import { applyDecision } from '../persistence/purchase-writer';
@@ -40,52 +40,6 @@ const FRAGMENT_METHOD: Record<string, FragmentPaymentMethod> = { gram: 'ton', us
  */
 export async function preparingStep(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
   return purchase.row.paymentRequest ? sendAccepted(deps, purchase) : prepareOrder(deps, purchase);
-}
-
-/** A parked purchase whose accepted request is stored: to the wallet's sender while the request can still be signed. */
-async function sendAccepted(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
-  const { config } = deps;
-  const request = purchase.row.paymentRequest!;
-  if (deps.now() - purchase.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
-    await applyDecision(
-      deps,
-      purchase,
-      decide.fail(
-        deps,
-        {
-          code: 'STEP_TIMED_OUT',
-          message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.`,
-        },
-        'step timed out',
-      ),
-    );
-    return undefined;
-  }
-  if (request.validUntil < minSignableValidUntil(deps.now(), config.minValiditySeconds)) {
-    // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
-    await applyDecision(
-      deps,
-      purchase,
-      decide.reschedule(
-        0,
-        {
-          paymentRequest: null,
-          fragmentReqId: null,
-          fragmentRef: null,
-          quoteNano: null,
-          stepStartedAt: new Date(deps.now()),
-        },
-        'payment request expired before signing; preparing a fresh one',
-      ),
-    );
-    return undefined;
-  }
-  return toSending(await signForWallet(deps, purchase));
-}
-
-/** The batch the wallet's sender signed and persisted, handed on to `sending` in this job. */
-function toSending(batch: Awaited<ReturnType<typeof signForWallet>>): NextStep | undefined {
-  return batch && { status: 'sending', held: batch.members, handoff: batch.signed };
 }
 
 /**
@@ -367,54 +321,6 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   // Still holding the claim: go straight to the wallet's sender rather than through another job;
   // it stores the accepted request with its first write.
   return toSending(await signForWallet(deps, purchase, accepted));
-}
-
-/**
- * The end of `preparing` for a checkout: the payment request Fragment made (accepted by the policy
- * and the funds check) becomes the TON Connect transaction the buyer signs, valid until Fragment's
- * deadline and at most TON Connect's 5 minutes. The checkout then waits for the signed BOC, and
- * its own jobs watch the payer's account meanwhile.
- */
-async function offerToBuyer(
-  deps: StepDeps,
-  purchase: HeldPurchase,
-  accepted: AcceptedRequest,
-  payer: { lastLt: bigint; seqno: number },
-): Promise<void> {
-  const request = accepted.changes.paymentRequest!;
-  const now = Math.floor(deps.now() / 1000);
-  const validUntil = Math.min(request.validUntil, now + TONCONNECT_MAX_VALIDITY_SECONDS);
-  const transaction = buildSendTransactionRequest({
-    network: deps.config.network,
-    from: Address.parseRaw(accepted.changes.walletAddress!),
-    validUntil,
-    now,
-    messages: [
-      {
-        to: Address.parse(request.message.address),
-        // A jetton wallet is a contract (bounceable); Fragment's receiving address is paid as the server-signed path pays it.
-        bounce: request.jetton !== undefined,
-        amount: BigInt(request.message.amount),
-        payload: payloadCell(request.message.payload),
-      },
-    ],
-  });
-  await applyDecision(
-    deps,
-    purchase,
-    decide.reschedule(
-      deps.config.pollIntervalMs,
-      {
-        ...accepted.changes,
-        status: 'awaiting_signature',
-        checkoutTransaction: transaction,
-        validUntil,
-        evidence: purchase.evidenceWith({ checkout: { since_lt: payer.lastLt.toString(), seqno: payer.seqno } }),
-      },
-      'transaction prepared; waiting for the buyer to sign',
-      { ...(accepted.data as object), valid_until: validUntil },
-    ),
-  );
 }
 
 function topUpRequired(details: FundsShortfall[]) {
