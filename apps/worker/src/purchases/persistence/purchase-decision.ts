@@ -32,7 +32,11 @@ export interface DecidedFor<Held> {
 type Clock = Pick<StepDeps, 'now'>;
 type Extras = Pick<PurchaseDecision, 'dataPerMember' | 'mergeEvidence'>;
 
-/** A status change (or a notable same-status step outcome) that keeps the lease; a new status starts its step's clock. */
+/**
+ * A status change (or a notable same-status step outcome) that keeps the lease. Moved out of
+ * `row`'s status, the new status starts its step's clock; `row` null: a batch's changes set
+ * `stepStartedAt` themselves.
+ */
 function move(
   deps: Clock,
   row: Pick<PurchaseRow, 'status'> | null,
