@@ -3,8 +3,9 @@
  * the table does not have throws IllegalTransitionError before anything is written.
  */
 import { IllegalTransitionError } from '@starsgate/domain';
-import { moveAll } from '../src/purchases/persistence/batch-writes';
 import { HeldPurchase } from '../src/purchases/persistence/held-purchase';
+import { decide } from '../src/purchases/persistence/purchase-decision';
+import { applyDecision, enterWalletSender } from '../src/purchases/persistence/purchase-writer';
 import { batchLeaseOwner, walletLeaseName } from '../src/purchases/wallet/wallet-lease';
 import { WorkerHarness } from './support/worker-harness';
 
@@ -33,18 +34,28 @@ async function heldPreparing(amount: number): Promise<HeldPurchase> {
 it('refuses preparing → completed and preparing → reconciliation_required, writing nothing', async () => {
   const purchase = await heldPreparing(71);
   const before = await h.find(purchase.row.id);
-  await expect(purchase.move({ status: 'completed' }, 'skipping ahead')).rejects.toBeInstanceOf(IllegalTransitionError);
-  await expect(purchase.reconcile({ code: 'OUTCOME_UNKNOWN' }, {}, 'nothing was sent')).rejects.toThrow(
-    'cannot move from preparing to reconciliation_required',
-  );
-  await expect(moveAll(h.deps, [purchase], { status: 'confirming' }, 'batch skip')).rejects.toBeInstanceOf(
-    IllegalTransitionError,
-  );
+  await expect(
+    applyDecision(h.deps, purchase, decide.move(h.deps, purchase.row, { status: 'completed' }, 'skipping ahead')),
+  ).rejects.toBeInstanceOf(IllegalTransitionError);
+  await expect(
+    applyDecision(
+      h.deps,
+      purchase,
+      decide.reconcile(h.deps, purchase.row, { code: 'OUTCOME_UNKNOWN' }, {}, 'nothing was sent'),
+    ),
+  ).rejects.toThrow('cannot move from preparing to reconciliation_required');
+  await expect(
+    applyDecision(h.deps, [purchase], decide.move(h.deps, null, { status: 'confirming' }, 'batch skip')),
+  ).rejects.toBeInstanceOf(IllegalTransitionError);
   const wallet = h.wallet('base64-v5r1').rawAddress;
   await expect(
-    purchase.enterWalletSender({ name: walletLeaseName(wallet), owner: batchLeaseOwner('x'), ttlMs: 30_000 }, 1_000, {
-      status: 'submitted',
-    }),
+    enterWalletSender(
+      h.deps,
+      purchase,
+      { name: walletLeaseName(wallet), owner: batchLeaseOwner('x'), ttlMs: 30_000 },
+      1_000,
+      { changes: { status: 'submitted' } },
+    ),
   ).rejects.toBeInstanceOf(IllegalTransitionError);
   const after = await h.find(purchase.row.id);
   expect(after.status).toBe('preparing');
@@ -54,6 +65,6 @@ it('refuses preparing → completed and preparing → reconciliation_required, w
 
 it('lets the moves of the table through', async () => {
   const purchase = await heldPreparing(72);
-  await purchase.fail({ code: 'NOT_EXECUTED' }, 'allowed: preparing → failed');
+  await applyDecision(h.deps, purchase, decide.fail(h.deps, { code: 'NOT_EXECUTED' }, 'allowed: preparing → failed'));
   expect((await h.find(purchase.row.id)).status).toBe('failed');
 });

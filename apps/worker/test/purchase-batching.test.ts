@@ -7,6 +7,7 @@
 import type { PaymentRequest } from '@starsgate/domain';
 import { purchaseJobId } from '@starsgate/platform';
 import { HeldPurchase } from '../src/purchases/persistence/held-purchase';
+import { enterWalletSender } from '../src/purchases/persistence/purchase-writer';
 import { batchLeaseOwner, wakeNextSender, walletLeaseName } from '../src/purchases/wallet/wallet-lease';
 import { Sweeper } from '../src/sweeper/sweeper';
 import { useBatchingHarness } from './support/batching-harness';
@@ -129,11 +130,13 @@ it('parks without a job of its own: the sender wakes it, and only a missed wake-
   if (!attempt?.claimed) throw new Error('not claimed');
   const purchase = new HeldPurchase(h.deps, attempt.row, 'job', attempt.sealedSecret);
   // A payment request was accepted while the wallet was busy: parked, due in a minute, no job.
-  const entered = await purchase.enterWalletSender(
+  const entered = await enterWalletSender(
+    h.deps,
+    purchase,
     { name: walletLeaseName(wallet), owner: batchLeaseOwner('next'), ttlMs: 30_000 },
     60_000,
     // A stand-in request: parking stores it and reads nothing of it.
-    { walletAddress: wallet, paymentRequest: { ref: 'r' } as PaymentRequest },
+    { changes: { walletAddress: wallet, paymentRequest: { ref: 'r' } as PaymentRequest } },
   );
   expect(entered).toEqual({ lease: null, lost: false });
   const parkedJob = purchaseJobId(created.id, purchase.row.version);

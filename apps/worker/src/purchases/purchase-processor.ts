@@ -14,6 +14,7 @@ import {
 import { crashAt } from './crash-points';
 import type { NextStep } from './next-step';
 import type { StepDeps } from './step-deps';
+import { retryAfterStepError, unknownStatusStep } from './steps/any-status';
 import { awaitingSignatureStep } from './steps/awaiting-signature';
 import { awaitDeliveries, confirmingStep } from './steps/confirming';
 import { preparingStep } from './steps/preparing';
@@ -67,7 +68,7 @@ const STATUS_STEPS = {
 async function runStatusStep(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
   const step = (STATUS_STEPS as Partial<Record<PurchaseStatus, Step>>)[purchase.row.status];
   if (step) return step(deps, purchase);
-  await purchase.reschedule(deps.config.retryMaxMs, {}, `unknown status ${purchase.row.status}`);
+  await unknownStatusStep(deps, purchase);
   return undefined;
 }
 
@@ -169,14 +170,12 @@ function processJob(deps: StepDeps) {
         return;
       }
       deps.logger.error('purchase step failed', { ...rowIds(purchase.row), status: purchase.row.status, error });
-      await purchase
-        .retry('step raised an unexpected error', { error: error instanceof Error ? error.message : String(error) })
-        .catch((retryError: unknown) => {
-          deps.logger.warn('could not reschedule after an error; the sweeper will', {
-            ...rowIds(purchase.row),
-            error: retryError,
-          });
+      await retryAfterStepError(deps, purchase, error).catch((retryError: unknown) => {
+        deps.logger.warn('could not reschedule after an error; the sweeper will', {
+          ...rowIds(purchase.row),
+          error: retryError,
         });
+      });
     } finally {
       clearInterval(heartbeat);
     }

@@ -46,7 +46,7 @@ export interface StepDeps {
   fragment: FragmentSessionPool;
   /**
    * The price book the payer's funds are checked against before any Fragment call, and Fragment's
-   * Stars and Premium prices after it (MAX_PRICE_TO_BOOK_PERCENT). A purchase it cannot price is
+   * prices of the quoted products after it (MAX_PRICE_TO_BOOK_PERCENT). A purchase it cannot price is
    * refused (PRICES_UNAVAILABLE), never prepared unchecked.
    */
   prices: PriceQuoter;

@@ -26,7 +26,7 @@ export function findOwnTransaction(deps: StepDeps, row: PurchaseRow): Promise<Tr
 /**
  * For polling only: every member of a batch shares one external, so one lookup at most half a
  * poll interval old answers all of them. Never for judging expiry, which needs a lookup made after
- * its own seqno read (handleUnseen).
+ * its own seqno read (judgeUnseen).
  */
 export function pollOwnTransaction(
   deps: StepDeps,

@@ -1,14 +1,14 @@
 import type { PurchaseRow } from '@starsgate/db';
 import { HeldPurchase } from '../persistence/held-purchase';
-import { rescheduleAll } from '../persistence/batch-writes';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 import type { StepDeps } from '../step-deps';
+import { wakeLanded } from '../steps/confirming';
 import { SharedLook } from '../waits/shared-look';
 import { findOwnTransaction } from './chain-lookup';
 import { rebroadcast } from './unseen-external';
 
 /**
- * The shared look of purchases parked until their broadcast external lands (handleUnseen), one
+ * The shared look of purchases parked until their broadcast external lands (judgeUnseen), one
  * per paying wallet: one read of the wallet's transactions since the batch was signed answers
  * every member of the batch. Before valid_until the wallet is looked at every poll interval, and
  * each look rebroadcasts the batch's persisted bytes, exactly what each member's poll did
@@ -53,12 +53,9 @@ async function lookForLandings(deps: StepDeps, parked: readonly PurchaseRow[], o
       deps.config.leaseMs,
     );
     if (claimed.length === 0) continue;
-    await rescheduleAll(
+    await wakeLanded(
       deps,
       claimed.map((row) => new HeldPurchase(deps, row, owner)),
-      0,
-      {},
-      'the chain watch found its transaction',
     );
     // Their deadline jobs are for the version before the claim: stale now.
     await dropStaleJobs(deps, claimed);

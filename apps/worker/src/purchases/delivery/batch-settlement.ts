@@ -10,7 +10,7 @@ import {
 import { findPaymentMessage, judgeWalletTransaction } from '@starsgate/ton';
 import { CLOCK_SKEW_MS, observeDelivery, type DeliveryObservation, type LookalikeCounter } from './delivery-check';
 import type { StepDeps } from '../step-deps';
-import { completeAll, moveAll, rescheduleAll, type BatchWriteOptions } from '../persistence/batch-writes';
+import { decide, type DecidedFor, type PurchaseDecision } from '../persistence/purchase-decision';
 import { HeldPurchase } from '../persistence/held-purchase';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 
@@ -33,11 +33,12 @@ export function batchSizeOf(purchase: HeldPurchase): number {
   return (purchase.row.evidence as { batch?: { size?: number } } | null)?.batch?.size ?? 1;
 }
 
-/** The wallet transaction executed but did not send this purchase's payment. */
-export async function failUnpaid(purchase: HeldPurchase, tx: Transaction): Promise<void> {
+/** The wallet transaction executed but did not send this purchase's payment: it fails. */
+export function unpaidFailure(deps: StepDeps, purchase: HeldPurchase, tx: Transaction): PurchaseDecision {
   const verdict = judgeWalletTransaction(tx, batchSizeOf(purchase));
   const txHash = tx.hash().toString('hex');
-  await purchase.fail(
+  return decide.fail(
+    deps,
     {
       code: 'TRANSACTION_FAILED',
       message: `The wallet transaction executed but did not send this payment: ${verdict.ok ? 'its message is missing' : verdict.detail}.`,
@@ -78,51 +79,54 @@ export async function adoptBatchSiblings(
  * and settles the other GRAM members with it (adoptBatchSiblings); those are due a poll interval
  * later, only in case it could not. Were they all due together, each job would claim its own row
  * first and the batch would be polled member by member. USDT members (judged one by one) are due
- * after `delayMs`.
+ * after `delayMs`. Two decisions, applied together.
  */
-export async function scheduleBatchPoll(
+export function batchPollDecisions(
   deps: StepDeps,
   members: readonly HeldPurchase[],
   delayMs: number,
-  changes: Parameters<typeof rescheduleAll>[3] = {},
+  changes: PurchaseDecision['changes'] = {},
   reason?: string,
   data?: unknown,
-  options: BatchWriteOptions = {},
-): Promise<void> {
+  extras: Pick<PurchaseDecision, 'mergeEvidence'> = {},
+): Array<DecidedFor<HeldPurchase>> {
   const first = members.find(isGram);
   const later = members.filter((member) => isGram(member) && member !== first);
-  const settled = await Promise.allSettled([
-    rescheduleAll(
-      deps,
-      members.filter((member) => !later.includes(member)),
-      delayMs,
-      changes,
-      reason,
-      data,
-      options,
-    ),
-    rescheduleAll(deps, later, delayMs + deps.config.pollIntervalMs, changes, reason, data, options),
-  ]);
-  for (const result of settled) if (result.status === 'rejected') throw result.reason;
+  return [
+    {
+      held: members.filter((member) => !later.includes(member)),
+      decision: decide.reschedule(delayMs, changes, reason, data, extras),
+    },
+    { held: later, decision: decide.reschedule(delayMs + deps.config.pollIntervalMs, changes, reason, data, extras) },
+  ];
+}
+
+/** One GRAM transaction judged for a batch's members: the failures of those it did not pay, then the payment of the rest. */
+export interface PaidBatch {
+  /** Each applied on its own, before `payment`. */
+  unpaid: Array<DecidedFor<HeldPurchase>>;
+  paid: HeldPurchase[];
+  payment: PurchaseDecision;
 }
 
 /**
- * Records one GRAM transaction as the payment of every member whose own message it carries, in
- * one statement that also makes the `alongside` changes (evidence merged, reason prefixed), and
- * fails the members it did not pay. Returns the paid members.
+ * Judges one GRAM transaction as the payment of every member whose own message it carries (one
+ * decision for them all, which also makes the `alongside` changes: evidence merged, reason
+ * prefixed), and fails the members it did not pay.
  */
-export async function settlePaidBatch(
+export function judgePaidBatch(
   deps: StepDeps,
   members: readonly HeldPurchase[],
   tx: Transaction,
   alongside: { changes?: PurchaseChanges; evidence?: Record<string, unknown>; reason?: string } = {},
-): Promise<HeldPurchase[]> {
+): PaidBatch {
   const paid: HeldPurchase[] = [];
+  const unpaid: Array<DecidedFor<HeldPurchase>> = [];
   let bounceable = false;
   for (const member of members) {
     const own = findPaymentMessage(tx, member.row.paymentRequest!);
     if (own) paid.push(member);
-    else await failUnpaid(member, tx);
+    else unpaid.push({ held: member, decision: unpaidFailure(deps, member, tx) });
     if (own?.info.type === 'internal' && own.info.bounce) bounceable = true;
   }
   const verdict = paid[0] ? judgeWalletTransaction(tx, batchSizeOf(paid[0])) : undefined;
@@ -137,44 +141,19 @@ export async function settlePaidBatch(
         : {}),
   };
   const reason = alongside.reason ? `${alongside.reason}; payment found on chain` : 'payment found on chain';
-  await moveAll(
+  const payment = decide.move(
     deps,
-    paid,
+    null,
     { ...alongside.changes, transactionHash: chain.tx_hash, transactionLt: chain.lt },
     reason,
     chain,
     { mergeEvidence: { ...alongside.evidence, chain } },
   );
-  return paid;
+  return { unpaid, paid, payment };
 }
 
 /** Past the step's deadline a parked purchase's own job runs this long after it, so the deadline has passed. */
 const DEADLINE_SLACK_MS = 50;
-
-/**
- * Paid members waiting for Fragment: those it shows delivered complete (one statement per
- * signal), those past the step's deadline go to reconciliation_required with the evidence, the
- * rest park. Fragment delivers a batch's orders close together: once a look showed some, this job
- * looks again every FAST_POLL_MS, as long as each poll interval brings more, before the rest park.
- */
-export async function settleDeliveries(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
-  const { fastPollMs, pollIntervalMs, leaseMs } = deps.config;
-  // The members' leases were taken for leaseMs: the watch ends well before they run out.
-  const watchEndsBy = deps.now() + leaseMs / 2;
-  let waiting = members;
-  let watchUntil: number | undefined;
-  for (let lookedAt = 0; ;) {
-    const delivered = await settleDeliveriesOnce(deps, waiting, lookedAt);
-    waiting = waiting.filter((member) => !delivered.settled.has(member));
-    if (waiting.length === 0) return;
-    if (delivered.count > 0) watchUntil = Math.min(deps.now() + pollIntervalMs, watchEndsBy);
-    if (watchUntil === undefined || deps.now() + fastPollMs > watchUntil) break;
-    await deps.sleep(fastPollMs);
-    lookedAt = deps.now();
-  }
-  if (deps.deliveryWatch) await parkForDelivery(deps, waiting);
-  else await scheduleBatchPoll(deps, waiting, pollIntervalMs);
-}
 
 /**
  * Releases paid members to wait for Fragment's delivery without costing anything while they wait:
@@ -182,20 +161,20 @@ export async function settleDeliveries(deps: StepDeps, members: readonly HeldPur
  * nothing touches it. The delivery watch's shared look per Fragment account (delivery-watch.ts)
  * claims and completes the members it shows delivered. Should every look be lost, the deadline job
  * (or the sweeper's, after a Redis flush) runs the step: a last look, then completion or
- * reconciliation_required, exactly as a poll at the deadline did.
+ * reconciliation_required, exactly as a poll at the deadline did. One decision per deadline; once
+ * they are applied the delivery watch is told.
  */
-export async function parkForDelivery(deps: StepDeps, members: readonly HeldPurchase[]): Promise<void> {
+export function deliveryParkDecisions(
+  deps: StepDeps,
+  members: readonly HeldPurchase[],
+): Array<DecidedFor<HeldPurchase>> {
   const byDeadline = new Map<number, HeldPurchase[]>();
   for (const member of members) {
     const due = member.row.stepStartedAt.getTime() + deps.config.maxAges.confirmingMs + DEADLINE_SLACK_MS;
     byDeadline.set(due, [...(byDeadline.get(due) ?? []), member]);
   }
   const now = deps.now();
-  const settled = await Promise.allSettled(
-    [...byDeadline].map(([due, group]) => rescheduleAll(deps, group, Math.max(0, due - now))),
-  );
-  deps.deliveryWatch?.waiting();
-  for (const result of settled) if (result.status === 'rejected') throw result.reason;
+  return [...byDeadline].map(([due, group]) => ({ held: group, decision: decide.reschedule(Math.max(0, due - now)) }));
 }
 
 /** What one look at Fragment showed for a paid purchase, and the evidence its completion would name. */
@@ -239,45 +218,54 @@ export async function observeDeliveries(
 }
 
 /**
- * Completes held members a look showed delivered: one statement per kind of proof and mode (an
- * account's look may answer purchases and checkouts at once; a statement takes one mode).
+ * The completion of held members a look showed delivered: one decision per kind of proof and mode
+ * (an account's look may answer purchases and checkouts at once; a statement takes one mode),
+ * applied one after the other.
  */
-export async function completeObserved(
+export function completionDecisions(
   deps: StepDeps,
   entries: ReadonlyArray<{ member: HeldPurchase; observed: ObservedDelivery }>,
-): Promise<void> {
+): Array<DecidedFor<HeldPurchase>> {
   const byProof = new Map<string, Array<{ member: HeldPurchase; observed: ObservedDelivery }>>();
   for (const entry of entries) {
     const key = `${entry.member.row.mode}|${entry.observed.proof.join('+')}`;
     byProof.set(key, [...(byProof.get(key) ?? []), entry]);
   }
-  for (const group of byProof.values()) {
+  return [...byProof.values()].map((group) => {
     const proof = group[0]!.observed.proof;
-    await completeAll(
-      deps,
-      group.map((entry) => entry.member),
-      `delivered (${proof.join(', ')}): ${completionReason(proof)}`,
-      group.map(({ member, observed: { delivery } }) => ({
-        transaction_hash: member.row.transactionHash,
-        evidence: proof,
-        fragment: delivery.detail,
-        ...(delivery.historyFormatError !== undefined ? { history_format_error: delivery.historyFormatError } : {}),
-      })),
-      { mergeEvidence: { delivery: { proof, mode: deps.config.deliveryProof } } },
-    );
-  }
+    return {
+      held: group.map((entry) => entry.member),
+      decision: decide.complete(
+        deps,
+        `delivered (${proof.join(', ')}): ${completionReason(proof)}`,
+        group.map(({ member, observed: { delivery } }) => ({
+          transaction_hash: member.row.transactionHash,
+          evidence: proof,
+          fragment: delivery.detail,
+          ...(delivery.historyFormatError !== undefined ? { history_format_error: delivery.historyFormatError } : {}),
+        })),
+        { mergeEvidence: { delivery: { proof, mode: deps.config.deliveryProof } } },
+      ),
+    };
+  });
+}
+
+/** What one look at Fragment decided for held members: applied in order, they settle `settled`, `count` of them delivered. */
+export interface DeliveryLook {
+  decisions: Array<DecidedFor<HeldPurchase>>;
+  settled: Set<HeldPurchase>;
+  count: number;
 }
 
 /**
- * One look at Fragment for held `members` (reads made before `notBefore` are not reused):
- * completes the delivered, reconciles those past the deadline. Returns the members it settled
- * either way and how many were delivered.
+ * One look at Fragment for held `members` (reads made before `notBefore` are not reused): the
+ * delivered complete, those past the deadline go to reconciliation_required with the evidence.
  */
-async function settleDeliveriesOnce(
+export async function lookAtDeliveries(
   deps: StepDeps,
   members: readonly HeldPurchase[],
   notBefore: number,
-): Promise<{ settled: Set<HeldPurchase>; count: number }> {
+): Promise<DeliveryLook> {
   const observed = await observeDeliveries(
     deps,
     members.map((member) => member.row),
@@ -285,6 +273,7 @@ async function settleDeliveriesOnce(
   );
   const delivered: Array<{ member: HeldPurchase; observed: ObservedDelivery }> = [];
   const settled = new Set<HeldPurchase>();
+  const decisions: Array<DecidedFor<HeldPurchase>> = [];
   for (const [index, seen] of observed.entries()) {
     const member = members[index]!;
     if (seen.completes) {
@@ -296,7 +285,9 @@ async function settleDeliveriesOnce(
     const chain = (member.row.evidence as { chain: ChainEvidence }).chain;
     if (deps.now() - member.row.stepStartedAt.getTime() > deps.config.maxAges.confirmingMs) {
       const formatError = delivery.historyFormatError;
-      await member.reconcile(
+      const decision = decide.reconcile(
+        deps,
+        member.row,
         {
           code: 'DELIVERY_UNCONFIRMED',
           ...(formatError !== undefined
@@ -321,11 +312,12 @@ async function settleDeliveriesOnce(
           ? "paid on chain; Fragment's history page could not be read (unknown format) before the deadline"
           : 'paid on chain but Fragment did not report delivery before the deadline',
       );
+      decisions.push({ held: member, decision });
       settled.add(member);
     }
   }
-  await completeObserved(deps, delivered);
-  return { settled, count: delivered.length };
+  decisions.push(...completionDecisions(deps, delivered));
+  return { decisions, settled, count: delivered.length };
 }
 
 /** The payment of exactly Fragment's request settled on chain, and the confirm accepted (or not asked for). */

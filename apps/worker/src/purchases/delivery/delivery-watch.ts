@@ -4,10 +4,11 @@ import { HeldPurchase } from '../persistence/held-purchase';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 import type { StepDeps } from '../step-deps';
 import { SharedLook } from '../waits/shared-look';
-import { completeObserved, observeDeliveries, type ObservedDelivery } from './batch-settlement';
+import { completeDelivered } from '../steps/confirming';
+import { observeDeliveries, type ObservedDelivery } from './batch-settlement';
 
 /**
- * The shared look of paid purchases parked for Fragment's delivery (parkForDelivery), one per
+ * The shared look of paid purchases parked for Fragment's delivery (deliveryParkDecisions), one per
  * Fragment account: one history read answers all of the account's purchases (observeDeliveries).
  * Only those it shows delivered are claimed, fenced on the version listed, and completed.
  */
@@ -40,7 +41,7 @@ async function lookForDeliveries(deps: StepDeps, parked: readonly PurchaseRow[],
   );
   if (claimed.length === 0) return 0;
   const seenById = new Map<string, ObservedDelivery>(delivered.map((seen) => [seen.row.id, seen]));
-  await completeObserved(
+  await completeDelivered(
     deps,
     claimed.map((row: PurchaseRow) => ({
       member: new HeldPurchase(deps, row, owner),

@@ -153,7 +153,7 @@ export function checkPaymentPolicy(input: PolicyInput): PolicyResult {
     flag('quote', `Fragment's amount "${input.initAmount}" is not a decimal in ${currency}`);
   }
   const value = BigInt(message.amount);
-  // Quoted products only: a face-value one (the GRAM top-up) is priced at its amount, which the payload's value is.
+  // Quoted products only: a face-value one is priced at its amount, which the payload's value is.
   if (
     quote !== undefined &&
     productDescription(input.product).pricing !== 'face_value' &&

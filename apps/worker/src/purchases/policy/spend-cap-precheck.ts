@@ -15,8 +15,8 @@ import type { PriceQuoter } from './price-precheck';
 /**
  * The spend cap (MAX_SPEND_GRAM / MAX_SPEND_USDT) judged before any Fragment call (search, init,
  * link), so an order the policy would refuse after Fragment's invoice never creates one
- * (docs/security.md, attack 4; issue 36 #19d). A product priced at its amount (the GRAM top-up)
- * is judged by its amount alone; Stars and Premium by the price book's quote when one is loaded,
+ * (docs/security.md, attack 4; issue 36 #19d). A face-value product (priced at its amount) is
+ * judged by its amount alone; a quoted product by the price book's quote when one is loaded,
  * less the price tolerance, so an order the exact check after Fragment's request would accept is
  * never refused here. Undefined: no refusal (within the cap, or nothing to judge by yet: the
  * exact check after Fragment's request still runs).

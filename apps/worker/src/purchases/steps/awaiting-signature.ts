@@ -4,6 +4,8 @@ import { scanForCheckoutPayment, type CheckoutPaymentScan, type SendTransactionR
 import { acceptPaymentFound } from '../chain/checkout-payment-found';
 import type { PayerHistoryView } from '../chain/payer-history';
 import { crashAt } from '../crash-points';
+import { decide } from '../persistence/purchase-decision';
+import { applyDecision } from '../persistence/purchase-writer';
 import type { StepDeps } from '../step-deps';
 import type { HeldPurchase } from '../persistence/held-purchase';
 import { LeaseLostError } from '../persistence/lease-lost-error';
@@ -60,17 +62,29 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
     });
   } catch (error) {
     if (lookedAt > deadlineMs + config.maxAges.confirmingMs) {
-      await purchase.reconcile(
-        {
-          code: 'OUTCOME_UNKNOWN',
-          message: "The payer wallet could not be read after the checkout's deadline: whether it paid is unknown.",
-        },
-        { watch_error: (error as Error).message, since_lt: checkoutSinceLt(row).toString() },
-        'the chain could not answer after the checkout expired',
+      await applyDecision(
+        deps,
+        purchase,
+        decide.reconcile(
+          deps,
+          purchase.row,
+          {
+            code: 'OUTCOME_UNKNOWN',
+            message: "The payer wallet could not be read after the checkout's deadline: whether it paid is unknown.",
+          },
+          { watch_error: (error as Error).message, since_lt: checkoutSinceLt(row).toString() },
+          'the chain could not answer after the checkout expired',
+        ),
       );
       return;
     }
-    await purchase.retry('chain lookup failed while watching for the payment', { error: (error as Error).message });
+    await applyDecision(
+      deps,
+      purchase,
+      decide.retry(deps, purchase.row, 'chain lookup failed while watching for the payment', {
+        error: (error as Error).message,
+      }),
+    );
     return;
   }
 
@@ -86,36 +100,49 @@ export async function awaitingSignatureStep(deps: StepDeps, purchase: HeldPurcha
   if (lookedAt <= deadlineMs) {
     if (deps.checkoutWatch) {
       // Parked until its deadline: the checkout watch's shared look per payer wakes it when it is paid.
-      await purchase.reschedule(deadlineMs - lookedAt + DEADLINE_SLACK_MS);
+      await applyDecision(deps, purchase, decide.reschedule(deadlineMs - lookedAt + DEADLINE_SLACK_MS));
       deps.checkoutWatch.waiting();
       return;
     }
-    await purchase.reschedule(
-      Math.min(watchIntervalMs(config.pollIntervalMs, history.idleScans), deadlineMs - lookedAt + 1),
+    await applyDecision(
+      deps,
+      purchase,
+      decide.reschedule(Math.min(watchIntervalMs(config.pollIntervalMs, history.idleScans), deadlineMs - lookedAt + 1)),
     );
     return;
   }
   if (scan.outcome === 'incomplete' && (await payerSignedSince(deps, row, transaction))) {
-    await purchase.reconcile(
-      {
-        code: 'OUTCOME_UNKNOWN',
-        message:
-          "The payer wallet signed a transaction since the checkout was prepared, but its history could not be read back to the checkout's start: whether it paid is unknown.",
-      },
-      { watch: { incomplete: scan.reason, scanned: scan.scanned, since_lt: checkoutSinceLt(row).toString() } },
-      'expired with an incomplete scan of a wallet that signed meanwhile',
+    await applyDecision(
+      deps,
+      purchase,
+      decide.reconcile(
+        deps,
+        purchase.row,
+        {
+          code: 'OUTCOME_UNKNOWN',
+          message:
+            "The payer wallet signed a transaction since the checkout was prepared, but its history could not be read back to the checkout's start: whether it paid is unknown.",
+        },
+        { watch: { incomplete: scan.reason, scanned: scan.scanned, since_lt: checkoutSinceLt(row).toString() } },
+        'expired with an incomplete scan of a wallet that signed meanwhile',
+      ),
     );
     return;
   }
   const deadline = new Date(transaction.validUntil * 1000).toISOString();
-  await purchase.fail(
-    {
-      code: 'CHECKOUT_EXPIRED',
-      message: `Nothing was paid before the checkout's validUntil (${deadline}); nothing left the payer wallet.`,
-      details: [{ valid_until: deadline, checked_at: new Date(lookedAt).toISOString() }],
-    },
-    'expired; no payment on chain',
-    undefined,
-    'expired',
+  await applyDecision(
+    deps,
+    purchase,
+    decide.fail(
+      deps,
+      {
+        code: 'CHECKOUT_EXPIRED',
+        message: `Nothing was paid before the checkout's validUntil (${deadline}); nothing left the payer wallet.`,
+        details: [{ valid_until: deadline, checked_at: new Date(lookedAt).toISOString() }],
+      },
+      'expired; no payment on chain',
+      undefined,
+      'expired',
+    ),
   );
 }

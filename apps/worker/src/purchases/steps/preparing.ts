@@ -2,7 +2,6 @@ import { rowQuantities } from '@starsgate/domain';
 import { Address } from '@ton/core';
 import { backoffMs } from '@starsgate/platform';
 import type { FragmentPaymentMethod, RecipientInfo } from '@starsgate/fragment';
-import { buildSendTransactionRequest, TONCONNECT_MAX_VALIDITY_SECONDS } from '@starsgate/ton';
 import { compareFunds, lessReserved, readBalances, type Balances, type FundsShortfall } from '../policy/funds-check';
 import { reservedByOpenOrders } from '../policy/payer-reservation';
 import { checkFundsByPriceBook } from '../policy/price-precheck';
@@ -11,9 +10,13 @@ import { jettonWalletOf } from '../policy/payer-jetton-wallet';
 import { withRequestMac } from '../policy/signing-check';
 import { checkPaymentPolicy, parseAddress } from '../policy/payment-policy';
 import { spendCapViolation } from '../policy/spend-cap-precheck';
-import { minSignableValidUntil, outflow, payloadCell } from '../policy/payment-request';
-import { signForWallet, type AcceptedRequest } from '../wallet/wallet-sender';
+import { outflow } from '../policy/payment-request';
+import type { AcceptedRequest } from '../wallet/wallet-sender';
+import { offerToBuyer } from './preparing-offer';
+import { sendAccepted, signForWallet, toSending } from './preparing-sender';
 import { sharedCall } from '../shared-call';
+import { decide } from '../persistence/purchase-decision';
+import { applyDecision } from '../persistence/purchase-writer';
 import type { StepDeps } from '../step-deps';
 import type { HeldPurchase } from '../persistence/held-purchase';
 import { classifyPreSignError } from '../upstream/upstream-errors';
@@ -39,43 +42,6 @@ export async function preparingStep(deps: StepDeps, purchase: HeldPurchase): Pro
   return purchase.row.paymentRequest ? sendAccepted(deps, purchase) : prepareOrder(deps, purchase);
 }
 
-/** A parked purchase whose accepted request is stored: to the wallet's sender while the request can still be signed. */
-async function sendAccepted(deps: StepDeps, purchase: HeldPurchase): Promise<NextStep | undefined> {
-  const { config } = deps;
-  const request = purchase.row.paymentRequest!;
-  if (deps.now() - purchase.row.stepStartedAt.getTime() > config.maxAges.waitingToSendMs) {
-    await purchase.fail(
-      {
-        code: 'STEP_TIMED_OUT',
-        message: `Waited more than ${config.maxAges.waitingToSendMs} ms for the wallet; nothing was signed.`,
-      },
-      'step timed out',
-    );
-    return undefined;
-  }
-  if (request.validUntil < minSignableValidUntil(deps.now(), config.minValiditySeconds)) {
-    // Fragment's request is about to expire unsigned: ask for a fresh one (nothing was signed).
-    await purchase.reschedule(
-      0,
-      {
-        paymentRequest: null,
-        fragmentReqId: null,
-        fragmentRef: null,
-        quoteNano: null,
-        stepStartedAt: new Date(deps.now()),
-      },
-      'payment request expired before signing; preparing a fresh one',
-    );
-    return undefined;
-  }
-  return toSending(await signForWallet(deps, purchase));
-}
-
-/** The batch the wallet's sender signed and persisted, handed on to `sending` in this job. */
-function toSending(batch: Awaited<ReturnType<typeof signForWallet>>): NextStep | undefined {
-  return batch && { status: 'sending', held: batch.members, handoff: batch.signed };
-}
-
 /**
  * When `preparing` first found the price book unable to price this order (evidence key), in ms.
  * Only an ask in the current step counts: a re-preparation (the request expired) starts afresh.
@@ -95,12 +61,17 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   const row = purchase.row;
   const { config } = deps;
   if (deps.now() - row.stepStartedAt.getTime() > config.maxAges.preparingMs) {
-    await purchase.fail(
-      {
-        code: 'STEP_TIMED_OUT',
-        message: `preparing exceeded its maximum age of ${config.maxAges.preparingMs} ms; nothing was signed.`,
-      },
-      'step timed out',
+    await applyDecision(
+      deps,
+      purchase,
+      decide.fail(
+        deps,
+        {
+          code: 'STEP_TIMED_OUT',
+          message: `preparing exceeded its maximum age of ${config.maxAges.preparingMs} ms; nothing was signed.`,
+        },
+        'step timed out',
+      ),
     );
     return undefined;
   }
@@ -113,13 +84,18 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     paymentMethod,
   });
   if (overCap) {
-    await purchase.fail(
-      {
-        code: 'PAYMENT_REJECTED_BY_POLICY',
-        message: `The order is over the spend cap: ${overCap.message}. Nothing was signed.`,
-        details: [overCap],
-      },
-      'over the spend cap; Fragment was not asked',
+    await applyDecision(
+      deps,
+      purchase,
+      decide.fail(
+        deps,
+        {
+          code: 'PAYMENT_REJECTED_BY_POLICY',
+          message: `The order is over the spend cap: ${overCap.message}. Nothing was signed.`,
+          details: [overCap],
+        },
+        'over the spend cap; Fragment was not asked',
+      ),
     );
     return undefined;
   }
@@ -149,34 +125,48 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       if (deps.now() - since < config.priceBookWaitMs) {
         const attempt = row.attempt + 1;
         const delay = backoffMs(attempt, config.retryBaseMs, config.retryMaxMs);
-        await purchase.reschedule(
-          delay,
-          { attempt, evidence: purchase.evidenceWith({ [UNPRICED_SINCE]: since }) },
-          'funds: the price book cannot price the order yet',
-          { attempt, retry_in_ms: delay, unpriced_for_ms: deps.now() - since },
+        await applyDecision(
+          deps,
+          purchase,
+          decide.reschedule(
+            delay,
+            { attempt, evidence: purchase.evidenceWith({ [UNPRICED_SINCE]: since }) },
+            'funds: the price book cannot price the order yet',
+            { attempt, retry_in_ms: delay, unpriced_for_ms: deps.now() - since },
+          ),
         );
         return undefined;
       }
-      await purchase.fail(
-        {
-          code: 'PRICES_UNAVAILABLE',
-          message: `The price book could not price this order for ${config.priceBookWaitMs} ms, so the spend cap and funds checks cannot run; Fragment was not asked.`,
-        },
-        'no price book; Fragment was not asked',
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(
+          deps,
+          {
+            code: 'PRICES_UNAVAILABLE',
+            message: `The price book could not price this order for ${config.priceBookWaitMs} ms, so the spend cap and funds checks cannot run; Fragment was not asked.`,
+          },
+          'no price book; Fragment was not asked',
+        ),
       );
       return undefined;
     }
     if (!early.funds.ok) {
-      await purchase.fail(
-        topUpRequired(early.funds.details),
-        'insufficient funds by the price book; Fragment was not asked',
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(
+          deps,
+          topUpRequired(early.funds.details),
+          'insufficient funds by the price book; Fragment was not asked',
+        ),
       );
       return undefined;
     }
 
     stage = 'fragment';
     const { sessionId, result: init } = await deps.fragment.flow(
-      // initRequest syncs the page state first (update…State, Stars also updateStarsPrices) and
+      // initRequest syncs the page state first (update…State, and the product's prices where it has them) and
       // re-syncs on "Price was changed": a separate syncState here would only repeat that call.
       (client, recipient: RecipientInfo) =>
         client.initRequest({
@@ -221,20 +211,25 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
       });
     }
     if (!verdict.ok) {
-      await purchase.fail(
-        {
-          code: 'PAYMENT_REJECTED_BY_POLICY',
-          message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.${verdict.violations
-            .filter((v) => v.destination)
-            .map(
-              (v) =>
-                ` Fragment asked to pay ${v.destination!.friendly} (${v.destination!.raw}), which is not allow-listed.`,
-            )
-            .join('')}`,
-          details: verdict.violations,
-        },
-        'payment request rejected by policy',
-        { fragment_req_id: order.init.reqId },
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(
+          deps,
+          {
+            code: 'PAYMENT_REJECTED_BY_POLICY',
+            message: `Fragment's payment request failed: ${verdict.violations.map((v) => v.check).join(', ')}. Nothing was signed.${verdict.violations
+              .filter((v) => v.destination)
+              .map(
+                (v) =>
+                  ` Fragment asked to pay ${v.destination!.friendly} (${v.destination!.raw}), which is not allow-listed.`,
+              )
+              .join('')}`,
+            details: verdict.violations,
+          },
+          'payment request rejected by policy',
+          { fragment_req_id: order.init.reqId },
+        ),
       );
       return undefined;
     }
@@ -246,7 +241,7 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     if (checkout) payer = { lastLt: balances.lastLt, seqno: await deps.chain.getSeqno(wallet.address) };
     const funds = compareFunds(lessReserved(balances, reserved), need, config.gramFeeReserveNano);
     if (!funds.ok) {
-      await purchase.fail(topUpRequired(funds.details), 'insufficient funds');
+      await applyDecision(deps, purchase, decide.fail(deps, topUpRequired(funds.details), 'insufficient funds'));
       return undefined;
     }
 
@@ -281,23 +276,40 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
     };
   } catch (error) {
     if (error instanceof SecretUnavailableError) {
-      await purchase.fail(
-        { code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' },
-        'secret unavailable',
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(
+          deps,
+          { code: 'PURCHASE_FAILED', message: 'The wallet secret is no longer stored.' },
+          'secret unavailable',
+        ),
       );
       return undefined;
     }
     const outcome = classifyPreSignError(error);
     if (outcome.kind === 'fail') {
-      await purchase.fail({ code: outcome.code, message: outcome.message }, `${stage} failed`);
+      await applyDecision(
+        deps,
+        purchase,
+        decide.fail(deps, { code: outcome.code, message: outcome.message }, `${stage} failed`),
+      );
       return undefined;
     }
     // An init whose answer was lost may have created an order upstream; without our signature it
     // cannot be paid, so a fresh search+init is safe. Recorded for the audit trail.
-    await purchase.retry(
-      outcome.outcomeUnknown ? `${stage}: outcome unknown, redoing with a fresh order` : `${stage}: transient failure`,
-      { cause: outcome.reason },
-      outcome.minDelayMs,
+    await applyDecision(
+      deps,
+      purchase,
+      decide.retry(
+        deps,
+        purchase.row,
+        outcome.outcomeUnknown
+          ? `${stage}: outcome unknown, redoing with a fresh order`
+          : `${stage}: transient failure`,
+        { cause: outcome.reason },
+        outcome.minDelayMs,
+      ),
     );
     return undefined;
   }
@@ -309,50 +321,6 @@ async function prepareOrder(deps: StepDeps, purchase: HeldPurchase): Promise<Nex
   // Still holding the claim: go straight to the wallet's sender rather than through another job;
   // it stores the accepted request with its first write.
   return toSending(await signForWallet(deps, purchase, accepted));
-}
-
-/**
- * The end of `preparing` for a checkout: the payment request Fragment made (accepted by the policy
- * and the funds check) becomes the TON Connect transaction the buyer signs, valid until Fragment's
- * deadline and at most TON Connect's 5 minutes. The checkout then waits for the signed BOC, and
- * its own jobs watch the payer's account meanwhile.
- */
-async function offerToBuyer(
-  deps: StepDeps,
-  purchase: HeldPurchase,
-  accepted: AcceptedRequest,
-  payer: { lastLt: bigint; seqno: number },
-): Promise<void> {
-  const request = accepted.changes.paymentRequest!;
-  const now = Math.floor(deps.now() / 1000);
-  const validUntil = Math.min(request.validUntil, now + TONCONNECT_MAX_VALIDITY_SECONDS);
-  const transaction = buildSendTransactionRequest({
-    network: deps.config.network,
-    from: Address.parseRaw(accepted.changes.walletAddress!),
-    validUntil,
-    now,
-    messages: [
-      {
-        to: Address.parse(request.message.address),
-        // A jetton wallet is a contract (bounceable); Fragment's receiving address is paid as the server-signed path pays it.
-        bounce: request.jetton !== undefined,
-        amount: BigInt(request.message.amount),
-        payload: payloadCell(request.message.payload),
-      },
-    ],
-  });
-  await purchase.reschedule(
-    deps.config.pollIntervalMs,
-    {
-      ...accepted.changes,
-      status: 'awaiting_signature',
-      checkoutTransaction: transaction,
-      validUntil,
-      evidence: purchase.evidenceWith({ checkout: { since_lt: payer.lastLt.toString(), seqno: payer.seqno } }),
-    },
-    'transaction prepared; waiting for the buyer to sign',
-    { ...(accepted.data as object), valid_until: validUntil },
-  );
 }
 
 function topUpRequired(details: FundsShortfall[]) {

@@ -1,11 +1,13 @@
 import { FragmentError } from '@starsgate/fragment';
 import { landingEstimate } from '../chain/landing-estimate';
 import { signedBocOf } from '../chain/signed-external';
-import { scheduleBatchPoll, settlePaidBatch } from '../delivery/batch-settlement';
+import { batchPollDecisions } from '../delivery/batch-settlement';
 import type { BroadcastBatch, NextStep } from '../next-step';
-import { rescheduleAll } from '../persistence/batch-writes';
 import type { HeldPurchase } from '../persistence/held-purchase';
+import { decide } from '../persistence/purchase-decision';
+import { applyDecision, applyDecisions } from '../persistence/purchase-writer';
 import type { StepDeps } from '../step-deps';
+import { recordPaidBatch } from './confirming';
 
 /**
  * Fragment's confirm for one purchase: its order, the batch's external BOC (read from storage
@@ -37,14 +39,18 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
   try {
     const confirmed = await confirmWithFragment(deps, purchase);
     // The external was broadcast moments ago: the first chain lookup is aimed at when recent ones landed.
-    await purchase.reschedule(
-      firstLookupAfterMs(deps),
-      {
-        status: 'confirming',
-        stepStartedAt: new Date(deps.now()),
-        evidence: purchase.evidenceWith({ confirm: confirmEvidence(confirmed, new Date(deps.now())) }),
-      },
-      confirmed === 'confirmed' ? 'confirmed with Fragment' : 'Fragment asked for no confirm',
+    await applyDecision(
+      deps,
+      purchase,
+      decide.reschedule(
+        firstLookupAfterMs(deps),
+        {
+          status: 'confirming',
+          stepStartedAt: new Date(deps.now()),
+          evidence: purchase.evidenceWith({ confirm: confirmEvidence(confirmed, new Date(deps.now())) }),
+        },
+        confirmed === 'confirmed' ? 'confirmed with Fragment' : 'Fragment asked for no confirm',
+      ),
     );
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
@@ -54,23 +60,35 @@ export async function submittedStep(deps: StepDeps, purchase: HeldPurchase): Pro
     const transient = error instanceof FragmentError ? error.retryable || error.outcomeUnknown : true;
     const expired = deps.now() - purchase.row.stepStartedAt.getTime() > deps.config.maxAges.submittedMs;
     if (transient && !expired) {
-      await purchase.retry('confirm failed; repeating with the same BOC', {
-        error: text,
-        outcome_unknown: error instanceof FragmentError && error.outcomeUnknown,
-      });
+      await applyDecision(
+        deps,
+        purchase,
+        decide.retry(deps, purchase.row, 'confirm failed; repeating with the same BOC', {
+          error: text,
+          outcome_unknown: error instanceof FragmentError && error.outcomeUnknown,
+        }),
+      );
       return;
     }
-    await purchase.reschedule(
-      0,
-      {
-        status: 'confirming',
-        stepStartedAt: new Date(deps.now()),
-        evidence: purchase.evidenceWith({
-          confirm: { ok: false, error: text, outcome_unknown: error instanceof FragmentError && error.outcomeUnknown },
-        }),
-      },
-      'confirm not acknowledged; waiting for chain and Fragment',
-      { error: text },
+    await applyDecision(
+      deps,
+      purchase,
+      decide.reschedule(
+        0,
+        {
+          status: 'confirming',
+          stepStartedAt: new Date(deps.now()),
+          evidence: purchase.evidenceWith({
+            confirm: {
+              ok: false,
+              error: text,
+              outcome_unknown: error instanceof FragmentError && error.outcomeUnknown,
+            },
+          }),
+        },
+        'confirm not acknowledged; waiting for chain and Fragment',
+        { error: text },
+      ),
     );
   }
 }
@@ -134,23 +152,28 @@ export async function confirmBroadcastBatch(
   const paidOnChain = tx && confirmed.length > 0 && !confirmed.some((member) => member.row.paymentRequest!.jetton);
   const settled = await Promise.allSettled([
     paidOnChain
-      ? settlePaidBatch(deps, confirmed, tx, toConfirming)
+      ? recordPaidBatch(deps, confirmed, tx, toConfirming)
       : // The first chain lookup is aimed at when recent externals landed, counted from the
         // broadcast: a large batch's confirms may already have taken part of that time.
-        scheduleBatchPoll(
+        applyDecisions(
           deps,
-          confirmed,
-          tx ? 0 : Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime()),
-          toConfirming.changes,
-          toConfirming.reason,
-          undefined,
-          {
-            mergeEvidence: toConfirming.evidence,
-          },
+          batchPollDecisions(
+            deps,
+            confirmed,
+            tx ? 0 : Math.max(0, broadcastAt + firstLookupAfterMs(deps) - at.getTime()),
+            toConfirming.changes,
+            toConfirming.reason,
+            undefined,
+            { mergeEvidence: toConfirming.evidence },
+          ),
         ).then(() => []),
-    rescheduleAll(deps, failed, 0, {}, "the sender's confirm failed; the purchase confirms on its own", {
-      errors: [...new Set(errors.filter((e) => e !== undefined))],
-    }),
+    applyDecision(
+      deps,
+      failed,
+      decide.reschedule(0, {}, "the sender's confirm failed; the purchase confirms on its own", {
+        errors: [...new Set(errors.filter((e) => e !== undefined))],
+      }),
+    ),
   ]);
   for (const result of settled) if (result.status === 'rejected') throw result.reason;
   const paid = settled[0].status === 'fulfilled' ? settled[0].value : [];

@@ -2,16 +2,18 @@ import { Address } from '@ton/core';
 import { jettonWalletOf } from '../policy/payer-jetton-wallet';
 import { checkAtSigning } from '../policy/signing-check';
 import type { HeldPurchase } from '../persistence/held-purchase';
+import { decide, type PurchaseDecision } from '../persistence/purchase-decision';
 import type { StepDeps } from '../step-deps';
 
 /**
- * Ends `member` as failed, nothing signed, when its stored payment request fails the check before
- * signing (policy/signing-check.ts): someone other than the worker wrote it. Also when an external
- * was already signed for it: a server-signed purchase is signed once (its lifecycle never goes
- * from `sending` back to `preparing`), so a row moved back, its MAC'd request intact or a fresh
- * one prepared, would pay twice (docs/security.md, attack 18). True when refused.
+ * The decision that ends `member` as failed, nothing signed, when its stored payment request fails
+ * the check before signing (policy/signing-check.ts): someone other than the worker wrote it. Also
+ * when an external was already signed for it: a server-signed purchase is signed once (its
+ * lifecycle never goes from `sending` back to `preparing`), so a row moved back, its MAC'd request
+ * intact or a fresh one prepared, would pay twice (docs/security.md, attack 18). Null when it may
+ * be signed.
  */
-export async function refusedAtSigning(deps: StepDeps, member: HeldPurchase): Promise<boolean> {
+export async function refusalAtSigning(deps: StepDeps, member: HeldPurchase): Promise<PurchaseDecision | null> {
   const row = member.row;
   const signedBatch = await deps.signedBatches.batchSignedFor(row.id);
   if (signedBatch !== null) {
@@ -26,7 +28,8 @@ export async function refusedAtSigning(deps: StepDeps, member: HeldPurchase): Pr
       check: 'already_signed',
       message: `an external was already signed for this purchase (batch ${signedBatch}); the row was moved back since`,
     };
-    await member.fail(
+    return decide.fail(
+      deps,
       {
         code: 'PAYMENT_REJECTED_BY_POLICY',
         message: `The purchase was already signed once (batch ${signedBatch}) and its row was moved back to be signed again: nothing more was signed. Whether that external paid is on chain.`,
@@ -35,7 +38,6 @@ export async function refusedAtSigning(deps: StepDeps, member: HeldPurchase): Pr
       'already signed once; refused at signing',
       { batch_id: signedBatch },
     );
-    return true;
   }
   const payerJettonWallet =
     row.paymentMethod === 'usdt' && row.walletAddress
@@ -48,12 +50,13 @@ export async function refusedAtSigning(deps: StepDeps, member: HeldPurchase): Pr
     ...(payerJettonWallet ? { payerJettonWallet } : {}),
     nowSeconds: Math.floor(deps.now() / 1000),
   });
-  if (violations.length === 0) return false;
+  if (violations.length === 0) return null;
   deps.logger.error('stored payment request refused at signing: the row was not written by the worker', {
     purchase_id: row.id,
     checks: violations.map((violation) => violation.check),
   });
-  await member.fail(
+  return decide.fail(
+    deps,
     {
       code: 'PAYMENT_REJECTED_BY_POLICY',
       message: `The stored payment request failed the check before signing: ${violations.map((v) => v.check).join(', ')}. Nothing was signed.`,
@@ -61,5 +64,4 @@ export async function refusedAtSigning(deps: StepDeps, member: HeldPurchase): Pr
     },
     'stored payment request refused at signing',
   );
-  return true;
 }

@@ -4,9 +4,10 @@ import { compareFunds, readBalances, type FundsShortfall } from '../policy/funds
 import { minSignableValidUntil, outflow } from '../policy/payment-request';
 import type { StepDeps } from '../step-deps';
 import { HeldPurchase } from '../persistence/held-purchase';
+import { decide, type PurchaseDecision } from '../persistence/purchase-decision';
 import { dropStaleJobs } from '../persistence/purchase-jobs';
 import { openKeyPair, openSeedKeyId, SecretUnavailableError } from './wallet-identity';
-import { refusedAtSigning } from './signing-guard';
+import { refusalAtSigning } from './signing-guard';
 
 export interface Batch {
   members: HeldPurchase[];
@@ -22,9 +23,14 @@ export interface Batch {
  * Gathers the purchases of one wallet that wait to be sent: the leader (this job's purchase)
  * plus others whose payment request is accepted and whose secret decrypts to the same key, up to
  * BATCH_MAX and the wallet version's message limit, and only as many as the balance covers.
- * Rows left out are released for a later external.
+ * Rows left out are released for a later external, or refused: the step's `setAside` applies that
+ * decision at once, before the batch is gathered further (a released row is due again meanwhile).
  */
-export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promise<Batch> {
+export async function assembleBatch(
+  deps: StepDeps,
+  leader: HeldPurchase,
+  setAside: (member: HeldPurchase, decision: PurchaseDecision) => Promise<void>,
+): Promise<Batch> {
   const { config } = deps;
   const wallet = leader.row.walletAddress!;
   const limit = Math.min(config.batchMax, MAX_MESSAGES[leader.row.walletVersion as WalletVersion]);
@@ -49,10 +55,14 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
   for (const other of others) {
     const request = other.row.paymentRequest;
     if (!request || request.validUntil < minValidUntil || other.row.walletVersion !== leader.row.walletVersion) {
-      await other.reschedule(0);
+      await setAside(other, decide.reschedule(0));
       continue;
     }
-    if (await refusedAtSigning(deps, other)) continue;
+    const refusal = await refusalAtSigning(deps, other);
+    if (refusal) {
+      await setAside(other, refusal);
+      continue;
+    }
     let same = false;
     try {
       same = (await openSeedKeyId(deps, other)) === leaderKeyId;
@@ -67,7 +77,7 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
     }
     // A different secret for the same address cannot happen with honest input; never mix keys.
     if (!same) {
-      await other.reschedule(config.walletBusyRetryMs);
+      await setAside(other, decide.reschedule(config.walletBusyRetryMs));
       continue;
     }
     members.push(other);
@@ -89,11 +99,11 @@ export async function assembleBatch(deps: StepDeps, leader: HeldPurchase): Promi
       gram += flow.gram;
       usdt += flow.usdt;
     } else if (member === leader) {
-      for (const other of members.slice(1)) await other.reschedule(0);
+      for (const other of members.slice(1)) await setAside(other, decide.reschedule(0));
       await dropped;
       return { members: [leader], keys, leaderShortfall: funds.details, sinceLt: balances.lastLt };
     } else {
-      await member.reschedule(config.walletBusyRetryMs);
+      await setAside(member, decide.reschedule(config.walletBusyRetryMs));
     }
   }
   await dropped;
