@@ -12,7 +12,6 @@ import type {
   CreateCheckoutRequest,
   CreatePurchaseRequest,
   Outcome,
-  PaymentMethodInput,
   PriceList,
   PriceQuote,
   Product,
@@ -27,6 +26,9 @@ import type {
   WithQuantities,
 } from './types.js';
 import { requestFieldsOf, type Quantities } from './order-quantities.js';
+import { withGram } from './products/gram.js';
+import { withPremium } from './products/premium.js';
+import { withStars } from './products/stars.js';
 
 export interface StarsgateOptions {
   /** Default `http://127.0.0.1:8080`. A seed travels over plain http only to this machine unless `allowInsecureHttp`. */
@@ -41,14 +43,6 @@ export interface StarsgateOptions {
   allowInsecureHttp?: boolean;
 }
 
-type OrderFields = { username: string; payment_method: PaymentMethodInput };
-type WalletFields = Pick<CreatePurchaseRequest, 'seed' | 'wallet_address' | 'account_index'>;
-export type BuyStarsParams = OrderFields & WalletFields & { amount: number; idempotency_key?: string };
-export type BuyPremiumParams = OrderFields & WalletFields & { months: number; idempotency_key?: string };
-/** A GRAM top-up is paid in GRAM only: `payment_method` may be left out. */
-export type BuyGramParams = Omit<OrderFields, 'payment_method'> &
-  WalletFields & { amount: number; payment_method?: 'gram' | 'ton'; idempotency_key?: string };
-
 const TRANSACTION_WAIT: WaitOptions<Checkout> = { timeoutMs: 60_000, pollIntervalMs: 1_000 };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -60,17 +54,13 @@ function refuseSecretsInBrowser(method: string): void {
     );
 }
 
-function newIdempotencyKey(): string {
-  return crypto.randomUUID();
-}
-
 /** Only the fields the caller set: an omitted optional field is absent, never null. */
 function compact<T extends object>(fields: T): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** Talks to a starsgate gateway. The same methods as the Python SDK, in camelCase. */
-export class Starsgate {
+/** The gateway's calls over any product; `Starsgate` adds each product's named methods (`products/`). */
+class StarsgateCore {
   readonly baseURL: string;
   private readonly transport: Transport;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -150,7 +140,6 @@ export class Starsgate {
 
   // -- availability and prices --------------------------------------------------------------
 
-  /** Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation. */
   /**
    * Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation.
    * Any product: its request fields (`amount`; a giveaway's `winners` and `months`) or its `quantities`.
@@ -159,19 +148,6 @@ export class Starsgate {
     const body = { ...(await this.orderFields(params)) };
     // Stores nothing: safe to repeat.
     return await this.call({ method: 'POST', path: '/api/v1/availability/check', body, replaySafe: true });
-  }
-
-  checkStarsAvailability(params: OrderFields & { amount: number }): Promise<AvailabilityResult> {
-    return this.checkAvailability({ product: 'stars', ...params });
-  }
-
-  checkPremiumAvailability({ months, ...params }: OrderFields & { months: number }): Promise<AvailabilityResult> {
-    return this.checkAvailability({ product: 'premium', amount: months, ...params });
-  }
-
-  /** Can this user receive `amount` whole GRAM on their Telegram balance (paid in GRAM)? */
-  checkGramAvailability({ username, amount }: { username: string; amount: number }): Promise<AvailabilityResult> {
-    return this.checkAvailability({ product: 'gram', username, amount, payment_method: 'gram' });
   }
 
   getPrices(): Promise<PriceList> {
@@ -186,7 +162,7 @@ export class Starsgate {
   /** `products.list()`: `listProducts` under the namespace the Python SDK also has. */
   readonly products = { list: (): Promise<ProductCatalog> => this.listProducts() };
 
-  /** `getQuote('stars', 50)`, or any product by its quantities: `getQuote('premium_giveaway', { winners: 10, months: 3 })`. */
+  /** A product's price for its `amount`, or for its quantities by name: `getQuote(product, { winners: 10, months: 3 })`. */
   async getQuote(product: Product, amount: number | Quantities): Promise<PriceQuote> {
     const quantities =
       typeof amount === 'number' ? { amount } : requestFieldsOf(await this.productCatalog(), product, amount);
@@ -196,19 +172,6 @@ export class Starsgate {
       query: { product, ...quantities },
       replaySafe: true,
     });
-  }
-
-  getStarsPrice(amount: number): Promise<PriceQuote> {
-    return this.getQuote('stars', amount);
-  }
-
-  getPremiumPrice(months: number): Promise<PriceQuote> {
-    return this.getQuote('premium', months);
-  }
-
-  /** A top-up's price is its amount in GRAM; `usdt` is only its worth. */
-  getGramPrice(amount: number): Promise<PriceQuote> {
-    return this.getQuote('gram', amount);
   }
 
   // -- wallets and purchases (server side only: they carry a seed) ----------------------------
@@ -234,41 +197,6 @@ export class Starsgate {
     refuseSecretsInBrowser('createPurchase');
     this.refuseSeedInClear('createPurchase');
     return await this.createOrder('/api/v1/purchases', params);
-  }
-
-  /** `createPurchase` for Stars with a key generated once for this call (and reused by its retries). */
-  buyStars({ amount, idempotency_key, ...params }: BuyStarsParams): Promise<PurchaseAccepted & Replayable> {
-    return this.createPurchase({
-      product: 'stars',
-      amount,
-      ...params,
-      idempotency_key: idempotency_key ?? newIdempotencyKey(),
-    });
-  }
-
-  buyPremium({ months, idempotency_key, ...params }: BuyPremiumParams): Promise<PurchaseAccepted & Replayable> {
-    return this.createPurchase({
-      product: 'premium',
-      amount: months,
-      ...params,
-      idempotency_key: idempotency_key ?? newIdempotencyKey(),
-    });
-  }
-
-  /** `createPurchase` for a GRAM top-up of `amount` whole GRAM to the user's Telegram balance. */
-  buyGram({
-    amount,
-    idempotency_key,
-    payment_method,
-    ...params
-  }: BuyGramParams): Promise<PurchaseAccepted & Replayable> {
-    return this.createPurchase({
-      product: 'gram',
-      amount,
-      payment_method: payment_method ?? 'gram',
-      ...params,
-      idempotency_key: idempotency_key ?? newIdempotencyKey(),
-    });
   }
 
   getPurchase(purchaseId: string): Promise<Purchase> {
@@ -327,3 +255,6 @@ export class Starsgate {
     return poll(`checkout ${checkoutId}`, () => this.getCheckout(checkoutId), this.sleep, options);
   }
 }
+
+/** Talks to a starsgate gateway. The same methods as the Python SDK, in camelCase. */
+export class Starsgate extends withGram(withPremium(withStars(StarsgateCore))) {}
