@@ -7,5 +7,6 @@ export * from './premium';
 export * from './premium-giveaway';
 export * from './product-description';
 export * from './product-registry';
+export * from './product-rejections';
 export * from './stars';
 export * from './product-catalog';

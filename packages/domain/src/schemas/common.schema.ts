@@ -8,6 +8,7 @@ import {
   PAYMENT_METHOD_ALIASES,
   PAYMENT_METHOD_RESTRICTIONS,
   PRODUCT_DESCRIPTION,
+  PRODUCT_REGISTRY,
   PRODUCTS,
   USERNAME_PATTERN,
 } from '../products';
@@ -59,10 +60,9 @@ export const seedField = {
 /** The order line's quantities by name, in responses and webhooks (`amount` stays beside them). */
 export const quantitiesField = {
   type: 'object',
-  description:
-    'The order line\'s quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product\'s).',
+  description: `The order line's quantities by name: ${PRODUCTS.map((product) => `\`${JSON.stringify(PRODUCT_REGISTRY[product].example)}\``).join(', ')} (GET /api/v1/products names each product's).`,
   additionalProperties: { type: 'integer' },
-  examples: [{ stars: 50 }],
+  examples: [PRODUCT_REGISTRY[PRODUCTS[0]].example],
 } as const;
 
 /**
