@@ -30,7 +30,7 @@ export async function checkPrices(client: FragmentClient, label: string): Promis
   return results;
 }
 
-/** The prices of one product as the doctor shows them: `50 Telegram Stars = 0.4 GRAM ($0.75)`. */
+/** The prices of one product as the doctor shows them: `<order label> = <GRAM> GRAM ($<USD>)`. */
 async function readPrices(client: FragmentClient, product: Product): Promise<string> {
   const read = fragmentPack(product).prices;
   switch (read.kind) {

@@ -1,4 +1,5 @@
 export * from './gram';
+export * from './listed-text';
 export * from './order-fields';
 export * from './order-line';
 export * from './order-payment-method';

@@ -57,10 +57,17 @@ export const seedField = {
     'Wallet secret: 12-word BIP39 mnemonic, 24-word TON mnemonic, or canonical Base64 of a 32-byte ed25519 private key. Send only from a trusted backend. Encrypted at rest, destroyed when the purchase ends, never logged.',
 } as const;
 
+/** `{"winners": 10, "months": 3}`: an example's quantities as the API's descriptions show them. */
+function quantitiesText(quantities: Readonly<Record<string, number>>): string {
+  return `{${Object.entries(quantities)
+    .map(([name, value]) => `"${name}": ${value}`)
+    .join(', ')}}`;
+}
+
 /** The order line's quantities by name, in responses and webhooks (`amount` stays beside them). */
 export const quantitiesField = {
   type: 'object',
-  description: `The order line's quantities by name: ${PRODUCTS.map((product) => `\`${JSON.stringify(PRODUCT_REGISTRY[product].example)}\``).join(', ')} (GET /api/v1/products names each product's).`,
+  description: `The order line's quantities by name: ${PRODUCTS.map((product) => `\`${quantitiesText(PRODUCT_REGISTRY[product].example)}\``).join(', ')} (GET /api/v1/products names each product's).`,
   additionalProperties: { type: 'integer' },
   examples: [PRODUCT_REGISTRY[PRODUCTS[0]].example],
 } as const;

@@ -1,5 +1,6 @@
 import {
   amountByProductRule,
+  listedText,
   PRICE_LIST_PRODUCTS,
   productDescription,
   type PriceListEntry,
@@ -93,10 +94,13 @@ function priceListProperty(entry: PriceListEntry) {
   };
 }
 
+/** How GET /api/v1/prices names what it lists: each listed pack's `priceList.summary`. */
+export const PRICE_LIST_SUMMARY = listedText(priceListEntries.map(({ entry }) => entry.summary));
+
 export const PriceListSchema = {
   $id: 'PriceList',
   type: 'object',
-  description: `Reference prices: ${priceListEntries.map(({ entry }) => entry.summary).join(' and ')}. Informational, not reserved.`,
+  description: `Reference prices: ${PRICE_LIST_SUMMARY}. Informational, not reserved.`,
   required: [...PRICE_LIST_PRODUCTS, 'stale', 'updated_at'],
   additionalProperties: false,
   properties: {

@@ -1,15 +1,11 @@
-import { PAYMENT_METHODS, productDescription, PRODUCTS } from '../products';
+import { listedText, PAYMENT_METHODS, productDescription, PRODUCTS } from '../products';
 
 /** The products whose quantity is sent as `amount`, listed for the field's description. */
-const AMOUNT_PRODUCTS = listed(
+const AMOUNT_PRODUCTS = listedText(
   PRODUCTS.filter((product) =>
     productDescription(product).quantities.every((field) => field.requestField === 'amount'),
   ),
 );
-
-function listed(names: readonly string[]): string {
-  return [names.slice(0, -1).join(', '), names.at(-1)].filter(Boolean).join(' and ');
-}
 
 /** One request field that carries a quantity of a product's order line. */
 export const ProductFieldSchema = {
