@@ -10,6 +10,7 @@ import {
   FRAGMENT_COOKIES_VARIABLE,
   FRAGMENT_PROXY_URL_VARIABLE,
 } from '@starsgate/platform';
+import { PAYMENT_METHODS, PRODUCTS } from '@starsgate/domain';
 import { parseDisabledPaymentMethods, splitCookieSets, splitProxyUrls, withoutWalletToken } from '@starsgate/fragment';
 
 const seconds = (fallback: number, maximum: number, description: string) =>
@@ -32,14 +33,13 @@ export const READS_VARIABLES = {
   }),
   FRAGMENT_READ_TRIES: integer({ default: 2, minimum: 1, maximum: 5, description: 'Tries per read (1 = no retry).' }),
   DISABLED_PAYMENT_METHODS: string({
-    description:
-      'Payment methods to switch off: gram, usdt (every product) or <product>:<method> for one product of GET /api/v1/products (e.g. premium:usdt), comma separated. Availability then answers PAYMENT_METHOD_UNAVAILABLE without asking Fragment.',
+    description: `Payment methods to switch off: ${PAYMENT_METHODS.join(', ')} (every product) or <product>:<method> for one product of GET /api/v1/products (e.g. ${PRODUCTS[0]}:usdt), comma separated. Availability then answers PAYMENT_METHOD_UNAVAILABLE without asking Fragment.`,
   }),
   AVAILABILITY_CACHE_TTL_SECONDS: seconds(30, 3_600, 'How long an AVAILABLE answer is reused. 0 = do not cache.'),
   AVAILABILITY_NEGATIVE_CACHE_TTL_SECONDS: seconds(
     60,
     3_600,
-    'How long a rejection (not found, ineligible, Premium active) is reused. 0 = do not cache.',
+    'How long a rejection (not found, ineligible, or a refusal a product declares) is reused. 0 = do not cache.',
   ),
   AVAILABILITY_DEADLINE_MS: integer({
     default: 8_000,

@@ -121,3 +121,17 @@ describe('GET /api/v1/prices keeps its shape', () => {
     expect(Object.keys(res.body).sort()).toEqual(['premium', 'stale', 'stars', 'updated_at']);
   });
 });
+
+describe('the OpenAPI document names the products from the registry', () => {
+  it('its introduction names every product, and the top-up as paid in GRAM only', async () => {
+    const gw = await suite.gateway();
+    const res = await request(gw.app).get('/openapi.json');
+    expect(res.status).toBe(200);
+    const introduction = (res.body as { info: { description: string } }).info.description.split('\n')[0]!;
+    for (const product of PRODUCTS) expect(introduction).toContain(productDescription(product).title);
+    expect(introduction).toContain('Telegram Premium giveaway');
+    expect(introduction).toMatch(/\(GRAM top-up in GRAM only\)\.$/);
+    const prices = (res.body as { paths: Record<string, { get: { summary: string } }> }).paths['/api/v1/prices']!;
+    expect(prices.get.summary).toBe('Reference prices: 50 Stars and Premium 3/6/12 months');
+  });
+});

@@ -120,7 +120,7 @@ export interface WorkerConfig {
   minValiditySeconds: number;
   /** Most a Fragment transaction's validUntil may lie ahead, at acceptance and at signing (docs/security.md, attack 24). */
   maxValiditySeconds: number;
-  /** Most Fragment may ask for Stars or Premium, in percent of the price book's price (docs/security.md, attack 24). */
+  /** Most Fragment may ask for a quoted product, in percent of the price book's price (docs/security.md, attack 24). */
   maxPriceToBookPercent: number;
   keyRing: KeyRing;
   /** The price list refresher (prices/price-refresher.ts). */
@@ -320,7 +320,7 @@ export const WORKER_VARIABLES = {
     minimum: 100,
     maximum: 1_000,
     description:
-      "Refuse a Stars or Premium payment request asking more than this percent of the price book's price for the order, before anything is signed.",
+      "Refuse a payment request for a quoted product (one Fragment names the price of, not priced at face value) asking more than this percent of the price book's price for the order, before anything is signed.",
   }),
   STARSGATE_CRASH_AT: string({
     enum: ALL_CRASH_POINTS,

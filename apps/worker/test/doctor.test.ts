@@ -14,6 +14,7 @@ import { startSandbox, type StartedSandbox } from '@starsgate/sandbox';
 import { demoFragmentCookies } from '@starsgate/sandbox/fragment';
 import { doctorExitCode, runDoctor } from '../src/doctor/doctor';
 import type { CheckResult } from '../src/doctor/check';
+import { PRODUCT_REGISTRY, PRODUCTS, type Product } from '@starsgate/domain';
 
 jest.setTimeout(120_000);
 
@@ -70,10 +71,35 @@ test('the sandbox passes every item: exit 0', async () => {
     'wallet verified',
     'stars history',
     'premium history',
-    'Stars prices',
-    'Premium prices',
+    // Every product's price, each read the way its Fragment pack names it.
+    ...PRODUCTS.map((product) => `${PRODUCT_REGISTRY[product].title} prices`),
   ])
     expect(items).toContain(item);
+  for (const product of PRODUCTS)
+    expect(results.filter((r) => r.item.endsWith(` ${PRODUCT_REGISTRY[product].title} prices`))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 'ok', detail: expect.stringMatching(/\S/) as string }),
+      ]),
+    );
+});
+
+test("every product's price is checked, read the way its pack says Fragment names it", async () => {
+  // A Record over Product: a product added to the registry without its expected check does not compile.
+  const expected: Record<Product, RegExp> = {
+    stars: /^50 Telegram Stars = \d+(\.\d+)? GRAM \(\$\d+(\.\d+)?\)$/,
+    premium:
+      /^Telegram Premium for 3 months = .* GRAM .*, Telegram Premium for 6 months = .*, Telegram Premium for 1 year = .* GRAM/,
+    gram: /^priced at face value .*its page loads$/,
+    premium_giveaway: /^Telegram Premium for 3 months for 1 winner = \d+(\.\d+)? GRAM/,
+  };
+  const results = await runDoctor(env);
+  for (const product of PRODUCTS) {
+    const checks = results.filter((r) => r.item.endsWith(` ${PRODUCT_REGISTRY[product].title} prices`));
+    // Each paying login and the read login.
+    expect(checks.length).toBeGreaterThanOrEqual(2);
+    for (const check of checks)
+      expect(check).toMatchObject({ status: 'ok', detail: expect.stringMatching(expected[product]) });
+  }
 });
 
 test('`npm run doctor` exits 0 against the sandbox, and non-zero naming the item on a wrong network', async () => {
@@ -170,8 +196,7 @@ test('no wallet connected: the paying login fails on its wallet alone, the read 
     'Fragment read login page',
     'Fragment read login login',
     'Fragment read login wallet',
-    'Fragment read login Stars prices',
-    'Fragment read login Premium prices',
+    ...PRODUCTS.map((product) => `Fragment read login ${PRODUCT_REGISTRY[product].title} prices`),
   ]);
   expect(read.every((r) => r.status === 'ok')).toBe(true);
 });

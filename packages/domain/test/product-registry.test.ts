@@ -1,5 +1,10 @@
 import {
   acceptsAmount,
+  AVAILABILITY_CODES,
+  describeAvailability,
+  ERROR_CATALOGUE,
+  PriceListSchema,
+  productRejection,
   AvailabilityCheckRequestSchema,
   canonicalUsername,
   createValidator,
@@ -96,5 +101,53 @@ describe('product registry (the spec limits)', () => {
       }
     }
     expect(accepted('gift_card', 50)).toBe(false);
+  });
+});
+
+describe('product refusals and the price list, declared by the packs', () => {
+  test("a pack's refusal is an error code and an availability outcome, texts unchanged", () => {
+    expect(ERROR_CATALOGUE.PREMIUM_ALREADY_ACTIVE).toEqual({
+      status: 422,
+      message: 'This user already has Telegram Premium.',
+      action: 'Offer Stars instead, or try again after the subscription ends.',
+    });
+    expect(AVAILABILITY_CODES).toEqual([
+      'AVAILABLE',
+      'RECIPIENT_NOT_FOUND',
+      'RECIPIENT_INELIGIBLE',
+      'PREMIUM_ALREADY_ACTIVE',
+      'PAYMENT_METHOD_UNAVAILABLE',
+    ]);
+    const subject = { product: 'premium', username: '@alice', amount: 3, payment_method: 'gram' } as const;
+    expect(describeAvailability('PREMIUM_ALREADY_ACTIVE', subject)).toEqual({
+      message: '@alice already has Telegram Premium, so it cannot be gifted now.',
+      action:
+        'Keep payment disabled; offer Stars instead, or gift Premium after the subscription ends. The check is point-in-time: repeat it whenever product, username, amount or payment method changes.',
+    });
+    expect(() => productRejection('NO_SUCH_REFUSAL')).toThrow(/NO_SUCH_REFUSAL/);
+  });
+
+  test('GET /api/v1/prices keeps its shape, built from the packs listed in it', () => {
+    const pair = { $ref: '#/components/schemas/PricePair' };
+    expect(PriceListSchema.description).toBe(
+      'Reference prices: 50 Stars and Premium 3/6/12 months. Informational, not reserved.',
+    );
+    expect(PriceListSchema.required).toEqual(['stars', 'premium', 'stale', 'updated_at']);
+    expect(PriceListSchema.properties).toMatchObject({
+      stars: {
+        type: 'object',
+        required: ['50'],
+        additionalProperties: false,
+        properties: { '50': pair },
+        description: 'Stars are priced linearly in USD; ask /api/v1/prices/quote for an exact quantity.',
+      },
+      premium: {
+        type: 'object',
+        required: ['3', '6', '12'],
+        additionalProperties: false,
+        properties: { '3': pair, '6': pair, '12': pair },
+      },
+    });
+    expect(Object.keys(PriceListSchema.properties)).toEqual(['stars', 'premium', 'stale', 'updated_at']);
   });
 });

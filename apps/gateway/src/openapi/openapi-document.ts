@@ -3,6 +3,11 @@ import {
   ErrorBodySchema,
   PurchaseAcceptedSchema,
   PurchaseSchema,
+  listedText,
+  PAYMENT_METHOD_NAMES,
+  PAYMENT_METHODS,
+  PRODUCT_REGISTRY,
+  PRODUCTS,
 } from '@starsgate/domain';
 import { API_VERSION } from './api-version';
 
@@ -58,6 +63,29 @@ export interface OpenApiContribution {
 }
 
 /**
+ * What the service sells, named from the registry: every product, then those paid in fewer
+ * methods than all, with the methods they are paid in.
+ */
+const SERVICE_INTRODUCTION = (() => {
+  const restricted = PRODUCTS.filter(
+    (product) => PRODUCT_REGISTRY[product].paymentMethods.length < PAYMENT_METHODS.length,
+  ).map(
+    (product) =>
+      `${PRODUCT_REGISTRY[product].title} in ${listedText(
+        PRODUCT_REGISTRY[product].paymentMethods.map((method) => PAYMENT_METHOD_NAMES[method]),
+        'or',
+      )} only`,
+  );
+  const methods = listedText(
+    PAYMENT_METHODS.map((method) => PAYMENT_METHOD_NAMES[method]),
+    'or',
+  );
+  const titles = listedText(PRODUCTS.map((product) => PRODUCT_REGISTRY[product].title));
+  const exceptions = restricted.length > 0 ? ` (${restricted.join('; ')})` : '';
+  return `Buys ${titles} through Fragment (GET /api/v1/products lists each product, its fields and limits), paying from your own TON wallet in ${methods}${exceptions}.`;
+})();
+
+/**
  * The public document, served on the public port: `/api/v1`, the probes. The operator API has its
  * own (operator-openapi-document.ts), so the public one names no operator route (docs/security.md,
  * attack 22).
@@ -72,7 +100,7 @@ export function buildOpenApiDocument(contributions: OpenApiContribution[] = []) 
       // The SDKs' version (scripts/release/versions.mjs generates it from packages/sdk/package.json).
       version: API_VERSION,
       description: [
-        "Buys Telegram Stars, gifts Telegram Premium and tops up a Telegram user's GRAM balance through Fragment, paying from your own TON wallet in GRAM or USDT (GRAM top-ups in GRAM only).",
+        SERVICE_INTRODUCTION,
         '',
         'Money is exact: every amount (prices, balances, shortfalls, invoice amounts) is a decimal string, `format: decimal`, never a JSON number; base-unit fields (nanoGRAM, micro-USDT) are strings of digits.',
         '',

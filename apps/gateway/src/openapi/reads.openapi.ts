@@ -8,9 +8,16 @@ import {
   PricePairSchema,
   PriceQuoteSchema,
   AMOUNT_DESCRIPTION,
+  listedText,
+  PRICE_LIST_PRODUCTS,
+  PRICE_LIST_SUMMARY,
+  PRODUCT_REGISTRY,
   PRODUCTS,
 } from '@starsgate/domain';
 import { CLIENT_ERRORS, type OpenApiContribution } from './openapi-document';
+
+/** The titles of the products GET /api/v1/prices lists. */
+const PRICE_LISTED_TITLES = listedText(PRICE_LIST_PRODUCTS.map((product) => PRODUCT_REGISTRY[product].title));
 
 /** Every route that counts requests in Redis (the rate limit) answers this while Redis cannot be reached. */
 const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE: Redis cannot be reached.';
@@ -22,7 +29,7 @@ const errorBody = json(ref('ErrorBody'));
 const INFORMATIONAL =
   'Prices are informational and NOT reserved: Fragment prices a fresh invoice when a purchase starts, and the GRAM figure moves with the TON rate.';
 const ROUNDING =
-  "Amounts are exact decimal strings computed in integer units (GRAM 9 decimals, USDT 6). Fragment's own figures are passed through unrounded: its GRAM price (≤ 4 decimals) and its USD price as USDT (1:1). Only a `derived` quote is computed, with Fragment's rule (USD linear in the Star count, GRAM = USD ÷ TON rate rounded UP to 4 decimals), so it is never below what Fragment would charge at that rate.";
+  "Amounts are exact decimal strings computed in integer units (GRAM 9 decimals, USDT 6). Fragment's own figures are passed through unrounded: its GRAM price (≤ 4 decimals) and its USD price as USDT (1:1). Only a `derived` quote is computed, with Fragment's rule (USD linear in the quantity, GRAM = USD ÷ TON rate rounded UP to 4 decimals), so it is never below what Fragment would charge at that rate.";
 
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait (also `retry_after` in the body).', schema: { type: 'integer' } },
@@ -78,7 +85,7 @@ export const readsOpenApi: OpenApiContribution = {
     '/api/v1/prices': {
       get: {
         operationId: 'getPrices',
-        summary: 'Reference prices: 50 Stars and Premium 3/6/12 months',
+        summary: `Reference prices: ${PRICE_LIST_SUMMARY}`,
         description: `${INFORMATIONAL}\n\nKept warm by the worker. \`stale: true\` means Fragment could not refresh the list in time and the last known prices are shown; \`updated_at\` says when Fragment produced them. No query parameters (unknown ones are 400).\n\n${ROUNDING}`,
         responses: {
           '200': { description: 'The price list.', content: json(ref('PriceList')) },
@@ -96,7 +103,7 @@ export const readsOpenApi: OpenApiContribution = {
       get: {
         operationId: 'listProducts',
         summary: 'Every product sold: its fields and limits, payment methods, recipient kind and reference prices',
-        description: `The product registry served, so a client builds its order form from it; \`prices\` is each product's reference price list (as GET /api/v1/prices gives Stars and Premium). ${INFORMATIONAL} When no price was ever fetched and Fragment cannot answer, \`prices\` is empty and \`stale\` true: the catalog itself is always served. No query parameters (unknown ones are 400).`,
+        description: `The product registry served, so a client builds its order form from it; \`prices\` is each product's reference price list (as GET /api/v1/prices gives ${PRICE_LISTED_TITLES}). ${INFORMATIONAL} When no price was ever fetched and Fragment cannot answer, \`prices\` is empty and \`stale\` true: the catalog itself is always served. No query parameters (unknown ones are 400).`,
         responses: {
           '200': { description: 'The catalog.', content: json(ref('ProductCatalog')) },
           '400': CLIENT_ERRORS['400'],
@@ -107,8 +114,8 @@ export const readsOpenApi: OpenApiContribution = {
     '/api/v1/prices/quote': {
       get: {
         operationId: 'getPriceQuote',
-        summary: 'Exact price of N Stars or of Premium for 3/6/12 months',
-        description: `${INFORMATIONAL}\n\nStars come from Fragment's own price for that quantity, Premium from Fragment's gift page; both cached briefly. When Fragment fails the last known quote is returned with \`stale: true\`; for a Star count Fragment never priced, a \`derived\` quote from the last known per-star price and TON rate (also stale).\n\n${ROUNDING}`,
+        summary: 'Exact price of an order of any product, at the quantities it names',
+        description: `${INFORMATIONAL}\n\nEach product's price is read where Fragment names it (its price for that quantity, or its page's options), cached briefly; a product priced at face value needs no Fragment call. When Fragment fails the last known quote is returned with \`stale: true\`; for a quantity Fragment never priced, of a product priced per unit, a \`derived\` quote from the last known per-unit price and TON rate (also stale).\n\n${ROUNDING}`,
         parameters: [
           { name: 'product', in: 'query', required: true, schema: { type: 'string', enum: [...PRODUCTS] } },
           {

@@ -5,9 +5,10 @@ import {
   type AccountProfile,
   type FragmentProduct,
 } from '@starsgate/fragment';
-import { GRAM_DECIMALS, formatUnits, PRODUCTS } from '@starsgate/domain';
+import { PRODUCTS } from '@starsgate/domain';
 import type { WorkerConfig } from '../config';
 import { errorText, fail, ok, warn, type CheckResult } from './check';
+import { checkPrices } from './price-checks';
 
 const PROXY_ACTION =
   'Cloudflare refuses this host, not the login: route Fragment through a proxy (FRAGMENT_PROXY_URL, a residential or otherwise unblocked address), or retry later; the cookies need no renewal.';
@@ -29,8 +30,8 @@ const COOKIES_ACTION =
 /**
  * Each Fragment session, read-only: the page loads (or Cloudflare stops this host), the API hash is
  * found, the Telegram login is alive (`unAuth`), the TON wallet is connected (`logged_in`); the
- * profile's identity and wallet badges; its history pages readable; the Stars and Premium price
- * tables. Nothing here creates an order.
+ * profile's identity and wallet badges; its history pages readable; every product's price
+ * (price-checks.ts). Nothing here creates an order.
  */
 export async function checkFragmentSessions(config: WorkerConfig, readCookies?: string): Promise<CheckResult[]> {
   if (config.fragmentCookies.length === 0)
@@ -201,25 +202,4 @@ async function checkHistory(client: FragmentClient, label: string, product: Frag
   } catch (error) {
     return fail(item, `not reachable: ${errorText(error)}`, COOKIES_ACTION);
   }
-}
-
-async function checkPrices(client: FragmentClient, label: string): Promise<CheckResult[]> {
-  const action = 'Fragment changed its price markup or refuses this session; purchases will fail at the quote.';
-  const results: CheckResult[] = [];
-  try {
-    const quote = await client.quoteQuantity('stars', 50);
-    results.push(
-      ok(`${label} Stars prices`, `50 Stars = ${formatUnits(quote.gramNano, GRAM_DECIMALS)} GRAM ($${quote.usd})`),
-    );
-  } catch (error) {
-    results.push(fail(`${label} Stars prices`, errorText(error), action));
-  }
-  try {
-    const prices = await client.optionPrices('premium');
-    const shown = ([3, 6, 12] as const).map((m) => `${m} months $${prices[m]?.usd ?? '?'}`).join(', ');
-    results.push(ok(`${label} Premium prices`, shown));
-  } catch (error) {
-    results.push(fail(`${label} Premium prices`, errorText(error), action));
-  }
-  return results;
 }

@@ -1,6 +1,6 @@
 /**
  * Keeps the reference price list warm in Redis so the gateway's GET /api/v1/prices (and the
- * 50-Star / Premium quotes) are cache hits. One refresh per interval across all worker replicas:
+ * quotes at the reference quantities) are cache hits. One refresh per interval across all worker replicas:
  * the refresh is single-flighted through a Redis lock, and a replica that finds the list younger
  * than half an interval skips its turn.
  *
@@ -39,7 +39,8 @@ export const PRICE_REFRESHER_VARIABLES = {
     default: 60,
     minimum: 1,
     maximum: 86_400,
-    description: 'Refresh period of the reference price list (50 Stars, Premium 3/6/12) the worker keeps warm.',
+    description:
+      "Refresh period of the reference price list (each product's reference quantities) the worker keeps warm.",
   }),
   PRICES_REFRESH_ENABLED: boolean({ default: true, description: 'Switches the price list refresher on or off.' }),
 } as const;

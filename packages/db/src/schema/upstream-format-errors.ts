@@ -8,7 +8,7 @@ import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-co
 export const upstreamFormatErrors = pgTable(
   'upstream_format_errors',
   {
-    /** What was read, e.g. `fragment_history:stars`. */
+    /** What was read, e.g. `fragment_history:<product>`. */
     source: text('source').notNull(),
     /** The non-secret session name (FragmentClient.sessionId()). */
     sessionId: text('session_id').notNull(),

@@ -7,6 +7,8 @@ import {
   orderLineLabel,
   PAYMENT_METHOD_NAMES,
   PRODUCT_REGISTRY,
+  PRODUCT_REJECTION_CODES,
+  productRejection,
   rowQuantities,
   type PaymentMethod,
   type Product,
@@ -17,7 +19,8 @@ export const AVAILABILITY_CODES = [
   'AVAILABLE',
   'RECIPIENT_NOT_FOUND',
   'RECIPIENT_INELIGIBLE',
-  'PREMIUM_ALREADY_ACTIVE',
+  // The refusals only some product has (its pack declares them).
+  ...PRODUCT_REJECTION_CODES,
   'PAYMENT_METHOD_UNAVAILABLE',
 ] as const;
 export type AvailabilityCode = (typeof AVAILABILITY_CODES)[number];
@@ -57,15 +60,14 @@ export function describeAvailability(code: AvailabilityCode, subject: Availabili
         message: `${subject.username} ${PRODUCT_REGISTRY[subject.product].ineligibleText}`,
         action: `Keep payment disabled; ask for a personal user account or try again later. ${REPEAT}`,
       };
-    case 'PREMIUM_ALREADY_ACTIVE':
-      return {
-        message: `${subject.username} already has Telegram Premium, so it cannot be gifted now.`,
-        action: `Keep payment disabled; offer Stars instead, or gift Premium after the subscription ends. ${REPEAT}`,
-      };
     case 'PAYMENT_METHOD_UNAVAILABLE':
       return {
         message: `Paying for ${PRODUCT_REGISTRY[subject.product].title} in ${method} is not available on this service.`,
         action: `Keep this payment method disabled; offer payment_method=${subject.payment_method === 'usdt' ? 'gram' : 'usdt'} if it is available. ${REPEAT}`,
       };
+    default: {
+      const { availability } = productRejection(code);
+      return { message: availability.message(subject.username), action: `${availability.action} ${REPEAT}` };
+    }
   }
 }

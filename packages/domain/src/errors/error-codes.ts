@@ -1,4 +1,5 @@
 import { AMOUNT_DESCRIPTION } from '../products/product-registry';
+import { PRODUCT_ERROR_DEFINITIONS } from '../products/product-rejections';
 /**
  * The error catalogue: every stable `code` the service can answer with, its HTTP status
  * and the action a client should take. Codes never change meaning once published.
@@ -184,11 +185,8 @@ export const ERROR_CATALOGUE = {
     message: 'This account cannot receive the product (a bot, a channel, or a user who cannot receive it now).',
     action: 'Ask the customer for a personal user account, or retry later.',
   },
-  PREMIUM_ALREADY_ACTIVE: {
-    status: 422,
-    message: 'This user already has Telegram Premium.',
-    action: 'Offer Stars instead, or try again after the subscription ends.',
-  },
+  // The refusals only some product has, declared by its pack (products/).
+  ...PRODUCT_ERROR_DEFINITIONS,
   PAYMENT_METHOD_UNAVAILABLE: {
     status: 422,
     message: 'This payment method is not available for this product.',

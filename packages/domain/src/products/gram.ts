@@ -20,9 +20,10 @@ export const gram = {
       rule: { kind: 'range', minimum: GRAM_TOPUP_MIN, maximum: GRAM_TOPUP_MAX },
     },
   ],
+  example: { gram: 10 },
   amountDescription: 'GRAM top-up: whole GRAM, 1 to 1,000,000',
   paymentMethods: ['gram'],
   label: ({ gram: whole }) => `${whole} GRAM top-up`,
-  inPriceList: false,
+  rejections: [],
   ineligibleText: 'cannot receive a GRAM top-up (a bot or a channel, not a personal account).',
 } as const satisfies ProductDescription<'gram', 'gram'>;

@@ -1,4 +1,5 @@
 export * from './gram';
+export * from './listed-text';
 export * from './order-fields';
 export * from './order-line';
 export * from './order-payment-method';
@@ -7,5 +8,6 @@ export * from './premium';
 export * from './premium-giveaway';
 export * from './product-description';
 export * from './product-registry';
+export * from './product-rejections';
 export * from './stars';
 export * from './product-catalog';

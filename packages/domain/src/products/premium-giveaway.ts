@@ -23,11 +23,12 @@ export const premiumGiveaway = {
     },
     { quantity: 'months', requestField: 'months', rule: { kind: 'choices', values: PREMIUM_MONTHS } },
   ],
+  example: { winners: 10, months: 3 },
   amountDescription:
     'Premium giveaway: `winners` 1 to 24,000 and `months` 3, 6 or 12 instead of amount (amount shows the winners)',
   paymentMethods: ['gram', 'usdt'],
   label: ({ winners, months }) =>
     `Telegram Premium for ${premiumDuration(months)} for ${winners} ${winners === 1 ? 'winner' : 'winners'}`,
-  inPriceList: false,
+  rejections: [],
   ineligibleText: 'cannot receive a Premium giveaway (a user or a bot, not a channel).',
 } as const satisfies ProductDescription<'premium_giveaway', 'winners' | 'months'>;

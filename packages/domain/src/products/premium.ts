@@ -15,9 +15,22 @@ export const premium = {
   pricing: 'quoted',
   amountQuantity: 'months',
   quantities: [{ quantity: 'months', requestField: 'amount', rule: { kind: 'choices', values: PREMIUM_MONTHS } }],
+  example: { months: 6 },
   amountDescription: 'Premium: months, 3, 6 or 12',
   paymentMethods: ['gram', 'usdt'],
   label: ({ months }) => `Telegram Premium for ${premiumDuration(months)}`,
-  inPriceList: true,
+  priceList: { quantities: ['3', '6', '12'], summary: 'Premium 3/6/12 months' },
+  rejections: [
+    {
+      code: 'PREMIUM_ALREADY_ACTIVE',
+      status: 422,
+      message: 'This user already has Telegram Premium.',
+      action: 'Offer Stars instead, or try again after the subscription ends.',
+      availability: {
+        message: (username) => `${username} already has Telegram Premium, so it cannot be gifted now.`,
+        action: 'Keep payment disabled; offer Stars instead, or gift Premium after the subscription ends.',
+      },
+    },
+  ],
   ineligibleText: 'cannot receive Telegram Premium (a bot or a channel, not a personal account).',
 } as const satisfies ProductDescription<'premium', 'months'>;

@@ -32,4 +32,4 @@ export function productCatalog() {
 }
 
 /** The products GET /api/v1/prices lists (its fixed shape predates GET /api/v1/products). */
-export const PRICE_LIST_PRODUCTS = PRODUCTS.filter((product) => productDescription(product).inPriceList);
+export const PRICE_LIST_PRODUCTS = PRODUCTS.filter((product) => productDescription(product).priceList !== undefined);

@@ -23,6 +23,30 @@ export type RecipientKind = 'user' | 'channel';
  */
 export type PricingKind = 'quoted' | 'face_value';
 
+/** A product's part of GET /api/v1/prices: its property (keyed by product) and how it reads. */
+export interface PriceListEntry {
+  /** The quantities listed, the property's keys: `['50']`. */
+  quantities: readonly string[];
+  /** How the list names them in its description: `50 Stars`. */
+  summary: string;
+  /** The property's own description, if it needs one. */
+  description?: string;
+}
+
+/**
+ * A refusal only this product has (Premium: the recipient already has it): an error code of the
+ * API and an availability outcome, merged into the error catalogue and the availability texts.
+ */
+export interface ProductRejection<Code extends string = string> {
+  code: Code;
+  status: number;
+  /** The error catalogue's texts. */
+  message: string;
+  action: string;
+  /** The availability answer's texts (the reminder to repeat the check is added to `action`). */
+  availability: { message: (username: string) => string; action: string };
+}
+
 /**
  * Everything the service knows about one product, in one place: intake validation, the OpenAPI
  * document, the database's check constraint, labels and availability texts all derive from it.
@@ -38,6 +62,8 @@ export interface ProductDescription<Name extends string = string, Quantity exten
   quantities: readonly QuantityField<Quantity>[];
   /** The quantity the legacy integer `amount` shows (column, API, webhooks). */
   amountQuantity: Quantity;
+  /** A typical order's quantities, the API's example: `{ stars: 50 }`. */
+  example: Readonly<Record<Quantity, number>>;
   /** How the quantities read in the API's descriptions: `Stars: 50 to 1,000,000`. */
   amountDescription: string;
   paymentMethods: readonly PaymentMethod[];
@@ -46,10 +72,12 @@ export interface ProductDescription<Name extends string = string, Quantity exten
   /** The availability text for RECIPIENT_INELIGIBLE (after the username). */
   ineligibleText: string;
   /**
-   * Listed by GET /api/v1/prices, whose fixed shape predates GET /api/v1/products (Stars and
-   * Premium); every product's reference prices are in GET /api/v1/products.
+   * Its place in GET /api/v1/prices, whose fixed shape predates GET /api/v1/products (absent: not
+   * listed there); every product's reference prices are in GET /api/v1/products.
    */
-  inPriceList: boolean;
+  priceList?: PriceListEntry;
+  /** The refusals only this product has (an empty list for most). */
+  rejections: readonly ProductRejection[];
 }
 
 export function acceptsAmount(rule: AmountRule, amount: number): boolean {

@@ -1,5 +1,6 @@
 import { acceptsAmount, amountSchemaOf, type ProductDescription } from './product-description';
 import { gram } from './gram';
+import { listedText } from './listed-text';
 import { premium } from './premium';
 import { premiumGiveaway } from './premium-giveaway';
 import { stars } from './stars';
@@ -39,7 +40,7 @@ export const QUANTITY_FIELD_DESCRIPTION =
 
 const quoted = PRODUCTS.map((product) => `\`${product}\``);
 /** `` `stars`, `premium` or `gram`. `` */
-export const PRODUCT_DESCRIPTION = `${[quoted.slice(0, -1).join(', '), quoted.at(-1)].filter(Boolean).join(' or ')}.`;
+export const PRODUCT_DESCRIPTION = `${listedText(quoted, 'or')}.`;
 
 /** Every request field that carries a quantity of some product (`amount`, then any product's own). */
 export const QUANTITY_REQUEST_FIELDS = [

@@ -1,5 +1,12 @@
 import { AVAILABILITY_CODES } from '../availability/availability-texts';
-import { amountByProductRule, PAYMENT_METHODS, type PaymentMethod, type Product, PRODUCTS } from '../products';
+import {
+  amountByProductRule,
+  PAYMENT_METHODS,
+  PRODUCT_REJECTION_CODES,
+  type PaymentMethod,
+  type Product,
+  PRODUCTS,
+} from '../products';
 import { orderProperties, quantitiesField } from './common.schema';
 
 /** Wallet fields of the purchase request that an availability check never accepts. */
@@ -26,7 +33,7 @@ export const AvailabilityCheckRequestSchema = {
 export interface AvailabilityCheckRequest {
   product: Product;
   username: string;
-  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  /** A one-quantity product's quantity; a product with fields of its own sends those instead. */
   amount?: number;
   payment_method: string;
 }
@@ -43,8 +50,7 @@ export const AvailabilityResultSchema = {
     code: {
       type: 'string',
       enum: [...AVAILABILITY_CODES],
-      description:
-        'AVAILABLE; RECIPIENT_NOT_FOUND (no such user); RECIPIENT_INELIGIBLE (bot, channel, or a user who cannot receive it now); PREMIUM_ALREADY_ACTIVE; PAYMENT_METHOD_UNAVAILABLE (switched off by the operator, or not offered for this product).',
+      description: `AVAILABLE; RECIPIENT_NOT_FOUND (no such user); RECIPIENT_INELIGIBLE (bot, channel, or a user who cannot receive it now); ${PRODUCT_REJECTION_CODES.map((code) => `${code}; `).join('')}PAYMENT_METHOD_UNAVAILABLE (switched off by the operator, or not offered for this product).`,
     },
     message: { type: 'string', description: 'Human text a shop can show.' },
     action: { type: 'string', description: 'What the shop should do next, as human text.' },

@@ -79,7 +79,7 @@ export const TonProofPayloadSchema = {
 export interface CreateCheckoutRequest {
   product: (typeof PRODUCTS)[number];
   username: string;
-  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  /** A one-quantity product's quantity; a product with fields of its own sends those instead. */
   amount?: number;
   payment_method: string;
   payer_address: string;

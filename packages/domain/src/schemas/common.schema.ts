@@ -8,6 +8,7 @@ import {
   PAYMENT_METHOD_ALIASES,
   PAYMENT_METHOD_RESTRICTIONS,
   PRODUCT_DESCRIPTION,
+  PRODUCT_REGISTRY,
   PRODUCTS,
   USERNAME_PATTERN,
 } from '../products';
@@ -56,13 +57,19 @@ export const seedField = {
     'Wallet secret: 12-word BIP39 mnemonic, 24-word TON mnemonic, or canonical Base64 of a 32-byte ed25519 private key. Send only from a trusted backend. Encrypted at rest, destroyed when the purchase ends, never logged.',
 } as const;
 
+/** `{"winners": 10, "months": 3}`: an example's quantities as the API's descriptions show them. */
+function quantitiesText(quantities: Readonly<Record<string, number>>): string {
+  return `{${Object.entries(quantities)
+    .map(([name, value]) => `"${name}": ${value}`)
+    .join(', ')}}`;
+}
+
 /** The order line's quantities by name, in responses and webhooks (`amount` stays beside them). */
 export const quantitiesField = {
   type: 'object',
-  description:
-    'The order line\'s quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product\'s).',
+  description: `The order line's quantities by name: ${PRODUCTS.map((product) => `\`${quantitiesText(PRODUCT_REGISTRY[product].example)}\``).join(', ')} (GET /api/v1/products names each product's).`,
   additionalProperties: { type: 'integer' },
-  examples: [{ stars: 50 }],
+  examples: [PRODUCT_REGISTRY[PRODUCTS[0]].example],
 } as const;
 
 /**

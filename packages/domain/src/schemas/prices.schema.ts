@@ -1,4 +1,12 @@
-import { amountByProductRule, type Product, PRODUCTS } from '../products';
+import {
+  amountByProductRule,
+  listedText,
+  PRICE_LIST_PRODUCTS,
+  productDescription,
+  type PriceListEntry,
+  type Product,
+  PRODUCTS,
+} from '../products';
 import { productField, quantitiesField, quantityRequestProperties } from './common.schema';
 import { decimalMoney } from './money.schema';
 
@@ -36,7 +44,7 @@ export const PriceQuoteQuerySchema = {
 
 export interface PriceQuoteQuery {
   product: Product;
-  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  /** A one-quantity product's quantity; a product with fields of its own sends those instead. */
   amount?: number;
 }
 
@@ -66,30 +74,37 @@ export const PriceQuoteSchema = {
   },
 } as const;
 
+/** The products GET /api/v1/prices lists, each with its part of the list (its pack's `priceList`). */
+const priceListEntries = PRICE_LIST_PRODUCTS.map((product) => {
+  const entry = productDescription(product).priceList;
+  if (!entry) throw new Error(`${product} is not in the price list`);
+  return { product, entry };
+});
+
+/** One listed product's property: its reference quantities, each a price pair. */
+function priceListProperty(entry: PriceListEntry) {
+  return {
+    type: 'object',
+    required: [...entry.quantities],
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      entry.quantities.map((quantity) => [quantity, { $ref: '#/components/schemas/PricePair' }]),
+    ),
+    ...(entry.description === undefined ? {} : { description: entry.description }),
+  };
+}
+
+/** How GET /api/v1/prices names what it lists: each listed pack's `priceList.summary`. */
+export const PRICE_LIST_SUMMARY = listedText(priceListEntries.map(({ entry }) => entry.summary));
+
 export const PriceListSchema = {
   $id: 'PriceList',
   type: 'object',
-  description: 'Reference prices: 50 Stars and Premium 3/6/12 months. Informational, not reserved.',
-  required: ['stars', 'premium', 'stale', 'updated_at'],
+  description: `Reference prices: ${PRICE_LIST_SUMMARY}. Informational, not reserved.`,
+  required: [...PRICE_LIST_PRODUCTS, 'stale', 'updated_at'],
   additionalProperties: false,
   properties: {
-    stars: {
-      type: 'object',
-      required: ['50'],
-      additionalProperties: false,
-      properties: { '50': { $ref: '#/components/schemas/PricePair' } },
-      description: 'Stars are priced linearly in USD; ask /api/v1/prices/quote for an exact quantity.',
-    },
-    premium: {
-      type: 'object',
-      required: ['3', '6', '12'],
-      additionalProperties: false,
-      properties: {
-        '3': { $ref: '#/components/schemas/PricePair' },
-        '6': { $ref: '#/components/schemas/PricePair' },
-        '12': { $ref: '#/components/schemas/PricePair' },
-      },
-    },
+    ...Object.fromEntries(priceListEntries.map(({ product, entry }) => [product, priceListProperty(entry)])),
     stale: {
       type: 'boolean',
       description: 'true when the list is older than the refresh period allows because Fragment could not be asked.',

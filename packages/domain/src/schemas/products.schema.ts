@@ -1,4 +1,11 @@
-import { PAYMENT_METHODS, PRODUCTS } from '../products';
+import { listedText, PAYMENT_METHODS, productDescription, PRODUCTS } from '../products';
+
+/** The products whose quantity is sent as `amount`, listed for the field's description. */
+const AMOUNT_PRODUCTS = listedText(
+  PRODUCTS.filter((product) =>
+    productDescription(product).quantities.every((field) => field.requestField === 'amount'),
+  ),
+);
 
 /** One request field that carries a quantity of a product's order line. */
 export const ProductFieldSchema = {
@@ -7,7 +14,7 @@ export const ProductFieldSchema = {
   required: ['name', 'quantity', 'type'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', description: 'The request field (`amount` for stars, premium and gram).' },
+    name: { type: 'string', description: `The request field (\`amount\` for ${AMOUNT_PRODUCTS}).` },
     quantity: { type: 'string', description: 'The quantity it carries, as named in `quantities`.' },
     type: { type: 'string', enum: ['integer'] },
     minimum: { type: 'integer' },
@@ -51,7 +58,7 @@ export const ProductCatalogSchema = {
     prices: {
       type: 'object',
       description:
-        "Reference prices by product, then by quantity (Stars: 50; Premium: months; GRAM top-up: 1 GRAM's worth). Informational, not reserved.",
+        "Reference prices by product, then by quantity (each product's reference quantities; a product priced at face value: 1 GRAM's worth). Informational, not reserved.",
       additionalProperties: { type: 'object', additionalProperties: { $ref: '#/components/schemas/PricePair' } },
     },
     stale: {

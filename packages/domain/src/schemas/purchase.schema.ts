@@ -29,7 +29,7 @@ export const CreatePurchaseRequestSchema = {
 export interface CreatePurchaseRequest {
   product: (typeof PRODUCTS)[number];
   username: string;
-  /** Stars, Premium, GRAM: the quantity; a product with fields of its own sends those instead. */
+  /** A one-quantity product's quantity; a product with fields of its own sends those instead. */
   amount?: number;
   payment_method: string;
   seed: string;

@@ -59,7 +59,7 @@ export interface AvailabilityResult {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}`, `{"winners": 10, "months": 3}` (GET /api/v1/products names each product's).
    */
   quantities?: {
     [key: string]: number;
@@ -92,7 +92,7 @@ export interface Checkout {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}`, `{"winners": 10, "months": 3}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;
@@ -441,7 +441,7 @@ export interface PriceQuote {
   product: 'stars' | 'premium' | 'gram' | 'premium_giveaway';
   amount: number;
   /**
-   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}`, `{"winners": 10, "months": 3}` (GET /api/v1/products names each product's).
    */
   quantities?: {
     [key: string]: number;
@@ -486,7 +486,7 @@ export interface Product {
 export interface ProductCatalog {
   products: Array<Product>;
   /**
-   * Reference prices by product, then by quantity (Stars: 50; Premium: months; GRAM top-up: 1 GRAM's worth). Informational, not reserved.
+   * Reference prices by product, then by quantity (each product's reference quantities; a product priced at face value: 1 GRAM's worth). Informational, not reserved.
    */
   prices: {
     [key: string]: {
@@ -541,7 +541,7 @@ export interface Purchase {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}`, `{"winners": 10, "months": 3}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;

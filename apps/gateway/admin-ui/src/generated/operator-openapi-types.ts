@@ -71,7 +71,7 @@ export interface AdminPurchaseDetail {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}`, `{"winners": 10, "months": 3}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;
@@ -251,7 +251,7 @@ export interface AdminPurchaseSummary {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}`, `{"winners": 10, "months": 3}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;
@@ -565,7 +565,7 @@ export interface Purchase {
   username: string;
   amount: number;
   /**
-   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}` (GET /api/v1/products names each product's).
+   * The order line's quantities by name: `{"stars": 50}`, `{"months": 6}`, `{"gram": 10}`, `{"winners": 10, "months": 3}` (GET /api/v1/products names each product's).
    */
   quantities: {
     [key: string]: number;
