@@ -54,7 +54,7 @@ async def test_async_client_owns_and_closes_its_http_client():
     assert client._http.is_closed
 
 
-def test_the_async_client_is_the_generated_translation_of_the_sync_one():
+def test_the_async_client_and_product_methods_are_the_generated_translation_of_the_sync_ones():
     import importlib.util
     from pathlib import Path
 
@@ -62,6 +62,7 @@ def test_the_async_client_is_the_generated_translation_of_the_sync_one():
     spec = importlib.util.spec_from_file_location("make_async_client", package / "scripts" / "make_async_client.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    source = package / "src" / "starsgate"
-    expected = module.translate((source / "_client.py").read_text())
-    assert (source / "_async_client.py").read_text() == expected, "run: python scripts/make_async_client.py"
+    outputs = module.outputs()
+    assert package / "src" / "starsgate" / "products" / "_async_stars.py" in outputs
+    for target, expected in outputs.items():
+        assert target.read_text() == expected, f"{target.name}: run python scripts/make_async_client.py"

@@ -1,4 +1,4 @@
-"""starsgate: buy Telegram Stars and gift Telegram Premium through your own starsgate gateway.
+"""starsgate: the Python SDK of your own starsgate gateway (`client.products.list()` names what it sells).
 
 A drop-in for `fragment_api` 1.3.0: `from starsgate import FragmentAPI` instead of
 `from fragment_api import FragmentAPI`, and your gateway's `base_url`. The hosted SDK's names are
@@ -7,6 +7,7 @@ the same classes as ours (`FragmentAPI is Client`), not copies.
 
 from ._async_client import AsyncClient
 from ._client import Client
+from .products.price_list import PriceList
 from ._exceptions import (
     APIConnectionError,
     APIResponseValidationError,
@@ -38,7 +39,6 @@ from ._models import (
     ErrorInfo,
     PaymentMethod,
     PriceEntry,
-    PriceList,
     PricePair,
     PriceQuote,
     PriceTable,

@@ -2,7 +2,6 @@
 """The asynchronous client: `Client`'s methods as coroutines, on the same core."""
 
 import asyncio
-import uuid
 from types import TracebackType
 from typing import Any, Awaitable, Callable, Dict, Mapping, Optional, Type, TypeVar
 
@@ -25,7 +24,6 @@ from ._models import (
     AvailabilityCheck,
     Checkout,
     CheckoutAccepted,
-    PriceList,
     PriceQuote,
     ProductCatalog,
     Purchase,
@@ -35,11 +33,13 @@ from ._models import (
 )
 from ._operations import StrOrEnum
 from ._polling import Poller, transaction_ready
+from .products._async_methods import AsyncProductMethods
+from .products.price_list import PriceList
 
 M = TypeVar("M", bound=BaseModel)
 
 
-class AsyncClient:
+class AsyncClient(AsyncProductMethods):
     """Talks to a starsgate gateway. Use as an async context manager, or await `close()`.
 
     Calls that carry a seed (`resolve_wallet`, `create_purchase`, `buy_*`) use plain `http://` only to
@@ -122,7 +122,7 @@ class AsyncClient:
         quantities: Optional[Mapping[str, int]],
     ) -> Dict[str, Optional[int]]:
         """The order's quantities as the request sends them: `amount`, `winners`, `months` as given, or
-        `quantities` by the catalogue's names (`{"stars": 50}` → `amount`), for any product."""
+        `quantities` by the catalogue's names (`{"winners": 10}` → `winners`), for any product."""
         fields: Dict[str, Optional[int]] = {"amount": amount, "winners": winners, "months": months}
         if quantities is None:
             return fields
@@ -155,22 +155,12 @@ class AsyncClient:
     ) -> AvailabilityCheck:
         """Can this recipient receive this product, paid this way? A point-in-time answer, not a reservation.
 
-        Any product: `amount` (Stars, Premium months, GRAM), a giveaway's `winners` and `months`, or
+        Any product: `amount`, or a product's own fields (a giveaway's `winners` and `months`), or
         `quantities` by the catalogue's names (`{"winners": 10, "months": 3}`)."""
         fields = await self._quantity_fields(product, amount, winners, months, quantities)
         method: StrOrEnum = _required("payment_method", payment_method)
         op = ops.check_availability(product, username, method, fields)
         return await self._call(op, AvailabilityCheck)
-
-    async def check_stars_availability(self, username: str, amount: int, payment_method: StrOrEnum) -> AvailabilityCheck:
-        return await self.check_availability("stars", username, amount, payment_method)
-
-    async def check_premium_availability(self, username: str, months: int, payment_method: StrOrEnum) -> AvailabilityCheck:
-        return await self.check_availability("premium", username, months, payment_method)
-
-    async def check_gram_availability(self, username: str, amount: int) -> AvailabilityCheck:
-        """Can this user receive `amount` whole GRAM on their Telegram balance (paid in GRAM)?"""
-        return await self.check_availability("gram", username, amount, "gram")
 
     async def get_prices(self) -> PriceList:
         return await self._call(ops.get_prices(), PriceList)
@@ -188,23 +178,13 @@ class AsyncClient:
         months: Optional[int] = None,
         quantities: Optional[Mapping[str, int]] = None,
     ) -> PriceQuote:
-        """`get_quote("stars", 50)`, `get_quote("premium_giveaway", winners=10, months=3)`, or any product by `quantities`."""
+        """`get_quote(product, amount)`, a product's own fields (`winners=10, months=3`), or its `quantities` by name."""
         fields = await self._quantity_fields(product, amount, winners, months, quantities)
         return await self._call(ops.get_quote(product, fields), PriceQuote)
 
     async def get_price(self, product: StrOrEnum, amount: int) -> PriceQuote:
         """`get_quote` under the hosted SDK's name."""
         return await self.get_quote(product, amount)
-
-    async def get_stars_price(self, amount: int) -> PriceQuote:
-        return await self.get_quote("stars", amount)
-
-    async def get_premium_price(self, months: int) -> PriceQuote:
-        return await self.get_quote("premium", months)
-
-    async def get_gram_price(self, amount: int) -> PriceQuote:
-        """A top-up's price is its amount in GRAM; `usdt` is only its worth."""
-        return await self.get_quote("gram", amount)
 
     # -- wallets and purchases ------------------------------------------------------------------
 
@@ -228,9 +208,8 @@ class AsyncClient:
         months: Optional[int] = None,
         quantities: Optional[Mapping[str, int]] = None,
     ) -> PurchaseAccepted:
-        """Any product: `amount` (Stars, Premium months, GRAM), a giveaway's `winners` and `months`
-        (`create_purchase("premium_giveaway", "@channel", payment_method="usdt", seed=..., idempotency_key=...,
-        winners=10, months=3)`), or `quantities` by the catalogue's names.
+        """Any product: `amount`, or a product's own fields (a giveaway's `winners=10, months=3`), or
+        `quantities` by the catalogue's names (GET /api/v1/products).
 
         202 means accepted, not delivered: follow it with `wait`. Retries reuse `idempotency_key`."""
         key = _required("idempotency_key", idempotency_key)
@@ -240,53 +219,6 @@ class AsyncClient:
         amount = fields.pop("amount", None)
         op = ops.create_purchase(product, username, amount, method, secret, key, wallet_address, account_index, **fields)
         return await self._call(op, PurchaseAccepted)
-
-    async def buy_stars(
-        self,
-        username: str,
-        amount: int,
-        payment_method: StrOrEnum,
-        seed: str,
-        wallet_address: Optional[str] = None,
-        account_index: Optional[int] = None,
-        idempotency_key: Optional[str] = None,
-    ) -> PurchaseAccepted:
-        """`create_purchase` for Stars with a key generated once for this call (and reused by its retries).
-
-        Store the returned `purchase_id`; to retry after a crash, pass your own `idempotency_key`.
-        """
-        key = idempotency_key or str(uuid.uuid4())
-        return await self.create_purchase("stars", username, amount, payment_method, seed, key, wallet_address, account_index)
-
-    async def buy_premium(
-        self,
-        username: str,
-        months: int,
-        payment_method: StrOrEnum,
-        seed: str,
-        wallet_address: Optional[str] = None,
-        account_index: Optional[int] = None,
-        idempotency_key: Optional[str] = None,
-    ) -> PurchaseAccepted:
-        key = idempotency_key or str(uuid.uuid4())
-        return await self.create_purchase(
-            "premium", username, months, payment_method, seed, key, wallet_address, account_index
-        )
-
-    async def buy_gram(
-        self,
-        username: str,
-        amount: int,
-        seed: str,
-        wallet_address: Optional[str] = None,
-        account_index: Optional[int] = None,
-        idempotency_key: Optional[str] = None,
-        payment_method: StrOrEnum = "gram",
-    ) -> PurchaseAccepted:
-        """`create_purchase` for a GRAM top-up: `amount` whole GRAM (1 to 1,000,000) to a Telegram user's
-        balance, paid in GRAM only (another method: 400 PAYMENT_METHOD_UNAVAILABLE)."""
-        key = idempotency_key or str(uuid.uuid4())
-        return await self.create_purchase("gram", username, amount, payment_method, seed, key, wallet_address, account_index)
 
     async def get_purchase(self, purchase_id: str) -> Purchase:
         return await self._call(ops.get_purchase(purchase_id), Purchase)

@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from ._exceptions import InvalidArgumentError, OrderFailedError, Shortfall, TopUpRequiredError
+from .products.registry import Product
 
 __all__ = [
     "DecimalString",
@@ -44,7 +45,6 @@ __all__ = [
     "PriceQuote",
     "PriceEntry",
     "PriceTable",
-    "PriceList",
     "AvailabilityCheck",
     "WalletBalances",
     "ResolvedWallet",
@@ -117,18 +117,11 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
 
 
-class Product(str, Enum):
-    STARS = "stars"
-    PREMIUM = "premium"
-    GRAM = "gram"
-    PREMIUM_GIVEAWAY = "premium_giveaway"
-
-
 # A product this SDK knows is its `Product`; one a newer gateway added stays its plain name, so the
 # order still reads (`client.products.list()` describes it).
 ProductName = Annotated[Union[Product, str], Field(union_mode="left_to_right")]
 
-# An order line's quantities by the catalogue's names: `{"stars": 50}`, `{"winners": 10, "months": 3}`.
+# An order line's quantities by the catalogue's names: `{"winners": 10, "months": 3}`.
 Quantities = Dict[str, int]
 
 
@@ -332,7 +325,7 @@ class PriceQuote(_Model):
 
 
 class PriceEntry(_Model):
-    """One row of the price list: a quantity (Stars) or a number of months (Premium), and its prices."""
+    """One row of the price list: a quantity (or a number of months), and its prices."""
 
     amount: int
     prices: PricePair
@@ -351,9 +344,9 @@ class PriceEntry(_Model):
 
 
 class PriceTable:
-    """The price list's rows of one product, looked up by quantity or months: `catalog.premium[3].prices.gram`.
+    """The price list's rows of one product, looked up by quantity or months: `table[3].prices.gram`.
 
-    Iterating gives the rows; `amount` and `prices` are the first row's (`catalog.stars.amount` is 50).
+    Iterating gives the rows; `amount` and `prices` are the first row's.
     """
 
     __slots__ = ("_rows",)
@@ -408,27 +401,6 @@ class PriceTable:
 
     def __repr__(self) -> str:
         return f"PriceTable({list(self._rows)!r})"
-
-
-class PriceList(_Model):
-    """Reference prices: `catalog.stars` (50 Stars) and `catalog.premium` (3, 6 and 12 months)."""
-
-    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True, arbitrary_types_allowed=True)
-
-    stars: PriceTable
-    premium: PriceTable
-    stale: bool = False
-    updated_at: Optional[Timestamp] = None
-
-    @field_validator("stars", "premium", mode="before")
-    @classmethod
-    def _table(cls, value: Any) -> PriceTable:
-        return PriceTable.from_wire(value)
-
-    @field_serializer("stars", "premium")
-    def _wire_table(self, table: PriceTable) -> Dict[str, Dict[str, str]]:
-        """Back to the API's shape, so a dumped list validates again (a shop's cache)."""
-        return {str(row.amount): {"gram": row.prices.gram, "usdt": row.prices.usdt} for row in table}
 
 
 class AvailabilityCheck(_Model):
@@ -556,17 +528,17 @@ class ProductInfo(_Model):
     fields: List[ProductField]
 
     def request_fields(self, quantities: Mapping[str, int]) -> Dict[str, int]:
-        """`{"stars": 50}` → `{"amount": 50}`: the request fields that carry these quantities. A name
+        """`{"winners": 10}` → `{"winners": 10}`: the request fields that carry these quantities. A name
         that is no quantity of this product is kept, for the gateway to name in its 400."""
         by_quantity = {field.quantity: field.name for field in self.fields}
         return {by_quantity.get(quantity, quantity): value for quantity, value in quantities.items()}
 
 
 class ProductCatalog(_Model):
-    """GET /api/v1/products: every product, and each product's reference price list (`prices["stars"]`)."""
+    """GET /api/v1/products: every product, and each product's reference price list (`prices[product]`)."""
 
     products: List[ProductInfo]
-    # By product, then by quantity: `catalog.prices["stars"]["50"].gram`.
+    # By product, then by quantity: `catalog.prices[product]["50"].gram`.
     prices: Dict[str, Dict[str, PricePair]] = Field(default_factory=dict)
     stale: bool = False
     updated_at: Optional[Timestamp] = None
