@@ -128,10 +128,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
               baseUrl: '/fragment',
               // Several sessions of the demo account: the worker creates that many orders at once.
               cookies: demoFragmentCookies(seed, 4),
-              receivingAddresses: {
-                stars: fragment.receivingAddresses.stars.toString({ bounceable: false, urlSafe: true }),
-                premium: fragment.receivingAddresses.premium.toString({ bounceable: false, urlSafe: true }),
-              },
+              receivingAddresses: Object.fromEntries(
+                Object.entries(fragment.receivingAddresses).map(([name, address]) => [
+                  name,
+                  address.toString({ bounceable: false, urlSafe: true }),
+                ]),
+              ),
             }
           : null,
       })),

@@ -11,15 +11,12 @@ import {
   type MethodResult,
   type SimulatorContext,
 } from './methods/context';
-import { getPremiumHistory, getStarsHistory } from './methods/history';
 import { allPacks } from './products/registry';
 import type { CallCounter } from './stats';
 
 /** The methods all products share; each product's own are in its pack (products/*.ts). */
 const SHARED_METHODS: Record<string, MethodHandler> = {
   confirmReq,
-  getStarsHistory,
-  getPremiumHistory,
   logIn,
   checkTonProofAuth,
   logOut,

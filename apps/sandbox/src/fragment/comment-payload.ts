@@ -1,18 +1,17 @@
 import { beginCell, Cell } from '@ton/core';
-import { productPack } from './products/registry';
+import { productPack, type SimProduct } from './products/registry';
 
 /** Bytes of comment text Fragment keeps in the root cell (after the 32-bit zero opcode). */
 export const ROOT_TEXT_BYTES = 35;
 /** Max bytes in a continuation cell (1023 bits / 8). */
 const CELL_TEXT_BYTES = 127;
 
-export type CommentProduct =
-  { product: 'stars'; quantity: number } | { product: 'premium'; months: 3 | 6 | 12 } | { product: 'gram' };
+/** An order's product and what it is for: its `quantity` (or, for a pack counted in them, `months`). */
+export type CommentProduct = { product: SimProduct; quantity?: number; months?: number };
 
 /** Comment text per docs/fragment-protocol.md §6.1, as the product's pack words it. */
 export function commentText(item: CommentProduct, ref: string): string {
-  const quantity = 'quantity' in item ? item.quantity : 'months' in item ? item.months : 0;
-  return productPack(item.product).comment({ quantity }, ref);
+  return productPack(item.product).comment({ quantity: item.quantity ?? item.months ?? 0 }, ref);
 }
 
 /**
@@ -40,7 +39,7 @@ export function buildCommentCell(text: string): Cell {
 
 /**
  * BOC as Fragment serialises payloads: flags 0x01 (no index, no CRC), standard base64 with
- * padding (`te6ccgEB…=`), as a live `getBuyStarsLink` answer shows (pyfragment's fixture,
+ * padding (`te6ccgEB…=`), as a live `get…Link` answer shows (pyfragment's fixture,
  * packages/fragment/test/fixtures/public).
  */
 export function encodePayload(cell: Cell): string {

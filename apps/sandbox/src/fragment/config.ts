@@ -1,4 +1,15 @@
 import type { RecipientEntry } from './directory';
+import {
+  PRODUCT_DRIFTS,
+  productConfigDefaults,
+  productDecimals,
+  productFaultDefaults,
+  validateProductConfig,
+  type ProductConfig,
+  type ProductDrift,
+  type ProductFaults,
+} from './products/product-config';
+import type { ReceiverName } from './products/pack';
 
 /** Inclusive millisecond range; a value is drawn uniformly from it. */
 export interface MsRange {
@@ -43,11 +54,11 @@ export type ConfirmFaultMode =
 
 /**
  * A change of the product pages that `npm run doctor -- --contract` must notice (docs/fragment-protocol.md
- * §19.5): the API hash no longer where clients read it, other Stars limits in the placeholder,
- * other Premium months, renamed payment-method values.
+ * §19.5): the API hash no longer where clients read it, renamed payment-method values, and each
+ * product's own (its limits or options, products/product-config.ts).
  */
-export type ContractDrift = 'apiHash' | 'starsLimits' | 'premiumMonths' | 'paymentMethods';
-export const CONTRACT_DRIFTS: readonly ContractDrift[] = ['apiHash', 'starsLimits', 'premiumMonths', 'paymentMethods'];
+export type ContractDrift = 'apiHash' | 'paymentMethods' | ProductDrift;
+export const CONTRACT_DRIFTS: readonly ContractDrift[] = ['apiHash', ...PRODUCT_DRIFTS, 'paymentMethods'];
 
 export type DoneFaultMode = 'normal' | 'slow' | 'never';
 
@@ -60,7 +71,8 @@ export type DoneFaultMode = 'normal' | 'slow' | 'never';
  */
 export type TransactionFromMode = 'linked' | 'echo';
 
-export interface FragmentFaults {
+/** Besides each product's own faults (products/product-config.ts). */
+export interface FragmentFaults extends ProductFaults {
   /** Per-method transport/business faults. Keys: method name, `*` (every API method), `page` (page GETs). */
   methods: Record<string, MethodFaults>;
   /**
@@ -96,8 +108,6 @@ export interface FragmentFaults {
   needVerify: boolean;
   /** `init…Request` answers `need_ton: true` even with a wallet cookie. */
   needTon: boolean;
-  /** Where "already subscribed to Telegram Premium" is reported. */
-  premiumActiveAt: 'search' | 'init' | 'both';
   confirm: ConfirmFaultMode;
   confirmErrorText: string;
   /** `slow`: done after `slowDoneDelayMs`; `never`: stays processing forever. */
@@ -111,8 +121,8 @@ export interface FragmentFaults {
   historyMarkup: 'table' | 'changed';
   /**
    * How older history rows load. `body_foot` (default): as Fragment's page script loads them,
-   * `getPremiumHistory {type, offset_id}` → `{body, foot}`. `legacy`: the shape no public source
-   * shows (`getStarsHistory` for Stars, `{html, next_offset}`), which clients must report as a
+   * `get…History {type, offset_id}` → `{body, foot}`. `legacy`: the shape no public source shows
+   * (a table owner's own `get…History`, `{html, next_offset}`), which clients must report as a
    * format error, never read as the history's end (docs/fragment-protocol.md §17.2).
    */
   historyLoadMore: 'body_foot' | 'legacy';
@@ -139,7 +149,7 @@ export interface FragmentFaults {
   /**
    * One flow at a time per page session (docs/fragment-protocol.md §20.1): an `init…Request` is
    * accepted only when the session's last state call before it was a flow start of the same
-   * product (`update…State` with `mode: "new"`; `updateStarsPrices` may come between). Another
+   * product (`update…State` with `mode: "new"`; its `update…Prices` may come between). Another
    * flow's start or status poll in between (flows interleaved), or no fresh start (a stale `done`
    * echoed), answers "Price was changed. Please try again." and creates no order. Counted in
    * `stats().strictFlowRejections`.
@@ -160,19 +170,14 @@ export interface FragmentFaults {
   rotateCookies: boolean;
 }
 
-export interface FragmentSimulatorConfig {
+/** Besides each product's own settings (products/product-config.ts: prices, limits). */
+export interface FragmentSimulatorConfig extends ProductConfig {
   /** `ajInit` version. */
   pageVersion: number;
   /** USD per TON, decimal string (≤ 6 decimals). */
   tonRate: string;
   /** Slow random drift of tonRate: every `intervalMs` a step of up to ±`maxStepPpm` parts per million. */
   drift: { enabled: boolean; intervalMs: number; maxStepPpm: number };
-  /** USD per star, decimal string (≤ 6 decimals). */
-  starPriceUsd: string;
-  starsMin: number;
-  starsMax: number;
-  /** USD per Premium gift, by months. */
-  premiumPricesUsd: { '3': string; '6': string; '12': string };
   /** Seconds from `get…Link` to `validUntil` (chain time). */
   validitySeconds: number;
   /** TON attached to the USDT jetton transfer message, decimal string. */
@@ -208,7 +213,7 @@ export interface FragmentSimulatorConfig {
   /** Enable test `logIn` (any well-formed `auth` yields a `stel_token`). */
   allowTestLogIn: boolean;
   /** Overrides of the seed-derived receiving addresses (friendly or raw). */
-  receivers?: { stars?: string; premium?: string };
+  receivers?: Partial<Record<ReceiverName, string>>;
   /** Rows on the first history page and in each "load more" answer. */
   historyPageRows: number;
   /** Recipient directory; default: the demo set. */
@@ -229,7 +234,7 @@ export function defaultFaults(): FragmentFaults {
     priceChangedNextInits: 0,
     needVerify: false,
     needTon: false,
-    premiumActiveAt: 'both',
+    ...productFaultDefaults(),
     confirm: 'ok',
     confirmErrorText: 'Transaction not found. Please try again.',
     done: 'normal',
@@ -254,10 +259,7 @@ export function defaultConfig(): FragmentSimulatorConfig {
     pageVersion: 1072,
     tonRate: '1.70',
     drift: { enabled: false, intervalMs: 60_000, maxStepPpm: 3_000 },
-    starPriceUsd: '0.015',
-    starsMin: 50,
-    starsMax: 1_000_000,
-    premiumPricesUsd: { '3': '11.99', '6': '15.99', '12': '28.99' },
+    ...productConfigDefaults(),
     validitySeconds: 300,
     usdtMessageTon: '0.05',
     jettonForwardNano: '1',
@@ -325,12 +327,9 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
   const decimal = /^\d+(\.\d+)?$/;
   for (const [name, value] of [
     ['tonRate', config.tonRate],
-    ['starPriceUsd', config.starPriceUsd],
     ['usdtMessageTon', config.usdtMessageTon],
-    ['premiumPricesUsd.3', config.premiumPricesUsd['3']],
-    ['premiumPricesUsd.6', config.premiumPricesUsd['6']],
-    ['premiumPricesUsd.12', config.premiumPricesUsd['12']],
-  ] as const) {
+    ...productDecimals(config),
+  ]) {
     if (typeof value !== 'string' || !decimal.test(value)) throw new Error(`${name} must be a decimal string`);
   }
   if (!/^\d+$/.test(config.jettonForwardNano)) throw new Error('jettonForwardNano must be an integer string');
@@ -343,7 +342,7 @@ export function validateConfig(config: FragmentSimulatorConfig): void {
   ] as const) {
     if (!(range.minMs >= 0 && range.maxMs >= range.minMs)) throw new Error(`${name} must satisfy 0 <= minMs <= maxMs`);
   }
-  if (!(config.starsMin >= 1 && config.starsMax >= config.starsMin)) throw new Error('starsMin/starsMax out of range');
+  validateProductConfig(config);
   if (!(config.validitySeconds > 0)) throw new Error('validitySeconds must be positive');
   for (const mode of [config.faults.transactionFrom, ...Object.values(config.faults.transactionFromBySession ?? {})])
     if (mode !== 'linked' && mode !== 'echo') throw new Error('transactionFrom must be "linked" or "echo"');

@@ -1,39 +1,33 @@
 /** The simulated Telegram accounts that Fragment's recipient search knows. */
+import type { ProductRecipientFlags } from './products/product-config';
+import { allPacks } from './products/registry';
 
 export type RecipientKind = 'user' | 'bot' | 'channel';
 
-export interface RecipientEntry {
+/** A simulated account, with each product's own state of it (products/product-config.ts). */
+export interface RecipientEntry extends ProductRecipientFlags {
   /** Without `@`; matched case-insensitively. */
   username: string;
   /** Display name (HTML-escaped on the wire). */
   name: string;
   kind: RecipientKind;
-  /** Already subscribed to Telegram Premium. */
-  hasPremium?: boolean;
-  /** Cannot receive Stars at this moment. */
-  starsBlocked?: boolean;
   /** What this entry exercises (shown by /demo). */
   description: string;
 }
 
+/** The demo accounts: ordinary ones of each kind, then each product's own (its pack's `demoRecipients`). */
 export function defaultDirectory(): RecipientEntry[] {
+  const ordinary = 'Ordinary user: every product for a user succeeds.';
   return [
-    { username: 'alice', name: 'Alice Anders', kind: 'user', description: 'Ordinary user: Stars and Premium succeed.' },
-    { username: 'bob', name: 'Bob Brown', kind: 'user', description: 'Ordinary user: Stars and Premium succeed.' },
-    { username: 'carol', name: 'Carol Chen', kind: 'user', description: 'Ordinary user: Stars and Premium succeed.' },
-    { username: 'dave', name: 'Dave Dias', kind: 'user', description: 'Ordinary user: Stars and Premium succeed.' },
+    { username: 'alice', name: 'Alice Anders', kind: 'user', description: ordinary },
+    { username: 'bob', name: 'Bob Brown', kind: 'user', description: ordinary },
+    { username: 'carol', name: 'Carol Chen', kind: 'user', description: ordinary },
+    { username: 'dave', name: 'Dave Dias', kind: 'user', description: ordinary },
     {
       username: 'erin',
       name: "Erin O'Neil",
       kind: 'user',
       description: "Ordinary user whose name needs HTML escaping (O'Neil).",
-    },
-    {
-      username: 'premium_pat',
-      name: 'Pat Premium',
-      kind: 'user',
-      hasPremium: true,
-      description: 'Already has Premium: Premium search/init fail with "already subscribed"; Stars succeed.',
     },
     {
       username: 'helper_bot',
@@ -46,28 +40,9 @@ export function defaultDirectory(): RecipientEntry[] {
       name: 'News Channel',
       kind: 'channel',
       description:
-        'A channel: Premium giveaways succeed; Stars, Premium gifts and top-ups: "Please enter a username assigned to a user."',
+        'A channel: every product for a channel succeeds; those for a user: "Please enter a username assigned to a user."',
     },
-    {
-      username: 'starsgate_channel',
-      name: 'Starsgate Channel',
-      kind: 'channel',
-      description: 'A channel for Premium giveaways; users and bots get "No Telegram channels found".',
-    },
-    {
-      username: 'starsgate_giveaways',
-      name: 'Starsgate Giveaways & Co',
-      kind: 'channel',
-      description: 'A channel whose name needs HTML escaping (&), for Premium giveaways.',
-    },
-    {
-      username: 'frozen_fay',
-      name: 'Fay Frost',
-      kind: 'user',
-      starsBlocked: true,
-      description:
-        'Cannot receive Stars now ("You can\'t gift Telegram Stars to this account at this moment."); Premium succeeds.',
-    },
+    ...allPacks().flatMap((pack) => pack.demoRecipients ?? []),
   ];
 }
 

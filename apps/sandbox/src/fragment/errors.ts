@@ -1,12 +1,10 @@
 /**
  * Fragment's business error texts, exactly as sent (HTML-escaped where Fragment escapes):
- * docs/fragment-protocol.md §11.
+ * docs/fragment-protocol.md §11. A product's own texts are in its pack (products/).
  */
 export const FragmentErrors = {
   notFound: 'No Telegram users found.',
   notAUser: 'Please enter a username assigned to a user.',
-  starsBlocked: 'You can&#39;t gift Telegram Stars to this account at this moment.',
-  premiumActive: 'This account is already subscribed to Telegram Premium.',
   priceChanged: 'Price was changed. Please try again.',
   accessDenied: 'Access denied',
   badRequest: 'Bad request',
@@ -14,8 +12,6 @@ export const FragmentErrors = {
   // Protocol reference, "Evidence, 2026-11-28": the giveaway's search for anything but a channel.
   notAChannel: 'No Telegram channels found',
   // Texts below were never captured from Fragment (docs/fragment-protocol.md §16); the simulator's choice.
-  invalidQuantity: (min: number, max: number) =>
-    `Please enter a number of Stars between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}.`,
   invalidMonths: 'Please choose a subscription period.',
   invalidWinners: (max: number) => `Please enter a number of winners between 1 and ${max.toLocaleString('en-US')}.`,
   invalidAmount: 'Amount is invalid',

@@ -1,10 +1,10 @@
 /**
  * The account's purchase history as Fragment shows it (protocol reference, "Corrections and
- * evidence, 2026-11-23", from public clients' parsers): a table of Recipient | Stars (a bare
- * number with separators) | Price | Date, or Recipient | Duration (`3 months`, `1 year`) | Price |
- * Date for Premium, the date in `time[datetime]`; no "N Telegram Stars" phrase and no Ref#.
+ * evidence, 2026-11-23", from public clients' parsers): a table per product of Recipient | its
+ * quantity (a bare number with separators, or a duration such as `3 months`) | Price | Date, the
+ * date in `time[datetime]`; no order phrase and no Ref#. Each pack words its own (products/*.ts).
  * The table's foot holds the "load more" marker (`data-next-offset`); older rows come from
- * `getPremiumHistory {type, offset_id}` as `{body, foot}` (methods/history.ts). The `changed`
+ * `get…History {type, offset_id}` as `{body, foot}` (methods/history.ts). The `changed`
  * markup stands for a redesign no client knows yet.
  */
 import type { FragmentFaults } from './config';
@@ -26,7 +26,7 @@ function quantityText(order: Order): string {
   return productPack(order.product).history.quantityText(order);
 }
 
-/** The products whose rows a table lists (Premium's lists gifts and giveaways). */
+/** The products whose rows a table lists (a pack may list another's rows in its table). */
 export function tableProducts(table: Product): Product[] {
   return allPacks()
     .filter((pack) => pack.history.table === table)
@@ -110,7 +110,7 @@ export function historyFootHtml(nextOffset: number | undefined): string {
   return nextOffset === undefined ? '' : `<tr><td colspan="4">${loadMoreHtml(nextOffset)}</td></tr>`;
 }
 
-/** The history table of a page (or Premium's `history_html`): header, rows, foot with the "show more" marker. */
+/** The history table of a page (or a state call's `history_html`): header, rows, foot with the "show more" marker. */
 export function historyTableHtml(product: Product, page: HistoryPageOrders, style: HistoryRowsStyle): string {
   if (style.markup === 'changed') {
     return `<div class="tm-history-list">${historyRowsHtml(page.orders, style)}</div>${loadMoreHtml(page.nextOffset)}`;

@@ -3,8 +3,8 @@ import type { Product } from './sessions';
 
 /**
  * The `type` a history page's state names, which Fragment's script sends back with each "load
- * more": the Stars page names one, the Premium page none (the script then sends an empty string).
- * Which table a `getPremiumHistory` call continues is told by it alone, so a client that does not
+ * more": some pages name one, others none (the script then sends an empty string). Which table a
+ * `get…History` call continues is told by it alone, so a client that does not
  * send the page's own `type` gets the wrong rows or none. Each table's owner names it (products/*.ts).
  */
 export function historyTypeOf(table: Product): string {

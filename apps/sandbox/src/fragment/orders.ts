@@ -35,7 +35,7 @@ export interface Order {
   account: string;
   product: Product;
   username: string;
-  /** Stars: number of stars; Premium: months; GRAM: whole GRAM; a giveaway: winners. */
+  /** What the order is for, in its pack's unit (products/*.ts, `readItems`). */
   quantity: number;
   /** A giveaway: the months each winner gets. */
   months?: number;

@@ -7,14 +7,14 @@ export function tonValueHtml(tonText: string): string {
   return `<div class="tm-value icon-before icon-ton">${whole}${frac ? `<span class="mini-frac">${frac}</span>` : ''}</div>`;
 }
 
-/** `cur_price` of `updateStarsPrices` (docs/fragment-protocol.md §5.2). */
+/** `cur_price` of a product's `update…Prices` (docs/fragment-protocol.md §5.2). */
 export function curPriceHtml(tonText: string, usdMicro: bigint): string {
   return `${tonValueHtml(tonText)}<div class="tm-radio-desc">&#036;${formatUsd(usdMicro)}</div>`;
 }
 
 /**
- * The `payment_method` radios of the Stars and Premium forms (pyfragment's weekly contract test
- * reads their values, docs/fragment-protocol.md §19.5); the top-up has none (GRAM only).
+ * The `payment_method` radios of the forms that have them (pyfragment's weekly contract test
+ * reads their values, docs/fragment-protocol.md §19.5); a form paid in GRAM only has none.
  */
 export function paymentMethodRadios(ctx: PageContext): string {
   const values = ctx.drift.has('paymentMethods') ? ['ton', 'usdt'] : ['ton', 'usdt_ton'];

@@ -11,7 +11,7 @@ function isAjax(req: Request): boolean {
   return (req.get('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest';
 }
 
-/** `GET /`, `/stars/buy`, `/premium/gift` (docs/fragment-protocol.md §3.1, §3.2, §14.1). */
+/** `GET /`, every product page and history page (docs/fragment-protocol.md §3.1, §3.2, §14.1). */
 export function createPageHandler(sim: SimulatorContext, counter: CallCounter, kind: PageKind) {
   return async (req: Request, res: Response): Promise<void> => {
     counter.count(`GET ${pagePath(kind)}`);
@@ -47,8 +47,7 @@ export function createPageHandler(sim: SimulatorContext, counter: CallCounter, k
       dead: auth.dead,
       rateText: sim.prices.tonRateText(),
       prices: sim.prices,
-      starsMin: cfg.starsMin,
-      starsMax: cfg.starsMax,
+      cfg,
       drift: new Set(cfg.faults.contractDrift),
       wallet: {
         addressRaw: auth.walletConnected ? auth.wallet?.toRawString() : undefined,

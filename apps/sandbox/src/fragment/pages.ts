@@ -1,4 +1,4 @@
-import type { ContractDrift } from './config';
+import type { ContractDrift, FragmentSimulatorConfig } from './config';
 import { historyTypeOf } from './history-types';
 import { escapeHtml, phpJson } from './html';
 import type { Order } from './orders';
@@ -54,8 +54,8 @@ export interface PageContext {
   dead: boolean;
   rateText: string;
   prices: PriceBook;
-  starsMin: number;
-  starsMax: number;
+  /** The simulator's config, for a product's own settings (its limits). */
+  cfg: FragmentSimulatorConfig;
   /** What the product pages show differently from Fragment, as if it changed them (faults.contractDrift). */
   drift: ReadonlySet<ContractDrift>;
   /**
@@ -98,8 +98,7 @@ export function renderPage(ctx: PageContext): RenderedPage {
   const found = productPage(ctx.kind);
   let main: string;
   if (ctx.dead) main = LOGGED_OUT_MAIN;
-  else if (ctx.kind === 'home')
-    main = `<section class="tm-section tm-main-home"><a href="/stars/buy" class="tm-link">Buy Stars</a> <a href="/premium/gift" class="tm-link">Gift Premium</a></section>`;
+  else if (ctx.kind === 'home') main = `<section class="tm-section tm-main-home">${homeLinks()}</section>`;
   else if (ctx.kind === 'profile') main = ctx.profileHtml ?? '';
   else if (found && !found.page.history) main = found.page.form?.(ctx) ?? '';
   else main = historySection(info.title, ctx.historyHtml ?? '');
@@ -180,4 +179,12 @@ export function flowHtml(pack: SimProductPack, order: Order | undefined, formHtm
     case 'done':
       return `<div class="tm-section tm-status-success js-${product}-done"><div class="tm-status-title">Success!</div><div class="tm-status-text">${what} were sent to ${who}.</div><button class="btn btn-primary js-repeat-btn">${pack.repeatButton}</button></div>`;
   }
+}
+
+/** The home page's links to the product pages that name one (`homeLink`). */
+function homeLinks(): string {
+  return allPacks()
+    .flatMap((pack) => pack.pages)
+    .flatMap((page) => (page.homeLink ? [`<a href="${page.path}" class="tm-link">${page.homeLink}</a>`] : []))
+    .join(' ');
 }

@@ -1,4 +1,3 @@
-import { PREMIUM_MONTHS, type PremiumMonths } from '@starsgate/domain';
 import type { FragmentSimulatorConfig } from './config';
 import { ceilDiv, formatDecimal, groupThousands, parseDecimal } from './decimal';
 import type { SeededRandom } from './random';
@@ -20,8 +19,6 @@ export interface Quote {
   usdtText: string;
 }
 
-export { PREMIUM_MONTHS, type PremiumMonths };
-
 /** The price book: USD list prices and the (optionally drifting) TON rate. */
 export class PriceBook {
   private driftBase: string | undefined;
@@ -29,7 +26,7 @@ export class PriceBook {
   private driftStepAt = 0;
 
   constructor(
-    private readonly config: () => FragmentSimulatorConfig,
+    readonly config: () => FragmentSimulatorConfig,
     private readonly clock: () => number,
     private readonly random: SeededRandom,
   ) {}
@@ -63,15 +60,11 @@ export class PriceBook {
     return formatDecimal(this.tonRateMicro(), RATE_SCALE);
   }
 
-  starsUsdMicro(quantity: number): bigint {
-    return parseDecimal(this.config().starPriceUsd, USD_SCALE) * BigInt(quantity);
-  }
-
   /**
-   * A GRAM top-up: Fragment invoices the whole GRAM asked (docs/fragment-protocol.md §18); its USD
-   * worth at `rateMicro` only fills the USDT fields no top-up is paid in.
+   * A face-value order: Fragment invoices the whole GRAM asked (docs/fragment-protocol.md §18); its
+   * USD worth at `rateMicro` only fills the USDT fields it is never paid in.
    */
-  topupQuote(gram: number, rateMicro = this.tonRateMicro()): Quote {
+  faceValueQuote(gram: number, rateMicro = this.tonRateMicro()): Quote {
     const usdMicro = BigInt(gram) * rateMicro;
     return {
       usdMicro,
@@ -80,10 +73,6 @@ export class PriceBook {
       usdtUnits: usdMicro,
       usdtText: formatDecimal(usdMicro, USD_SCALE),
     };
-  }
-
-  premiumUsdMicro(months: PremiumMonths): bigint {
-    return parseDecimal(this.config().premiumPricesUsd[String(months) as '3' | '6' | '12'], USD_SCALE);
   }
 
   quote(usdMicro: bigint, rateMicro = this.tonRateMicro()): Quote {

@@ -2,15 +2,12 @@ import type { Address } from '@ton/core';
 import { WalletContractV5R1 } from '@ton/ton';
 import { keyPairFromSeed } from '@starsgate/ton';
 import type { FragmentSimulatorConfig } from './config';
+import { RECEIVER_NAMES, type ReceiverName } from './products/pack';
 import type { SeededRandom } from './random';
 import { parseAddressLoose } from './sessions';
 
-export interface Receivers {
-  stars: Address;
-  premium: Address;
-  /** Off the allow-list: used by the unknownReceiver fault. */
-  unknown: Address;
-}
+/** Fragment's receiving wallets by name, and `unknown`: off the allow-list, used by the unknownReceiver fault. */
+export type Receivers = Record<ReceiverName, Address> & { unknown: Address };
 
 /** A V5R1 wallet from a seed-derived key: a local sandbox wallet, deterministic per seed. */
 export function receiverWallet<L extends string>(
@@ -40,9 +37,6 @@ export function deriveReceivers(random: SeededRandom, config: FragmentSimulatorC
     if (!parsed) throw new Error(`invalid receiver address for ${label}: ${text}`);
     return parsed;
   };
-  return {
-    stars: override(config.receivers?.stars, 'stars'),
-    premium: override(config.receivers?.premium, 'premium'),
-    unknown: walletFor(random, 'unknown'),
-  };
+  const named = Object.fromEntries(RECEIVER_NAMES.map((name) => [name, override(config.receivers?.[name], name)]));
+  return { ...(named as Record<ReceiverName, Address>), unknown: walletFor(random, 'unknown') };
 }

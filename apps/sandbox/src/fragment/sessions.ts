@@ -8,7 +8,7 @@ export type Product = SimProduct;
 
 /** Per-session, per-product page state (docs/fragment-protocol.md §14.3). */
 export interface FlowState {
-  /** Rate (micro-USD/TON) at the last `update…State`/`updateStarsPrices`; undefined = never synced. */
+  /** Rate (micro-USD/TON) at the last `update…State`/`update…Prices`; undefined = never synced. */
   syncedRateMicro?: bigint;
   /** Incremented whenever the visible state changes (`lv`). */
   lv: number;

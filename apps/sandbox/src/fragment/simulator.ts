@@ -21,6 +21,7 @@ import { pagePaths } from './pages';
 import { decodeOrder, encodeOrder, saveFragmentState, type PersistedFragmentState } from './order-persistence';
 import { PaymentWatcher } from './payment-watcher';
 import { PriceBook } from './pricing';
+import { RECEIVER_NAMES, type ReceiverName } from './products/pack';
 import { deriveReceivers, receiverWallet } from './receivers';
 import { SeededRandom } from './random';
 import { parseAddressLoose, SessionStore } from './sessions';
@@ -55,7 +56,7 @@ export interface FragmentSimulator {
   directory: RecipientDirectory;
   stats(): FragmentStats;
   /** The allow-list the worker is configured with in sandbox mode. */
-  receivingAddresses: { stars: Address; premium: Address };
+  receivingAddresses: Record<ReceiverName, Address>;
   /**
    * The wallet linked to the demo Fragment account (docs/fragment-protocol.md §17): seed-derived,
    * none of the demo wallets; `transaction.from` of `linked`-mode link answers. The sandbox funds
@@ -63,7 +64,7 @@ export interface FragmentSimulator {
    */
   linkedWallet: { address: Address; contract?: WalletContractV5R1; secretKey?: Buffer };
   /** The seed-derived receiving wallets (not overridden by config), to deploy them like Fragment's real, active ones. */
-  ownReceiverWallets(): Array<{ label: 'stars' | 'premium'; contract: WalletContractV5R1; secretKey: Buffer }>;
+  ownReceiverWallets(): Array<{ label: ReceiverName; contract: WalletContractV5R1; secretKey: Buffer }>;
   /** Current config (live object: mutate via `admin` or `configure`). */
   config(): FragmentSimulatorConfig;
   /** Applies a partial config patch (same semantics as `PUT /admin/fragment/config`). */
@@ -123,7 +124,7 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
     if (flow && flow.currentReqId === order.reqId) flow.lv += 1;
   });
 
-  const watcher = new PaymentWatcher(options.chain, orders, () => [receivers.stars, receivers.premium]);
+  const watcher = new PaymentWatcher(options.chain, orders, () => RECEIVER_NAMES.map((name) => receivers[name]));
   watcher.start();
 
   const persisted = options.persisted;
@@ -205,12 +206,13 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
         extraPayments: o.extraPayments,
       })),
     payments: () => watcher.observed,
-    receivers: () => ({
-      stars: receivers.stars.toString({ bounceable: false }),
-      premium: receivers.premium.toString({ bounceable: false }),
-      starsRaw: receivers.stars.toRawString(),
-      premiumRaw: receivers.premium.toRawString(),
-    }),
+    receivers: () =>
+      Object.fromEntries(
+        RECEIVER_NAMES.flatMap((name) => [
+          [name, receivers[name].toString({ bounceable: false })],
+          [`${name}Raw`, receivers[name].toRawString()],
+        ]),
+      ),
   });
 
   return {
@@ -218,12 +220,15 @@ export function createFragmentSimulator(options: FragmentSimulatorOptions): Frag
     admin,
     directory,
     stats,
-    receivingAddresses: { stars: receivers.stars, premium: receivers.premium },
+    receivingAddresses: Object.fromEntries(RECEIVER_NAMES.map((name) => [name, receivers[name]])) as Record<
+      ReceiverName,
+      Address
+    >,
     linkedWallet,
     ownReceiverWallets: () =>
-      (['stars', 'premium'] as const)
-        .map((label) => receiverWallet(random, label))
-        .filter((wallet) => wallet.contract.address.equals(receivers[wallet.label])),
+      RECEIVER_NAMES.map((label) => receiverWallet(random, label)).filter((wallet) =>
+        wallet.contract.address.equals(receivers[wallet.label]),
+      ),
     config: getConfig,
     configure,
     idle: () => watcher.idle(),

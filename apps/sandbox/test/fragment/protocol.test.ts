@@ -298,12 +298,12 @@ describe('Fragment simulator protocol', () => {
         'carol',
         'dave',
         'erin',
-        'premium_pat',
         'helper_bot',
         'news_channel',
+        'frozen_fay',
+        'premium_pat',
         'starsgate_channel',
         'starsgate_giveaways',
-        'frozen_fay',
       ]);
       for (const e of h.sim.directory.list()) expect(e.description.length).toBeGreaterThan(10);
     });

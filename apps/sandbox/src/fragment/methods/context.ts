@@ -1,4 +1,3 @@
-import type { Address } from '@ton/core';
 import type { Response } from 'express';
 import type { FragmentChainView } from '../chain-view';
 import type { FragmentSimulatorConfig } from '../config';
@@ -6,6 +5,7 @@ import type { RecipientDirectory } from '../directory';
 import type { FaultInjector } from '../faults';
 import type { OrderBook } from '../orders';
 import type { PriceBook } from '../pricing';
+import type { Receivers } from '../receivers';
 import type { SeededRandom } from '../random';
 import type { AuthState, Session, SessionStore } from '../sessions';
 
@@ -22,7 +22,7 @@ export interface SimulatorContext {
   orders: OrderBook;
   faults: FaultInjector;
   /** Allow-listed receiving addresses, plus the off-list one used by the unknownReceiver fault. */
-  receivers: { stars: Address; premium: Address; unknown: Address };
+  receivers: Receivers;
 }
 
 /** One `/api` call. */

@@ -63,7 +63,7 @@ export const gramPack: SimProductPack = {
     if (!n || n < 1 || n > TOPUP_MAX) return fail(FragmentErrors.invalidAmount);
     return { quantity: n };
   },
-  quote: (sim, items, rate) => sim.prices.topupQuote(items.quantity, rate),
+  quote: (sim, items, rate) => sim.prices.faceValueQuote(items.quantity, rate),
   // The top-up's comment names no amount (docs/fragment-protocol.md §18, pyfragment's vector).
   comment: (_items, ref) => `Telegram account top up \n\nRef#${ref}`,
   // Not captured: the amount with its coin.

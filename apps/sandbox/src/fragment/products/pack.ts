@@ -8,19 +8,25 @@ import type { SimProduct } from './registry';
 
 export type { SimProduct };
 
-/** What an order is for, as the pack read it from an init: `quantity` (Stars, months, GRAM, winners) and a giveaway's `months`. */
+/** Fragment's receiving wallets, by the product page whose payments they take (docs/fragment-protocol.md §14.2). */
+export const RECEIVER_NAMES = ['stars', 'premium'] as const;
+export type ReceiverName = (typeof RECEIVER_NAMES)[number];
+
+/** What an order is for, as the pack read it from an init: its `quantity` (the pack's unit) and, for a pack that has them, `months`. */
 export interface OrderItems {
   quantity: number;
   months?: number;
 }
 
-/** A page the product serves (`/stars/buy`, `/premium/history`, …). */
+/** A page the product serves (its purchase page, its history page). */
 export interface ProductPage {
   kind: string;
   path: string;
   title: string;
   /** The page object of Fragment's script (`StarsBuy.init(…)`). */
   script: string;
+  /** The home page's link to it, when it has one. */
+  homeLink?: string;
   /** A history page lists the product's table; a product page shows `form` and the flow's state. */
   history: boolean;
   form?: (ctx: PageContext) => string;
@@ -28,7 +34,7 @@ export interface ProductPage {
 
 /** How the product's deliveries read in an account's purchase history (history-html.ts). */
 export interface ProductHistory {
-  /** The product whose table lists its rows (a giveaway's rows are in Premium's table). */
+  /** The product whose table lists its rows (a pack may share another's table). */
   table: SimProduct;
   /** A table's `type` on its page and in "load more" calls (history-types.ts); only a table's owner names it. */
   type?: string;
@@ -50,7 +56,7 @@ export interface SimProductPack {
   /** The Fragment API methods of this product (api-router.ts merges every pack's). */
   methods: Record<string, MethodHandler>;
   /** The receiving address its payments go to. */
-  receiver: 'stars' | 'premium';
+  receiver: ReceiverName;
   /** The payment methods its init accepts; `fixedPaymentMethod` when its init names none. */
   paymentMethods: readonly PaymentMethodName[];
   fixedPaymentMethod?: PaymentMethodName;
@@ -73,4 +79,6 @@ export interface SimProductPack {
   /** Its state call carries the account's history table (`history_html`). */
   stateHistory?: boolean;
   history: ProductHistory;
+  /** The demo accounts that exercise this product's own answers (directory.ts). */
+  demoRecipients?: RecipientEntry[];
 }

@@ -7,9 +7,10 @@ import { dataHash, parseCount, repeatFor, stateFor, sync } from '../methods/stat
 import { TON_CONNECT_METHODS } from '../orders';
 import { paymentMethodRadios } from '../page-parts';
 import type { PageContext } from '../pages';
-import { PREMIUM_MONTHS, type PremiumMonths } from '../pricing';
+import { PREMIUM_MONTHS, type PremiumMonths } from '@starsgate/domain';
 import type { OrderItems, SimProductPack } from './pack';
 import { offeredMonths, periodText, premiumOptionsHtml } from './premium';
+import { premiumUsdMicro } from './premium-config';
 
 /**
  * Premium for a channel's subscribers (protocol reference "Evidence, 2026-11-28"): winners 1 to
@@ -93,13 +94,27 @@ export const premiumGiveawayPack: SimProductPack = {
     return { quantity, months };
   },
   quote: (sim, items, rate) =>
-    sim.prices.quote(sim.prices.premiumUsdMicro(monthsOf(items) as PremiumMonths) * BigInt(items.quantity), rate),
+    sim.prices.quote(premiumUsdMicro(sim.config(), monthsOf(items) as PremiumMonths) * BigInt(items.quantity), rate),
   // "Prepaid Subscription … Ref#…" is all the evidence shows; the words between are the simulator's.
   comment: (items, ref) => `Prepaid Subscription for ${items.quantity} × ${monthsOf(items)} months\n\nRef#${ref}`,
   orderTitle: (items) =>
     `${items.quantity.toLocaleString('en-US')} Telegram Premium subscription${items.quantity === 1 ? '' : 's'} for ${periodText(monthsOf(items))}`,
   repeatButton: 'Start Another Giveaway',
   optionsHtml: (sim, body) => optionsFor(sim.prices, winners(body['quantity']) ?? 1),
+  demoRecipients: [
+    {
+      username: 'starsgate_channel',
+      name: 'Starsgate Channel',
+      kind: 'channel',
+      description: 'A channel for Premium giveaways; users and bots get "No Telegram channels found".',
+    },
+    {
+      username: 'starsgate_giveaways',
+      name: 'Starsgate Giveaways & Co',
+      kind: 'channel',
+      description: 'A channel whose name needs HTML escaping (&), for Premium giveaways.',
+    },
+  ],
   history: {
     // No evidence shows a giveaway's history row: the simulator lists it in Premium's table.
     table: 'premium',

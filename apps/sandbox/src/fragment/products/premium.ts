@@ -1,4 +1,5 @@
 import { FragmentErrors } from '../errors';
+import { historyLoadMore } from '../methods/history';
 import { initFor } from '../methods/init';
 import { linkFor } from '../methods/link';
 import { searchFor } from '../methods/search';
@@ -7,8 +8,10 @@ import { fail } from '../methods/context';
 import { EVM_METHODS, TON_CONNECT_METHODS } from '../orders';
 import { paymentMethodRadios, tonValueHtml } from '../page-parts';
 import type { PageContext } from '../pages';
-import { formatUsd, PREMIUM_MONTHS, type PremiumMonths, type PriceBook } from '../pricing';
+import { PREMIUM_MONTHS, type PremiumMonths } from '@starsgate/domain';
+import { formatUsd, type PriceBook } from '../pricing';
 import type { SimProductPack } from './pack';
+import { PREMIUM_DRIFT, PremiumErrors, premiumUsdMicro } from './premium-config';
 
 /** "3 months", "1 year": a Premium period as Fragment words it. */
 export function periodText(months: number): string {
@@ -17,8 +20,8 @@ export function periodText(months: number): string {
 
 function premiumDiscount(prices: PriceBook, months: PremiumMonths): number {
   // 100 - round(100 × monthly(m) / monthly(3)), integer math.
-  const base = prices.premiumUsdMicro(3) * BigInt(months);
-  const scaled = prices.premiumUsdMicro(months) * 3n * 200n;
+  const base = premiumUsdMicro(prices.config(), 3) * BigInt(months);
+  const scaled = premiumUsdMicro(prices.config(), months) * 3n * 200n;
   const ratio = (scaled / base + 1n) / 2n;
   return 100 - Number(ratio);
 }
@@ -32,7 +35,7 @@ export function premiumOptionsHtml(
   const rate = prices.tonRateMicro();
   return months
     .map((m) => {
-      const q = prices.quote(prices.premiumUsdMicro(m) * BigInt(quantity), rate);
+      const q = prices.quote(premiumUsdMicro(prices.config(), m) * BigInt(quantity), rate);
       const discount = m === 3 ? 0 : premiumDiscount(prices, m);
       const badge = discount > 0 ? `<span class="tm-radio-label-badge">-${discount}%</span>` : '';
       return `<label class="tm-form-radio-item"><input type="radio" class="tm-form-radio" name="months" value="${m}"${m === 3 ? ' checked' : ''}><div class="tm-form-radio-label"><div class="tm-radio-label">${periodText(m)}${badge}</div>${tonValueHtml(q.tonText)}<div class="tm-radio-desc">$${formatUsd(q.usdMicro)}</div></div></label>`;
@@ -42,7 +45,7 @@ export function premiumOptionsHtml(
 
 /** The months the page offers (the `premiumMonths` drift drops a year). */
 export function offeredMonths(ctx: PageContext): readonly PremiumMonths[] {
-  return ctx.drift.has('premiumMonths') ? [3, 6] : PREMIUM_MONTHS;
+  return ctx.drift.has(PREMIUM_DRIFT) ? [3, 6] : PREMIUM_MONTHS;
 }
 
 function form(ctx: PageContext): string {
@@ -56,6 +59,7 @@ export const premiumPack: SimProductPack = {
     {
       kind: 'premium',
       path: '/premium/gift',
+      homeLink: 'Gift Premium',
       title: 'Gift Telegram Premium',
       script: 'PremiumGift',
       history: false,
@@ -75,6 +79,7 @@ export const premiumPack: SimProductPack = {
     initGiftPremiumRequest: (call) => initFor(call, premiumPack),
     getGiftPremiumLink: (call) => linkFor(call, premiumPack),
     repeatPremium: (call) => repeatFor(call, 'premium'),
+    getPremiumHistory: historyLoadMore('premium'),
   },
   receiver: 'premium',
   paymentMethods: [...TON_CONNECT_METHODS, ...EVM_METHODS],
@@ -82,19 +87,28 @@ export const premiumPack: SimProductPack = {
     if (!entry) return FragmentErrors.notFound;
     if (entry.kind !== 'user') return FragmentErrors.notAUser;
     const at = cfg.faults.premiumActiveAt;
-    return entry.hasPremium && (at === stage || at === 'both') ? FragmentErrors.premiumActive : undefined;
+    return entry.hasPremium && (at === stage || at === 'both') ? PremiumErrors.active : undefined;
   },
   readItems(body) {
     const m = parseCount(body['months']);
     if (!m || !PREMIUM_MONTHS.includes(m as PremiumMonths)) return fail(FragmentErrors.invalidMonths);
     return { quantity: m };
   },
-  quote: (sim, items, rate) => sim.prices.quote(sim.prices.premiumUsdMicro(items.quantity as PremiumMonths), rate),
+  quote: (sim, items, rate) => sim.prices.quote(premiumUsdMicro(sim.config(), items.quantity as PremiumMonths), rate),
   comment: (items, ref) => `Telegram Premium for ${periodText(items.quantity)} \n\nRef#${ref}`,
   orderTitle: (items) => `Telegram Premium for ${periodText(items.quantity)}`,
   repeatButton: 'Gift More Premium',
   optionsHtml: (sim) => premiumOptionsHtml(sim.prices),
   stateHistory: true,
+  demoRecipients: [
+    {
+      username: 'premium_pat',
+      name: 'Pat Premium',
+      kind: 'user',
+      hasPremium: true,
+      description: 'Already has Premium: Premium search/init fail with "already subscribed"; Stars succeed.',
+    },
+  ],
   history: {
     table: 'premium',
     // The Premium page names no `type`: its script sends an empty one (history-types.ts).
