@@ -26,9 +26,7 @@ import type {
   WithQuantities,
 } from './types.js';
 import { requestFieldsOf, type Quantities } from './order-quantities.js';
-import { withGram } from './products/gram.js';
-import { withPremium } from './products/premium.js';
-import { withStars } from './products/stars.js';
+import { withProductMethods } from './products/index.js';
 
 export interface StarsgateOptions {
   /** Default `http://127.0.0.1:8080`. A seed travels over plain http only to this machine unless `allowInsecureHttp`. */
@@ -257,4 +255,4 @@ class StarsgateCore {
 }
 
 /** Talks to a starsgate gateway. The same methods as the Python SDK, in camelCase. */
-export class Starsgate extends withGram(withPremium(withStars(StarsgateCore))) {}
+export class Starsgate extends withProductMethods(StarsgateCore) {}

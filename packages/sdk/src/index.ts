@@ -1,7 +1,5 @@
 export { Starsgate, type StarsgateOptions } from './client.js';
-export type { BuyStarsParams } from './products/stars.js';
-export type { BuyPremiumParams } from './products/premium.js';
-export type { BuyGramParams } from './products/gram.js';
+export type * from './products/index.js';
 export { ROUTES } from './routes.js';
 export { SDK_VERSION as VERSION } from './core/http.js';
 export {
