@@ -15,7 +15,7 @@
  * call then holds the session's lease across processes too (docs/fragment-protocol.md §20.1).
  * Several sessions: `FragmentSessionPool`.
  *
- * Retries: reads (page GETs, search, update…State, updateStarsPrices, get…Link) retry on 429 and
+ * Retries: reads (page GETs, search, update…State, a pack's price method, get…Link) retry on 429 and
  * 5xx/network/timeout with capped jittered backoff, ≤3 tries, Retry-After ≤60 s honoured. Writes
  * (`init…Request`, `confirmReq`) are never repeated on a lost answer: the FragmentError carries
  * `timedOut`/`outcomeUnknown` and the caller decides (docs/purchase-safety.md, Unknown outcomes). The only
@@ -267,7 +267,7 @@ export class FragmentClient {
   }
 
   /**
-   * A product's `update_prices` read (Stars: `updateStarsPrices {quantity}` → `cur_price`): the
+   * A product's `update_prices` read (its pack's method `{quantity}` → `cur_price`): the
    * current price of `quantity` (binding only at init).
    */
   quoteQuantity(product: FragmentProduct, quantity: number): Promise<PriceQuote> {
@@ -286,7 +286,7 @@ export class FragmentClient {
   }
 
   /**
-   * A product's `page_options` prices (Premium: the `/premium/gift` months radios, §9), one per
+   * A product's `page_options` prices (its page's option radios, §9), one per
    * option its domain pack sells; an option without a readable price is a format error.
    */
   optionPrices(product: FragmentProduct): Promise<Record<number, PriceQuote>> {
@@ -312,7 +312,7 @@ export class FragmentClient {
 
   /**
    * A product's `update_options` prices: its method answers, for `quantities`, the price of every
-   * option in `options_html` (the giveaway: `updatePremiumGiveawayPrices {quantity}` → months).
+   * option in `options_html` (its pack's method and option field).
    */
   quantityOptionPrices(product: FragmentProduct, quantities: Quantities): Promise<Record<number, PriceQuote>> {
     return this.locked(async () => {
@@ -339,7 +339,7 @@ export class FragmentClient {
     });
   }
 
-  /** USD per TON from the `ajInit` state of the page that carries it (Stars), as the decimal string Fragment wrote. */
+  /** USD per TON from the `ajInit` state of the page that carries it (`carriesTonRate`), as the decimal string Fragment wrote. */
   tonRate(): Promise<string> {
     return this.locked(async () => {
       const product = tonRateProduct();
@@ -355,7 +355,7 @@ export class FragmentClient {
   }
 
   /**
-   * `init…Request` after syncing state (Stars: also `updateStarsPrices`). On "Price was changed"
+   * `init…Request` after syncing state (and the price read, for a pack whose price read is `beforeInit`). On "Price was changed"
    * re-syncs and retries (≤ priceChangedRetries). Never retried on a lost answer: a timeout
    * surfaces as UPSTREAM_UNAVAILABLE with `timedOut`/`outcomeUnknown` (an order may exist).
    */
@@ -418,7 +418,7 @@ export class FragmentClient {
         if (routes.prices.kind === 'face_value' && parseAmountToNano(answer.amount, GRAM_DECIMALS) !== faceValue)
           throw new FragmentError(
             'UNEXPECTED_RESPONSE',
-            `Fragment ${routes.init}: invoice of ${answer.amount} GRAM for a ${amount} GRAM top-up`,
+            `Fragment ${routes.init}: invoice of ${answer.amount} GRAM for an order priced at its face value, ${amount} GRAM`,
             { method: routes.init },
           );
         return answer;
@@ -561,8 +561,8 @@ export class FragmentClient {
 
   /**
    * The session's flow state. `done` is about the session's latest order, not a given one:
-   * `statusText` is the visible text of the page's status screen (e.g. "50 Telegram Stars were
-   * sent to @alice."), which callers match against their own order before trusting `done`.
+   * `statusText` is the visible text of the page's status screen (what was sent to whom, each
+   * pack's `statusTextAmount`), which callers match against their own order before trusting `done`.
    */
   pollOrderState(
     product: FragmentProduct,
@@ -652,7 +652,7 @@ function updatePricesRead(product: FragmentProduct): Extract<PriceRead, { kind: 
   return prices;
 }
 
-/** The options a product's domain pack sells for its amount (Premium: 3, 6, 12). */
+/** The options a product's domain pack sells for its amount (its `choices` rule). */
 function amountChoices(product: FragmentProduct): readonly number[] {
   const description = productDescription(product);
   const rule = description.quantities.find((field) => field.quantity === description.amountQuantity)?.rule;

@@ -6,10 +6,7 @@ import { premiumGiveawayPack } from './premium-giveaway';
 import { starsPack } from './stars';
 
 export * from './fragment-product';
-export { parseStarsQuantity, readStarsComment } from './stars';
-export { parsePremiumDuration, readPremiumComment } from './premium';
-export { parseTopupAmount, readTopupComment } from './gram';
-export { parseGiveawayWinners, readGiveawayComment } from './premium-giveaway';
+export * from './readers';
 
 /** Every product's Fragment pack, by the domain's product name (one line per product). */
 export const FRAGMENT_PRODUCTS: Readonly<Record<Product, FragmentProductPack>> = {

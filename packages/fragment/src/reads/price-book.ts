@@ -2,13 +2,13 @@
  * Prices from Fragment, cached in Redis and honest about staleness.
  *
  * What is stored (all money as integer strings: nanoGRAM and USDT units):
- *   prices:list             the reference list (each product pack's reference prices: 50 Stars,
- *                           Premium 3/6/12; tonRate) + fetchedAt; kept without expiry: it is the
+ *   prices:list             the reference list (each product pack's reference prices, e.g. an
+ *                           `update_prices` pack's `referenceQuantity`; tonRate) + fetchedAt; kept without expiry: it is the
  *                           "last known" answer.
- *   prices:<product>:<N>    an `update_prices` product's own price for N (Stars: `updateStarsPrices`)
+ *   prices:<product>:<N>    an `update_prices` product's own price for N (the pack's method)
  *                           + fetchedAt, fresh for `quoteTtlMs`, kept `keepLastKnownMs` as last known.
- *   prices:<product>        a `page_options` product's option prices (Premium: `/premium/gift`) + fetchedAt.
- *   (a `face_value` product, the GRAM top-up, is priced at its amount: no entry; its USDT worth
+ *   prices:<product>        a `page_options` product's option prices (the pack's page) + fetchedAt.
+ *   (a `face_value` product is priced at its amount: no entry; its USDT worth
  *   uses the list's tonRate)
  * How a product is priced is its Fragment pack's `prices` (products/*.ts), looked up per call.
  *   prices:upstream-down    set for `failureBackoffMs` after a failed fetch, so a broken Fragment
@@ -61,13 +61,13 @@ interface StoredQuote extends StoredPrice {
   fetchedAt: number;
 }
 
-/** A `page_options` product's prices by option (Premium: by months). */
+/** A `page_options` product's prices by option (its `optionField`'s values). */
 interface StoredOptions {
   options: Record<string, StoredPrice>;
   fetchedAt: number;
 }
 
-/** Reference prices by product, then by quantity (`{ stars: { '50': … }, premium: { '3': …, … } }`). */
+/** Reference prices by product, then by quantity (`{ <product>: { '<quantity>': … } }`). */
 export type StoredReferences = Partial<Record<Product, Record<string, StoredPrice>>>;
 
 export interface StoredPriceList {
@@ -286,8 +286,8 @@ export class PriceBook {
   // ------------------------------------------------------------------ exact quotes
 
   /**
-   * An exact quote for an order line's quantities, or a one-quantity product's amount (Stars,
-   * Premium months, top-up GRAM), validated by the caller.
+   * An exact quote for an order line's quantities, or a one-quantity product's amount (its
+   * one quantity), validated by the caller.
    */
   async quote(product: Product, order: number | Quantities): Promise<QuoteAnswer> {
     const quantities = typeof order === 'number' ? rowQuantities({ product, amount: order }) : order;
@@ -311,7 +311,7 @@ export class PriceBook {
     face_value: (product, quantities) => this.faceValueQuote(product, lineAmount({ product, quantities })),
   };
 
-  /** An `update_prices` product (Stars): Fragment prices any quantity; a count it never priced is derived. */
+  /** An `update_prices` product: Fragment prices any quantity; a count it never priced is derived. */
   private async perQuantityQuote(product: Product, quantity: number): Promise<QuoteAnswer> {
     const read = fragmentPack(product).prices;
     if (read.kind !== 'update_prices') throw new TypeError(`${product} is not priced per quantity`);
@@ -344,7 +344,7 @@ export class PriceBook {
     return { ...this.answer(product, quantity, derived, true), derived: true };
   }
 
-  /** A `page_options` product (Premium): one price per option of its page. */
+  /** A `page_options` product: one price per option of its page. */
   private async optionQuote(product: Product, option: number): Promise<QuoteAnswer> {
     const key = `prices:${product}`;
     const value = String(option);
@@ -402,7 +402,7 @@ export class PriceBook {
   }
 
   /**
-   * A product priced at its amount (the GRAM top-up): the GRAM price is `amount` exactly, asked of
+   * A `face_value` product, priced at its amount: the GRAM price is `amount` exactly, asked of
    * no one; the USDT figure is its worth at the list's tonRate (as stale as the list).
    */
   private async faceValueQuote(product: Product, amount: number): Promise<QuoteAnswer> {
