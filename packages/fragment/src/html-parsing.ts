@@ -9,6 +9,8 @@
  */
 import { fragmentDecimal } from './amounts';
 
+export { radioValues } from './html-inputs';
+
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
   lt: '<',
@@ -218,17 +220,6 @@ export function parseOptionPrices(html: string, field: string): Map<number, Disp
     if (price && !options.has(value)) options.set(value, price);
   }
   return options;
-}
-
-/** The values of every `<input name="<name>">` radio, in page order, without repeats. */
-export function radioValues(html: string, name: string): string[] {
-  const values: string[] = [];
-  for (const [input] of html.matchAll(/<input\b[^>]*>/gi)) {
-    if (!new RegExp(`\\bname\\s*=\\s*["']${name}["']`, 'i').test(input)) continue;
-    const value = /\bvalue\s*=\s*["']([^"']*)["']/i.exec(input)?.[1];
-    if (value !== undefined && !values.includes(value)) values.push(value);
-  }
-  return values;
 }
 
 /** `src` of the first `<img>` in a snippet (`found.photo`), entities decoded. */

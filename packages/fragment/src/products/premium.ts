@@ -1,6 +1,7 @@
 /** Telegram Premium gifts on Fragment: `/premium/gift` (docs/fragment-protocol.md §2.1, §5, §9). */
 import { PREMIUM_MONTHS } from '@starsgate/domain';
-import { radioValues } from '../html-parsing';
+import type { FragmentErrorMeaning } from '../error-kinds';
+import { radioValues } from '../html-inputs';
 import type { CommentReader, ContractFinding, FragmentProductPack } from './fragment-product';
 
 /** `3 months` → 3, `1 year` / `a year` / `12 months` → 12. */
@@ -19,6 +20,16 @@ export const readPremiumComment: CommentReader = (what) => {
   const match = /^Telegram Premium for (3 months|6 months|1 year)$/.exec(what);
   return match ? { quantity: PREMIUM_COMMENT_MONTHS[match[1] ?? ''] ?? 0 } : undefined;
 };
+
+/** The error kinds this product adds to the shared table (error-kinds.ts). */
+export const premiumErrorKinds = {
+  PREMIUM_ALREADY_ACTIVE: {
+    retryable: false,
+    availability: 'PREMIUM_ALREADY_ACTIVE',
+    orderFailure: 'PREMIUM_ALREADY_ACTIVE',
+    session: 'answered',
+  },
+} as const satisfies Record<string, FragmentErrorMeaning>;
 
 /** The page's months radios are still the durations starsgate sells. */
 function premiumPageContract(html: string): ContractFinding[] {
