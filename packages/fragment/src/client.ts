@@ -8,7 +8,8 @@
  * whole flow inside `client.exclusive(...)`, whose client view calls straight through. The search
  * reads no flow state (its token is stable per username per session, §14.2): searches take their
  * own lane, one at a time, beside the flow, so the next order's search overlaps this order's init
- * (except the top-up's, which opens the page's state first and so takes the flow mutex).
+ * (except a pack's with `newStateBeforeSearch`, which opens the page's state first and so takes the
+ * flow mutex).
  * `get…Link` and `confirm` name their order and move only it; they and `deliveryHistory` (a page
  * read) take no lock. Use one client per login session; processes that share a session (worker
  * replicas) give their clients the same `leases` (`SessionLeases`, Redis), and every flow-state

@@ -25,91 +25,30 @@
  * gateway whose list is older than `staleAfterMs` refreshes it itself (single-flighted).
  */
 import type { Redis } from 'ioredis';
-import {
-  canonicalQuantities,
-  GRAM_DECIMALS,
-  lineAmount,
-  parseUnits,
-  rowQuantities,
-  type Product,
-  type Quantities,
-} from '@starsgate/domain';
+import { canonicalQuantities, lineAmount, rowQuantities, type Product, type Quantities } from '@starsgate/domain';
 import type { FragmentClient } from '../client';
 import { FRAGMENT_PRODUCT_NAMES, fragmentPack, type PriceRead } from '../products';
 import { silentLogger, type FragmentLogger } from '../transport';
-import type { PriceQuote } from '../types';
 import {
-  formatGram,
-  formatUsdt,
-  gramNanoForUsd,
-  perUnitUsdMicro,
-  usdtUnitsForGram,
-  usdToUsdtUnits,
-} from './price-math';
+  currentList,
+  faceValuePrice,
+  fromQuote,
+  pair,
+  PricesUnavailableError,
+  storedOptions,
+  type PriceListAnswer,
+  type PricePair,
+  type QuoteAnswer,
+  type StoredPriceList,
+  type StoredOptions,
+  type StoredQuote,
+  type StoredReferences,
+} from './price-entries';
+import { gramNanoForUsd, perUnitUsdMicro } from './price-math';
 import { ReadError, toReadError, withReadDeadline } from './read-errors';
 import type { ReadLimiter } from './read-limits';
 import { LocalTtlCache, RedisJsonCache } from './redis-cache';
 import type { SingleFlight } from './single-flight';
-
-/** One price in integer units (strings, so the value survives JSON). */
-export interface StoredPrice {
-  gramNano: string;
-  usdtUnits: string;
-}
-
-interface StoredQuote extends StoredPrice {
-  fetchedAt: number;
-}
-
-/** A `page_options` product's prices by option (its `optionField`'s values). */
-interface StoredOptions {
-  options: Record<string, StoredPrice>;
-  fetchedAt: number;
-}
-
-/** Reference prices by product, then by quantity (`{ <product>: { '<quantity>': … } }`). */
-export type StoredReferences = Partial<Record<Product, Record<string, StoredPrice>>>;
-
-export interface StoredPriceList {
-  references: StoredReferences;
-  /** USD per TON as Fragment wrote it (for derived quotes). */
-  tonRate: string;
-  fetchedAt: number;
-}
-
-/** A list stored before reference prices were keyed by product has no `references`: not read, refreshed. */
-function currentList(stored: StoredPriceList | undefined): StoredPriceList | undefined {
-  return stored?.references ? stored : undefined;
-}
-
-/** Decimal strings for the wire. */
-export interface PricePair {
-  gram: string;
-  usdt: string;
-}
-
-export interface PriceListAnswer {
-  /** Every product's reference prices by quantity (a `face_value` product: 1 GRAM's worth). */
-  byProduct: Record<Product, Record<string, PricePair>>;
-  stale: boolean;
-  updatedAt: number;
-}
-
-export interface QuoteAnswer {
-  product: Product;
-  amount: number;
-  prices: PricePair;
-  stale: boolean;
-  derived: boolean;
-  updatedAt: number;
-}
-
-export class PricesUnavailableError extends Error {
-  constructor(cause?: unknown) {
-    super('no price was ever fetched and Fragment cannot answer now', cause === undefined ? undefined : { cause });
-    this.name = 'PricesUnavailableError';
-  }
-}
 
 export interface PriceBookOptions {
   fragment: Pick<FragmentClient, 'quoteQuantity' | 'optionPrices' | 'quantityOptionPrices' | 'tonRate'>;
@@ -131,26 +70,6 @@ export interface PriceBookOptions {
   memoryTtlMs?: number;
   logger?: Partial<FragmentLogger>;
   now?: () => number;
-}
-
-function pair(price: StoredPrice): PricePair {
-  return { gram: formatGram(BigInt(price.gramNano)), usdt: formatUsdt(BigInt(price.usdtUnits)) };
-}
-
-function fromQuote(quote: PriceQuote): StoredPrice {
-  return { gramNano: quote.gramNano.toString(), usdtUnits: usdToUsdtUnits(quote.usd).toString() };
-}
-
-function storedOptions(prices: Record<number, PriceQuote>): Record<string, StoredPrice> {
-  return Object.fromEntries(Object.entries(prices).map(([option, quote]) => [option, fromQuote(quote)]));
-}
-
-/** A `face_value` product's price: `amount` whole GRAM, its USDT worth at `tonRate`. */
-function faceValuePrice(amount: number, tonRate: string): StoredPrice {
-  return {
-    gramNano: parseUnits(String(amount), GRAM_DECIMALS).toString(),
-    usdtUnits: usdtUnitsForGram(amount, tonRate).toString(),
-  };
 }
 
 export class PriceBook {
