@@ -33,14 +33,14 @@ export interface JettonTransferInfo {
 }
 
 export interface DecodedComment {
-  /** The full comment text, e.g. `"50 Telegram Stars \n\nRef#SIMTEST01"`. */
+  /** The full comment text: what the order is (its pack's `readComment`), then `\n\nRef#…`. */
   text: string;
   /** The 9-character `Ref#` code: Fragment's key for matching the payment to the order. */
   ref: string;
   product: FragmentProduct;
   /**
-   * Stars: number of stars. Premium: months (3, 6 or 12; "1 year" → 12). Absent when the comment
-   * names no amount (a GRAM top-up: the payment's value is the amount).
+   * The order's quantity as its pack's comment reader reads it. Absent when the comment names no
+   * amount (a `face_value` product: the payment's value is the amount).
    */
   quantity?: number;
   /** Present when the payload is a jetton transfer carrying the comment. */

@@ -1,59 +1,24 @@
 /**
  * A live, read-only check of what this adapter assumes about fragment.com's product pages, as
  * pyfragment's weekly contract test does (docs/fragment-protocol.md §19.5): the API hash on every
- * product page, the Stars limits in the quantity placeholder, the Premium months, the
+ * product page, each product page's own limits and options (its pack's `pageContract`), the
  * `payment_method` values, the history pages' shapes. It creates no order: page GETs and history
  * reads only.
  */
-import { PREMIUM_MONTHS, STARS_MAX, STARS_MIN } from '@starsgate/domain';
-import { fragmentInteger } from './amounts';
 import type { FragmentClient } from './client';
 import { isFragmentError } from './errors';
-import { htmlToText, parseAjInit, unescapeHtml } from './html-parsing';
-import { FRAGMENT_PRODUCT_NAMES, fragmentPack } from './products';
+import { parseAjInit, radioValues } from './html-parsing';
+import { FRAGMENT_PRODUCT_NAMES, fragmentPack, type ContractFinding } from './products';
 import type { FragmentPaymentMethod, FragmentProduct } from './types';
 
-export interface ContractFinding {
-  item: string;
-  /** false: fragment.com no longer shows what the adapter relies on (drift). */
-  holds: boolean;
-  detail: string;
-}
+export type { ContractFinding };
 
 /** The values init sends as `payment_method` (request-validation.ts). */
 const PAYMENT_METHOD_VALUES: readonly FragmentPaymentMethod[] = ['ton', 'usdt_ton'];
 
-/** "Enter amount from 50 to 10,000,000" → {50, 10000000}; undefined when the page words it otherwise. */
-export function parseStarsLimits(html: string): { min: number; max: number } | undefined {
-  const placeholders = [...html.matchAll(/\bplaceholder\s*=\s*["']([^"']*)["']/gi)].map((m) => unescapeHtml(m[1]!));
-  for (const text of [...placeholders, htmlToText(html)]) {
-    const match = /enter amount from\s+([\d,.\s\u00a0]+?)\s+to\s+([\d,.\s\u00a0]+\d)/i.exec(text);
-    if (!match) continue;
-    const min = fragmentInteger(match[1]!.trim());
-    const max = fragmentInteger(match[2]!.trim());
-    if (min !== undefined && max !== undefined) return { min, max };
-  }
-  return undefined;
-}
-
-/** The values of every `<input name="<name>">` radio, in page order, without repeats. */
-export function radioValues(html: string, name: string): string[] {
-  const values: string[] = [];
-  for (const [input] of html.matchAll(/<input\b[^>]*>/gi)) {
-    if (!new RegExp(`\\bname\\s*=\\s*["']${name}["']`, 'i').test(input)) continue;
-    const value = /\bvalue\s*=\s*["']([^"']*)["']/i.exec(input)?.[1];
-    if (value !== undefined && !values.includes(value)) values.push(value);
-  }
-  return values;
-}
-
-function sameSet(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
-  return a.length === b.length && a.every((value) => b.includes(value));
-}
-
 /**
- * Reads the three product pages and, with `historyClient` (a logged-in session: history needs a
- * Telegram login), the three history pages. Page errors (Cloudflare, a dead login) propagate:
+ * Reads every product page and, with `historyClient` (a logged-in session: history needs a
+ * Telegram login), each history table. Page errors (Cloudflare, a dead login) propagate:
  * they say nothing about the contract.
  */
 export async function checkContract(
@@ -74,23 +39,8 @@ export async function checkContract(
     );
   }
 
-  const limits = parseStarsLimits(pages.stars);
-  findings.push(
-    limits === undefined
-      ? { item: 'Stars limits', holds: false, detail: 'no "Enter amount from … to …" placeholder on /stars/buy' }
-      : {
-          item: 'Stars limits',
-          holds: limits.min === STARS_MIN && limits.max >= STARS_MAX,
-          detail: `Fragment: ${limits.min} to ${limits.max}; starsgate accepts ${STARS_MIN} to ${STARS_MAX}`,
-        },
-  );
-
-  const months = radioValues(pages.premium, 'months').map(Number);
-  findings.push({
-    item: 'Premium months',
-    holds: sameSet(months, PREMIUM_MONTHS),
-    detail: `Fragment: {${months.join(', ')}}; starsgate sells {${PREMIUM_MONTHS.join(', ')}}`,
-  });
+  for (const product of FRAGMENT_PRODUCT_NAMES)
+    findings.push(...(fragmentPack(product).pageContract?.(pages[product]) ?? []));
 
   // Every product whose init names a payment method offers the radios on its page.
   for (const product of FRAGMENT_PRODUCT_NAMES.filter((name) => fragmentPack(name).initSendsPaymentMethod)) {
@@ -107,7 +57,7 @@ export async function checkContract(
   }
 
   if (historyClient !== undefined) {
-    // One finding per history table (a Premium gift's and a giveaway's share /premium/history).
+    // One finding per history table (products may share one).
     const tables = new Map<string, FragmentProduct>();
     for (const product of FRAGMENT_PRODUCT_NAMES) {
       const table = fragmentPack(product).history.split('?')[0]!;

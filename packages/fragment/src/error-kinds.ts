@@ -1,14 +1,17 @@
 import type { AvailabilityCode, ErrorCode } from '@starsgate/domain';
+import { PRODUCT_ERROR_KINDS, type ProductErrorKind } from './products/error-kinds';
 
 /**
  * Every way a Fragment call can fail (docs/fragment-protocol.md §11), and the one place that says
  * what each means to the service. `FragmentError`, the availability checker and the worker's
- * pre-signing classification all read this table.
+ * pre-signing classification all read this table. A product's own kinds come from its pack
+ * (products/error-kinds.ts).
  */
-export type FragmentErrorKind =
+export type FragmentErrorKind = SharedFragmentErrorKind | ProductErrorKind;
+
+type SharedFragmentErrorKind =
   | 'RECIPIENT_NOT_FOUND'
   | 'RECIPIENT_INELIGIBLE'
-  | 'PREMIUM_ALREADY_ACTIVE'
   | 'PRICE_CHANGED'
   | 'SESSION_INVALID'
   | 'VERIFICATION_REQUIRED'
@@ -53,12 +56,7 @@ export const FRAGMENT_ERROR_KINDS: Readonly<Record<FragmentErrorKind, FragmentEr
     orderFailure: 'RECIPIENT_INELIGIBLE',
     session: 'answered',
   },
-  PREMIUM_ALREADY_ACTIVE: {
-    retryable: false,
-    availability: 'PREMIUM_ALREADY_ACTIVE',
-    orderFailure: 'PREMIUM_ALREADY_ACTIVE',
-    session: 'answered',
-  },
+  ...PRODUCT_ERROR_KINDS,
   PAYMENT_METHOD_UNAVAILABLE: {
     retryable: false,
     availability: 'PAYMENT_METHOD_UNAVAILABLE',

@@ -14,7 +14,7 @@ export type { FragmentErrorKind } from './error-kinds';
 export interface FragmentErrorOptions {
   /** Fragment's own text (unescaped), when it gave one. */
   upstreamText?: string;
-  /** The API method or page the error came from, e.g. `initBuyStarsRequest`, `GET /stars/buy`. */
+  /** The API method or page the error came from, e.g. a pack's `init…Request`, `GET <its page>`. */
   method?: string;
   httpStatus?: number;
   /** RATE_LIMITED: the server's Retry-After, in milliseconds. */
@@ -95,8 +95,7 @@ function packMethods(product: (typeof FRAGMENT_PRODUCT_NAMES)[number]): string[]
 
 /**
  * The texts of the product whose method answered, then the recipient texts, then every product
- * pack's texts for any method (products/*.ts: Stars' "can't gift", Premium's "already
- * subscribed"), then the shared ones. Built on first use: the packs import modules that import
+ * pack's texts for any method (each pack's `errorTexts`), then the shared ones. Built on first use: the packs import modules that import
  * this one.
  */
 function textRules(method = ''): readonly TextRule[] {

@@ -8,7 +8,7 @@ export interface FlowState {
   mode: string;
   lv: string;
   dh: string;
-  /** The last recipient/amount, for a Referer like the browser's `/stars/buy?recipient=…&quantity=50`. */
+  /** The last recipient/amount, for a Referer like the browser's `<page>?recipient=…&<order fields>`. */
   recipient?: string;
   quantities?: Quantities;
 }

@@ -6,7 +6,7 @@ export function historyKey(row: Pick<HistoryRow, 'recipient' | 'quantity'>): str
   return row.recipient !== undefined ? `${row.recipient}#${row.quantity}` : undefined;
 }
 
-/** The key a history row naming this order is filed under (Premium's quantity in months, `1 year` = 12). */
+/** The key a history row naming this order is filed under (the quantity as the pack's history reader reads it). */
 export function orderHistoryKeys(order: { product: FragmentProduct; username: string; amount: number }): string[] {
   return [`${order.username.replace(/^@/, '').toLowerCase()}#${order.amount}`];
 }

@@ -1,9 +1,9 @@
 /**
- * Fragment's purchase history (`/stars/history`, `/premium/history`, `/ads/history?type=topup`,
- * protocol reference "Corrections and evidence, 2026-11-23" and "…2026-11-26"): a table whose rows
- * are Recipient | Stars (a bare number with separators, `1,000`) | Price | Date, for Premium
- * Recipient | Duration (`3 months`, `1 year`) | Price | Date, for a GRAM top-up the recipient and
- * the whole GRAM in an `.icon-ton` cell; the date in `time[datetime]`.
+ * Fragment's purchase history (each pack's `history` page, protocol reference "Corrections and
+ * evidence, 2026-11-23" and "…2026-11-26"): a table whose rows are Recipient | quantity | Price |
+ * Date, the quantity cell read by the pack's `historyRows` reader (a count with separators, a
+ * duration, or GRAM in an `.icon-ton` cell when the quantity is money); the date in
+ * `time[datetime]`.
  *
  * Read tolerantly: cells are found by what a person sees in them (an @handle, a number, a
  * duration, a date, a `Ref#`), helped by the header's words when there is one, never by exact
@@ -22,7 +22,7 @@ export interface HistoryRow {
   recipient?: string;
   /** The recipient cell's visible text. */
   recipientText: string;
-  /** Stars: the quantity. Premium: the duration in months (`1 year` → 12). */
+  /** The quantity as the product's history reader reads it. */
   quantity: number;
   /** The order's `Ref#` code, when the row shows it. */
   ref?: string;
@@ -48,12 +48,20 @@ export interface HistoryPage {
 
 type Column = 'recipient' | 'quantity' | 'price' | 'date';
 
-const HEADER_WORDS: Array<[Column, RegExp]> = [
-  ['recipient', /recipient|^to$|user|username|gifted to|sent to/i],
-  ['quantity', /stars|quantity|amount|duration|period|months?/i],
-  ['price', /price|paid|cost|total/i],
-  ['date', /date|time|when/i],
-];
+let headerWordsCache: Array<[Column, RegExp]> | undefined;
+
+/** The header words of each column (a pack may name its quantity column): built on first use, as the packs import modules that import this one. */
+function headerWords(): Array<[Column, RegExp]> {
+  if (headerWordsCache) return headerWordsCache;
+  const packWords = FRAGMENT_PRODUCT_NAMES.flatMap((name) => fragmentPack(name).historyRows.quantityHeader ?? []);
+  headerWordsCache = [
+    ['recipient', /recipient|^to$|user|username|gifted to|sent to/i],
+    ['quantity', new RegExp([...packWords, 'quantity', 'amount', 'duration', 'period', 'months?'].join('|'), 'i')],
+    ['price', /price|paid|cost|total/i],
+    ['date', /date|time|when/i],
+  ];
+  return headerWordsCache;
+}
 
 const EMPTY_HISTORY =
   /\bno (?:purchases|transactions|orders|gifts|history|items)\b|\bnothing (?:here|yet|found)\b|\bempty\b/i;
@@ -90,7 +98,7 @@ function columnsOf(headerCells: Cell[]): Map<Column, number> {
   const columns = new Map<Column, number>();
   headerCells.forEach((cell, index) => {
     const word = cell.text.trim();
-    const column = HEADER_WORDS.find(([, pattern]) => pattern.test(word))?.[0];
+    const column = headerWords().find(([, pattern]) => pattern.test(word))?.[0];
     if (column && !columns.has(column)) columns.set(column, index);
   });
   return columns;
@@ -142,7 +150,7 @@ function recipientOf(cell: Cell): { recipient?: string; recipientText: string } 
 
 /**
  * Whether a row this product cannot read is another product's row of the same history table
- * (Premium gifts and giveaways share `/premium/history`): a quantity cell the other's reader reads.
+ * (products may share a history page): a quantity cell the other's reader reads.
  */
 function sharesTableWith(product: FragmentProduct, cells: Cell[]): boolean {
   const table = fragmentPack(product).history.split('?')[0];

@@ -1,6 +1,6 @@
 /**
  * Everything read out of Fragment's HTML: the `ajInit({...})` page bootstrap (API hash, tonRate,
- * version), `Wallet.init({...})`, price nodes (`cur_price`, Premium option labels), `<img>` tags.
+ * version), `Wallet.init({...})`, price nodes (`cur_price`, a product page's option labels), `<img>` tags.
  *
  * Fragment's markup is small and regular; these are targeted scanners over it rather than a DOM,
  * and every function returns `undefined` (never a guess) when the expected node is missing.
@@ -8,6 +8,8 @@
  * (amounts.ts); conversion to units is the caller's.
  */
 import { fragmentDecimal } from './amounts';
+
+export { radioValues } from './html-inputs';
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -174,7 +176,7 @@ export interface DisplayedPrice {
   usd: string;
 }
 
-/** `updateStarsPrices` `cur_price` HTML → both amounts, or undefined if either is missing. */
+/** An `update_prices` method's `cur_price` HTML → both amounts, or undefined if either is missing. */
 export function parseCurPrice(html: string): DisplayedPrice | undefined {
   const ton = parseTonAmount(html);
   const usd = parseUsdAmount(html);
@@ -202,7 +204,7 @@ function labelBlocks(html: string): string[] {
 }
 
 /**
- * A product page's option `<label>`s (Premium's `/premium/gift`: `input[name="months"]`), each
+ * A product page's option `<label>`s (`input[name=<field>]`, the pack's `optionField`), each
  * with its price in TON (`icon-ton` + `mini-frac`) and USD. Options whose price cannot be read
  * are left out.
  */

@@ -39,6 +39,7 @@ export {
   type AjInitInfo,
   type WalletInitInfo,
   type DisplayedPrice,
+  radioValues,
 } from './html-parsing';
 export {
   parseHistoryMore,
@@ -47,17 +48,11 @@ export {
   type HistoryRow,
   type HistoryShape,
 } from './history-parsing';
-export {
-  parseGiveawayWinners,
-  parsePremiumDuration,
-  parseStarsQuantity,
-  parseTopupAmount,
-  readGiveawayComment,
-} from './products';
+export * from './products/readers';
 export type { HistoryCursor, HistoryRead, HistoryReadOptions } from './history-read';
 export { parseHistoryDateText } from './history-dates';
 export { AccountHistory, type AccountHistoryOptions, type HistoryReader } from './account-history';
-export { checkContract, parseStarsLimits, radioValues, type ContractFinding } from './contract-check';
+export { checkContract, type ContractFinding } from './contract-check';
 export { parseProfile, type AccountProfile } from './profile-parsing';
 export {
   CookieJar,

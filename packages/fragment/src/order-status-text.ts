@@ -37,8 +37,8 @@ function matcherOf(order: NamedOrder): OrderMatcher {
 
 /**
  * Fragment's completion state belongs to the cookie session's latest order, so a "done" page can
- * be another order's. Its success screen names what was sent and to whom ("50 Telegram Stars were
- * sent to @alice.", "Telegram Premium for 1 year were sent to @bob."); this checks that the text
+ * be another order's. Its success screen names what was sent and to whom (each pack's `statusTextAmount`, then "were sent to
+ * @alice."); this checks that the text
  * names this order's recipient and quantity before its "done" is believed.
  */
 export function statusTextNamesOrder(statusText: string, order: NamedOrder): boolean {

@@ -97,7 +97,7 @@ export class FragmentSessionPool {
 
   /**
    * Reads each session's pages and syncs its flow state for the products whose pack asks it
-   * (`warmUp`: Stars and Premium), all sessions at once,
+   * (`warmUp`), all sessions at once,
    * so the first orders load no page, and a dead login shows at start rather than on a
    * purchase. Never throws: resolves with each session's error, if any.
    */

@@ -131,7 +131,7 @@ export class Transport {
     this.dispatcher = options.proxyUrl ? new ProxyAgent(options.proxyUrl) : undefined;
   }
 
-  /** GET a page (`/stars/buy`), redirects not followed (a redirect means no access). */
+  /** GET a page (a pack's `page`), redirects not followed (a redirect means no access). */
   async getPage(path: string): Promise<PageResponse> {
     const label = `GET ${path}`;
     const response = await this.send(label, `${this.baseUrl}${path}`, {

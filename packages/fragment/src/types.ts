@@ -1,14 +1,12 @@
 /** Public data types of the Fragment adapter (wire shapes of docs/fragment-protocol.md §5). */
 
-import type { PremiumMonths, Product } from '@starsgate/domain';
+import type { Product } from '@starsgate/domain';
 
 /** The products of the domain's registry; each has its routes in `routes.ts`. */
 export type FragmentProduct = Product;
 
 /** Fragment's wire names: `ton` = GRAM (the TON coin), `usdt_ton` = USDT jetton on TON. */
 export type FragmentPaymentMethod = 'ton' | 'usdt_ton';
-
-export type { PremiumMonths };
 
 /** TonConnect `account` of the paying wallet (sent as JSON to `get…Link` and `confirmReq`). */
 export interface TonConnectAccount {

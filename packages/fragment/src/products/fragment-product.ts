@@ -3,17 +3,27 @@ import type { FragmentErrorKind } from '../error-kinds';
 
 /** How a product's history rows read (history-parsing.ts). */
 export interface HistoryRowReader {
-  /** The quantity cell's text → Stars count, Premium months, top-up GRAM. */
+  /** The quantity cell's text → the order's quantity (a count, months, whole GRAM). */
   readQuantity: (text: string) => number | undefined;
   /** What the quantity is called in a format error: `Stars quantity`. */
   quantityName: string;
   /** The quantity is itself GRAM (a top-up's `.icon-ton` cell): not to be skipped as the price. */
   quantityIsMoney: boolean;
+  /** A header word (regex source) naming the quantity column beyond the shared ones (`quantity`, `amount`, `months`…). */
+  quantityHeader?: string;
   /**
    * Only a row showing the order's own Ref# vouches for its delivery: a row naming recipient and
    * quantity is never counted against look-alikes (the giveaway: its row's shape is an assumption).
    */
   vouchesOnlyByRef?: boolean;
+}
+
+/** One item of the live contract check (contract-check.ts): whether fragment.com still shows what the adapter relies on. */
+export interface ContractFinding {
+  item: string;
+  /** false: fragment.com no longer shows what the adapter relies on (drift). */
+  holds: boolean;
+  detail: string;
 }
 
 /** What a comment's text says about the order: undefined when it is not this product's comment. */
@@ -101,4 +111,10 @@ export interface FragmentProductPack {
    * init, link); `ownMethodsOnly` texts are read for those alone, the others for any answer.
    */
   errorTexts: ReadonlyArray<{ pattern: RegExp; kind: FragmentErrorKind; ownMethodsOnly?: boolean }>;
+  /**
+   * What this product's page must still show for the limits and options starsgate sells (the live
+   * contract check, contract-check.ts), read from the page's HTML; absent when nothing beyond the
+   * API hash and payment methods is assumed.
+   */
+  pageContract?: (html: string) => ContractFinding[];
 }

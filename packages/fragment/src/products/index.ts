@@ -6,10 +6,7 @@ import { premiumGiveawayPack } from './premium-giveaway';
 import { starsPack } from './stars';
 
 export * from './fragment-product';
-export { parseStarsQuantity, readStarsComment } from './stars';
-export { parsePremiumDuration, readPremiumComment } from './premium';
-export { parseTopupAmount, readTopupComment } from './gram';
-export { parseGiveawayWinners, readGiveawayComment } from './premium-giveaway';
+export * from './readers';
 
 /** Every product's Fragment pack, by the domain's product name (one line per product). */
 export const FRAGMENT_PRODUCTS: Readonly<Record<Product, FragmentProductPack>> = {
@@ -28,3 +25,10 @@ export function fragmentPack(product: Product): FragmentProductPack {
 
 /** The products in registry order. */
 export const FRAGMENT_PRODUCT_NAMES = Object.keys(FRAGMENT_PRODUCTS) as Product[];
+
+/** The product whose page carries the TON rate (and serves as the session's status page). */
+export function tonRateProduct(): Product {
+  const product = FRAGMENT_PRODUCT_NAMES.find((name) => fragmentPack(name).carriesTonRate);
+  if (!product) throw new Error('no Fragment product page carries the TON rate');
+  return product;
+}

@@ -11,7 +11,7 @@
  *   4. the caller waits at most `deadlineMs`; a slower lookup keeps running and fills the cache.
  *
  * The cache key is (product, lower-cased username): Fragment's recipient search does not depend
- * on the Star count or Premium duration, so an amount change is answered from the same entry.
+ * on the order's quantities, so an amount change is answered from the same entry.
  * Fragment 429 starts a shared cooldown (its Retry-After) during which cached answers are still
  * served and misses answer RATE_LIMITED.
  */
@@ -52,7 +52,7 @@ export interface AvailabilityAnswer {
   source: 'config' | 'memory' | 'cache' | 'upstream';
 }
 
-/** `usdt` (every product) or `<product>:usdt` (one product of the registry, e.g. `premium:usdt`). */
+/** `usdt` (every product) or `<product>:usdt` (one product of the registry, `<product>` its registry name). */
 export type DisabledPaymentMethods = ReadonlySet<string>;
 
 export function parseDisabledPaymentMethods(text: string | undefined): { disabled: Set<string>; problems: string[] } {
@@ -88,7 +88,7 @@ export interface AvailabilityCheckerOptions {
   limiter: ReadLimiter;
   /** TTL of AVAILABLE answers. */
   positiveTtlMs: number;
-  /** TTL of RECIPIENT_NOT_FOUND / RECIPIENT_INELIGIBLE / PREMIUM_ALREADY_ACTIVE / PAYMENT_METHOD_UNAVAILABLE answers. */
+  /** TTL of the answers about a recipient or a payment method (the error kinds with an `availability` code). */
   negativeTtlMs: number;
   /** Longest a caller waits for Fragment before UNAVAILABLE. */
   deadlineMs: number;

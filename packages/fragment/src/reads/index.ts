@@ -5,15 +5,9 @@ export type {
   AvailabilityQuery,
   DisabledPaymentMethods,
 } from './availability-checker';
-export { PriceBook, PricesUnavailableError } from './price-book';
-export type {
-  PriceBookOptions,
-  PriceListAnswer,
-  PricePair,
-  QuoteAnswer,
-  StoredPrice,
-  StoredPriceList,
-} from './price-book';
+export { PriceBook, type PriceBookOptions } from './price-book';
+export { PricesUnavailableError } from './price-entries';
+export type { PriceListAnswer, PricePair, QuoteAnswer, StoredPrice, StoredPriceList } from './price-entries';
 export {
   ceilDiv,
   formatGram,

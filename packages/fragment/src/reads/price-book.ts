@@ -2,13 +2,13 @@
  * Prices from Fragment, cached in Redis and honest about staleness.
  *
  * What is stored (all money as integer strings: nanoGRAM and USDT units):
- *   prices:list             the reference list (each product pack's reference prices: 50 Stars,
- *                           Premium 3/6/12; tonRate) + fetchedAt; kept without expiry: it is the
+ *   prices:list             the reference list (each product pack's reference prices, e.g. an
+ *                           `update_prices` pack's `referenceQuantity`; tonRate) + fetchedAt; kept without expiry: it is the
  *                           "last known" answer.
- *   prices:<product>:<N>    an `update_prices` product's own price for N (Stars: `updateStarsPrices`)
+ *   prices:<product>:<N>    an `update_prices` product's own price for N (the pack's method)
  *                           + fetchedAt, fresh for `quoteTtlMs`, kept `keepLastKnownMs` as last known.
- *   prices:<product>        a `page_options` product's option prices (Premium: `/premium/gift`) + fetchedAt.
- *   (a `face_value` product, the GRAM top-up, is priced at its amount: no entry; its USDT worth
+ *   prices:<product>        a `page_options` product's option prices (the pack's page) + fetchedAt.
+ *   (a `face_value` product is priced at its amount: no entry; its USDT worth
  *   uses the list's tonRate)
  * How a product is priced is its Fragment pack's `prices` (products/*.ts), looked up per call.
  *   prices:upstream-down    set for `failureBackoffMs` after a failed fetch, so a broken Fragment
@@ -25,91 +25,30 @@
  * gateway whose list is older than `staleAfterMs` refreshes it itself (single-flighted).
  */
 import type { Redis } from 'ioredis';
-import {
-  canonicalQuantities,
-  GRAM_DECIMALS,
-  lineAmount,
-  parseUnits,
-  rowQuantities,
-  type Product,
-  type Quantities,
-} from '@starsgate/domain';
+import { canonicalQuantities, lineAmount, rowQuantities, type Product, type Quantities } from '@starsgate/domain';
 import type { FragmentClient } from '../client';
 import { FRAGMENT_PRODUCT_NAMES, fragmentPack, type PriceRead } from '../products';
 import { silentLogger, type FragmentLogger } from '../transport';
-import type { PriceQuote } from '../types';
 import {
-  formatGram,
-  formatUsdt,
-  gramNanoForUsd,
-  perUnitUsdMicro,
-  usdtUnitsForGram,
-  usdToUsdtUnits,
-} from './price-math';
+  currentList,
+  faceValuePrice,
+  fromQuote,
+  pair,
+  PricesUnavailableError,
+  storedOptions,
+  type PriceListAnswer,
+  type PricePair,
+  type QuoteAnswer,
+  type StoredPriceList,
+  type StoredOptions,
+  type StoredQuote,
+  type StoredReferences,
+} from './price-entries';
+import { gramNanoForUsd, perUnitUsdMicro } from './price-math';
 import { ReadError, toReadError, withReadDeadline } from './read-errors';
 import type { ReadLimiter } from './read-limits';
 import { LocalTtlCache, RedisJsonCache } from './redis-cache';
 import type { SingleFlight } from './single-flight';
-
-/** One price in integer units (strings, so the value survives JSON). */
-export interface StoredPrice {
-  gramNano: string;
-  usdtUnits: string;
-}
-
-interface StoredQuote extends StoredPrice {
-  fetchedAt: number;
-}
-
-/** A `page_options` product's prices by option (Premium: by months). */
-interface StoredOptions {
-  options: Record<string, StoredPrice>;
-  fetchedAt: number;
-}
-
-/** Reference prices by product, then by quantity (`{ stars: { '50': … }, premium: { '3': …, … } }`). */
-export type StoredReferences = Partial<Record<Product, Record<string, StoredPrice>>>;
-
-export interface StoredPriceList {
-  references: StoredReferences;
-  /** USD per TON as Fragment wrote it (for derived quotes). */
-  tonRate: string;
-  fetchedAt: number;
-}
-
-/** A list stored before reference prices were keyed by product has no `references`: not read, refreshed. */
-function currentList(stored: StoredPriceList | undefined): StoredPriceList | undefined {
-  return stored?.references ? stored : undefined;
-}
-
-/** Decimal strings for the wire. */
-export interface PricePair {
-  gram: string;
-  usdt: string;
-}
-
-export interface PriceListAnswer {
-  /** Every product's reference prices by quantity (a `face_value` product: 1 GRAM's worth). */
-  byProduct: Record<Product, Record<string, PricePair>>;
-  stale: boolean;
-  updatedAt: number;
-}
-
-export interface QuoteAnswer {
-  product: Product;
-  amount: number;
-  prices: PricePair;
-  stale: boolean;
-  derived: boolean;
-  updatedAt: number;
-}
-
-export class PricesUnavailableError extends Error {
-  constructor(cause?: unknown) {
-    super('no price was ever fetched and Fragment cannot answer now', cause === undefined ? undefined : { cause });
-    this.name = 'PricesUnavailableError';
-  }
-}
 
 export interface PriceBookOptions {
   fragment: Pick<FragmentClient, 'quoteQuantity' | 'optionPrices' | 'quantityOptionPrices' | 'tonRate'>;
@@ -131,26 +70,6 @@ export interface PriceBookOptions {
   memoryTtlMs?: number;
   logger?: Partial<FragmentLogger>;
   now?: () => number;
-}
-
-function pair(price: StoredPrice): PricePair {
-  return { gram: formatGram(BigInt(price.gramNano)), usdt: formatUsdt(BigInt(price.usdtUnits)) };
-}
-
-function fromQuote(quote: PriceQuote): StoredPrice {
-  return { gramNano: quote.gramNano.toString(), usdtUnits: usdToUsdtUnits(quote.usd).toString() };
-}
-
-function storedOptions(prices: Record<number, PriceQuote>): Record<string, StoredPrice> {
-  return Object.fromEntries(Object.entries(prices).map(([option, quote]) => [option, fromQuote(quote)]));
-}
-
-/** A `face_value` product's price: `amount` whole GRAM, its USDT worth at `tonRate`. */
-function faceValuePrice(amount: number, tonRate: string): StoredPrice {
-  return {
-    gramNano: parseUnits(String(amount), GRAM_DECIMALS).toString(),
-    usdtUnits: usdtUnitsForGram(amount, tonRate).toString(),
-  };
 }
 
 export class PriceBook {
@@ -286,8 +205,8 @@ export class PriceBook {
   // ------------------------------------------------------------------ exact quotes
 
   /**
-   * An exact quote for an order line's quantities, or a one-quantity product's amount (Stars,
-   * Premium months, top-up GRAM), validated by the caller.
+   * An exact quote for an order line's quantities, or a one-quantity product's amount (its
+   * one quantity), validated by the caller.
    */
   async quote(product: Product, order: number | Quantities): Promise<QuoteAnswer> {
     const quantities = typeof order === 'number' ? rowQuantities({ product, amount: order }) : order;
@@ -311,7 +230,7 @@ export class PriceBook {
     face_value: (product, quantities) => this.faceValueQuote(product, lineAmount({ product, quantities })),
   };
 
-  /** An `update_prices` product (Stars): Fragment prices any quantity; a count it never priced is derived. */
+  /** An `update_prices` product: Fragment prices any quantity; a count it never priced is derived. */
   private async perQuantityQuote(product: Product, quantity: number): Promise<QuoteAnswer> {
     const read = fragmentPack(product).prices;
     if (read.kind !== 'update_prices') throw new TypeError(`${product} is not priced per quantity`);
@@ -344,7 +263,7 @@ export class PriceBook {
     return { ...this.answer(product, quantity, derived, true), derived: true };
   }
 
-  /** A `page_options` product (Premium): one price per option of its page. */
+  /** A `page_options` product: one price per option of its page. */
   private async optionQuote(product: Product, option: number): Promise<QuoteAnswer> {
     const key = `prices:${product}`;
     const value = String(option);
@@ -402,7 +321,7 @@ export class PriceBook {
   }
 
   /**
-   * A product priced at its amount (the GRAM top-up): the GRAM price is `amount` exactly, asked of
+   * A `face_value` product, priced at its amount: the GRAM price is `amount` exactly, asked of
    * no one; the USDT figure is its worth at the list's tonRate (as stale as the list).
    */
   private async faceValueQuote(product: Product, amount: number): Promise<QuoteAnswer> {

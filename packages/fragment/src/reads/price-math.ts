@@ -54,7 +54,7 @@ export function gramNanoForUsd(usdMicro: bigint, tonRate: string): bigint {
   return steps * GRAM_QUOTE_STEP;
 }
 
-/** Priced linearly in USD (Stars): `quantity` units from a reference price, rounded up to micro-USD. */
+/** Priced linearly in USD (an `update_prices` product): `quantity` units from a reference price, rounded up to micro-USD. */
 export function perUnitUsdMicro(referenceUsdMicro: bigint, referenceQuantity: number, quantity: number): bigint {
   return ceilDiv(referenceUsdMicro * BigInt(quantity), BigInt(referenceQuantity));
 }
