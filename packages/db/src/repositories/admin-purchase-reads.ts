@@ -1,10 +1,10 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PaymentMethod, Product, PurchaseMode, PurchaseStatus } from '@starsgate/domain';
 import type { Database } from '../database';
-import { purchaseEvents, purchases, signedExternals, type PurchaseRow, type SignedExternalRow } from '../schema';
-import { PAID_LOOKALIKES } from '../sql/paid-lookalikes';
+import { purchaseEvents, purchases, type PurchaseRow, type SignedExternalRow } from '../schema';
 import { before, epochMicros, keysetPage, type KeysetCursor } from './keyset';
-import { LOOKALIKE_OPEN_LOOKBACK_MS, lookalikesOnAccount } from './paid-lookalikes';
+import { lookalikeKey, lookalikesOnAccount, PaidLookalikes } from './paid-lookalikes';
+import { SignedBatches } from './signed-batches';
 
 /** Filters of the operator's purchase listing; each one that narrows the set has its own index. */
 export interface PurchaseListFilter {
@@ -59,7 +59,13 @@ function conditions(filter: PurchaseListFilter, cursor: PurchaseListCursor | nul
 
 /** Reads for the operator API: listings, one purchase with its timeline, counts. Never a wallet secret. */
 export class AdminPurchaseReads {
-  constructor(private readonly db: Database) {}
+  private readonly lookalikes: PaidLookalikes;
+  private readonly batches: SignedBatches;
+
+  constructor(private readonly db: Database) {
+    this.lookalikes = new PaidLookalikes(db);
+    this.batches = new SignedBatches(db);
+  }
 
   /** The listing query, exposed so a test can EXPLAIN exactly what the API runs. */
   listQuery(filter: PurchaseListFilter, cursor: PurchaseListCursor | null, limit: number) {
@@ -109,31 +115,15 @@ export class AdminPurchaseReads {
   async waitingOnLookalikes(row: PurchaseRow): Promise<string[]> {
     if (row.transactionHash === null || (row.status !== 'confirming' && row.status !== 'reconciliation_required'))
       return [];
-    const result = await this.db.$client.query<{
-      id: string;
-      created_at: Date;
-      completed_at: Date | null;
-      fragment_account: string | null;
-    }>({
-      ...PAID_LOOKALIKES,
-      values: [
-        [row.username.toLowerCase()],
-        [row.product],
-        [row.amount],
-        new Date(row.createdAt.getTime() - LOOKALIKE_OPEN_LOOKBACK_MS).toISOString(),
-      ],
-    });
-    const open = result.rows
-      .filter((other) => other.id !== row.id && other.completed_at === null)
-      .map((other) => ({ id: other.id, createdAt: new Date(other.created_at), account: other.fragment_account }));
+    const lookalikes = (await this.lookalikes.since([row], row.createdAt)).get(lookalikeKey(row)) ?? [];
+    const open = lookalikes.filter((other) => other.id !== row.id && other.completedAt === null);
     return lookalikesOnAccount(open, row.paymentRequest?.fragmentAccount)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
       .map((other) => other.id);
   }
 
   async signedExternal(batchId: string): Promise<SignedExternalRow | undefined> {
-    const [row] = await this.db.select().from(signedExternals).where(eq(signedExternals.batchId, batchId));
-    return row;
+    return (await this.batches.external(batchId)) ?? undefined;
   }
 
   async stats(): Promise<PurchaseStats> {

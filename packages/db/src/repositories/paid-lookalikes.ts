@@ -15,6 +15,11 @@ export interface PaidLookalike {
   account?: string | null;
 }
 
+/** A paid look-alike as read from the table: which purchase it is. */
+export interface StoredLookalike extends PaidLookalike {
+  id: string;
+}
+
 /**
  * The look-alikes whose rows may be in one account's history: those made on that account, and
  * those whose account is unknown (counted everywhere, so an old row never vouches for a new order).
@@ -91,10 +96,11 @@ export class PaidLookalikes {
   async since(
     orders: ReadonlyArray<Pick<PurchaseRow, 'product' | 'username' | 'amount'>>,
     since: Date,
-  ): Promise<Map<string, PaidLookalike[]>> {
-    const byKey = new Map<string, PaidLookalike[]>();
+  ): Promise<Map<string, StoredLookalike[]>> {
+    const byKey = new Map<string, StoredLookalike[]>();
     if (orders.length === 0) return byKey;
     const result = await this.db.$client.query<{
+      id: string;
       username: string;
       product: string;
       amount: number;
@@ -112,7 +118,8 @@ export class PaidLookalikes {
     });
     for (const row of result.rows) {
       const key = lookalikeKey(row);
-      const lookalike: PaidLookalike = {
+      const lookalike: StoredLookalike = {
+        id: row.id,
         createdAt: new Date(row.created_at),
         completedAt: row.completed_at === null ? null : new Date(row.completed_at),
         account: row.fragment_account,

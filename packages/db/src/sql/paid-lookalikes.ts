@@ -1,7 +1,7 @@
 import type { NamedStatement } from './named-statement';
 
 /**
- * PurchaseTransitions.paidLookalikesSince. $1 lower-case usernames, $2 products, $3 amounts (one
+ * PaidLookalikes.since. $1 lower-case usernames, $2 products, $3 amounts (one
  * entry per order), $4 the earliest creation time looked at. Our purchases of the same recipient,
  * product and quantity, created since $4, paid on chain and not failed, with when each completed
  * and the Fragment account it was made on (null: stored before it was recorded).
